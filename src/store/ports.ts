@@ -1,0 +1,137 @@
+/**
+ * The store's ports: what services need from persistence, named by intent.
+ * Every adapter (SQLite now, PostgreSQL later) implements all of them and passes
+ * the same contract suite in test/store/.
+ */
+
+export interface Plan {
+  id: number;
+  name: string;
+  apiAccess: boolean;
+  urlQuota: number;
+  rateLimitPerHour: number;
+}
+
+export interface PlanInput {
+  name: string;
+  apiAccess: boolean;
+  urlQuota: number;
+  rateLimitPerHour: number;
+}
+
+export interface Account {
+  id: number;
+  email: string;
+  plan: Plan;
+  /** scrypt hash in PHC-like text form, or null when the account cannot sign in. */
+  passwordHash: string | null;
+  createdAt: Date;
+}
+
+/** The account behind an API key, as resolved from the key's SHA-256 hash. */
+export interface KeyOwner {
+  keyId: number;
+  /** SHA-256 of the key as stored, so the caller can compare in constant time. */
+  hash: Buffer;
+  prefix: string;
+  revoked: boolean;
+  accountId: number;
+  plan: Plan;
+}
+
+export interface ApiKeyInfo {
+  id: number;
+  accountId: number;
+  prefix: string;
+  createdAt: Date;
+  revokedAt: Date | null;
+}
+
+export interface Group {
+  id: number;
+  accountId: number;
+  name: string;
+  /** lower-case slug, unique per account, never all digits (so it cannot be mistaken for an ID). */
+  apiId: string;
+  createdAt: Date;
+}
+
+export interface Link {
+  id: number;
+  code: string;
+  accountId: number;
+  groupId: number | null;
+  longUrl: string;
+  normalizedUrl: string;
+  title: string;
+  clicks: number;
+  botHits: number;
+  createdAt: Date;
+}
+
+export interface NewLink {
+  code: string;
+  accountId: number;
+  groupId: number | null;
+  longUrl: string;
+  normalizedUrl: string;
+  /** hex SHA-256 of normalizedUrl; unique per account among live links. */
+  urlHash: string;
+  title: string;
+}
+
+export type InsertLinkResult =
+  | { kind: 'created'; link: Link }
+  | { kind: 'duplicate'; existing: Link }
+  | { kind: 'quota-exceeded' }
+  | { kind: 'code-taken' };
+
+export type GroupRef = { id: number } | { apiId: string };
+
+export interface LinkStore {
+  findKeyByHash(hash: Buffer): Promise<KeyOwner | undefined>;
+  findGroupOfAccount(accountId: number, ref: GroupRef): Promise<Group | undefined>;
+  /** The account's live (not deleted) link to this normalized-URL hash, if any. */
+  findLiveLinkByUrlHash(accountId: number, urlHash: string): Promise<Link | undefined>;
+  countLiveLinks(accountId: number): Promise<number>;
+  /**
+   * Stores the link atomically: the duplicate rule (unique account + urlHash among live
+   * links), the code's uniqueness (across all links ever, deleted included) and the plan's
+   * quota are decided by the insert itself, never by a separate check.
+   * Duplicate is reported before quota when both apply.
+   */
+  insertLinkWithinQuota(link: NewLink): Promise<InsertLinkResult>;
+  /** A live link by its code; deleted links are not found. */
+  findLinkByCode(code: string): Promise<Link | undefined>;
+  /** Soft delete: the row (and so its code) stays forever. Returns false when not the owner's. */
+  deleteLink(accountId: number, code: string): Promise<boolean>;
+}
+
+export type CreateAccountResult = { kind: 'created'; account: Account } | { kind: 'email-taken' };
+export type CreateGroupResult = { kind: 'created'; group: Group } | { kind: 'api-id-taken' };
+
+export interface AccountStore {
+  /** Creates the plan, or updates the plan of that name. */
+  upsertPlan(plan: PlanInput): Promise<Plan>;
+  findPlanByName(name: string): Promise<Plan | undefined>;
+  listPlans(): Promise<Plan[]>;
+  /** Inserts the default plans only when no plan exists at all. */
+  ensureDefaultPlans(plans: readonly PlanInput[]): Promise<void>;
+  createAccount(email: string, planId: number, passwordHash: string | null): Promise<CreateAccountResult>;
+  findAccountByEmail(email: string): Promise<Account | undefined>;
+  findAccountById(id: number): Promise<Account | undefined>;
+  setAccountPlan(accountId: number, planId: number): Promise<void>;
+  /** Revokes every live key of the account and stores the new one, in one transaction. */
+  replaceApiKey(accountId: number, prefix: string, hash: Buffer): Promise<ApiKeyInfo>;
+  findLiveApiKey(accountId: number): Promise<ApiKeyInfo | undefined>;
+  createGroup(accountId: number, name: string, apiId: string): Promise<CreateGroupResult>;
+  listGroups(accountId: number): Promise<Group[]>;
+}
+
+export interface Store extends LinkStore, AccountStore {
+  /** Applies pending migrations; returns the names of those applied now. */
+  migrate(): Promise<string[]>;
+  /** Cheap round trip for readiness checks. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
