@@ -1,0 +1,19 @@
+/** Fixed rate-limit windows aligned to the epoch, so hourly windows start at the top of the UTC hour. */
+
+export const HOUR_MS = 3_600_000;
+
+export interface Window {
+  /** Epoch ms at which the window started; together with a key it names the counter. */
+  start: number;
+  end: number;
+}
+
+export function windowAt(nowMs: number, lengthMs: number): Window {
+  const start = nowMs - (nowMs % lengthMs);
+  return { start, end: start + lengthMs };
+}
+
+/** Whole seconds until the window ends, never 0 while it is still running. */
+export function secondsUntil(endMs: number, nowMs: number): number {
+  return Math.max(1, Math.ceil((endMs - nowMs) / 1000));
+}

@@ -1,0 +1,28 @@
+/** `timestamps` of the envelope: `YYYY/MM/DD HH:MM:SS` in the configured IANA zone (SPEC.md 2.2). */
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatterFor(timeZone: string): Intl.DateTimeFormat {
+  let formatter = formatters.get(timeZone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+    });
+    formatters.set(timeZone, formatter);
+  }
+  return formatter;
+}
+
+/** Throws a RangeError for an unknown zone, which is how configuration validates TIMESTAMP_TZ. */
+export function formatTimestamp(date: Date, timeZone: string): string {
+  const parts: Record<string, string> = {};
+  for (const part of formatterFor(timeZone).formatToParts(date)) parts[part.type] = part.value;
+  return `${parts.year}/${parts.month}/${parts.day} ${parts.hour}:${parts.minute}:${parts.second}`;
+}
