@@ -1,0 +1,71 @@
+/** One SQLite handle with its prepared-statement cache and write transactions. */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { DatabaseSync, type StatementSync } from 'node:sqlite';
+
+export interface Connection {
+  readonly db: DatabaseSync;
+  /** The statement for this SQL, prepared on first use and reused after. */
+  stmt(sql: string): StatementSync;
+  /**
+   * Runs `body` inside BEGIN IMMEDIATE (the write lock is taken up front, so two handles
+   * serialise here, waiting up to busy_timeout). Commits when `commitIf(result)` holds,
+   * rolls back otherwise or when `body` throws.
+   */
+  transaction<T>(body: () => T, commitIf?: (result: T) => boolean): T;
+  close(): void;
+}
+
+const SQLITE_CONSTRAINT_UNIQUE = 2067;
+const SQLITE_CONSTRAINT_PRIMARYKEY = 1555;
+const UNIQUE_PREFIX = 'UNIQUE constraint failed: ';
+
+export function openConnection(path: string): Connection {
+  if (path !== ':memory:' && !path.startsWith('file:')) mkdirSync(dirname(path), { recursive: true });
+  const db = new DatabaseSync(path);
+  db.exec('PRAGMA journal_mode = WAL');
+  db.exec('PRAGMA synchronous = NORMAL');
+  db.exec('PRAGMA busy_timeout = 5000');
+  db.exec('PRAGMA foreign_keys = ON');
+
+  const cache = new Map<string, StatementSync>();
+  return {
+    db,
+    stmt(sql) {
+      let statement = cache.get(sql);
+      if (!statement) {
+        statement = db.prepare(sql);
+        cache.set(sql, statement);
+      }
+      return statement;
+    },
+    transaction(body, commitIf = () => true) {
+      db.exec('BEGIN IMMEDIATE');
+      try {
+        const result = body();
+        db.exec(commitIf(result) ? 'COMMIT' : 'ROLLBACK');
+        return result;
+      } catch (error) {
+        if (db.isTransaction) db.exec('ROLLBACK');
+        throw error;
+      }
+    },
+    close() {
+      cache.clear();
+      if (db.isOpen) db.close();
+    },
+  };
+}
+
+/**
+ * True when `error` is a unique violation on exactly these columns, as SQLite names them
+ * (`links.code`, or `links.account_id, links.url_hash`).
+ */
+export function isUniqueViolation(error: unknown, ...columns: string[]): boolean {
+  if (!(error instanceof Error)) return false;
+  const errcode = (error as { errcode?: unknown }).errcode;
+  if (errcode !== SQLITE_CONSTRAINT_UNIQUE && errcode !== SQLITE_CONSTRAINT_PRIMARYKEY) return false;
+  if (!error.message.startsWith(UNIQUE_PREFIX)) return false;
+  const named = error.message.slice(UNIQUE_PREFIX.length).split(', ');
+  return named.length === columns.length && columns.every((column) => named.includes(column));
+}

@@ -1,0 +1,119 @@
+/** LinkStore on SQLite: links, plus the key and group look-ups the create path needs. */
+import type { GroupRef, InsertLinkResult, Link, LinkStore, NewLink } from '../ports.ts';
+import { type Connection, isUniqueViolation } from './connection.ts';
+import {
+  GROUP_COLUMNS,
+  JOINED_PLAN_COLUMNS,
+  LINK_COLUMNS,
+  mapRow,
+  toGroup,
+  toKeyOwner,
+  toLink,
+} from './rows.ts';
+
+const FIND_LINK_BY_CODE = `SELECT ${LINK_COLUMNS} FROM links WHERE code = ? AND deleted_at IS NULL`;
+const FIND_LIVE_BY_URL_HASH = `SELECT ${LINK_COLUMNS} FROM links
+  WHERE account_id = ? AND url_hash = ? AND deleted_at IS NULL`;
+const INSERT_LINK = `INSERT INTO links
+  (code, account_id, group_id, long_url, normalized_url, url_hash, title, created_at)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${LINK_COLUMNS}`;
+// Takes the slot only while the account is under its plan's quota; 0 rows changed = quota full.
+const TAKE_QUOTA_SLOT = `UPDATE accounts SET link_count = link_count + 1
+  WHERE id = ? AND link_count < (SELECT url_quota FROM plans WHERE plans.id = accounts.plan_id)`;
+const FREE_QUOTA_SLOT = 'UPDATE accounts SET link_count = link_count - 1 WHERE id = ?';
+const SOFT_DELETE = `UPDATE links SET deleted_at = ?
+  WHERE account_id = ? AND code = ? AND deleted_at IS NULL`;
+
+export function sqliteLinkStore(conn: Connection): LinkStore {
+  const findLiveByUrlHash = (accountId: number, urlHash: string): Link | undefined =>
+    mapRow(conn.stmt(FIND_LIVE_BY_URL_HASH).get(accountId, urlHash), toLink);
+
+  /** Inside the open transaction: the insert decides duplicate and code, then the quota. */
+  const insert = (link: NewLink): InsertLinkResult => {
+    let created: Link;
+    try {
+      const row = conn
+        .stmt(INSERT_LINK)
+        .get(
+          link.code,
+          link.accountId,
+          link.groupId,
+          link.longUrl,
+          link.normalizedUrl,
+          link.urlHash,
+          link.title,
+          Date.now(),
+        );
+      if (!row) throw new Error('INSERT … RETURNING gave no row');
+      created = toLink(row);
+    } catch (error) {
+      const duplicateRow = isUniqueViolation(error, 'links.account_id', 'links.url_hash');
+      const codeTaken = isUniqueViolation(error, 'links.code');
+      if (!duplicateRow && !codeTaken) throw error;
+      // A failed statement leaves the transaction open in SQLite, so this read sees the same
+      // snapshot that refused the row. When the code collides too, the duplicate still wins:
+      // a new code would only meet the same duplicate.
+      const existing = findLiveByUrlHash(link.accountId, link.urlHash);
+      if (existing) return { kind: 'duplicate', existing };
+      if (codeTaken) return { kind: 'code-taken' };
+      throw error;
+    }
+    if (conn.stmt(TAKE_QUOTA_SLOT).run(link.accountId).changes === 0) return { kind: 'quota-exceeded' };
+    return { kind: 'created', link: created };
+  };
+
+  return {
+    async findKeyByHash(hash) {
+      const row = conn
+        .stmt(
+          `SELECT k.id AS key_id, k.hash, k.prefix, k.revoked_at, k.account_id, ${JOINED_PLAN_COLUMNS}
+           FROM api_keys k JOIN accounts a ON a.id = k.account_id JOIN plans p ON p.id = a.plan_id
+           WHERE k.hash = ?`,
+        )
+        .get(hash);
+      return mapRow(row, toKeyOwner);
+    },
+
+    async findGroupOfAccount(accountId, ref: GroupRef) {
+      const row =
+        'id' in ref
+          ? conn
+              .stmt(`SELECT ${GROUP_COLUMNS} FROM groups WHERE account_id = ? AND id = ?`)
+              .get(accountId, ref.id)
+          : conn
+              .stmt(`SELECT ${GROUP_COLUMNS} FROM groups WHERE account_id = ? AND api_id = ?`)
+              .get(accountId, ref.apiId);
+      return mapRow(row, toGroup);
+    },
+
+    async findLiveLinkByUrlHash(accountId, urlHash) {
+      return findLiveByUrlHash(accountId, urlHash);
+    },
+
+    async countLiveLinks(accountId) {
+      const row = conn
+        .stmt('SELECT COUNT(*) AS n FROM links WHERE account_id = ? AND deleted_at IS NULL')
+        .get(accountId);
+      return (row?.n as number | undefined) ?? 0;
+    },
+
+    async insertLinkWithinQuota(link) {
+      return conn.transaction(
+        () => insert(link),
+        (result) => result.kind === 'created',
+      );
+    },
+
+    async findLinkByCode(code) {
+      return mapRow(conn.stmt(FIND_LINK_BY_CODE).get(code), toLink);
+    },
+
+    async deleteLink(accountId, code) {
+      return conn.transaction(() => {
+        if (conn.stmt(SOFT_DELETE).run(Date.now(), accountId, code).changes === 0) return false;
+        conn.stmt(FREE_QUOTA_SLOT).run(accountId);
+        return true;
+      });
+    },
+  };
+}

@@ -1,0 +1,471 @@
+/**
+ * The store contract: what every Store adapter must do, written against the ports only so the
+ * same cases run on SQLite and PostgreSQL. `open` must resolve to a migrated, empty store.
+ */
+import assert from 'node:assert/strict';
+import { createHash, randomBytes } from 'node:crypto';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import type { Account, NewLink, Plan, PlanInput, Store } from '../../src/store/ports.ts';
+
+let codeCounter = 0;
+/** A fresh 7-character code, unique within the run. */
+export function nextCode(): string {
+  codeCounter += 1;
+  return `t${codeCounter.toString(36).padStart(6, '0')}`;
+}
+
+export function newLink(accountId: number, url: string, overrides: Partial<NewLink> = {}): NewLink {
+  return {
+    code: nextCode(),
+    accountId,
+    groupId: null,
+    longUrl: url,
+    normalizedUrl: url,
+    urlHash: createHash('sha256').update(url).digest('hex'),
+    title: '',
+    ...overrides,
+  };
+}
+
+export function planInput(overrides: Partial<PlanInput> = {}): PlanInput {
+  return { name: 'pro', apiAccess: true, urlQuota: 100, rateLimitPerHour: 1000, ...overrides };
+}
+
+export async function givenAccount(store: Store, email: string, plan: Plan): Promise<Account> {
+  const result = await store.createAccount(email, plan.id, null);
+  assert.equal(result.kind, 'created');
+  return result.account;
+}
+
+function sha256(text: string): Buffer {
+  return createHash('sha256').update(text).digest();
+}
+
+export function runStoreContract(name: string, open: () => Promise<Store>): void {
+  describe(`${name} store contract`, () => {
+    let store: Store;
+    beforeEach(async () => {
+      store = await open();
+    });
+    afterEach(async () => {
+      await store.close();
+    });
+
+    describe('plans', () => {
+      it('creates a plan and then updates it by name', async () => {
+        const created = await store.upsertPlan(planInput({ name: 'gold', urlQuota: 5 }));
+        const updated = await store.upsertPlan(
+          planInput({ name: 'gold', apiAccess: false, urlQuota: 7, rateLimitPerHour: 3 }),
+        );
+        assert.equal(updated.id, created.id);
+        assert.deepEqual(updated, {
+          id: created.id,
+          name: 'gold',
+          apiAccess: false,
+          urlQuota: 7,
+          rateLimitPerHour: 3,
+        });
+        assert.deepEqual(await store.findPlanByName('gold'), updated);
+        assert.deepEqual(await store.listPlans(), [updated]);
+      });
+
+      it('finds no plan under an unknown name', async () => {
+        assert.equal(await store.findPlanByName('nope'), undefined);
+      });
+
+      it('lists plans in creation order', async () => {
+        await store.upsertPlan(planInput({ name: 'free', apiAccess: false }));
+        await store.upsertPlan(planInput({ name: 'pro' }));
+        assert.deepEqual(
+          (await store.listPlans()).map((plan) => [plan.name, plan.apiAccess]),
+          [
+            ['free', false],
+            ['pro', true],
+          ],
+        );
+      });
+
+      it('inserts the default plans only when no plan exists', async () => {
+        const defaults = [planInput({ name: 'free', apiAccess: false }), planInput({ name: 'pro' })];
+        await store.ensureDefaultPlans(defaults);
+        assert.deepEqual(
+          (await store.listPlans()).map((plan) => plan.name),
+          ['free', 'pro'],
+        );
+        await store.upsertPlan(planInput({ name: 'free', urlQuota: 1 }));
+        await store.ensureDefaultPlans(defaults);
+        const plans = await store.listPlans();
+        assert.equal(plans.length, 2);
+        assert.equal(plans.find((plan) => plan.name === 'free')?.urlQuota, 1, 'an edited plan is not reset');
+      });
+
+      it('leaves existing plans alone even when none of the defaults exists', async () => {
+        await store.upsertPlan(planInput({ name: 'custom' }));
+        await store.ensureDefaultPlans([planInput({ name: 'free' })]);
+        assert.deepEqual(
+          (await store.listPlans()).map((plan) => plan.name),
+          ['custom'],
+        );
+      });
+    });
+
+    describe('accounts', () => {
+      it('creates an account with its plan and lower-cased email', async () => {
+        const plan = await store.upsertPlan(planInput());
+        const before = Date.now();
+        const result = await store.createAccount('Ada@Example.COM', plan.id, 'scrypt$hash');
+        assert.equal(result.kind, 'created');
+        assert.equal(result.account.email, 'ada@example.com');
+        assert.deepEqual(result.account.plan, plan);
+        assert.equal(result.account.passwordHash, 'scrypt$hash');
+        assert.ok(result.account.createdAt.getTime() >= before - 1000);
+        assert.ok(result.account.createdAt.getTime() <= Date.now() + 1000);
+      });
+
+      it('refuses a second account with the same email in any case', async () => {
+        const plan = await store.upsertPlan(planInput());
+        await givenAccount(store, 'ada@example.com', plan);
+        assert.deepEqual(await store.createAccount('ADA@example.com', plan.id, null), {
+          kind: 'email-taken',
+        });
+      });
+
+      it('finds an account by email in any case and by id', async () => {
+        const plan = await store.upsertPlan(planInput());
+        const account = await givenAccount(store, 'ada@example.com', plan);
+        assert.deepEqual(await store.findAccountByEmail('Ada@EXAMPLE.com'), account);
+        assert.deepEqual(await store.findAccountById(account.id), account);
+        assert.equal(account.passwordHash, null);
+        assert.equal(await store.findAccountByEmail('bob@example.com'), undefined);
+        assert.equal(await store.findAccountById(account.id + 1000), undefined);
+      });
+
+      it('moves an account to another plan', async () => {
+        const free = await store.upsertPlan(planInput({ name: 'free', apiAccess: false }));
+        const pro = await store.upsertPlan(planInput({ name: 'pro' }));
+        const account = await givenAccount(store, 'ada@example.com', free);
+        await store.setAccountPlan(account.id, pro.id);
+        assert.deepEqual((await store.findAccountById(account.id))?.plan, pro);
+      });
+    });
+
+    describe('API keys', () => {
+      it('stores a key and resolves its hash to the owner and plan', async () => {
+        const plan = await store.upsertPlan(planInput());
+        const account = await givenAccount(store, 'ada@example.com', plan);
+        const info = await store.replaceApiKey(account.id, 'snip_abc', sha256('key-1'));
+        assert.equal(info.accountId, account.id);
+        assert.equal(info.prefix, 'snip_abc');
+        assert.equal(info.revokedAt, null);
+        const owner = await store.findKeyByHash(sha256('key-1'));
+        assert.deepEqual(owner, {
+          keyId: info.id,
+          hash: sha256('key-1'),
+          prefix: 'snip_abc',
+          revoked: false,
+          accountId: account.id,
+          plan,
+        });
+        assert.deepEqual(await store.findLiveApiKey(account.id), info);
+      });
+
+      it('revokes the old key when a new one replaces it', async () => {
+        const plan = await store.upsertPlan(planInput());
+        const account = await givenAccount(store, 'ada@example.com', plan);
+        const old = await store.replaceApiKey(account.id, 'snip_old', sha256('old'));
+        const fresh = await store.replaceApiKey(account.id, 'snip_new', sha256('new'));
+        assert.notEqual(fresh.id, old.id);
+        assert.equal((await store.findKeyByHash(sha256('old')))?.revoked, true);
+        assert.equal((await store.findKeyByHash(sha256('new')))?.revoked, false);
+        assert.deepEqual(await store.findLiveApiKey(account.id), fresh);
+      });
+
+      it('does not resolve an unknown hash', async () => {
+        assert.equal(await store.findKeyByHash(randomBytes(32)), undefined);
+      });
+
+      it('has no live key for an account that never got one', async () => {
+        const plan = await store.upsertPlan(planInput());
+        const account = await givenAccount(store, 'ada@example.com', plan);
+        assert.equal(await store.findLiveApiKey(account.id), undefined);
+      });
+
+      it('reports the plan the account holds now', async () => {
+        const free = await store.upsertPlan(planInput({ name: 'free', apiAccess: false }));
+        const pro = await store.upsertPlan(planInput({ name: 'pro' }));
+        const account = await givenAccount(store, 'ada@example.com', pro);
+        await store.replaceApiKey(account.id, 'snip_abc', sha256('key'));
+        await store.setAccountPlan(account.id, free.id);
+        assert.deepEqual((await store.findKeyByHash(sha256('key')))?.plan, free);
+      });
+    });
+
+    describe('groups', () => {
+      it('creates groups and lists those of the account', async () => {
+        const plan = await store.upsertPlan(planInput());
+        const ada = await givenAccount(store, 'ada@example.com', plan);
+        const bob = await givenAccount(store, 'bob@example.com', plan);
+        const news = await store.createGroup(ada.id, 'News', 'news');
+        const blog = await store.createGroup(ada.id, 'Blog', 'blog');
+        await store.createGroup(bob.id, 'Other', 'other');
+        assert.equal(news.kind, 'created');
+        assert.equal(blog.kind, 'created');
+        assert.deepEqual(news.group, {
+          id: news.group.id,
+          accountId: ada.id,
+          name: 'News',
+          apiId: 'news',
+          createdAt: news.group.createdAt,
+        });
+        assert.deepEqual(await store.listGroups(ada.id), [news.group, blog.group]);
+      });
+
+      it('refuses an API identifier the account already uses', async () => {
+        const plan = await store.upsertPlan(planInput());
+        const ada = await givenAccount(store, 'ada@example.com', plan);
+        await store.createGroup(ada.id, 'News', 'news');
+        assert.deepEqual(await store.createGroup(ada.id, 'Other news', 'news'), { kind: 'api-id-taken' });
+      });
+
+      it('allows the same API identifier in two accounts', async () => {
+        const plan = await store.upsertPlan(planInput());
+        const ada = await givenAccount(store, 'ada@example.com', plan);
+        const bob = await givenAccount(store, 'bob@example.com', plan);
+        assert.equal((await store.createGroup(ada.id, 'News', 'news')).kind, 'created');
+        assert.equal((await store.createGroup(bob.id, 'News', 'news')).kind, 'created');
+      });
+
+      it('finds a group by id or API identifier only for its owner', async () => {
+        const plan = await store.upsertPlan(planInput());
+        const ada = await givenAccount(store, 'ada@example.com', plan);
+        const bob = await givenAccount(store, 'bob@example.com', plan);
+        const result = await store.createGroup(ada.id, 'News', 'news');
+        assert.equal(result.kind, 'created');
+        const group = result.group;
+        assert.deepEqual(await store.findGroupOfAccount(ada.id, { id: group.id }), group);
+        assert.deepEqual(await store.findGroupOfAccount(ada.id, { apiId: 'news' }), group);
+        assert.equal(await store.findGroupOfAccount(bob.id, { id: group.id }), undefined);
+        assert.equal(await store.findGroupOfAccount(bob.id, { apiId: 'news' }), undefined);
+        assert.equal(await store.findGroupOfAccount(ada.id, { apiId: 'blog' }), undefined);
+      });
+    });
+
+    describe('links', () => {
+      async function givenQuota(urlQuota: number): Promise<Account> {
+        const plan = await store.upsertPlan(planInput({ name: `quota-${urlQuota}`, urlQuota }));
+        return givenAccount(store, `quota-${urlQuota}@example.com`, plan);
+      }
+
+      it('stores a new link and finds it by code', async () => {
+        const account = await givenQuota(10);
+        const group = await store.createGroup(account.id, 'News', 'news');
+        assert.equal(group.kind, 'created');
+        const input = newLink(account.id, 'https://example.com/a', {
+          longUrl: 'HTTPS://Example.com:443/a',
+          title: 'Example A',
+          groupId: group.group.id,
+        });
+        const result = await store.insertLinkWithinQuota(input);
+        assert.equal(result.kind, 'created');
+        assert.deepEqual(result.link, {
+          id: result.link.id,
+          code: input.code,
+          accountId: account.id,
+          groupId: group.group.id,
+          longUrl: 'HTTPS://Example.com:443/a',
+          normalizedUrl: 'https://example.com/a',
+          title: 'Example A',
+          clicks: 0,
+          botHits: 0,
+          createdAt: result.link.createdAt,
+        });
+        assert.deepEqual(await store.findLinkByCode(input.code), result.link);
+        assert.deepEqual(await store.findLiveLinkByUrlHash(account.id, input.urlHash), result.link);
+        assert.equal(await store.findLinkByCode('zzzzzzz'), undefined);
+      });
+
+      it('answers duplicate with the existing link for a URL the account already holds', async () => {
+        const account = await givenQuota(10);
+        const first = await store.insertLinkWithinQuota(newLink(account.id, 'https://example.com/a'));
+        assert.equal(first.kind, 'created');
+        const second = await store.insertLinkWithinQuota(newLink(account.id, 'https://example.com/a'));
+        assert.deepEqual(second, { kind: 'duplicate', existing: first.link });
+        assert.equal(await store.countLiveLinks(account.id), 1);
+      });
+
+      it('lets two accounts link the same URL', async () => {
+        const plan = await store.upsertPlan(planInput());
+        const ada = await givenAccount(store, 'ada@example.com', plan);
+        const bob = await givenAccount(store, 'bob@example.com', plan);
+        assert.equal(
+          (await store.insertLinkWithinQuota(newLink(ada.id, 'https://example.com/'))).kind,
+          'created',
+        );
+        assert.equal(
+          (await store.insertLinkWithinQuota(newLink(bob.id, 'https://example.com/'))).kind,
+          'created',
+        );
+      });
+
+      it('answers code-taken for a code already used, by any account', async () => {
+        const plan = await store.upsertPlan(planInput());
+        const ada = await givenAccount(store, 'ada@example.com', plan);
+        const bob = await givenAccount(store, 'bob@example.com', plan);
+        const first = newLink(ada.id, 'https://example.com/a');
+        await store.insertLinkWithinQuota(first);
+        const clash = newLink(bob.id, 'https://example.com/b', { code: first.code });
+        assert.deepEqual(await store.insertLinkWithinQuota(clash), { kind: 'code-taken' });
+        assert.equal(await store.countLiveLinks(bob.id), 0);
+      });
+
+      it('never gives out the code of a deleted link again', async () => {
+        const account = await givenQuota(10);
+        const first = newLink(account.id, 'https://example.com/a');
+        await store.insertLinkWithinQuota(first);
+        assert.equal(await store.deleteLink(account.id, first.code), true);
+        const reuse = newLink(account.id, 'https://example.com/b', { code: first.code });
+        assert.deepEqual(await store.insertLinkWithinQuota(reuse), { kind: 'code-taken' });
+      });
+
+      it('answers duplicate rather than code-taken when both apply', async () => {
+        const account = await givenQuota(10);
+        const first = await store.insertLinkWithinQuota(newLink(account.id, 'https://example.com/a'));
+        assert.equal(first.kind, 'created');
+        const again = newLink(account.id, 'https://example.com/a', { code: first.link.code });
+        assert.deepEqual(await store.insertLinkWithinQuota(again), {
+          kind: 'duplicate',
+          existing: first.link,
+        });
+      });
+
+      it('refuses the link past the quota, exactly at the quota', async () => {
+        const account = await givenQuota(3);
+        for (const path of ['a', 'b', 'c']) {
+          const result = await store.insertLinkWithinQuota(
+            newLink(account.id, `https://example.com/${path}`),
+          );
+          assert.equal(result.kind, 'created');
+        }
+        const over = newLink(account.id, 'https://example.com/d');
+        assert.deepEqual(await store.insertLinkWithinQuota(over), { kind: 'quota-exceeded' });
+        assert.equal(await store.findLinkByCode(over.code), undefined, 'the refused row is rolled back');
+        assert.equal(await store.countLiveLinks(account.id), 3);
+      });
+
+      it('frees the code of a link refused for quota', async () => {
+        const account = await givenQuota(0);
+        const refused = newLink(account.id, 'https://example.com/a');
+        assert.deepEqual(await store.insertLinkWithinQuota(refused), { kind: 'quota-exceeded' });
+        const other = await givenQuota(1);
+        const retry = newLink(other.id, 'https://example.com/a', { code: refused.code });
+        assert.equal((await store.insertLinkWithinQuota(retry)).kind, 'created');
+      });
+
+      it('answers duplicate rather than quota-exceeded when the account is at its quota', async () => {
+        const account = await givenQuota(1);
+        const first = await store.insertLinkWithinQuota(newLink(account.id, 'https://example.com/a'));
+        assert.equal(first.kind, 'created');
+        const again = await store.insertLinkWithinQuota(newLink(account.id, 'https://example.com/a'));
+        assert.deepEqual(again, { kind: 'duplicate', existing: first.link });
+      });
+
+      it('applies a plan change to the quota at once', async () => {
+        const account = await givenQuota(1);
+        await store.insertLinkWithinQuota(newLink(account.id, 'https://example.com/a'));
+        const bigger = await store.upsertPlan(planInput({ name: 'bigger', urlQuota: 2 }));
+        await store.setAccountPlan(account.id, bigger.id);
+        const result = await store.insertLinkWithinQuota(newLink(account.id, 'https://example.com/b'));
+        assert.equal(result.kind, 'created');
+      });
+
+      it('soft-deletes: the link is no longer found, and the URL and a quota slot are free again', async () => {
+        const account = await givenQuota(1);
+        const first = newLink(account.id, 'https://example.com/a');
+        await store.insertLinkWithinQuota(first);
+        assert.equal(await store.deleteLink(account.id, first.code), true);
+        assert.equal(await store.findLinkByCode(first.code), undefined);
+        assert.equal(await store.findLiveLinkByUrlHash(account.id, first.urlHash), undefined);
+        assert.equal(await store.countLiveLinks(account.id), 0);
+        const again = await store.insertLinkWithinQuota(newLink(account.id, 'https://example.com/a'));
+        assert.equal(again.kind, 'created');
+      });
+
+      it('deletes only a live link of the same account', async () => {
+        const plan = await store.upsertPlan(planInput());
+        const ada = await givenAccount(store, 'ada@example.com', plan);
+        const bob = await givenAccount(store, 'bob@example.com', plan);
+        const link = newLink(ada.id, 'https://example.com/a');
+        await store.insertLinkWithinQuota(link);
+        assert.equal(await store.deleteLink(bob.id, link.code), false);
+        assert.equal(await store.deleteLink(ada.id, 'missing'), false);
+        assert.equal(await store.deleteLink(ada.id, link.code), true);
+        assert.equal(await store.deleteLink(ada.id, link.code), false, 'a second delete changes nothing');
+        assert.equal(await store.countLiveLinks(ada.id), 0);
+      });
+
+      it('does not free a quota slot twice for one deleted link', async () => {
+        const account = await givenQuota(1);
+        const link = newLink(account.id, 'https://example.com/a');
+        await store.insertLinkWithinQuota(link);
+        await store.deleteLink(account.id, link.code);
+        await store.deleteLink(account.id, link.code);
+        assert.equal(
+          (await store.insertLinkWithinQuota(newLink(account.id, 'https://example.com/b'))).kind,
+          'created',
+        );
+        const over = await store.insertLinkWithinQuota(newLink(account.id, 'https://example.com/c'));
+        assert.equal(over.kind, 'quota-exceeded');
+      });
+
+      it('counts only the live links of the account', async () => {
+        const plan = await store.upsertPlan(planInput());
+        const ada = await givenAccount(store, 'ada@example.com', plan);
+        const bob = await givenAccount(store, 'bob@example.com', plan);
+        const links = ['a', 'b', 'c'].map((path) => newLink(ada.id, `https://example.com/${path}`));
+        for (const link of links) await store.insertLinkWithinQuota(link);
+        await store.insertLinkWithinQuota(newLink(bob.id, 'https://example.com/a'));
+        await store.deleteLink(ada.id, links[0]?.code ?? '');
+        assert.equal(await store.countLiveLinks(ada.id), 2);
+        assert.equal(await store.countLiveLinks(bob.id), 1);
+      });
+
+      it('creates exactly one link when 50 requests store the same URL at once', async () => {
+        const account = await givenQuota(100);
+        const results = await Promise.all(
+          Array.from({ length: 50 }, () =>
+            store.insertLinkWithinQuota(newLink(account.id, 'https://example.com/')),
+          ),
+        );
+        const created = results.filter((result) => result.kind === 'created');
+        assert.equal(created.length, 1);
+        for (const result of results) {
+          if (result.kind === 'duplicate') assert.equal(result.existing.code, created[0]?.link.code);
+          else assert.equal(result.kind, 'created');
+        }
+        assert.equal(await store.countLiveLinks(account.id), 1);
+      });
+
+      it('never passes the quota when 40 distinct links are stored at once against a quota of 10', async () => {
+        const account = await givenQuota(10);
+        const results = await Promise.all(
+          Array.from({ length: 40 }, (_, i) =>
+            store.insertLinkWithinQuota(newLink(account.id, `https://example.com/${i}`)),
+          ),
+        );
+        assert.equal(results.filter((result) => result.kind === 'created').length, 10);
+        assert.equal(results.filter((result) => result.kind === 'quota-exceeded').length, 30);
+        assert.equal(await store.countLiveLinks(account.id), 10);
+      });
+    });
+
+    describe('lifecycle', () => {
+      it('answers a ping', async () => {
+        await store.ping();
+      });
+
+      it('applies nothing on a second migrate', async () => {
+        assert.deepEqual(await store.migrate(), []);
+      });
+    });
+  });
+}
