@@ -1,0 +1,133 @@
+import { DEFAULT_SOCIAL_DOMAINS } from './domain/social.ts';
+import { formatTimestamp } from './domain/timestamp.ts';
+
+/** Every setting Snip reads, parsed and validated once (SPEC.md 6). Only main.ts and cli.ts pass the environment in. */
+export interface Config {
+  port: number;
+  host: string;
+  baseUrl: URL;
+  databaseUrl: string;
+  redisUrl: string | undefined;
+  demoApiKey: string;
+  allowPrivateTargets: boolean;
+  redirectStatus: 301 | 302 | 307 | 308;
+  httpStatusMode: 'rest' | 'always-200';
+  timestampTz: string;
+  signup: 'open' | 'closed';
+  socialDomains: readonly string[];
+  /** false, or the number of proxy hops in front of Snip whose X-Forwarded-For is believed. */
+  trustProxy: false | number;
+  /** Failed-key limiter: failures allowed per address per window (SPEC.md 2.5). */
+  failedKeyLimit: number;
+  failedKeyWindowSeconds: number;
+  logLevel: string;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') return fallback;
+  if (!(allowed as readonly string[]).includes(raw)) {
+    throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got "${raw}"`);
+  }
+  return raw as T;
+}
+
+function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (['true', '1', 'yes', 'on'].includes(raw)) return true;
+  if (['false', '0', 'no', 'off'].includes(raw)) return false;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+function baseUrl(env: Env, port: number): URL {
+  const raw = env.BASE_URL?.trim() || `http://localhost:${port}`;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`BASE_URL must be an absolute URL, got "${raw}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(`BASE_URL must be http or https, got "${raw}"`);
+  }
+  if (url.search || url.hash || url.username) {
+    throw new ConfigError(`BASE_URL must not carry a query, fragment or credentials, got "${raw}"`);
+  }
+  // Short URLs are BASE_URL + "/" + code: keep any path prefix, never a trailing slash.
+  url.pathname = url.pathname.replace(/\/+$/, '');
+  return url;
+}
+
+function databaseUrl(env: Env): string {
+  const raw = env.DATABASE_URL?.trim() || 'sqlite:./data/snip.db';
+  if (/^sqlite:.+/.test(raw) || /^postgres(ql)?:\/\//.test(raw)) return raw;
+  throw new ConfigError(`DATABASE_URL must be sqlite:<path> or postgres://…, got "${raw}"`);
+}
+
+function timeZone(env: Env): string {
+  const raw = env.TIMESTAMP_TZ?.trim() || 'UTC';
+  try {
+    formatTimestamp(new Date(0), raw);
+  } catch {
+    throw new ConfigError(`TIMESTAMP_TZ must be an IANA time zone, got "${raw}"`);
+  }
+  return raw;
+}
+
+function trustProxy(env: Env): false | number {
+  const raw = env.TRUST_PROXY?.trim().toLowerCase();
+  if (raw === undefined || raw === '' || raw === 'false' || raw === '0') return false;
+  if (/^\d+$/.test(raw) && Number(raw) <= 10) return Number(raw);
+  throw new ConfigError(`TRUST_PROXY must be false or a hop count from 1 to 10, got "${raw}"`);
+}
+
+export function loadConfig(env: Env): Config {
+  const port = integer(env, 'PORT', 8080, 0, 65535);
+  const social = env.SOCIAL_DOMAINS?.trim();
+  const demoApiKey = env.DEMO_API_KEY?.trim() || 'demo';
+  return Object.freeze({
+    port,
+    host: env.HOST?.trim() || '127.0.0.1',
+    baseUrl: baseUrl(env, port),
+    databaseUrl: databaseUrl(env),
+    redisUrl: env.REDIS_URL?.trim() || undefined,
+    demoApiKey,
+    allowPrivateTargets: boolean(env, 'ALLOW_PRIVATE_TARGETS', false),
+    redirectStatus: Number(oneOf(env, 'REDIRECT_STATUS', ['301', '302', '307', '308'], '302')) as
+      | 301
+      | 302
+      | 307
+      | 308,
+    httpStatusMode: oneOf(env, 'HTTP_STATUS_MODE', ['rest', 'always-200'], 'rest'),
+    timestampTz: timeZone(env),
+    signup: oneOf(env, 'SIGNUP', ['open', 'closed'], 'open'),
+    socialDomains: Object.freeze(
+      social
+        ? social
+            .split(',')
+            .map((d) => d.trim())
+            .filter(Boolean)
+        : [...DEFAULT_SOCIAL_DOMAINS],
+    ),
+    trustProxy: trustProxy(env),
+    failedKeyLimit: integer(env, 'FAILED_KEY_LIMIT', 30, 1, 1_000_000),
+    failedKeyWindowSeconds: integer(env, 'FAILED_KEY_WINDOW_SECONDS', 600, 1, 86_400),
+    logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
+  });
+}

@@ -1,0 +1,80 @@
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import { ApiError, isApiError } from '../../domain/errors.ts';
+import type { CreatedLink, CreateLinkRequest } from '../../services/create-link.ts';
+import type { EnvelopeRenderer } from '../envelope.ts';
+import { createRouteSchema } from '../openapi-create.ts';
+import type { CreateBody } from '../schemas.ts';
+
+export const MAX_BODY_BYTES = 64 * 1024;
+
+export interface CreateRouteOptions {
+  path: string;
+  createLink: (request: CreateLinkRequest) => Promise<CreatedLink>;
+  envelope: EnvelopeRenderer;
+  summary: string;
+}
+
+/** The header wins over the form field; a key is never read from the query string (SPEC.md 2.1). */
+export function presentedKey(request: FastifyRequest, body: CreateBody): string | undefined {
+  const header = request.headers['x-api-key'];
+  const fromHeader = Array.isArray(header) ? header[0] : header;
+  if (fromHeader !== undefined && fromHeader.trim() !== '') return fromHeader;
+  return isJson(request) ? undefined : body.apikey;
+}
+
+function isJson(request: FastifyRequest): boolean {
+  return (request.headers['content-type'] ?? '').toLowerCase().startsWith('application/json');
+}
+
+/**
+ * Anything wrong with the request's shape is code 300, never a 500: a validation error, a client
+ * error status, or any failure while the body was still being read (e.g. a truncated multipart body).
+ */
+function asApiError(error: FastifyError, bodyRead: boolean): ApiError | undefined {
+  if (isApiError(error)) return error;
+  if (error.validation) return new ApiError('300', `The request body is invalid: ${error.message}`);
+  const status = error.statusCode ?? 500;
+  if ((status >= 400 && status < 500) || !bodyRead) {
+    return new ApiError('300', `The request could not be read: ${error.message}`);
+  }
+  return undefined;
+}
+
+export async function createRoute(app: FastifyInstance, options: CreateRouteOptions): Promise<void> {
+  const bodyRead = new WeakSet<FastifyRequest>();
+  app.addHook('preHandler', async (request) => {
+    bodyRead.add(request);
+  });
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const apiError = asApiError(error, bodyRead.has(request));
+    if (apiError) return options.envelope.failed(reply, apiError);
+    request.log.error({ err: error }, 'create failed unexpectedly');
+    return options.envelope.internal(reply);
+  });
+
+  app.post(
+    options.path,
+    {
+      bodyLimit: MAX_BODY_BYTES,
+      schema: createRouteSchema(options.summary),
+      // Multipart bodies are streamed past bodyLimit, so their declared size is checked up front.
+      onRequest: async (request) => {
+        if (!request.headers['content-type']) throw new ApiError('300', 'The request has no Content-Type.');
+        if (Number(request.headers['content-length'] ?? 0) > MAX_BODY_BYTES) {
+          throw new ApiError('300', 'The request body is over 64 KiB.');
+        }
+      },
+    },
+    async (request, reply) => {
+      const body = (request.body ?? {}) as CreateBody;
+      const created = await options.createLink({
+        apiKey: presentedKey(request, body),
+        url: body.url,
+        group: body.group,
+        clientAddress: request.ip,
+      });
+      reply.headers(created.headers);
+      return options.envelope.created(reply, created.link);
+    },
+  );
+}

@@ -1,0 +1,58 @@
+import { buildApp } from './app.ts';
+import { runCli } from './cli.ts';
+import { type Config, ConfigError, loadConfig } from './config.ts';
+import { openStore } from './store/open-store.ts';
+
+/** The process boundary: reads the environment, listens, handles signals. Everything else is passed in. */
+
+const SHUTDOWN_DEADLINE_MS = 10_000;
+
+async function serve(config: Config): Promise<void> {
+  const store = await openStore(config.databaseUrl, { prepare: true });
+  const app = await buildApp(config, {
+    store,
+    logger: {
+      level: config.logLevel,
+      redact: ['req.headers["x-api-key"]', 'req.headers.cookie', 'req.body.apikey', 'req.body.password'],
+    },
+  });
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => {
+      app.log.error('shutdown deadline passed; exiting');
+      process.exit(1);
+    }, SHUTDOWN_DEADLINE_MS);
+    force.unref();
+    try {
+      await app.close();
+      await store.close();
+    } finally {
+      clearTimeout(force);
+    }
+  };
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.once('SIGINT', () => void stop('SIGINT'));
+  await app.listen({ port: config.port, host: config.host });
+}
+
+export async function main(argv: readonly string[]): Promise<number> {
+  let config: Config;
+  try {
+    config = loadConfig(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`snip: configuration error: ${error.message}\n`);
+      return 78;
+    }
+    throw error;
+  }
+  const [command = 'serve'] = argv;
+  if (command === 'serve') {
+    await serve(config);
+    return 0;
+  }
+  return runCli(argv, config, { out: process.stdout, err: process.stderr });
+}

@@ -1,0 +1,134 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import { buildApp } from '../src/app.ts';
+import { type Config, loadConfig } from '../src/config.ts';
+import type { InspectOutcome, Inspector } from '../src/inspect/types.ts';
+import { accountOperations } from '../src/services/manage-accounts.ts';
+import { openStore } from '../src/store/open-store.ts';
+import type { Store } from '../src/store/ports.ts';
+
+/** A recording inspector: answers what the test says, counts what was fetched. */
+export class FakeInspector implements Inspector {
+  readonly fetched: string[] = [];
+  outcome: (url: URL) => InspectOutcome = (url) => ({
+    ok: true,
+    title: 'A page',
+    finalUrl: url.href,
+    status: 200,
+  });
+
+  async inspect(url: URL): Promise<InspectOutcome> {
+    this.fetched.push(url.href);
+    return this.outcome(url);
+  }
+
+  async close(): Promise<void> {}
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  store: Store;
+  config: Config;
+  ops: ReturnType<typeof accountOperations>;
+  inspector: Inspector;
+  /** An account on a plan with API access; its key. */
+  apiKey: string;
+  email: string;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  env?: Record<string, string>;
+  inspector?: Inspector;
+  plan?: { urlQuota?: number; rateLimitPerHour?: number; apiAccess?: boolean };
+  now?: () => number;
+}
+
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const dir = await mkdtemp(join(tmpdir(), 'snip-test-'));
+  const config = loadConfig({
+    BASE_URL: 'https://sn.ip',
+    DATABASE_URL: `sqlite:${join(dir, 'snip.db')}`,
+    ...options.env,
+  });
+  const store = await openStore(config.databaseUrl, { prepare: true });
+  const ops = accountOperations(store);
+  await ops.savePlan('tester', {
+    apiAccess: options.plan?.apiAccess ?? true,
+    urlQuota: options.plan?.urlQuota ?? 1000,
+    rateLimitPerHour: options.plan?.rateLimitPerHour ?? 1000,
+  });
+  const email = 'owner@example.com';
+  const { apiKey } = await ops.createAccount(email, 'tester');
+  const inspector = options.inspector ?? new FakeInspector();
+  const app = await buildApp(config, { store, inspector, now: options.now });
+  return {
+    app,
+    store,
+    config,
+    ops,
+    inspector,
+    apiKey,
+    email,
+    async close() {
+      await app.close();
+      await store.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | number | undefined>;
+  body: Record<string, unknown>;
+}
+
+export async function send(app: FastifyInstance, options: InjectOptions): Promise<Answer> {
+  const response = await app.inject(options);
+  let body: Record<string, unknown>;
+  try {
+    body = response.json();
+  } catch {
+    body = { raw: response.body };
+  }
+  return { status: response.statusCode, headers: response.headers, body };
+}
+
+/** POST /create with JSON and the key in X-API-Key. */
+export function createJson(
+  app: FastifyInstance,
+  key: string | undefined,
+  payload: unknown,
+  path = '/create',
+) {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (key !== undefined) headers['x-api-key'] = key;
+  return send(app, { method: 'POST', url: path, headers, payload: JSON.stringify(payload) });
+}
+
+/** POST /create as a legacy urlencoded form. */
+export function createForm(app: FastifyInstance, fields: Record<string, string>, path = '/create') {
+  return send(app, {
+    method: 'POST',
+    url: path,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams(fields).toString(),
+  });
+}
+
+/** POST /create as multipart/form-data. */
+export function createMultipart(app: FastifyInstance, fields: Record<string, string>, path = '/create') {
+  const boundary = '----snip-test-boundary';
+  const parts = Object.entries(fields).map(
+    ([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+  );
+  return send(app, {
+    method: 'POST',
+    url: path,
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+    payload: `${parts.join('')}--${boundary}--\r\n`,
+  });
+}
