@@ -88,6 +88,21 @@ export type InsertLinkResult =
 
 export type GroupRef = { id: number } | { apiId: string };
 
+/** Counts gathered in memory by the redirect and written in one batch. */
+export interface ClickCount {
+  linkId: number;
+  /** UTC day, YYYY-MM-DD, for the daily history. */
+  day: string;
+  clicks: number;
+  botHits: number;
+}
+
+export interface DailyClicks {
+  /** UTC day, YYYY-MM-DD. */
+  day: string;
+  clicks: number;
+}
+
 export interface LinkStore {
   findKeyByHash(hash: Buffer): Promise<KeyOwner | undefined>;
   findGroupOfAccount(accountId: number, ref: GroupRef): Promise<Group | undefined>;
@@ -105,6 +120,21 @@ export interface LinkStore {
   findLinkByCode(code: string): Promise<Link | undefined>;
   /** Soft delete: the row (and so its code) stays forever. Returns false when not the owner's. */
   deleteLink(accountId: number, code: string): Promise<boolean>;
+  /**
+   * Adds a batch of buffered counts in one transaction: `clicks` and `bot_hits` on each link and
+   * the human clicks to the link's daily history. Counts of deleted links are still recorded.
+   */
+  addClicks(batch: readonly ClickCount[]): Promise<void>;
+  /** Human clicks per UTC day for one link, days without clicks omitted, oldest first. */
+  dailyClicksOfLink(linkId: number, fromDay: string, toDay: string): Promise<DailyClicks[]>;
+  /** Human clicks per UTC day over all links of an account, days without clicks omitted, oldest first. */
+  dailyClicksOfAccount(accountId: number, fromDay: string, toDay: string): Promise<DailyClicks[]>;
+  /**
+   * Bulk path for seeding and imports: inserts many links of one account in large transactions and
+   * raises the account's link_count by as many. Constraints still apply (a violation throws); the
+   * quota is not checked.
+   */
+  insertLinksBulk(links: readonly NewLink[]): Promise<void>;
 }
 
 export type CreateAccountResult = { kind: 'created'; account: Account } | { kind: 'email-taken' };

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import type { Account, NewLink, Plan, PlanInput, Store } from '../../src/store/ports.ts';
+import type { Account, Link, NewLink, Plan, PlanInput, Store } from '../../src/store/ports.ts';
 
 let codeCounter = 0;
 /** A fresh 7-character code, unique within the run. */
@@ -455,6 +455,217 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
         assert.equal(results.filter((result) => result.kind === 'created').length, 10);
         assert.equal(results.filter((result) => result.kind === 'quota-exceeded').length, 30);
         assert.equal(await store.countLiveLinks(account.id), 10);
+      });
+    });
+
+    describe('clicks', () => {
+      async function givenLinks(email: string, count: number): Promise<Link[]> {
+        const plan = await store.upsertPlan(planInput());
+        const account = await givenAccount(store, email, plan);
+        const links: Link[] = [];
+        for (let i = 0; i < count; i++) {
+          const result = await store.insertLinkWithinQuota(newLink(account.id, `https://example.com/${i}`));
+          assert.equal(result.kind, 'created');
+          links.push(result.link);
+        }
+        return links;
+      }
+
+      async function countsOf(link: Link): Promise<[number, number]> {
+        const found = await store.findLinkByCode(link.code);
+        assert.ok(found, `link ${link.code} is found`);
+        return [found.clicks, found.botHits];
+      }
+
+      it('adds the clicks and bot hits of a batch to each link', async () => {
+        const [a, b] = await givenLinks('ada@example.com', 2);
+        assert.ok(a && b);
+        await store.addClicks([
+          { linkId: a.id, day: '2024-03-01', clicks: 3, botHits: 1 },
+          { linkId: b.id, day: '2024-03-01', clicks: 0, botHits: 4 },
+        ]);
+        await store.addClicks([{ linkId: a.id, day: '2024-03-02', clicks: 2, botHits: 0 }]);
+        assert.deepEqual(await countsOf(a), [5, 1]);
+        assert.deepEqual(await countsOf(b), [0, 4]);
+      });
+
+      it('adds up two entries for the same link and day in one batch', async () => {
+        const [link] = await givenLinks('ada@example.com', 1);
+        assert.ok(link);
+        await store.addClicks([
+          { linkId: link.id, day: '2024-03-01', clicks: 2, botHits: 1 },
+          { linkId: link.id, day: '2024-03-01', clicks: 5, botHits: 2 },
+        ]);
+        assert.deepEqual(await countsOf(link), [7, 3]);
+        assert.deepEqual(await store.dailyClicksOfLink(link.id, '2024-03-01', '2024-03-01'), [
+          { day: '2024-03-01', clicks: 7 },
+        ]);
+      });
+
+      it('keeps human clicks per day of a link over an inclusive range, oldest first', async () => {
+        const [link] = await givenLinks('ada@example.com', 1);
+        assert.ok(link);
+        await store.addClicks([
+          { linkId: link.id, day: '2024-03-05', clicks: 4, botHits: 0 },
+          { linkId: link.id, day: '2024-02-29', clicks: 1, botHits: 0 },
+          { linkId: link.id, day: '2024-03-02', clicks: 2, botHits: 0 },
+          { linkId: link.id, day: '2024-03-03', clicks: 0, botHits: 9 },
+          { linkId: link.id, day: '2024-03-06', clicks: 8, botHits: 0 },
+        ]);
+        await store.addClicks([{ linkId: link.id, day: '2024-03-02', clicks: 1, botHits: 0 }]);
+        assert.deepEqual(await store.dailyClicksOfLink(link.id, '2024-03-02', '2024-03-05'), [
+          { day: '2024-03-02', clicks: 3 },
+          { day: '2024-03-05', clicks: 4 },
+        ]);
+        assert.deepEqual(await store.dailyClicksOfLink(link.id, '2024-03-03', '2024-03-04'), []);
+        assert.deepEqual(await store.dailyClicksOfLink(link.id, '2024-03-06', '2024-03-02'), []);
+      });
+
+      it('sums the clicks per day over the links of one account only', async () => {
+        const [a, b] = await givenLinks('ada@example.com', 2);
+        const [other] = await givenLinks('bob@example.com', 1);
+        assert.ok(a && b && other);
+        await store.addClicks([
+          { linkId: a.id, day: '2024-12-31', clicks: 1, botHits: 0 },
+          { linkId: b.id, day: '2024-12-31', clicks: 2, botHits: 5 },
+          { linkId: b.id, day: '2025-01-01', clicks: 3, botHits: 0 },
+          { linkId: other.id, day: '2024-12-31', clicks: 50, botHits: 0 },
+          { linkId: a.id, day: '2025-01-02', clicks: 7, botHits: 0 },
+        ]);
+        assert.deepEqual(await store.dailyClicksOfAccount(a.accountId, '2024-12-31', '2025-01-01'), [
+          { day: '2024-12-31', clicks: 3 },
+          { day: '2025-01-01', clicks: 3 },
+        ]);
+        assert.deepEqual(await store.dailyClicksOfAccount(other.accountId, '2024-01-01', '2025-12-31'), [
+          { day: '2024-12-31', clicks: 50 },
+        ]);
+      });
+
+      it('still counts clicks on a deleted link', async () => {
+        const [link] = await givenLinks('ada@example.com', 1);
+        assert.ok(link);
+        assert.equal(await store.deleteLink(link.accountId, link.code), true);
+        await store.addClicks([{ linkId: link.id, day: '2024-03-01', clicks: 2, botHits: 1 }]);
+        assert.deepEqual(await store.dailyClicksOfLink(link.id, '2024-03-01', '2024-03-01'), [
+          { day: '2024-03-01', clicks: 2 },
+        ]);
+        assert.deepEqual(await store.dailyClicksOfAccount(link.accountId, '2024-03-01', '2024-03-01'), [
+          { day: '2024-03-01', clicks: 2 },
+        ]);
+      });
+
+      it('ignores an unknown link without losing the rest of the batch', async () => {
+        const [a, b] = await givenLinks('ada@example.com', 2);
+        assert.ok(a && b);
+        await store.addClicks([
+          { linkId: a.id, day: '2024-03-01', clicks: 1, botHits: 1 },
+          { linkId: b.id + 1000, day: '2024-03-01', clicks: 5, botHits: 5 },
+          { linkId: b.id, day: '2024-03-01', clicks: 2, botHits: 0 },
+        ]);
+        assert.deepEqual(await countsOf(a), [1, 1]);
+        assert.deepEqual(await countsOf(b), [2, 0]);
+        assert.deepEqual(await store.dailyClicksOfAccount(a.accountId, '2024-03-01', '2024-03-01'), [
+          { day: '2024-03-01', clicks: 3 },
+        ]);
+        assert.deepEqual(await store.dailyClicksOfLink(b.id + 1000, '2024-03-01', '2024-03-01'), []);
+      });
+
+      it('accepts an empty batch', async () => {
+        await store.addClicks([]);
+      });
+
+      it('refuses a day that is not a calendar day as YYYY-MM-DD, writing nothing', async () => {
+        const [link] = await givenLinks('ada@example.com', 1);
+        assert.ok(link);
+        for (const day of ['2023-02-29', '2024-13-01', '2024-3-01', '01/03/2024', '']) {
+          await assert.rejects(store.dailyClicksOfLink(link.id, day, '2024-12-31'), RangeError, day);
+          await assert.rejects(
+            store.dailyClicksOfAccount(link.accountId, '2024-01-01', day),
+            RangeError,
+            day,
+          );
+        }
+        await assert.rejects(
+          store.addClicks([
+            { linkId: link.id, day: '2024-03-01', clicks: 1, botHits: 0 },
+            { linkId: link.id, day: '2024-02-30', clicks: 1, botHits: 0 },
+          ]),
+          RangeError,
+        );
+        assert.deepEqual(await countsOf(link), [0, 0]);
+      });
+    });
+
+    describe('bulk insert', () => {
+      async function givenQuota(urlQuota: number): Promise<Account> {
+        const plan = await store.upsertPlan(planInput({ name: `bulk-${urlQuota}`, urlQuota }));
+        return givenAccount(store, 'bulk@example.com', plan);
+      }
+
+      it('inserts many links, each found by its code, and counts them against the quota', async () => {
+        // More than one transaction's worth on SQLite.
+        const count = 12_000;
+        const account = await givenQuota(count + 1);
+        const links = Array.from({ length: count }, (_, i) =>
+          newLink(account.id, `https://example.com/${i}`, { title: `Page ${i}` }),
+        );
+        await store.insertLinksBulk(links);
+        assert.equal(await store.countLiveLinks(account.id), count);
+        for (const link of [links[0], links[9_999], links[10_000], links[count - 1]]) {
+          assert.ok(link);
+          const found = await store.findLinkByCode(link.code);
+          assert.equal(found?.longUrl, link.longUrl);
+          assert.equal(found?.title, link.title);
+          assert.equal(found?.accountId, account.id);
+        }
+        const last = await store.insertLinkWithinQuota(newLink(account.id, 'https://example.com/last'));
+        assert.equal(last.kind, 'created', 'one slot is left');
+        const over = await store.insertLinkWithinQuota(newLink(account.id, 'https://example.com/over'));
+        assert.equal(over.kind, 'quota-exceeded', 'link_count was raised by the bulk insert');
+      });
+
+      it('raises the count of each account by its own links in a mixed batch', async () => {
+        const plan = await store.upsertPlan(planInput({ name: 'three', urlQuota: 3 }));
+        const ada = await givenAccount(store, 'ada@example.com', plan);
+        const bob = await givenAccount(store, 'bob@example.com', plan);
+        await store.insertLinksBulk([
+          newLink(ada.id, 'https://example.com/1'),
+          newLink(bob.id, 'https://example.com/1'),
+          newLink(ada.id, 'https://example.com/2'),
+        ]);
+        assert.equal(await store.countLiveLinks(ada.id), 2);
+        assert.equal(await store.countLiveLinks(bob.id), 1);
+        const adaNext = [3, 4].map((i) => newLink(ada.id, `https://example.com/${i}`));
+        const bobNext = [3, 4, 5].map((i) => newLink(bob.id, `https://example.com/${i}`));
+        const kinds = async (links: NewLink[]) => {
+          const results: string[] = [];
+          for (const link of links) results.push((await store.insertLinkWithinQuota(link)).kind);
+          return results;
+        };
+        assert.deepEqual(await kinds(adaNext), ['created', 'quota-exceeded']);
+        assert.deepEqual(await kinds(bobNext), ['created', 'created', 'quota-exceeded']);
+      });
+
+      it('throws on a code repeated within the batch and keeps none of it', async () => {
+        const account = await givenQuota(10);
+        const first = newLink(account.id, 'https://example.com/a');
+        const batch = [first, newLink(account.id, 'https://example.com/b', { code: first.code })];
+        await assert.rejects(store.insertLinksBulk(batch));
+        assert.equal(await store.findLinkByCode(first.code), undefined);
+        assert.equal(await store.countLiveLinks(account.id), 0);
+        for (let i = 0; i < 10; i++) {
+          const result = await store.insertLinkWithinQuota(newLink(account.id, `https://example.com/${i}`));
+          assert.equal(result.kind, 'created', 'the quota counter was not raised');
+        }
+      });
+
+      it('throws on a code an existing link already holds', async () => {
+        const account = await givenQuota(10);
+        const existing = newLink(account.id, 'https://example.com/a');
+        assert.equal((await store.insertLinkWithinQuota(existing)).kind, 'created');
+        const clash = newLink(account.id, 'https://example.com/b', { code: existing.code });
+        await assert.rejects(store.insertLinksBulk([clash]));
+        assert.equal(await store.countLiveLinks(account.id), 1);
       });
     });
 

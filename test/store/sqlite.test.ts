@@ -1,12 +1,14 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, it } from 'node:test';
 import { Worker } from 'node:worker_threads';
-import { loadMigrations } from '../../src/store/migrate.ts';
+import { loadMigrations, SCHEMA_MIGRATIONS_DDL } from '../../src/store/migrate.ts';
 import type { NewLink, Store } from '../../src/store/ports.ts';
+import { DAYS_OF_ACCOUNT, DAYS_OF_LINK } from '../../src/store/sqlite/sqlite-clicks.ts';
+import { FIND_LINK_BY_CODE } from '../../src/store/sqlite/sqlite-links.ts';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
 import { givenAccount, newLink, planInput, runStoreContract } from './contract.ts';
 
@@ -95,6 +97,75 @@ describe('SQLite store', () => {
       assert.equal((await second.findLinkByCode(link.code))?.longUrl, 'https://example.com/a');
     } finally {
       await second.close();
+    }
+  });
+
+  it('brings a database made by 001 up to date, keeping its rows', async () => {
+    const path = freshPath();
+    const initial = (await loadMigrations('sqlite')).find((migration) => migration.name === '001-initial');
+    assert.ok(initial);
+    mkdirSync(dirname(path), { recursive: true });
+    const old = new DatabaseSync(path);
+    try {
+      old.exec(SCHEMA_MIGRATIONS_DDL);
+      old.exec(initial.sql);
+      old.exec(`INSERT INTO schema_migrations (name, applied_at) VALUES ('001-initial', 0);
+        INSERT INTO plans (id, name, api_access, url_quota, rate_limit_per_hour) VALUES (1, 'pro', 1, 10, 100);
+        INSERT INTO accounts (id, email, plan_id, link_count, created_at) VALUES (1, 'ada@example.com', 1, 1, 0);
+        INSERT INTO links (id, code, account_id, long_url, normalized_url, url_hash, clicks, created_at)
+          VALUES (7, 'old0001', 1, 'https://example.com/', 'https://example.com/', 'h', 41, 0);`);
+    } finally {
+      old.close();
+    }
+
+    const store = openSqliteStore(path);
+    try {
+      const applied = await store.migrate();
+      assert.ok(applied.includes('002-click-history'), `applied: ${applied.join(', ')}`);
+      assert.ok(!applied.includes('001-initial'));
+      await store.addClicks([{ linkId: 7, day: '2024-03-01', clicks: 1, botHits: 0 }]);
+    } finally {
+      await store.close();
+    }
+
+    const reopened = await openMigrated(path);
+    try {
+      const link = await reopened.findLinkByCode('old0001');
+      assert.equal(link?.id, 7);
+      assert.equal(link?.clicks, 42);
+      assert.deepEqual(await reopened.dailyClicksOfAccount(1, '2024-03-01', '2024-03-01'), [
+        { day: '2024-03-01', clicks: 1 },
+      ]);
+    } finally {
+      await reopened.close();
+    }
+  });
+
+  it('answers the redirect look-up and the daily ranges from an index, never a scan', async () => {
+    const path = freshPath();
+    const store = await openMigrated(path);
+    await store.close();
+    const db = new DatabaseSync(path);
+    try {
+      const plans = [FIND_LINK_BY_CODE, DAYS_OF_LINK, DAYS_OF_ACCOUNT].map((sql) =>
+        db
+          .prepare(`EXPLAIN QUERY PLAN ${sql}`)
+          .all()
+          .map((row) => String(row.detail))
+          .join(' | '),
+      );
+      const [byCode, linkDays, accountDays] = plans;
+      assert.match(byCode ?? '', /^SEARCH links USING INDEX \S+ \(code=\?\)$/);
+      assert.match(
+        linkDays ?? '',
+        /^SEARCH link_daily_clicks USING PRIMARY KEY \(link_id=\? AND day>\? AND day<\?\)$/,
+      );
+      assert.match(
+        accountDays ?? '',
+        /^SEARCH account_daily_clicks USING PRIMARY KEY \(account_id=\? AND day>\? AND day<\?\)$/,
+      );
+    } finally {
+      db.close();
     }
   });
 

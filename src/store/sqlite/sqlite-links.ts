@@ -1,4 +1,5 @@
 /** LinkStore on SQLite: links, plus the key and group look-ups the create path needs. */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { GroupRef, InsertLinkResult, Link, LinkStore, NewLink } from '../ports.ts';
 import { type Connection, isUniqueViolation } from './connection.ts';
 import {
@@ -10,8 +11,10 @@ import {
   toKeyOwner,
   toLink,
 } from './rows.ts';
+import { sqliteClickStore } from './sqlite-clicks.ts';
 
-const FIND_LINK_BY_CODE = `SELECT ${LINK_COLUMNS} FROM links WHERE code = ? AND deleted_at IS NULL`;
+// The redirect's cache-miss path: one search of the unique index on code (links_code_unique).
+export const FIND_LINK_BY_CODE = `SELECT ${LINK_COLUMNS} FROM links WHERE code = ? AND deleted_at IS NULL`;
 const FIND_LIVE_BY_URL_HASH = `SELECT ${LINK_COLUMNS} FROM links
   WHERE account_id = ? AND url_hash = ? AND deleted_at IS NULL`;
 const INSERT_LINK = `INSERT INTO links
@@ -20,6 +23,15 @@ const INSERT_LINK = `INSERT INTO links
 // Takes the slot only while the account is under its plan's quota; 0 rows changed = quota full.
 const TAKE_QUOTA_SLOT = `UPDATE accounts SET link_count = link_count + 1
   WHERE id = ? AND link_count < (SELECT url_quota FROM plans WHERE plans.id = accounts.plan_id)`;
+const INSERT_BULK_LINK = `INSERT INTO links
+  (code, account_id, group_id, long_url, normalized_url, url_hash, title, created_at)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?)`;
+const ADD_LINK_COUNT = 'UPDATE accounts SET link_count = link_count + ? WHERE id = ?';
+/**
+ * Rows per bulk transaction: holds the write lock (and, node:sqlite being synchronous, the thread)
+ * for about 0.3 s at 1M rows. Larger chunks seed faster (50,000: about 2x) but stall other writers longer.
+ */
+const BULK_CHUNK = 10_000;
 const FREE_QUOTA_SLOT = 'UPDATE accounts SET link_count = link_count - 1 WHERE id = ?';
 const SOFT_DELETE = `UPDATE links SET deleted_at = ?
   WHERE account_id = ? AND code = ? AND deleted_at IS NULL`;
@@ -60,6 +72,27 @@ export function sqliteLinkStore(conn: Connection): LinkStore {
     }
     if (conn.stmt(TAKE_QUOTA_SLOT).run(link.accountId).changes === 0) return { kind: 'quota-exceeded' };
     return { kind: 'created', link: created };
+  };
+
+  /** Inside the open transaction: plain inserts (a violation throws), then each account's count. */
+  const insertChunk = (links: readonly NewLink[]): void => {
+    const insertLink = conn.stmt(INSERT_BULK_LINK);
+    const perAccount = new Map<number, number>();
+    const now = Date.now();
+    for (const link of links) {
+      insertLink.run(
+        link.code,
+        link.accountId,
+        link.groupId,
+        link.longUrl,
+        link.normalizedUrl,
+        link.urlHash,
+        link.title,
+        now,
+      );
+      perAccount.set(link.accountId, (perAccount.get(link.accountId) ?? 0) + 1);
+    }
+    for (const [accountId, added] of perAccount) conn.stmt(ADD_LINK_COUNT).run(added, accountId);
   };
 
   return {
@@ -108,6 +141,15 @@ export function sqliteLinkStore(conn: Connection): LinkStore {
       return mapRow(conn.stmt(FIND_LINK_BY_CODE).get(code), toLink);
     },
 
+    async insertLinksBulk(links) {
+      for (let start = 0; start < links.length; start += BULK_CHUNK) {
+        // node:sqlite blocks the thread: between chunks, let the redirect and the click flush run.
+        if (start > 0) await nextTurn();
+        const chunk = links.slice(start, start + BULK_CHUNK);
+        conn.transaction(() => insertChunk(chunk));
+      }
+    },
+
     async deleteLink(accountId, code) {
       return conn.transaction(() => {
         if (conn.stmt(SOFT_DELETE).run(Date.now(), accountId, code).changes === 0) return false;
@@ -115,5 +157,7 @@ export function sqliteLinkStore(conn: Connection): LinkStore {
         return true;
       });
     },
+
+    ...sqliteClickStore(conn),
   };
 }
