@@ -1,0 +1,24 @@
+import { isbot } from 'isbot';
+
+/**
+ * Which requests of a short link are clicks (SPEC.md 4): a browser's GET counts; HEAD, prefetch and
+ * prerender requests, bots and link-preview fetchers are redirected too but tallied apart as bot hits.
+ */
+export type ClickKind = 'human' | 'bot';
+
+export interface RedirectRequestFacts {
+  method: string;
+  userAgent: string | undefined;
+  /** Sec-Purpose, Purpose, X-Purpose and X-Moz, joined: any of them may announce a prefetch. */
+  purpose: string;
+}
+
+const SPECULATIVE = /\b(prefetch|prerender|preview)\b/i;
+
+export function clickKind(facts: RedirectRequestFacts): ClickKind {
+  if (facts.method !== 'GET') return 'bot';
+  if (SPECULATIVE.test(facts.purpose)) return 'bot';
+  // No User-Agent at all is a script, not a browser.
+  if (!facts.userAgent || isbot(facts.userAgent)) return 'bot';
+  return 'human';
+}

@@ -1,0 +1,85 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { clickKind } from '../../domain/click-kind.ts';
+import { windowAt } from '../../domain/rate-window.ts';
+import { isShortCode } from '../../domain/short-code.ts';
+import type { ClickBuffer } from '../../services/click-buffer.ts';
+import type { LinkCache } from '../../state/link-cache.ts';
+import type { WindowCounter } from '../../state/window-counter.ts';
+import { errorPage } from '../../web/error-page.ts';
+
+export interface RedirectRouteOptions {
+  cache: LinkCache;
+  clicks: ClickBuffer;
+  counter: WindowCounter;
+  redirectStatus: 301 | 302 | 307 | 308;
+  /** Unknown codes an address may try per minute before it gets 429. */
+  notFoundLimit: number;
+  now: () => number;
+}
+
+const MINUTE_MS = 60_000;
+// Every click must reach us: no browser or proxy may keep the redirect.
+const NO_STORE = 'private, no-cache, no-store, max-age=0, must-revalidate';
+
+function wantsJson(request: FastifyRequest): boolean {
+  const accept = request.headers.accept ?? '';
+  return accept.includes('application/json') && !accept.includes('text/html');
+}
+
+export function sendMiss(request: FastifyRequest, reply: FastifyReply, status: 404 | 429): FastifyReply {
+  const [title, detail] =
+    status === 404
+      ? ['Link not found', 'No short link has this address. Check it for typos.']
+      : ['Too many unknown links', 'This address asked for too many unknown links. Try again in a minute.'];
+  reply.code(status).header('cache-control', 'no-store');
+  if (status === 429) reply.header('retry-after', '60');
+  if (wantsJson(request)) return reply.send({ error: String(status), message: detail });
+  return reply.type('text/html; charset=utf-8').send(errorPage(status, title, detail));
+}
+
+function purposeOf(request: FastifyRequest): string {
+  const h = request.headers;
+  return `${h['sec-purpose'] ?? ''} ${h.purpose ?? ''} ${h['x-purpose'] ?? ''} ${h['x-moz'] ?? ''}`;
+}
+
+/**
+ * GET /<short_code>: the hot path. A cache hit answers without awaiting anything.
+ * Registered on the root instance because it also owns the application-wide not-found answer.
+ */
+export function registerRedirects(app: FastifyInstance, options: RedirectRouteOptions): void {
+  const { cache, clicks, counter } = options;
+  const missKey = (request: FastifyRequest) => `miss:${request.ip}`;
+
+  async function miss(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+    const count = await counter.increment(missKey(request), windowAt(options.now(), MINUTE_MS));
+    return sendMiss(request, reply, count > options.notFoundLimit ? 429 : 404);
+  }
+
+  app.setNotFoundHandler((request, reply) => miss(request, reply));
+
+  app.get<{ Params: { code: string } }>('/:code', { schema: { hide: true } }, async (request, reply) => {
+    const { code } = request.params;
+    if (!isShortCode(code)) return miss(request, reply);
+    let link = cache.peek(code);
+    if (link === undefined) {
+      // Enumeration guard: an address that keeps missing stops costing store reads.
+      const misses = await counter.peek(missKey(request), windowAt(options.now(), MINUTE_MS));
+      if (misses >= options.notFoundLimit) return sendMiss(request, reply, 429);
+      link = (await cache.load(code)) ?? null;
+    }
+    if (link === null) return miss(request, reply);
+    clicks.record(
+      link.id,
+      clickKind({
+        method: request.method,
+        userAgent: request.headers['user-agent'],
+        purpose: purposeOf(request),
+      }),
+    );
+    return reply
+      .code(options.redirectStatus)
+      .header('location', link.location)
+      .header('cache-control', NO_STORE)
+      .send();
+  });
+}

@@ -1,0 +1,97 @@
+import type { ClickKind } from '../domain/click-kind.ts';
+import type { ClickCount, LinkStore } from '../store/ports.ts';
+
+const DAY_MS = 86_400_000;
+
+export interface ClickBufferOptions {
+  /** How often buffered counts are written; the redirect itself never waits on the store. */
+  intervalMs: number;
+  now?: () => number;
+  onError?: (error: unknown) => void;
+}
+
+/**
+ * Counts clicks in memory and writes them in batches. A failed write keeps its counts for the next
+ * flush, and close() flushes what is left, so no counted click is lost on a graceful shutdown.
+ */
+export class ClickBuffer {
+  readonly #store: Pick<LinkStore, 'addClicks'>;
+  readonly #now: () => number;
+  readonly #onError: (error: unknown) => void;
+  readonly #timer: NodeJS.Timeout;
+  #pending = new Map<string, ClickCount>();
+  #writing: Promise<void> = Promise.resolve();
+  #day = '';
+  #dayEnds = 0;
+  flushed = 0;
+
+  constructor(store: Pick<LinkStore, 'addClicks'>, options: ClickBufferOptions) {
+    this.#store = store;
+    this.#now = options.now ?? Date.now;
+    this.#onError = options.onError ?? (() => {});
+    this.#timer = setInterval(() => void this.flush(), options.intervalMs);
+    this.#timer.unref();
+  }
+
+  record(linkId: number, kind: ClickKind): void {
+    const day = this.#today();
+    const key = `${linkId}:${day}`;
+    let count = this.#pending.get(key);
+    if (!count) {
+      count = { linkId, day, clicks: 0, botHits: 0 };
+      this.#pending.set(key, count);
+    }
+    if (kind === 'human') count.clicks++;
+    else count.botHits++;
+  }
+
+  /** Writes what is buffered now; flushes never overlap. */
+  flush(): Promise<void> {
+    this.#writing = this.#writing.then(() => this.#write());
+    return this.#writing;
+  }
+
+  /** Stops the timer and writes what is left, retrying a store that fails for a moment. */
+  async close(attempts = 3): Promise<void> {
+    clearInterval(this.#timer);
+    for (let attempt = 0; attempt < attempts && this.#pending.size > 0; attempt++) await this.flush();
+  }
+
+  get pendingLinks(): number {
+    return this.#pending.size;
+  }
+
+  async #write(): Promise<void> {
+    if (this.#pending.size === 0) return;
+    const batch = this.#pending;
+    this.#pending = new Map();
+    try {
+      await this.#store.addClicks([...batch.values()]);
+      for (const count of batch.values()) this.flushed += count.clicks;
+    } catch (error) {
+      this.#restore(batch);
+      this.#onError(error);
+    }
+  }
+
+  #restore(batch: Map<string, ClickCount>): void {
+    for (const [key, count] of batch) {
+      const newer = this.#pending.get(key);
+      if (newer) {
+        newer.clicks += count.clicks;
+        newer.botHits += count.botHits;
+      } else {
+        this.#pending.set(key, count);
+      }
+    }
+  }
+
+  #today(): string {
+    const now = this.#now();
+    if (now >= this.#dayEnds || now < this.#dayEnds - DAY_MS) {
+      this.#day = new Date(now).toISOString().slice(0, 10);
+      this.#dayEnds = now - (now % DAY_MS) + DAY_MS;
+    }
+    return this.#day;
+  }
+}

@@ -1,0 +1,55 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { accountOperations } from '../../src/services/manage-accounts.ts';
+import { openStore } from '../../src/store/open-store.ts';
+import { startServerProcess } from './server-process.ts';
+
+const BROWSER =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0 Safari/537.36';
+
+describe('graceful shutdown', () => {
+  it('writes every buffered click before the process exits on SIGTERM', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'snip-shutdown-'));
+    const databaseUrl = `sqlite:${join(dir, 'snip.db')}`;
+    try {
+      const seed = await openStore(databaseUrl, { prepare: true });
+      const { account } = await accountOperations(seed).createAccount('clicks@example.com', 'pro');
+      const created = await seed.insertLinkWithinQuota({
+        code: 'Shutdn1',
+        accountId: account.id,
+        groupId: null,
+        longUrl: 'https://example.com/',
+        normalizedUrl: 'https://example.com/',
+        urlHash: 'a'.repeat(64),
+        title: '',
+      });
+      assert.equal(created.kind, 'created');
+      await seed.close();
+
+      // Flushes only at shutdown: a minute-long interval never fires during the test.
+      const server = await startServerProcess({ DATABASE_URL: databaseUrl, CLICK_FLUSH_MS: '60000' });
+      const clicks = 600;
+      for (let batch = 0; batch < clicks / 50; batch++) {
+        const answers = await Promise.all(
+          Array.from({ length: 50 }, () =>
+            fetch(`${server.url}/Shutdn1`, { redirect: 'manual', headers: { 'user-agent': BROWSER } }),
+          ),
+        );
+        assert.ok(answers.every((a) => a.status === 302));
+      }
+      assert.equal(await server.stop('SIGTERM'), 0);
+
+      const after = await openStore(databaseUrl, { prepare: false });
+      try {
+        assert.equal((await after.findLinkByCode('Shutdn1'))?.clicks, clicks);
+      } finally {
+        await after.close();
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
