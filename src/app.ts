@@ -7,20 +7,40 @@ import { socialMatcher } from './domain/social.ts';
 import { envelopeRenderer } from './http/envelope.ts';
 import { openapiDocument } from './http/openapi.ts';
 import { createRoute, MAX_BODY_BYTES } from './http/routes/create.ts';
+import { demoRoutes } from './http/routes/demo.ts';
+import { pageRoutes } from './http/routes/pages.ts';
+import { qrcodeRoute } from './http/routes/qrcode.ts';
+import { registerRedirects } from './http/routes/redirect.ts';
 import { ErrorEnvelope, SuccessEnvelope } from './http/schemas.ts';
+import { addSecurityHeaders } from './http/security-headers.ts';
 import { createInspector } from './inspect/inspector.ts';
 import type { Inspector } from './inspect/types.ts';
+import { ClickBuffer } from './services/click-buffer.ts';
 import { createLinkService } from './services/create-link.ts';
+import { demoKeyGate, demoLinkStore } from './services/demo.ts';
+import { accountKeyGate } from './services/key-gate.ts';
+import { type DemoLog, MemoryDemoLog } from './state/demo-log.ts';
+import { type CachedLink, LinkCache } from './state/link-cache.ts';
 import { MemoryWindowCounter, type WindowCounter } from './state/window-counter.ts';
-import type { Store } from './store/ports.ts';
+import type { Link, Store } from './store/ports.ts';
 
 export interface AppDeps {
   store: Store;
   /** Defaults to the real inspector with the configured address guard. */
   inspector?: Inspector;
   counter?: WindowCounter;
+  demoLog?: DemoLog;
   logger?: FastifyServerOptions['logger'];
   now?: () => number;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Buffered click counts; tests and shutdown flush them. */
+    clicks: ClickBuffer;
+    linkCache: LinkCache;
+    demoLog: DemoLog;
+  }
 }
 
 /** Builds the whole application without listening; tests call inject() on it. */
@@ -35,9 +55,23 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     logController: new LogController({ disableRequestLogging: true }),
   };
   const app: FastifyInstance = Fastify(options);
+  addSecurityHeaders(app);
   const inspector = deps.inspector ?? createInspector({ allowPrivate: config.allowPrivateTargets });
   const counter = deps.counter ?? new MemoryWindowCounter();
+  const cached = (link: Link): CachedLink => ({ id: link.id, location: new URL(link.longUrl).href });
+  const cache = new LinkCache(
+    async (code) => {
+      const link = await deps.store.findLinkByCode(code);
+      return link && cached(link);
+    },
+    { max: config.linkCacheSize, missTtlMs: 5000 },
+  );
+  const clicks = new ClickBuffer(deps.store, {
+    intervalMs: config.clickFlushMs,
+    onError: (error) => app.log.error({ err: error }, 'writing clicks failed; kept for the next flush'),
+  });
   app.addHook('onClose', async () => {
+    await clicks.close();
     if (!deps.inspector) await inspector.close();
   });
 
@@ -61,8 +95,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });
 
-  const createLink = createLinkService({
-    store: deps.store,
+  const checks = {
     inspector,
     counter,
     isSocial: socialMatcher(config.socialDomains),
@@ -70,9 +103,43 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     failedKeyLimit: config.failedKeyLimit,
     failedKeyWindowMs: config.failedKeyWindowSeconds * 1000,
     now: deps.now,
+  };
+  const createLink = createLinkService({
+    ...checks,
+    store: deps.store,
+    gate: accountKeyGate(deps.store),
+    onCreated: (link) => cache.remember(link.code, cached(link)),
   });
   const envelope = envelopeRenderer({ ...config, now: deps.now });
   await app.register(createRoute, { path: '/create', createLink, envelope, summary: 'Create a short link' });
+
+  const demoLog = deps.demoLog ?? new MemoryDemoLog();
+  await app.register(demoRoutes, {
+    createLink: createLinkService({
+      ...checks,
+      store: demoLinkStore(deps.store),
+      gate: demoKeyGate(config.demoApiKey, config.demoRateLimit, config.demoRateWindowSeconds * 1000),
+    }),
+    envelope,
+    log: demoLog,
+    demoKey: config.demoApiKey,
+    heartbeatMs: config.sseHeartbeatSeconds * 1000,
+    now: deps.now ?? Date.now,
+  });
+  app.decorate('demoLog', demoLog);
+
+  await app.register(pageRoutes, { demoKey: config.demoApiKey });
+  await app.register(qrcodeRoute, { cache, baseUrl: config.baseUrl });
+  registerRedirects(app, {
+    cache,
+    clicks,
+    counter,
+    redirectStatus: config.redirectStatus,
+    notFoundLimit: config.notFoundLimit,
+    now: deps.now ?? Date.now,
+  });
+  app.decorate('clicks', clicks);
+  app.decorate('linkCache', cache);
 
   app.get('/openapi.json', { schema: { hide: true } }, async (_request, reply) => {
     reply.header('content-disposition', 'inline; filename="openapi.json"');

@@ -21,6 +21,17 @@ export interface Config {
   failedKeyLimit: number;
   failedKeyWindowSeconds: number;
   logLevel: string;
+  /** Demo requests an address may make per window (SPEC.md 3). */
+  demoRateLimit: number;
+  demoRateWindowSeconds: number;
+  /** Seconds between heartbeats on the demo log's event stream. */
+  sseHeartbeatSeconds: number;
+  /** Unknown short codes an address may request per minute before it gets 429. */
+  notFoundLimit: number;
+  /** Hot links kept in memory. */
+  linkCacheSize: number;
+  /** How often buffered clicks are written to the store. */
+  clickFlushMs: number;
 }
 
 export class ConfigError extends Error {
@@ -128,6 +139,12 @@ export function loadConfig(env: Env): Config {
     trustProxy: trustProxy(env),
     failedKeyLimit: integer(env, 'FAILED_KEY_LIMIT', 30, 1, 1_000_000),
     failedKeyWindowSeconds: integer(env, 'FAILED_KEY_WINDOW_SECONDS', 600, 1, 86_400),
+    demoRateLimit: integer(env, 'DEMO_RATE_LIMIT', 30, 1, 1_000_000),
+    demoRateWindowSeconds: integer(env, 'DEMO_RATE_WINDOW_SECONDS', 60, 1, 86_400),
+    sseHeartbeatSeconds: integer(env, 'SSE_HEARTBEAT_SECONDS', 15, 1, 3600),
+    notFoundLimit: integer(env, 'NOT_FOUND_LIMIT', 60, 1, 1_000_000),
+    linkCacheSize: integer(env, 'LINK_CACHE_SIZE', 100_000, 1, 10_000_000),
+    clickFlushMs: integer(env, 'CLICK_FLUSH_MS', 1000, 10, 60_000),
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
   });
 }

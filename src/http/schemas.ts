@@ -70,3 +70,22 @@ export const ErrorEnvelope = Type.Object(
 
 export type SuccessBody = Static<typeof SuccessEnvelope>;
 export type ErrorBody = Static<typeof ErrorEnvelope>;
+
+export const DemoLogEntrySchema = Type.Object(
+  {
+    time: Type.String({ format: 'date-time' }),
+    client: Type.String({ description: 'The client network: IPv4 /24 or IPv6 /48.' }),
+    encoding: Type.Union([
+      Type.Literal('json'),
+      Type.Literal('form'),
+      Type.Literal('multipart'),
+      Type.Literal('other'),
+    ]),
+    fields: Type.Record(Type.String(), Type.String(), {
+      description: 'Fields as sent; keys other than the demo key redacted.',
+    }),
+    status: Type.Integer(),
+    body: Type.Record(Type.String(), Type.Unknown(), { description: 'The envelope answered.' }),
+  },
+  { additionalProperties: false },
+);

@@ -1,12 +1,12 @@
-import { hashApiKey, sameHash } from '../domain/api-key.ts';
 import { ApiError, ERROR_TABLE } from '../domain/errors.ts';
-import { HOUR_MS, secondsUntil, windowAt } from '../domain/rate-window.ts';
+import { secondsUntil, windowAt } from '../domain/rate-window.ts';
 import { generateShortCode } from '../domain/short-code.ts';
 import type { SocialMatcher } from '../domain/social.ts';
 import { parseTargetUrl, pointsAtOwnHost, type TargetUrl, urlHash } from '../domain/target-url.ts';
 import type { Inspector } from '../inspect/types.ts';
 import type { WindowCounter } from '../state/window-counter.ts';
 import type { Group, KeyOwner, Link, LinkStore } from '../store/ports.ts';
+import type { KeyGate } from './key-gate.ts';
 
 /** POST /create as a story (SPEC.md 2.3): every check in the specified order, the first failure answers. */
 
@@ -23,8 +23,16 @@ export interface CreatedLink {
   headers: Record<string, string>;
 }
 
+/** What creating a link needs of a store; the demo passes one that keeps nothing. */
+export type CreateLinkStore = Pick<
+  LinkStore,
+  'findGroupOfAccount' | 'findLiveLinkByUrlHash' | 'countLiveLinks' | 'insertLinkWithinQuota'
+>;
+
 export interface CreateLinkDeps {
-  store: LinkStore;
+  store: CreateLinkStore;
+  /** Who may create and how fast: account keys for /create, the demo key for /demo/create. */
+  gate: KeyGate;
   inspector: Inspector;
   counter: WindowCounter;
   isSocial: SocialMatcher;
@@ -33,6 +41,8 @@ export interface CreateLinkDeps {
   failedKeyWindowMs: number;
   now?: () => number;
   newCode?: () => string;
+  /** Told of every stored link, e.g. so caches forget a code they had seen as unknown. */
+  onCreated?: (link: Link) => void;
 }
 
 const CODE_ATTEMPTS = 8;
@@ -61,37 +71,24 @@ export function createLinkService(deps: CreateLinkDeps) {
   async function authenticate(apiKey: string | undefined, clientAddress: string): Promise<KeyOwner> {
     const key = apiKey?.trim() ?? '';
     if (key === '') return refuseKey(clientAddress, new ApiError('301'));
-    const hash = hashApiKey(key);
-    const owner = await deps.store.findKeyByHash(hash);
-    if (!owner || !sameHash(owner.hash, hash)) return refuseKey(clientAddress, new ApiError('303'));
-    if (owner.revoked) return refuseKey(clientAddress, new ApiError('303', 'This API key has been revoked.'));
-    if (!owner.plan.apiAccess) {
-      return refuseKey(
-        clientAddress,
-        new ApiError('303', 'The plan of this API key does not include API access.'),
-      );
-    }
-    return owner;
+    const owner = await deps.gate.identify(key);
+    return owner instanceof ApiError ? refuseKey(clientAddress, owner) : owner;
   }
 
-  /** Counts the request in the key's hourly window; every authenticated request counts, whatever its outcome. */
-  async function spendRate(owner: KeyOwner): Promise<Record<string, string>> {
+  /** Spends one request of the gate's window; every authenticated request counts, whatever its outcome. */
+  async function spendRate(owner: KeyOwner, clientAddress: string): Promise<Record<string, string>> {
     const at = now();
-    const window = windowAt(at, HOUR_MS);
-    const count = await deps.counter.increment(`rate:{${owner.keyId}}`, window);
-    const limit = owner.plan.rateLimitPerHour;
+    const rate = deps.gate.rateWindow(owner, clientAddress);
+    const window = windowAt(at, rate.lengthMs);
+    const count = await deps.counter.increment(rate.key, window);
     const reset = String(secondsUntil(window.end, at));
     const headers = {
-      'ratelimit-limit': String(limit),
-      'ratelimit-remaining': String(Math.max(0, limit - count)),
+      'ratelimit-limit': String(rate.limit),
+      'ratelimit-remaining': String(Math.max(0, rate.limit - count)),
       'ratelimit-reset': reset,
     };
-    if (count > limit) {
-      throw new ApiError('429', 'The hourly request limit of this API key is spent.', {
-        ...headers,
-        'retry-after': reset,
-      });
-    }
+    if (count > rate.limit)
+      throw new ApiError('429', rate.spentMessage, { ...headers, 'retry-after': reset });
     return headers;
   }
 
@@ -141,7 +138,10 @@ export function createLinkService(deps: CreateLinkDeps) {
         urlHash: hash,
         title,
       });
-      if (result.kind === 'created') return result.link;
+      if (result.kind === 'created') {
+        deps.onCreated?.(result.link);
+        return result.link;
+      }
       if (result.kind === 'duplicate') throw existingLinkError(result.existing);
       if (result.kind === 'quota-exceeded') throw new ApiError('304');
     }
@@ -151,7 +151,7 @@ export function createLinkService(deps: CreateLinkDeps) {
   return async function createLink(request: CreateLinkRequest): Promise<CreatedLink> {
     await guardFailedKeys(request.clientAddress);
     const owner = await authenticate(request.apiKey, request.clientAddress);
-    const headers = await spendRate(owner);
+    const headers = await spendRate(owner, request.clientAddress);
     try {
       if (request.url === undefined || request.url.trim() === '') throw new ApiError('302');
       const target = parseTargetUrl(request.url);

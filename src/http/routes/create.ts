@@ -12,6 +12,8 @@ export interface CreateRouteOptions {
   createLink: (request: CreateLinkRequest) => Promise<CreatedLink>;
   envelope: EnvelopeRenderer;
   summary: string;
+  /** Told of every answer with its serialized body (the demo log). */
+  onAnswered?: (request: FastifyRequest, status: number, payload: string) => void;
 }
 
 /** The header wins over the form field; a key is never read from the query string (SPEC.md 2.1). */
@@ -45,6 +47,13 @@ export async function createRoute(app: FastifyInstance, options: CreateRouteOpti
   app.addHook('preHandler', async (request) => {
     bodyRead.add(request);
   });
+  const { onAnswered } = options;
+  if (onAnswered) {
+    app.addHook('onSend', async (request, reply, payload) => {
+      if (typeof payload === 'string') onAnswered(request, reply.statusCode, payload);
+      return payload;
+    });
+  }
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const apiError = asApiError(error, bodyRead.has(request));
     if (apiError) return options.envelope.failed(reply, apiError);

@@ -1,0 +1,60 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { landingPage } from '../../web/pages/landing.ts';
+import { testerPage } from '../../web/pages/tester.ts';
+
+const ASSETS_DIR = join(import.meta.dirname, '..', '..', 'web', 'assets');
+const ASSET_TYPES: Record<string, string> = {
+  '.css': 'text/css; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+};
+
+interface Asset {
+  body: Buffer;
+  type: string;
+  etag: string;
+}
+
+/** Our own static files, read once: pages use no external asset. */
+function loadAssets(names: readonly string[]): Map<string, Asset> {
+  const assets = new Map<string, Asset>();
+  for (const name of names) {
+    const body = readFileSync(join(ASSETS_DIR, name));
+    const type = ASSET_TYPES[name.slice(name.lastIndexOf('.'))] ?? 'application/octet-stream';
+    assets.set(name, {
+      body,
+      type,
+      etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`,
+    });
+  }
+  return assets;
+}
+
+export interface PageRouteOptions {
+  demoKey: string;
+  /** Extra asset files (e.g. a chart library) served from /assets/. */
+  extraAssets?: ReadonlyMap<string, { body: Buffer; type: string }>;
+}
+
+export async function pageRoutes(app: FastifyInstance, options: PageRouteOptions): Promise<void> {
+  const assets = loadAssets(['snip.css', 'tester.js']);
+
+  app.get<{ Params: { name: string } }>(
+    '/assets/:name',
+    { schema: { hide: true } },
+    async (request, reply) => {
+      const asset = assets.get(request.params.name);
+      if (!asset) return reply.callNotFound();
+      reply.header('etag', asset.etag).header('cache-control', 'public, max-age=300');
+      if (request.headers['if-none-match'] === asset.etag) return reply.code(304).send();
+      return reply.type(asset.type).send(asset.body);
+    },
+  );
+
+  const html = 'text/html; charset=utf-8';
+  app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.type(html).send(landingPage()));
+  const tester = testerPage(options.demoKey);
+  app.get('/tester', { schema: { hide: true } }, async (_request, reply) => reply.type(html).send(tester));
+}

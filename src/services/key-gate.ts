@@ -1,0 +1,41 @@
+import { hashApiKey, sameHash } from '../domain/api-key.ts';
+import { ApiError } from '../domain/errors.ts';
+import { HOUR_MS } from '../domain/rate-window.ts';
+import type { KeyOwner, LinkStore } from '../store/ports.ts';
+
+/** Who may create links and how fast: the one difference between /create and /demo/create's checks. */
+export interface KeyGate {
+  /** The owner of a presented (trimmed, non-empty) key, or the 303 to answer. */
+  identify(key: string): Promise<KeyOwner | ApiError>;
+  /** The window one request spends. */
+  rateWindow(owner: KeyOwner, clientAddress: string): RateWindow;
+}
+
+export interface RateWindow {
+  /** Counter name; the part in braces is the Redis Cluster hash tag. */
+  key: string;
+  limit: number;
+  lengthMs: number;
+  spentMessage: string;
+}
+
+/** Account keys (SPEC.md 2.5): looked up by SHA-256, compared in constant time, limited per key and clock hour. */
+export function accountKeyGate(store: Pick<LinkStore, 'findKeyByHash'>): KeyGate {
+  return {
+    async identify(key) {
+      const hash = hashApiKey(key);
+      const owner = await store.findKeyByHash(hash);
+      if (!owner || !sameHash(owner.hash, hash)) return new ApiError('303');
+      if (owner.revoked) return new ApiError('303', 'This API key has been revoked.');
+      if (!owner.plan.apiAccess)
+        return new ApiError('303', 'The plan of this API key does not include API access.');
+      return owner;
+    },
+    rateWindow: (owner) => ({
+      key: `rate:{key-${owner.keyId}}`,
+      limit: owner.plan.rateLimitPerHour,
+      lengthMs: HOUR_MS,
+      spentMessage: 'The hourly request limit of this API key is spent.',
+    }),
+  };
+}

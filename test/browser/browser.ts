@@ -1,0 +1,45 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { type Browser, chromium, type Page } from 'playwright-core';
+
+/** Debian's Chromium, headless, driven by playwright-core (no browser download). */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const ARTIFACTS = join(import.meta.dirname, 'artifacts');
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+/** Fails the test on any script error or dialog (an injected alert() would open one). */
+export function watchForTrouble(page: Page): string[] {
+  const trouble: string[] = [];
+  page.on('pageerror', (error) => trouble.push(`page error: ${error.message}`));
+  page.on('dialog', (dialog) => {
+    trouble.push(`dialog: ${dialog.message()}`);
+    void dialog.dismiss();
+  });
+  page.on('console', (message) => {
+    // A refused API call (4xx) is logged by the browser as a failed resource: that is the answer, not trouble.
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) {
+      trouble.push(`console: ${message.text()}`);
+    }
+  });
+  return trouble;
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await mkdir(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+}

@@ -1,0 +1,114 @@
+import assert from 'node:assert/strict';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { FakeInspector, startTestApp, type TestApp } from '../helper.ts';
+import { launchBrowser, screenshot, watchForTrouble } from './browser.ts';
+
+const HOSTILE = '<img src=x onerror=alert(1)>';
+
+describe('the tester page in Chromium', () => {
+  let t: TestApp;
+  let browser: Browser;
+  let base: string;
+  before(async () => {
+    const inspector = new FakeInspector();
+    inspector.outcome = (url) => ({
+      ok: true,
+      title: url.pathname === '/hostile' ? HOSTILE : 'Example Page',
+      finalUrl: url.href,
+      status: 200,
+    });
+    t = await startTestApp({ inspector, env: { DEMO_RATE_LIMIT: '1000' } });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await t.close();
+  });
+
+  it('sends a demo request in each encoding, shows the answer and curl, and the log updates live elsewhere', async () => {
+    const context = await browser.newContext();
+    const watcher = await context.newPage();
+    const watcherTrouble = watchForTrouble(watcher);
+    await watcher.goto(`${base}/tester`);
+    await watcher.waitForSelector('body[data-log-live=true]');
+
+    const page = await context.newPage();
+    const trouble = watchForTrouble(page);
+    await page.goto(`${base}/tester`);
+    assert.equal(await page.inputValue('input[name=apikey]'), 'demo');
+
+    await page.fill('input[name=url]', 'https://example.com/from-json');
+    await page.click('button[type=submit]');
+    await page.waitForSelector('#answer[data-outcome=success]');
+    assert.match((await page.textContent('#answer-status')) ?? '', /HTTP 201/);
+    assert.match((await page.textContent('#answer-body')) ?? '', /"short_code"/);
+    assert.match((await page.textContent('#answer-headers')) ?? '', /ratelimit-remaining/);
+    assert.match((await page.textContent('#answer-headers')) ?? '', /location/);
+    const jsonCurl = (await page.textContent('#curl')) ?? '';
+    assert.match(jsonCurl, /X-API-Key: demo/);
+    assert.match(jsonCurl, /\/demo\/create/);
+
+    await page.check('input[name=encoding][value=form]');
+    await page.fill('input[name=url]', 'https://example.com/from-form');
+    await page.click('button[type=submit]');
+    await page.waitForFunction(() => document.querySelector('#curl')?.textContent?.includes('from-form'));
+    assert.match((await page.textContent('#curl')) ?? '', /--data-urlencode 'apikey=demo'/);
+    assert.match((await page.textContent('#answer-status')) ?? '', /HTTP 201/);
+
+    await page.fill('input[name=url]', 'ftp://example.com/');
+    await page.click('button[type=submit]');
+    await page.waitForSelector('#answer[data-outcome=error]');
+    assert.match((await page.textContent('#answer-explain')) ?? '', /"300"/);
+
+    // The second page, opened before any request, shows them live, newest on top.
+    await watcher.waitForFunction(() => document.querySelectorAll('#log li').length >= 3);
+    const first = (await watcher.textContent('#log li:first-child')) ?? '';
+    assert.match(first, /ftp:\/\/example\.com/);
+    assert.match((await watcher.textContent('#log')) ?? '', /from-json/);
+
+    await screenshot(page, 'tester');
+    assert.deepEqual(trouble, []);
+    assert.deepEqual(watcherTrouble, []);
+    await context.close();
+  });
+
+  it('renders a hostile target title as text', async () => {
+    const page = await browser.newPage();
+    const trouble = watchForTrouble(page);
+    await page.goto(`${base}/tester`);
+    await page.fill('input[name=url]', 'https://example.com/hostile');
+    await page.click('button[type=submit]');
+    await page.waitForSelector('#answer[data-outcome=success]');
+    await page.waitForFunction(() => document.querySelector('#log')?.textContent?.includes('onerror'));
+    assert.ok(((await page.textContent('#answer-body')) ?? '').includes(HOSTILE));
+    assert.ok(((await page.textContent('#log')) ?? '').includes(HOSTILE));
+    assert.equal(await page.locator('img').count(), 0);
+    assert.deepEqual(trouble, []);
+    await page.close();
+  });
+
+  it('fits a phone-width screen', async () => {
+    const page = await browser.newPage({ viewport: { width: 375, height: 740 } });
+    await page.goto(`${base}/tester`);
+    await page.fill('input[name=url]', 'https://example.com/phone');
+    await page.click('button[type=submit]');
+    await page.waitForSelector('#answer[data-outcome=success]');
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 0, `page is ${overflow}px wider than the screen`);
+    await screenshot(page, 'tester-phone');
+    await page.close();
+  });
+
+  it('serves the landing page with links to the tester, the docs, sign-up and sign-in', async () => {
+    const page = await browser.newPage();
+    await page.goto(base);
+    for (const href of ['/tester', '/openapi.json', '/signup', '/login']) {
+      assert.ok((await page.locator(`a[href="${href}"]`).count()) > 0, href);
+    }
+    await page.close();
+  });
+});
