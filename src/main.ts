@@ -1,16 +1,33 @@
-import { buildApp } from './app.ts';
+import { type AppDeps, buildApp } from './app.ts';
 import { runCli } from './cli.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
+import { RedisLinkEvents } from './state/link-events.ts';
+import { connectRedis, type RedisConnections } from './state/redis.ts';
+import { RedisDemoLog } from './state/redis-demo-log.ts';
+import { RedisWindowCounter } from './state/redis-window-counter.ts';
 import { openStore } from './store/open-store.ts';
 
 /** The process boundary: reads the environment, listens, handles signals. Everything else is passed in. */
 
 const SHUTDOWN_DEADLINE_MS = 10_000;
 
+/** With REDIS_URL, rate limits, the demo log and cache invalidation are shared by every instance. */
+async function sharedState(redis: RedisConnections): Promise<Partial<AppDeps>> {
+  const { client, subscriber, prefix } = redis;
+  return {
+    counter: new RedisWindowCounter(client, prefix),
+    demoLog: await RedisDemoLog.open(client, subscriber, prefix),
+    linkEvents: await RedisLinkEvents.open(client, subscriber, prefix),
+    readinessChecks: [{ name: 'redis', check: async () => void (await client.ping()) }],
+  };
+}
+
 async function serve(config: Config): Promise<void> {
   const store = await openStore(config.databaseUrl, { prepare: true });
+  const redis = config.redisUrl ? await connectRedis(config.redisUrl, config.redisPrefix) : undefined;
   const app = await buildApp(config, {
     store,
+    ...(redis ? await sharedState(redis) : {}),
     logger: {
       level: config.logLevel,
       redact: ['req.headers["x-api-key"]', 'req.headers.cookie', 'req.body.apikey', 'req.body.password'],
@@ -27,7 +44,11 @@ async function serve(config: Config): Promise<void> {
     }, SHUTDOWN_DEADLINE_MS);
     force.unref();
     try {
+      // Stops accepting, finishes in-flight requests, flushes clicks; then the pools close.
       await app.close();
+      await app.demoLog.close();
+      await app.linkEvents.close();
+      await redis?.close();
       await store.close();
     } finally {
       clearTimeout(force);

@@ -38,3 +38,17 @@ export class ApiError extends Error {
 export function isApiError(value: unknown): value is ApiError {
   return value instanceof ApiError;
 }
+
+/**
+ * A dependency the answer needs (shared rate-limit state) is unreachable. Not a refusal: the request
+ * was not judged, so the client should retry later (HTTP 503, `error` "503", Retry-After).
+ */
+export class UnavailableError extends Error {
+  override name = 'UnavailableError';
+  readonly retryAfterSeconds: number;
+
+  constructor(message: string, retryAfterSeconds = 5, options?: ErrorOptions) {
+    super(message, options);
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}

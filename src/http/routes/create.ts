@@ -1,11 +1,10 @@
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
-import { ApiError, isApiError } from '../../domain/errors.ts';
+import { ApiError, isApiError, UnavailableError } from '../../domain/errors.ts';
 import type { CreatedLink, CreateLinkRequest } from '../../services/create-link.ts';
+import { MAX_BODY_BYTES } from '../body-parsers.ts';
 import type { EnvelopeRenderer } from '../envelope.ts';
 import { createRouteSchema } from '../openapi-create.ts';
 import type { CreateBody } from '../schemas.ts';
-
-export const MAX_BODY_BYTES = 64 * 1024;
 
 export interface CreateRouteOptions {
   path: string;
@@ -57,6 +56,10 @@ export async function createRoute(app: FastifyInstance, options: CreateRouteOpti
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const apiError = asApiError(error, bodyRead.has(request));
     if (apiError) return options.envelope.failed(reply, apiError);
+    if (error instanceof UnavailableError) {
+      request.log.warn({ err: error }, 'create refused: a dependency is unreachable');
+      return options.envelope.unavailable(reply, error);
+    }
     request.log.error({ err: error }, 'create failed unexpectedly');
     return options.envelope.internal(reply);
   });

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { clickKind } from '../../domain/click-kind.ts';
+import { type ClickKind, clickKind } from '../../domain/click-kind.ts';
 import { windowAt } from '../../domain/rate-window.ts';
 import { isShortCode } from '../../domain/short-code.ts';
 import type { ClickBuffer } from '../../services/click-buffer.ts';
@@ -15,6 +15,7 @@ export interface RedirectRouteOptions {
   /** Unknown codes an address may try per minute before it gets 429. */
   notFoundLimit: number;
   now: () => number;
+  onRedirect?: (kind: ClickKind) => void;
 }
 
 const MINUTE_MS = 60_000;
@@ -50,8 +51,17 @@ export function registerRedirects(app: FastifyInstance, options: RedirectRouteOp
   const { cache, clicks, counter } = options;
   const missKey = (request: FastifyRequest) => `miss:${request.ip}`;
 
+  // The enumeration guard fails open: redirects keep working from the store when shared state is down.
+  const missesOf = (request: FastifyRequest, add: boolean) => {
+    const window = windowAt(options.now(), MINUTE_MS);
+    const counted = add
+      ? counter.increment(missKey(request), window)
+      : counter.peek(missKey(request), window);
+    return counted.catch(() => 0);
+  };
+
   async function miss(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
-    const count = await counter.increment(missKey(request), windowAt(options.now(), MINUTE_MS));
+    const count = await missesOf(request, true);
     return sendMiss(request, reply, count > options.notFoundLimit ? 429 : 404);
   }
 
@@ -63,19 +73,18 @@ export function registerRedirects(app: FastifyInstance, options: RedirectRouteOp
     let link = cache.peek(code);
     if (link === undefined) {
       // Enumeration guard: an address that keeps missing stops costing store reads.
-      const misses = await counter.peek(missKey(request), windowAt(options.now(), MINUTE_MS));
+      const misses = await missesOf(request, false);
       if (misses >= options.notFoundLimit) return sendMiss(request, reply, 429);
       link = (await cache.load(code)) ?? null;
     }
     if (link === null) return miss(request, reply);
-    clicks.record(
-      link.id,
-      clickKind({
-        method: request.method,
-        userAgent: request.headers['user-agent'],
-        purpose: purposeOf(request),
-      }),
-    );
+    const kind = clickKind({
+      method: request.method,
+      userAgent: request.headers['user-agent'],
+      purpose: purposeOf(request),
+    });
+    clicks.record(link.id, kind);
+    options.onRedirect?.(kind);
     return reply
       .code(options.redirectStatus)
       .header('location', link.location)

@@ -1,0 +1,218 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
+import { after, before, describe, it } from 'node:test';
+import postgres from 'postgres';
+import { accountOperations } from '../../src/services/manage-accounts.ts';
+import { openStore } from '../../src/store/open-store.ts';
+import type { Store } from '../../src/store/ports.ts';
+import { startTargetServer, type TargetServer } from '../fixtures/target-server.ts';
+import { type ServerProcess, startServerProcess } from './server-process.ts';
+
+/** Three Snip processes sharing one PostgreSQL database and one Redis (the scale-out issue's proof). */
+const databaseUrl = process.env.TEST_DATABASE_URL;
+const redisUrl = process.env.TEST_REDIS_URL;
+const BROWSER =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0 Safari/537.36';
+
+interface Answer {
+  status: number;
+  body: Record<string, string>;
+}
+
+async function create(base: string, key: string, url: string): Promise<Answer> {
+  const response = await fetch(`${base}/create`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': key },
+    body: JSON.stringify({ url }),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, string> };
+}
+
+/** Runs the jobs with at most `width` in flight. */
+async function pool<T>(jobs: Array<() => Promise<T>>, width: number): Promise<T[]> {
+  const results: T[] = new Array(jobs.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < jobs.length) {
+        const i = next++;
+        results[i] = await (jobs[i] as () => Promise<T>)();
+      }
+    }),
+  );
+  return results;
+}
+
+function databaseNamed(url: string, name: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${name}`;
+  return parsed.href;
+}
+
+if (!databaseUrl || !redisUrl) {
+  describe('several instances on PostgreSQL and Redis', () => {
+    it('shares limits, links, clicks and the demo log', {
+      skip: 'TEST_DATABASE_URL and TEST_REDIS_URL are not both set',
+    }, () => {});
+  });
+} else {
+  describe('several instances on PostgreSQL and Redis', () => {
+    const name = `snip_multi_${randomBytes(5).toString('hex')}`;
+    const admin = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+    const url = databaseNamed(databaseUrl, name);
+    let store: Store;
+    let target: TargetServer;
+    let instances: ServerProcess[] = [];
+    const keys: Record<string, string> = {};
+
+    before(async () => {
+      await admin.unsafe(`CREATE DATABASE ${name}`);
+      store = await openStore(url, { prepare: true });
+      const ops = accountOperations(store);
+      await ops.savePlan('limited', { apiAccess: true, urlQuota: 100_000, rateLimitPerHour: 1000 });
+      await ops.savePlan('roomy', { apiAccess: true, urlQuota: 100_000, rateLimitPerHour: 100_000 });
+      await ops.savePlan('tight', { apiAccess: true, urlQuota: 25, rateLimitPerHour: 100_000 });
+      const accounts = [
+        ['limited', 'limited'],
+        ['roomy', 'roomy'],
+        ['tight', 'tight'],
+        ['killed', 'roomy'],
+      ] as const;
+      for (const [who, plan] of accounts)
+        keys[who] = (await ops.createAccount(`${who}@example.com`, plan)).apiKey;
+      target = await startTargetServer();
+      const env = {
+        DATABASE_URL: url,
+        REDIS_URL: redisUrl,
+        REDIS_PREFIX: `${name}:`,
+        ALLOW_PRIVATE_TARGETS: 'true',
+        CLICK_FLUSH_MS: '100',
+        BASE_URL: 'https://sn.ip',
+      };
+      instances = await Promise.all([
+        startServerProcess(env),
+        startServerProcess(env),
+        startServerProcess(env),
+      ]);
+    });
+
+    after(async () => {
+      await Promise.all(instances.map((instance) => instance.stop('SIGTERM')));
+      await store?.close();
+      await target?.close();
+      await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    });
+
+    const base = (i: number) => (instances[i % instances.length] as ServerProcess).url;
+
+    it('lets one key make exactly its 1,000 requests per hour across instances', async () => {
+      const answers = await pool(
+        Array.from(
+          { length: 3000 },
+          (_, i) => () => create(base(i), keys.limited as string, target.url(`/title?n=${i}`)),
+        ),
+        48,
+      );
+      assert.equal(answers.filter((a) => a.status === 201).length, 1000);
+      assert.equal(answers.filter((a) => a.status === 429).length, 2000);
+    });
+
+    it('creates exactly one link for 60 concurrent creates of one URL', async () => {
+      const answers = await Promise.all(
+        Array.from({ length: 60 }, (_, i) =>
+          create(base(i), keys.roomy as string, target.url('/title?same')),
+        ),
+      );
+      assert.equal(answers.filter((a) => a.status === 201).length, 1);
+      assert.equal(answers.filter((a) => a.body.error === '305').length, 59);
+    });
+
+    it('keeps a quota of 25 against 100 concurrent distinct creates', async () => {
+      const answers = await Promise.all(
+        Array.from({ length: 100 }, (_, i) =>
+          create(base(i), keys.tight as string, target.url(`/title?quota=${i}`)),
+        ),
+      );
+      assert.equal(answers.filter((a) => a.status === 201).length, 25);
+      assert.equal(answers.filter((a) => a.body.error === '304').length, 75);
+    });
+
+    it('adds up clicks on one link spread over the instances', async () => {
+      const created = await create(base(0), keys.roomy as string, target.url('/title?clicked'));
+      assert.equal(created.status, 201);
+      const code = created.body.short_code as string;
+      const hits = await pool(
+        Array.from(
+          { length: 300 },
+          (_, i) => () =>
+            fetch(`${base(i)}/${code}`, { redirect: 'manual', headers: { 'user-agent': BROWSER } }).then(
+              (r) => r.status,
+            ),
+        ),
+        30,
+      );
+      assert.ok(hits.every((status) => status === 302));
+      let clicks = 0;
+      for (let i = 0; i < 100 && clicks < 300; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        clicks = (await store.findLinkByCode(code))?.clicks ?? 0;
+      }
+      assert.equal(clicks, 300);
+    });
+
+    it('streams a demo request made on instance A to the event stream of instance C', async () => {
+      const received = new Promise<string>((resolve, reject) => {
+        const req = httpRequest(`${base(2)}/demo/log/stream`, (response) => {
+          let seen = '';
+          response.on('data', (chunk: Buffer) => {
+            seen += chunk.toString();
+            const data = /event: entry\ndata: (.*)\n/.exec(seen)?.[1];
+            if (data) {
+              req.destroy();
+              resolve(data);
+            }
+          });
+          // Connected: now make the request on instance A.
+          void fetch(`${base(0)}/demo/create`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-api-key': 'demo' },
+            body: JSON.stringify({ url: target.url('/title?demo-across') }),
+          });
+        });
+        req.on('error', reject);
+        req.end();
+      });
+      const entry = JSON.parse(await received);
+      assert.equal(entry.fields.url, target.url('/title?demo-across'));
+      assert.equal(entry.status, 201);
+    });
+
+    it('loses no acknowledged link when an instance is killed with SIGKILL mid-load', async () => {
+      const victim = instances[1] as ServerProcess;
+      const acknowledged: string[] = [];
+      let sent = 0;
+      const load = pool(
+        Array.from({ length: 400 }, (_, i) => async () => {
+          sent++;
+          try {
+            const answer = await create(victim.url, keys.killed as string, target.url(`/title?killed=${i}`));
+            if (answer.status === 201) acknowledged.push(answer.body.short_code as string);
+          } catch {
+            // The connection died with the process: not acknowledged.
+          }
+          if (acknowledged.length === 50) victim.child.kill('SIGKILL');
+        }),
+        16,
+      );
+      await load;
+      assert.ok(acknowledged.length >= 50 && sent === 400);
+      await victim.stop('SIGKILL');
+      assert.equal(victim.child.signalCode, 'SIGKILL');
+      for (const code of acknowledged)
+        assert.ok(await store.findLinkByCode(code), `acknowledged ${code} is stored`);
+      instances = instances.filter((instance) => instance !== victim);
+    });
+  });
+}
