@@ -1,13 +1,15 @@
-import formbody from '@fastify/formbody';
-import multipart from '@fastify/multipart';
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import type { Config } from './config.ts';
 import { socialMatcher } from './domain/social.ts';
+import { MAX_BODY_BYTES, registerBodyParsers } from './http/body-parsers.ts';
 import { envelopeRenderer } from './http/envelope.ts';
+import { countRequests, createMetrics, observeRuntime, timedInspector, timedStore } from './http/metrics.ts';
 import { openapiDocument } from './http/openapi.ts';
-import { createRoute, MAX_BODY_BYTES } from './http/routes/create.ts';
+import { accountArea } from './http/routes/account-area.ts';
+import { createRoute } from './http/routes/create.ts';
 import { demoRoutes } from './http/routes/demo.ts';
+import { opsRoutes, type ReadinessCheck } from './http/routes/ops.ts';
 import { pageRoutes } from './http/routes/pages.ts';
 import { qrcodeRoute } from './http/routes/qrcode.ts';
 import { registerRedirects } from './http/routes/redirect.ts';
@@ -18,9 +20,10 @@ import type { Inspector } from './inspect/types.ts';
 import { ClickBuffer } from './services/click-buffer.ts';
 import { createLinkService } from './services/create-link.ts';
 import { demoKeyGate, demoLinkStore } from './services/demo.ts';
-import { accountKeyGate } from './services/key-gate.ts';
+import { accountKeyGate, sessionKeyGate } from './services/key-gate.ts';
 import { type DemoLog, MemoryDemoLog } from './state/demo-log.ts';
 import { type CachedLink, LinkCache } from './state/link-cache.ts';
+import { type LinkEvents, LocalLinkEvents } from './state/link-events.ts';
 import { MemoryWindowCounter, type WindowCounter } from './state/window-counter.ts';
 import type { Link, Store } from './store/ports.ts';
 
@@ -30,6 +33,10 @@ export interface AppDeps {
   inspector?: Inspector;
   counter?: WindowCounter;
   demoLog?: DemoLog;
+  /** Cache invalidation across instances (Redis pub/sub); in-process by default. */
+  linkEvents?: LinkEvents;
+  /** Dependencies besides the store that /readyz checks (Redis). */
+  readinessChecks?: ReadinessCheck[];
   logger?: FastifyServerOptions['logger'];
   now?: () => number;
 }
@@ -40,6 +47,8 @@ declare module 'fastify' {
     clicks: ClickBuffer;
     linkCache: LinkCache;
     demoLog: DemoLog;
+    /** Announce a changed or deleted link so every instance drops it from its cache. */
+    linkEvents: LinkEvents;
   }
 }
 
@@ -56,38 +65,35 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   };
   const app: FastifyInstance = Fastify(options);
   addSecurityHeaders(app);
-  const inspector = deps.inspector ?? createInspector({ allowPrivate: config.allowPrivateTargets });
+  const metrics = createMetrics();
+  countRequests(app, metrics);
+  const store = timedStore(deps.store, metrics);
+  const ownInspector = deps.inspector
+    ? undefined
+    : createInspector({ allowPrivate: config.allowPrivateTargets });
+  const inspector = timedInspector(deps.inspector ?? (ownInspector as Inspector), metrics);
   const counter = deps.counter ?? new MemoryWindowCounter();
   const cached = (link: Link): CachedLink => ({ id: link.id, location: new URL(link.longUrl).href });
   const cache = new LinkCache(
     async (code) => {
-      const link = await deps.store.findLinkByCode(code);
+      const link = await store.findLinkByCode(code);
       return link && cached(link);
     },
     { max: config.linkCacheSize, missTtlMs: 5000 },
   );
-  const clicks = new ClickBuffer(deps.store, {
+  const linkEvents = deps.linkEvents ?? new LocalLinkEvents();
+  linkEvents.onChanged((code) => cache.invalidate(code));
+  const clicks = new ClickBuffer(store, {
     intervalMs: config.clickFlushMs,
     onError: (error) => app.log.error({ err: error }, 'writing clicks failed; kept for the next flush'),
   });
   app.addHook('onClose', async () => {
     await clicks.close();
-    if (!deps.inspector) await inspector.close();
+    await ownInspector?.close();
   });
+  observeRuntime(metrics, clicks, cache);
 
-  app.removeContentTypeParser('text/plain');
-  await app.register(formbody, { bodyLimit: MAX_BODY_BYTES });
-  await app.register(multipart, {
-    attachFieldsToBody: 'keyValues',
-    limits: {
-      fieldNameSize: 100,
-      fieldSize: MAX_BODY_BYTES,
-      fields: 20,
-      fileSize: MAX_BODY_BYTES,
-      files: 3,
-      parts: 25,
-    },
-  });
+  await registerBodyParsers(app);
   app.addSchema(SuccessEnvelope);
   app.addSchema(ErrorEnvelope);
   await app.register(swagger, {
@@ -106,21 +112,31 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   };
   const createLink = createLinkService({
     ...checks,
-    store: deps.store,
-    gate: accountKeyGate(deps.store),
+    store,
+    gate: accountKeyGate(store),
     onCreated: (link) => cache.remember(link.code, cached(link)),
   });
-  const envelope = envelopeRenderer({ ...config, now: deps.now });
-  await app.register(createRoute, { path: '/create', createLink, envelope, summary: 'Create a short link' });
+  const envelopeFor = (endpoint: string) =>
+    envelopeRenderer({
+      ...config,
+      now: deps.now,
+      onOutcome: (error) => metrics.createOutcomes.inc({ endpoint, error }),
+    });
+  await app.register(createRoute, {
+    path: '/create',
+    createLink,
+    envelope: envelopeFor('/create'),
+    summary: 'Create a short link',
+  });
 
   const demoLog = deps.demoLog ?? new MemoryDemoLog();
   await app.register(demoRoutes, {
     createLink: createLinkService({
       ...checks,
-      store: demoLinkStore(deps.store),
+      store: demoLinkStore(store),
       gate: demoKeyGate(config.demoApiKey, config.demoRateLimit, config.demoRateWindowSeconds * 1000),
     }),
-    envelope,
+    envelope: envelopeFor('/demo/create'),
     log: demoLog,
     demoKey: config.demoApiKey,
     heartbeatMs: config.sseHeartbeatSeconds * 1000,
@@ -129,6 +145,21 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   app.decorate('demoLog', demoLog);
 
   await app.register(pageRoutes, { demoKey: config.demoApiKey });
+  // Account holders' pages: sign-up/in/out, the dashboard and Account Settings (ADR 009, 010). The
+  // dashboard creates links through the /create story, gated by the session's account.
+  await app.register(accountArea, {
+    config,
+    store,
+    counter,
+    createLink: createLinkService({
+      ...checks,
+      store,
+      gate: sessionKeyGate(store),
+      onCreated: (link) => cache.remember(link.code, cached(link)),
+    }),
+    onLinkDeleted: (code) => linkEvents.changed(code),
+    now: deps.now ?? Date.now,
+  });
   await app.register(qrcodeRoute, { cache, baseUrl: config.baseUrl });
   registerRedirects(app, {
     cache,
@@ -137,9 +168,16 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     redirectStatus: config.redirectStatus,
     notFoundLimit: config.notFoundLimit,
     now: deps.now ?? Date.now,
+    onRedirect: (kind) => metrics.redirects.inc({ kind }),
   });
   app.decorate('clicks', clicks);
   app.decorate('linkCache', cache);
+  app.decorate('linkEvents', linkEvents);
+  await app.register(opsRoutes, {
+    checks: [{ name: 'store', check: () => store.ping() }, ...(deps.readinessChecks ?? [])],
+    registry: metrics.registry,
+    timeoutMs: 2000,
+  });
 
   app.get('/openapi.json', { schema: { hide: true } }, async (_request, reply) => {
     reply.header('content-disposition', 'inline; filename="openapi.json"');

@@ -1,3 +1,4 @@
+import { PLAN_NAME_PATTERN } from './domain/plans.ts';
 import { DEFAULT_SOCIAL_DOMAINS } from './domain/social.ts';
 import { formatTimestamp } from './domain/timestamp.ts';
 
@@ -8,6 +9,8 @@ export interface Config {
   baseUrl: URL;
   databaseUrl: string;
   redisUrl: string | undefined;
+  /** Prefix of Redis keys and channels, so deployments can share one Redis. */
+  redisPrefix: string;
   demoApiKey: string;
   allowPrivateTargets: boolean;
   redirectStatus: 301 | 302 | 307 | 308;
@@ -32,6 +35,14 @@ export interface Config {
   linkCacheSize: number;
   /** How often buffered clicks are written to the store. */
   clickFlushMs: number;
+  /** The plan a self-service sign-up gets; it must exist when sign-up is open. */
+  signupPlan: string;
+  /** How long a dashboard session lasts after sign-in. */
+  sessionTtlHours: number;
+  /** Failed sign-ins allowed per account and per client address within the window. */
+  signinAccountLimit: number;
+  signinAddressLimit: number;
+  signinWindowSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -91,6 +102,14 @@ function databaseUrl(env: Env): string {
   throw new ConfigError(`DATABASE_URL must be sqlite:<path> or postgres://…, got "${raw}"`);
 }
 
+function redisUrl(env: Env): string | undefined {
+  const raw = env.REDIS_URL?.trim();
+  if (!raw) return undefined;
+  if (!/^rediss?:\/\//.test(raw))
+    throw new ConfigError(`REDIS_URL must be redis://… or rediss://…, got "${raw}"`);
+  return raw;
+}
+
 function timeZone(env: Env): string {
   const raw = env.TIMESTAMP_TZ?.trim() || 'UTC';
   try {
@@ -108,6 +127,14 @@ function trustProxy(env: Env): false | number {
   throw new ConfigError(`TRUST_PROXY must be false or a hop count from 1 to 10, got "${raw}"`);
 }
 
+function planName(env: Env): string {
+  const raw = env.SIGNUP_PLAN?.trim() || 'free';
+  if (!PLAN_NAME_PATTERN.test(raw)) {
+    throw new ConfigError(`SIGNUP_PLAN must be a plan name (a-z, 0-9, "-", "_"), got "${raw}"`);
+  }
+  return raw;
+}
+
 export function loadConfig(env: Env): Config {
   const port = integer(env, 'PORT', 8080, 0, 65535);
   const social = env.SOCIAL_DOMAINS?.trim();
@@ -117,7 +144,8 @@ export function loadConfig(env: Env): Config {
     host: env.HOST?.trim() || '127.0.0.1',
     baseUrl: baseUrl(env, port),
     databaseUrl: databaseUrl(env),
-    redisUrl: env.REDIS_URL?.trim() || undefined,
+    redisUrl: redisUrl(env),
+    redisPrefix: env.REDIS_PREFIX?.trim() || 'snip:',
     demoApiKey,
     allowPrivateTargets: boolean(env, 'ALLOW_PRIVATE_TARGETS', false),
     redirectStatus: Number(oneOf(env, 'REDIRECT_STATUS', ['301', '302', '307', '308'], '302')) as
@@ -145,6 +173,11 @@ export function loadConfig(env: Env): Config {
     notFoundLimit: integer(env, 'NOT_FOUND_LIMIT', 60, 1, 1_000_000),
     linkCacheSize: integer(env, 'LINK_CACHE_SIZE', 100_000, 1, 10_000_000),
     clickFlushMs: integer(env, 'CLICK_FLUSH_MS', 1000, 10, 60_000),
+    signupPlan: planName(env),
+    sessionTtlHours: integer(env, 'SESSION_TTL_HOURS', 168, 1, 8760),
+    signinAccountLimit: integer(env, 'SIGNIN_ACCOUNT_LIMIT', 10, 1, 1_000_000),
+    signinAddressLimit: integer(env, 'SIGNIN_ADDRESS_LIMIT', 30, 1, 1_000_000),
+    signinWindowSeconds: integer(env, 'SIGNIN_WINDOW_SECONDS', 900, 1, 86_400),
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
   });
 }

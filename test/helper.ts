@@ -4,8 +4,10 @@ import { join } from 'node:path';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { buildApp } from '../src/app.ts';
 import { type Config, loadConfig } from '../src/config.ts';
+import type { ReadinessCheck } from '../src/http/routes/ops.ts';
 import type { InspectOutcome, Inspector } from '../src/inspect/types.ts';
 import { accountOperations } from '../src/services/manage-accounts.ts';
+import type { WindowCounter } from '../src/state/window-counter.ts';
 import { openStore } from '../src/store/open-store.ts';
 import type { Store } from '../src/store/ports.ts';
 
@@ -44,6 +46,8 @@ export interface TestAppOptions {
   inspector?: Inspector;
   plan?: { urlQuota?: number; rateLimitPerHour?: number; apiAccess?: boolean };
   now?: () => number;
+  counter?: WindowCounter;
+  readinessChecks?: ReadinessCheck[];
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -63,7 +67,13 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const email = 'owner@example.com';
   const { apiKey } = await ops.createAccount(email, 'tester');
   const inspector = options.inspector ?? new FakeInspector();
-  const app = await buildApp(config, { store, inspector, now: options.now });
+  const app = await buildApp(config, {
+    store,
+    inspector,
+    now: options.now,
+    counter: options.counter,
+    readinessChecks: options.readinessChecks,
+  });
   return {
     app,
     store,

@@ -15,6 +15,36 @@ export class OperatorError extends Error {
   override name = 'OperatorError';
 }
 
+/** A new key for the account, revoking its old one at once; the key itself is returned, never stored. */
+export async function issueAccountKey(
+  store: Pick<Store, 'replaceApiKey'>,
+  accountId: number,
+): Promise<string> {
+  const issued = issueApiKey();
+  await store.replaceApiKey(accountId, issued.prefix, issued.hash);
+  return issued.key;
+}
+
+export const GROUP_FIELD_RULES = {
+  name: 'a group name has 1-100 characters',
+  'api-id': 'an API identifier is a lower-case slug (a-z, 0-9, "-"), at most 64 characters, not all digits',
+} as const;
+
+/**
+ * A group's name and API identifier as stored (ADR 005): the name trimmed, the identifier lower-cased,
+ * or derived from the name when none is given; or which of the two breaks its rule.
+ */
+export function groupFields(
+  name: string,
+  apiId?: string,
+): { name: string; apiId: string } | { invalid: keyof typeof GROUP_FIELD_RULES } {
+  const trimmed = name.trim();
+  if (trimmed === '' || trimmed.length > 100) return { invalid: 'name' };
+  const given = apiId?.trim().toLowerCase();
+  const id = given === undefined || given === '' ? slugify(trimmed) : given;
+  return isApiId(id) ? { name: trimmed, apiId: id } : { invalid: 'api-id' };
+}
+
 export interface PlanChange {
   apiAccess?: boolean;
   urlQuota?: number;
@@ -40,11 +70,7 @@ export function accountOperations(store: Store) {
     return account;
   }
 
-  async function issueKey(accountId: number): Promise<string> {
-    const issued = issueApiKey();
-    await store.replaceApiKey(accountId, issued.prefix, issued.hash);
-    return issued.key;
-  }
+  const issueKey = (accountId: number) => issueAccountKey(store, accountId);
 
   return {
     /** Creates the plan or updates the settings given; unnamed settings keep their value (or the default). */
@@ -98,15 +124,9 @@ export function accountOperations(store: Store) {
 
     async createGroup(email: string, name: string, apiId?: string): Promise<Group> {
       const account = await accountWithEmail(email);
-      const trimmed = name.trim();
-      if (trimmed === '' || trimmed.length > 100)
-        throw new OperatorError('a group name has 1-100 characters');
-      const id = apiId?.trim().toLowerCase() ?? slugify(trimmed);
-      if (!isApiId(id)) {
-        throw new OperatorError(
-          'an API identifier is a lower-case slug (a-z, 0-9, "-"), at most 64 characters, not all digits',
-        );
-      }
+      const fields = groupFields(name, apiId);
+      if ('invalid' in fields) throw new OperatorError(GROUP_FIELD_RULES[fields.invalid]);
+      const { name: trimmed, apiId: id } = fields;
       const result = await store.createGroup(account.id, trimmed, id);
       if (result.kind === 'api-id-taken') throw new OperatorError(`this account already has a group "${id}"`);
       return result.group;

@@ -135,6 +135,26 @@ export interface LinkStore {
    * quota is not checked.
    */
   insertLinksBulk(links: readonly NewLink[]): Promise<void>;
+  /** The account's live links matching the query, newest first, one page of them. */
+  listLinks(accountId: number, query: LinkQuery): Promise<LinkPage>;
+  /** A live link by code, only if the account owns it. */
+  findLinkOfAccount(accountId: number, code: string): Promise<Link | undefined>;
+}
+
+export interface LinkQuery {
+  /** Only links of this group. */
+  groupId?: number;
+  /** Case-insensitive substring of the long URL or the title. */
+  search?: string;
+  limit: number;
+  offset: number;
+}
+
+export interface LinkPage {
+  /** Newest first. */
+  links: Link[];
+  /** Live links matching the query, over all pages. */
+  total: number;
 }
 
 export type CreateAccountResult = { kind: 'created'; account: Account } | { kind: 'email-taken' };
@@ -156,9 +176,34 @@ export interface AccountStore {
   findLiveApiKey(accountId: number): Promise<ApiKeyInfo | undefined>;
   createGroup(accountId: number, name: string, apiId: string): Promise<CreateGroupResult>;
   listGroups(accountId: number): Promise<Group[]>;
+  setPasswordHash(accountId: number, passwordHash: string): Promise<void>;
+  /** Renames a group of the account and sets its API identifier. */
+  renameGroup(accountId: number, groupId: number, name: string, apiId: string): Promise<RenameGroupResult>;
+  /** Deletes a group of the account; its links stay, ungrouped. False when not the account's. */
+  deleteGroup(accountId: number, groupId: number): Promise<boolean>;
 }
 
-export interface Store extends LinkStore, AccountStore {
+export type RenameGroupResult = 'renamed' | 'not-found' | 'api-id-taken';
+
+export interface SessionRecord {
+  accountId: number;
+  /** The session's CSRF token, embedded in every form of the session's pages. */
+  csrfToken: string;
+  expiresAt: Date;
+}
+
+/** Server-side sessions; the cookie holds a random id, the store only its SHA-256. */
+export interface SessionStore {
+  createSession(idHash: Buffer, session: SessionRecord): Promise<void>;
+  /** The session if it exists and has not expired at `now`. */
+  findSession(idHash: Buffer, now: Date): Promise<SessionRecord | undefined>;
+  deleteSession(idHash: Buffer): Promise<void>;
+  /** Ends every session of the account but the one given (after a password change). */
+  deleteSessionsOfAccount(accountId: number, keepIdHash?: Buffer): Promise<void>;
+  deleteExpiredSessions(now: Date): Promise<number>;
+}
+
+export interface Store extends LinkStore, AccountStore, SessionStore {
   /** Applies pending migrations; returns the names of those applied now. */
   migrate(): Promise<string[]>;
   /** Cheap round trip for readiness checks. */

@@ -7,6 +7,10 @@ export interface PageOptions {
   scripts?: string[];
   /** Who is signed in, for the navigation. */
   signedInAs?: string;
+  /** The session's CSRF token, for the sign-out form of a signed-in page. */
+  csrfToken?: string;
+  /** Extra style sheets under /assets/, after snip.css. */
+  styles?: string[];
   /** Data for the page's script, as JSON inside a non-executable script element. */
   data?: unknown;
 }
@@ -18,7 +22,7 @@ function embeddedJson(value: unknown): string {
 
 export function page(options: PageOptions): string {
   const nav = options.signedInAs
-    ? html`<a href="/dashboard">Dashboard</a><a href="/account">Account</a>`
+    ? html`<a href="/dashboard">Dashboard</a><a href="/account">Account</a><span class="who">${options.signedInAs}</span><form method="post" action="/logout" class="sign-out"><input type="hidden" name="_csrf" value="${options.csrfToken ?? ''}"><button type="submit" class="link">Sign out</button></form>`
     : html`<a href="/signup">Sign up</a><a href="/login">Sign in</a>`;
   const data =
     options.data === undefined
@@ -31,7 +35,10 @@ export function page(options: PageOptions): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${options.title} · Snip</title>
 <link rel="stylesheet" href="/assets/snip.css">
-</head>
+${(options.styles ?? []).map(
+  (href) => html`<link rel="stylesheet" href="/assets/${href}">
+`,
+)}</head>
 <body>
 <header class="top"><a class="brand" href="/">Snip</a><nav><a href="/tester">Tester</a><a href="/openapi.json">API docs</a>${nav}</nav></header>
 <main>

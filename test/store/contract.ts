@@ -669,6 +669,286 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
       });
     });
 
+    describe('listing the links of an account', () => {
+      async function givenTwoAccounts(): Promise<[Account, Account]> {
+        const plan = await store.upsertPlan(planInput());
+        return [
+          await givenAccount(store, 'ada@example.com', plan),
+          await givenAccount(store, 'bob@example.com', plan),
+        ];
+      }
+
+      async function stored(link: NewLink): Promise<Link> {
+        const result = await store.insertLinkWithinQuota(link);
+        assert.equal(result.kind, 'created');
+        return result.link;
+      }
+
+      it('lists only live links of the account, newest first (later insert first within one millisecond)', async () => {
+        const [ada, bob] = await givenTwoAccounts();
+        const links: Link[] = [];
+        for (let i = 0; i < 5; i++) links.push(await stored(newLink(ada.id, `https://example.com/${i}`)));
+        await stored(newLink(bob.id, 'https://example.com/bob'));
+        assert.equal(await store.deleteLink(ada.id, links[2]?.code ?? ''), true);
+        const page = await store.listLinks(ada.id, { limit: 10, offset: 0 });
+        assert.equal(page.total, 4);
+        assert.deepEqual(
+          page.links.map((link) => link.code),
+          [links[4], links[3], links[1], links[0]].map((link) => link?.code),
+        );
+        assert.deepEqual(page.links[0], links[4]);
+      });
+
+      it('pages with limit and offset while the total counts every match', async () => {
+        const [ada] = await givenTwoAccounts();
+        const links = Array.from({ length: 7 }, (_, i) => newLink(ada.id, `https://example.com/${i}`));
+        for (const link of links) await stored(link);
+        const newestFirst = links.map((link) => link.code).reverse();
+        const first = await store.listLinks(ada.id, { limit: 3, offset: 0 });
+        const third = await store.listLinks(ada.id, { limit: 3, offset: 6 });
+        const beyond = await store.listLinks(ada.id, { limit: 3, offset: 9 });
+        assert.deepEqual(
+          first.links.map((link) => link.code),
+          newestFirst.slice(0, 3),
+        );
+        assert.deepEqual(
+          third.links.map((link) => link.code),
+          newestFirst.slice(6),
+        );
+        assert.deepEqual([first.total, third.total, beyond.total, beyond.links.length], [7, 7, 7, 0]);
+      });
+
+      it('searches the long URL and the title as a case-insensitive substring', async () => {
+        const [ada, bob] = await givenTwoAccounts();
+        const byUrl = await stored(newLink(ada.id, 'https://Example.com/Spring-Sale'));
+        const byTitle = await stored(
+          newLink(ada.id, 'https://example.com/x', { title: 'The SPRING catalogue' }),
+        );
+        await stored(newLink(ada.id, 'https://example.com/autumn', { title: 'Autumn' }));
+        await stored(newLink(bob.id, 'https://example.com/spring', { title: 'spring' }));
+        const page = await store.listLinks(ada.id, { search: 'sPrInG', limit: 10, offset: 0 });
+        assert.deepEqual(
+          page.links.map((link) => link.code),
+          [byTitle.code, byUrl.code],
+        );
+        assert.equal(page.total, 2);
+      });
+
+      it('takes % and _ and \\ in a search literally', async () => {
+        const [ada] = await givenTwoAccounts();
+        const percent = await stored(newLink(ada.id, 'https://example.com/?off=50%25', { title: '50% off' }));
+        const underscore = await stored(newLink(ada.id, 'https://example.com/a_b'));
+        const backslash = await stored(newLink(ada.id, 'https://example.com/x', { title: 'C:\\temp' }));
+        await stored(newLink(ada.id, 'https://example.com/axb', { title: '50 off' }));
+        const codes = async (search: string) =>
+          (await store.listLinks(ada.id, { search, limit: 10, offset: 0 })).links.map((link) => link.code);
+        assert.deepEqual(await codes('0%'), [percent.code]);
+        assert.deepEqual(await codes('a_b'), [underscore.code]);
+        assert.deepEqual(await codes(':\\t'), [backslash.code]);
+        assert.deepEqual(await codes('%'), [percent.code]);
+      });
+
+      it('filters by group, and combines the group with a search', async () => {
+        const [ada] = await givenTwoAccounts();
+        const news = await store.createGroup(ada.id, 'News', 'news');
+        assert.equal(news.kind, 'created');
+        const groupId = news.group.id;
+        const a = await stored(newLink(ada.id, 'https://example.com/a', { groupId }));
+        const b = await stored(newLink(ada.id, 'https://example.com/b', { groupId, title: 'Match' }));
+        await stored(newLink(ada.id, 'https://example.com/c', { title: 'Match' }));
+        const grouped = await store.listLinks(ada.id, { groupId, limit: 10, offset: 0 });
+        assert.deepEqual(
+          grouped.links.map((link) => link.code),
+          [b.code, a.code],
+        );
+        assert.equal(grouped.total, 2);
+        const both = await store.listLinks(ada.id, { groupId, search: 'match', limit: 10, offset: 0 });
+        assert.deepEqual(
+          both.links.map((link) => link.code),
+          [b.code],
+        );
+        assert.equal(both.total, 1);
+      });
+
+      it("never lists another account's links, even through the other account's group", async () => {
+        const [ada, bob] = await givenTwoAccounts();
+        const bobs = await store.createGroup(bob.id, 'Bob', 'bob');
+        assert.equal(bobs.kind, 'created');
+        await stored(newLink(bob.id, 'https://example.com/b', { groupId: bobs.group.id }));
+        assert.deepEqual(await store.listLinks(ada.id, { groupId: bobs.group.id, limit: 10, offset: 0 }), {
+          links: [],
+          total: 0,
+        });
+        assert.deepEqual(await store.listLinks(ada.id, { limit: 10, offset: 0 }), { links: [], total: 0 });
+      });
+
+      it('finds a live link by code only for its owner', async () => {
+        const [ada, bob] = await givenTwoAccounts();
+        const link = await stored(newLink(ada.id, 'https://example.com/a'));
+        assert.deepEqual(await store.findLinkOfAccount(ada.id, link.code), link);
+        assert.equal(await store.findLinkOfAccount(bob.id, link.code), undefined);
+        assert.equal(await store.findLinkOfAccount(ada.id, 'zzzzzzz'), undefined);
+        await store.deleteLink(ada.id, link.code);
+        assert.equal(await store.findLinkOfAccount(ada.id, link.code), undefined);
+      });
+    });
+
+    describe('passwords and group changes', () => {
+      async function givenTwoAccounts(): Promise<[Account, Account]> {
+        const plan = await store.upsertPlan(planInput());
+        return [
+          await givenAccount(store, 'ada@example.com', plan),
+          await givenAccount(store, 'bob@example.com', plan),
+        ];
+      }
+
+      it('sets the password hash of one account only', async () => {
+        const [ada, bob] = await givenTwoAccounts();
+        await store.setPasswordHash(ada.id, 'scrypt$new');
+        assert.equal((await store.findAccountById(ada.id))?.passwordHash, 'scrypt$new');
+        assert.equal((await store.findAccountByEmail('ada@example.com'))?.passwordHash, 'scrypt$new');
+        assert.equal((await store.findAccountById(bob.id))?.passwordHash, null);
+      });
+
+      it('renames a group and sets its API identifier', async () => {
+        const [ada] = await givenTwoAccounts();
+        const created = await store.createGroup(ada.id, 'News', 'news');
+        assert.equal(created.kind, 'created');
+        const { id } = created.group;
+        assert.equal(await store.renameGroup(ada.id, id, 'Fresh news', 'fresh'), 'renamed');
+        const renamed = await store.findGroupOfAccount(ada.id, { id });
+        assert.deepEqual(renamed, { ...created.group, name: 'Fresh news', apiId: 'fresh' });
+        assert.deepEqual(await store.findGroupOfAccount(ada.id, { apiId: 'fresh' }), renamed);
+        assert.equal(await store.findGroupOfAccount(ada.id, { apiId: 'news' }), undefined);
+        assert.equal(await store.renameGroup(ada.id, id, 'Only the name', 'fresh'), 'renamed');
+      });
+
+      it('refuses an API identifier another group of the account holds', async () => {
+        const [ada, bob] = await givenTwoAccounts();
+        const news = await store.createGroup(ada.id, 'News', 'news');
+        await store.createGroup(ada.id, 'Blog', 'blog');
+        await store.createGroup(bob.id, 'Shop', 'shop');
+        assert.equal(news.kind, 'created');
+        assert.equal(await store.renameGroup(ada.id, news.group.id, 'News', 'blog'), 'api-id-taken');
+        assert.deepEqual(await store.findGroupOfAccount(ada.id, { id: news.group.id }), news.group);
+        assert.equal(await store.renameGroup(ada.id, news.group.id, 'Shop', 'shop'), 'renamed');
+      });
+
+      it("does not rename another account's group", async () => {
+        const [ada, bob] = await givenTwoAccounts();
+        const news = await store.createGroup(ada.id, 'News', 'news');
+        assert.equal(news.kind, 'created');
+        assert.equal(await store.renameGroup(bob.id, news.group.id, 'Mine', 'mine'), 'not-found');
+        assert.equal(await store.renameGroup(ada.id, news.group.id + 1000, 'Gone', 'gone'), 'not-found');
+        assert.deepEqual(await store.findGroupOfAccount(ada.id, { id: news.group.id }), news.group);
+      });
+
+      it('deletes a group and keeps its links, ungrouped', async () => {
+        const [ada] = await givenTwoAccounts();
+        const news = await store.createGroup(ada.id, 'News', 'news');
+        assert.equal(news.kind, 'created');
+        const link = newLink(ada.id, 'https://example.com/a', { groupId: news.group.id });
+        assert.equal((await store.insertLinkWithinQuota(link)).kind, 'created');
+        assert.equal(await store.deleteGroup(ada.id, news.group.id), true);
+        assert.deepEqual(await store.listGroups(ada.id), []);
+        assert.equal((await store.findLinkByCode(link.code))?.groupId, null);
+        assert.equal(await store.countLiveLinks(ada.id), 1);
+        assert.equal(await store.deleteGroup(ada.id, news.group.id), false, 'a second delete finds nothing');
+        assert.equal((await store.createGroup(ada.id, 'News again', 'news')).kind, 'created');
+      });
+
+      it("does not delete another account's group", async () => {
+        const [ada, bob] = await givenTwoAccounts();
+        const news = await store.createGroup(ada.id, 'News', 'news');
+        assert.equal(news.kind, 'created');
+        const link = newLink(ada.id, 'https://example.com/a', { groupId: news.group.id });
+        await store.insertLinkWithinQuota(link);
+        assert.equal(await store.deleteGroup(bob.id, news.group.id), false);
+        assert.deepEqual(await store.listGroups(ada.id), [news.group]);
+        assert.equal((await store.findLinkByCode(link.code))?.groupId, news.group.id);
+      });
+    });
+
+    describe('sessions', () => {
+      const HOUR = 3_600_000;
+      const t0 = new Date(Date.UTC(2026, 0, 1, 12));
+      const later = (ms: number) => new Date(t0.getTime() + ms);
+
+      async function givenAccounts(): Promise<[Account, Account]> {
+        const plan = await store.upsertPlan(planInput());
+        return [
+          await givenAccount(store, 'ada@example.com', plan),
+          await givenAccount(store, 'bob@example.com', plan),
+        ];
+      }
+
+      it('finds a session by the hash of its id until it expires', async () => {
+        const [ada] = await givenAccounts();
+        const record = { accountId: ada.id, csrfToken: 'csrf-1', expiresAt: later(HOUR) };
+        await store.createSession(sha256('s1'), record);
+        assert.deepEqual(await store.findSession(sha256('s1'), t0), record);
+        assert.deepEqual(await store.findSession(sha256('s1'), later(HOUR - 1)), record);
+        assert.equal(await store.findSession(sha256('s1'), later(HOUR)), undefined);
+        assert.equal(await store.findSession(sha256('s2'), t0), undefined);
+      });
+
+      it('deletes one session', async () => {
+        const [ada] = await givenAccounts();
+        await store.createSession(sha256('s1'), {
+          accountId: ada.id,
+          csrfToken: 'a',
+          expiresAt: later(HOUR),
+        });
+        await store.createSession(sha256('s2'), {
+          accountId: ada.id,
+          csrfToken: 'b',
+          expiresAt: later(HOUR),
+        });
+        await store.deleteSession(sha256('s1'));
+        await store.deleteSession(sha256('unknown'));
+        assert.equal(await store.findSession(sha256('s1'), t0), undefined);
+        assert.equal((await store.findSession(sha256('s2'), t0))?.csrfToken, 'b');
+      });
+
+      it("ends every session of an account but the one kept, and no other account's", async () => {
+        const [ada, bob] = await givenAccounts();
+        for (const id of ['a1', 'a2', 'a3']) {
+          await store.createSession(sha256(id), { accountId: ada.id, csrfToken: id, expiresAt: later(HOUR) });
+        }
+        await store.createSession(sha256('b1'), {
+          accountId: bob.id,
+          csrfToken: 'b1',
+          expiresAt: later(HOUR),
+        });
+        await store.deleteSessionsOfAccount(ada.id, sha256('a2'));
+        assert.equal(await store.findSession(sha256('a1'), t0), undefined);
+        assert.equal((await store.findSession(sha256('a2'), t0))?.accountId, ada.id);
+        assert.equal(await store.findSession(sha256('a3'), t0), undefined);
+        assert.equal((await store.findSession(sha256('b1'), t0))?.accountId, bob.id);
+        await store.deleteSessionsOfAccount(ada.id);
+        assert.equal(await store.findSession(sha256('a2'), t0), undefined);
+        assert.equal((await store.findSession(sha256('b1'), t0))?.accountId, bob.id);
+      });
+
+      it('sweeps expired sessions and says how many', async () => {
+        const [ada] = await givenAccounts();
+        await store.createSession(sha256('old'), {
+          accountId: ada.id,
+          csrfToken: 'o',
+          expiresAt: later(HOUR),
+        });
+        await store.createSession(sha256('new'), {
+          accountId: ada.id,
+          csrfToken: 'n',
+          expiresAt: later(3 * HOUR),
+        });
+        assert.equal(await store.deleteExpiredSessions(t0), 0);
+        assert.equal(await store.deleteExpiredSessions(later(2 * HOUR)), 1);
+        assert.equal(await store.deleteExpiredSessions(later(2 * HOUR)), 0);
+        assert.equal((await store.findSession(sha256('new'), later(2 * HOUR)))?.csrfToken, 'n');
+      });
+    });
+
     describe('lifecycle', () => {
       it('answers a ping', async () => {
         await store.ping();

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { landingPage } from '../../web/pages/landing.ts';
@@ -17,11 +18,25 @@ interface Asset {
   etag: string;
 }
 
+/** Third-party files served from our own origin under /assets/, by the name pages use. */
+const VENDOR_ASSETS: Record<string, string> = {
+  'uplot.js': 'uplot/dist/uPlot.iife.min.js',
+  'uplot.css': 'uplot/dist/uPlot.min.css',
+};
+
 /** Our own static files, read once: pages use no external asset. */
-function loadAssets(names: readonly string[]): Map<string, Asset> {
+function loadAssets(
+  names: readonly string[],
+  vendor: Readonly<Record<string, string>> = {},
+): Map<string, Asset> {
   const assets = new Map<string, Asset>();
-  for (const name of names) {
-    const body = readFileSync(join(ASSETS_DIR, name));
+  const resolve = createRequire(import.meta.url).resolve;
+  const files = [
+    ...names.map((name) => [name, join(ASSETS_DIR, name)] as const),
+    ...Object.entries(vendor).map(([name, module]) => [name, resolve(module)] as const),
+  ];
+  for (const [name, path] of files) {
+    const body = readFileSync(path);
     const type = ASSET_TYPES[name.slice(name.lastIndexOf('.'))] ?? 'application/octet-stream';
     assets.set(name, {
       body,
@@ -39,7 +54,11 @@ export interface PageRouteOptions {
 }
 
 export async function pageRoutes(app: FastifyInstance, options: PageRouteOptions): Promise<void> {
-  const assets = loadAssets(['snip.css', 'tester.js']);
+  const assets = loadAssets(['snip.css', 'tester.js', 'dashboard.css', 'dashboard.js'], VENDOR_ASSETS);
+  for (const [name, extra] of options.extraAssets ?? []) {
+    const etag = `"${createHash('sha256').update(extra.body).digest('base64url').slice(0, 22)}"`;
+    assets.set(name, { ...extra, etag });
+  }
 
   app.get<{ Params: { name: string } }>(
     '/assets/:name',

@@ -1,4 +1,4 @@
-/** AccountStore on SQLite: plans, accounts, API keys and groups. */
+/** AccountStore on SQLite: plans, accounts, passwords, API keys and groups. */
 import type { Account, AccountStore, ApiKeyInfo, Plan, PlanInput } from '../ports.ts';
 import { type Connection, isUniqueViolation } from './connection.ts';
 import {
@@ -123,6 +123,34 @@ export function sqliteAccountStore(conn: Connection): AccountStore {
         .stmt(`SELECT ${GROUP_COLUMNS} FROM groups WHERE account_id = ? ORDER BY id`)
         .all(accountId)
         .map(toGroup);
+    },
+
+    async setPasswordHash(accountId, passwordHash) {
+      conn.stmt('UPDATE accounts SET password_hash = ? WHERE id = ?').run(passwordHash, accountId);
+    },
+
+    async renameGroup(accountId, groupId, name, apiId) {
+      try {
+        const changed = conn
+          .stmt('UPDATE groups SET name = ?, api_id = ? WHERE id = ? AND account_id = ?')
+          .run(name, apiId, groupId, accountId).changes;
+        return changed === 0 ? 'not-found' : 'renamed';
+      } catch (error) {
+        if (isUniqueViolation(error, 'groups.account_id', 'groups.api_id')) return 'api-id-taken';
+        throw error;
+      }
+    },
+
+    async deleteGroup(accountId, groupId) {
+      // Ungrouping is explicit rather than left to ON DELETE SET NULL, so it holds on any engine.
+      return conn.transaction(() => {
+        if (!conn.stmt('SELECT 1 FROM groups WHERE id = ? AND account_id = ?').get(groupId, accountId)) {
+          return false;
+        }
+        conn.stmt('UPDATE links SET group_id = NULL WHERE group_id = ?').run(groupId);
+        conn.stmt('DELETE FROM groups WHERE id = ? AND account_id = ?').run(groupId, accountId);
+        return true;
+      });
     },
   };
 }

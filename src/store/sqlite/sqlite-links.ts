@@ -12,6 +12,7 @@ import {
   toLink,
 } from './rows.ts';
 import { sqliteClickStore } from './sqlite-clicks.ts';
+import { sqliteLinkList } from './sqlite-link-list.ts';
 
 // The redirect's cache-miss path: one search of the unique index on code (links_code_unique).
 export const FIND_LINK_BY_CODE = `SELECT ${LINK_COLUMNS} FROM links WHERE code = ? AND deleted_at IS NULL`;
@@ -159,5 +160,6 @@ export function sqliteLinkStore(conn: Connection): LinkStore {
     },
 
     ...sqliteClickStore(conn),
+    ...sqliteLinkList(conn),
   };
 }

@@ -1,9 +1,10 @@
-/** The Store on one SQLite file (WAL): links and accounts, plus migrations and lifecycle. */
+/** The Store on one SQLite file (WAL): links, accounts and sessions, plus migrations and lifecycle. */
 import { loadMigrations, SCHEMA_MIGRATIONS_DDL } from '../migrate.ts';
 import type { Store } from '../ports.ts';
 import { type Connection, openConnection } from './connection.ts';
 import { sqliteAccountStore } from './sqlite-accounts.ts';
 import { sqliteLinkStore } from './sqlite-links.ts';
+import { sqliteSessionStore } from './sqlite-sessions.ts';
 
 /** Opens (creating the file and its directory if missing) a store; call `migrate()` before use. */
 export function openSqliteStore(path: string): Store {
@@ -11,6 +12,7 @@ export function openSqliteStore(path: string): Store {
   return {
     ...sqliteLinkStore(conn),
     ...sqliteAccountStore(conn),
+    ...sqliteSessionStore(conn),
     migrate: () => migrate(conn),
     async ping() {
       conn.stmt('SELECT 1').get();

@@ -129,7 +129,7 @@ function logItem(entry) {
   li.className = entry.body && entry.body.success === 'true' ? 'ok' : 'refused';
   const head = document.createElement('div');
   head.className = 'log-head';
-  const error = entry.body && entry.body.error ? ` error ${entry.body.error}` : '';
+  const error = entry.body?.error ? ` error ${entry.body.error}` : '';
   head.textContent = `${new Date(entry.time).toLocaleTimeString()} · ${entry.client} · ${entry.encoding} · HTTP ${entry.status}${error}`;
   const fields = document.createElement('div');
   fields.className = 'log-fields';

@@ -1,0 +1,13 @@
+/** Fields of a parsed form body: a repeated or missing field is simply empty text. */
+export function field(body: unknown, name: string): string {
+  if (body === null || typeof body !== 'object') return '';
+  const value = (body as Record<string, unknown>)[name];
+  return typeof value === 'string' ? value : '';
+}
+
+/** A query or route parameter that must be a positive whole number, else undefined. */
+export function positiveInt(value: unknown): number | undefined {
+  if (typeof value !== 'string' || !/^\d{1,15}$/.test(value)) return undefined;
+  const number = Number(value);
+  return number > 0 ? number : undefined;
+}

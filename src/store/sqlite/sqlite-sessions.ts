@@ -1,0 +1,44 @@
+/** SessionStore on SQLite: the cookie's id is known here only by its SHA-256. */
+import type { SessionRecord, SessionStore } from '../ports.ts';
+import type { Connection } from './connection.ts';
+
+const INSERT_SESSION = `INSERT INTO sessions (id_hash, account_id, csrf_token, created_at, expires_at)
+  VALUES (?, ?, ?, ?, ?)`;
+const FIND_SESSION = `SELECT account_id, csrf_token, expires_at FROM sessions
+  WHERE id_hash = ? AND expires_at > ?`;
+
+export function sqliteSessionStore(conn: Connection): SessionStore {
+  return {
+    async createSession(idHash, session) {
+      conn
+        .stmt(INSERT_SESSION)
+        .run(idHash, session.accountId, session.csrfToken, Date.now(), session.expiresAt.getTime());
+    },
+
+    async findSession(idHash, now): Promise<SessionRecord | undefined> {
+      const row = conn.stmt(FIND_SESSION).get(idHash, now.getTime());
+      if (!row) return undefined;
+      return {
+        accountId: row.account_id as number,
+        csrfToken: row.csrf_token as string,
+        expiresAt: new Date(row.expires_at as number),
+      };
+    },
+
+    async deleteSession(idHash) {
+      conn.stmt('DELETE FROM sessions WHERE id_hash = ?').run(idHash);
+    },
+
+    async deleteSessionsOfAccount(accountId, keepIdHash) {
+      if (keepIdHash === undefined) {
+        conn.stmt('DELETE FROM sessions WHERE account_id = ?').run(accountId);
+      } else {
+        conn.stmt('DELETE FROM sessions WHERE account_id = ? AND id_hash <> ?').run(accountId, keepIdHash);
+      }
+    },
+
+    async deleteExpiredSessions(now) {
+      return Number(conn.stmt('DELETE FROM sessions WHERE expires_at <= ?').run(now.getTime()).changes);
+    },
+  };
+}

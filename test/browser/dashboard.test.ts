@@ -1,0 +1,174 @@
+import assert from 'node:assert/strict';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { createJson, FakeInspector, startTestApp, type TestApp } from '../helper.ts';
+import { launchBrowser, screenshot, watchForTrouble } from './browser.ts';
+
+/** The account holder's journey in Chromium: sign up, key, rotation, groups, links, clicks, chart. */
+
+const HOSTILE = '<img src=x onerror=alert(1)>';
+const PASSWORD = 'correct horse battery';
+const BROWSER_UA =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
+
+describe('the dashboard and account pages in Chromium', () => {
+  let t: TestApp;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let trouble: string[];
+  let base: string;
+  let firstKey = '';
+
+  before(async () => {
+    const inspector = new FakeInspector();
+    inspector.outcome = (url) => ({
+      ok: true,
+      title: url.pathname === '/hostile' ? HOSTILE : 'Example Article',
+      finalUrl: url.href,
+      status: 200,
+    });
+    // Plain http, so the cookies carry no Secure flag on http://127.0.0.1.
+    t = await startTestApp({ inspector, env: { BASE_URL: 'http://snip.test', SIGNUP_PLAN: 'tester' } });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    browser = await launchBrowser();
+    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
+    page = await context.newPage();
+    trouble = watchForTrouble(page);
+  });
+
+  after(async () => {
+    await browser?.close();
+    await t.close();
+  });
+
+  /** Clicks a copy button and answers what it copied (or, without clipboard access, selected). */
+  async function copyWith(button: string): Promise<string> {
+    await page.click(button);
+    await page.waitForFunction(
+      (selector) => document.querySelector(selector)?.hasAttribute('data-copied'),
+      button,
+    );
+    const how = await page.getAttribute(button, 'data-copied');
+    return how === 'true'
+      ? page.evaluate(() => navigator.clipboard.readText())
+      : page.evaluate(() => getSelection()?.toString() ?? '');
+  }
+
+  it('signs up, shows the new key once with a copy button, and the key works', async () => {
+    await page.goto(`${base}/signup`);
+    await page.fill('input[name=email]', 'ada@example.com');
+    await page.fill('input[name=password]', PASSWORD);
+    await page.click('form[action="/signup"] button[type=submit]');
+    await page.waitForURL(`${base}/account`);
+    firstKey = (await page.textContent('#api-key')) ?? '';
+    assert.match(firstKey, /^snip_[A-Za-z0-9_-]{43}$/);
+    assert.equal(await copyWith('button[data-copy-from="api-key"]'), firstKey);
+    assert.equal((await createJson(t.app, firstKey, { url: 'https://example.com/by-api' })).status, 201);
+    await screenshot(page, 'account-key-shown');
+
+    await page.reload();
+    assert.equal(await page.locator('#api-key').count(), 0, 'shown once only');
+    assert.equal(await page.textContent('#api-key-prefix'), firstKey.slice(0, 11));
+  });
+
+  it('rotates the key after the confirmation box; the old key stops working', async () => {
+    await page.check('input[name=understand]');
+    await page.click('form[action="/account/key"] button[type=submit]');
+    await page.waitForSelector('#api-key');
+    const rotated = (await page.textContent('#api-key')) ?? '';
+    assert.match(rotated, /^snip_/);
+    assert.notEqual(rotated, firstKey);
+    assert.equal((await createJson(t.app, firstKey, { url: 'https://example.com/old' })).body.error, '303');
+    assert.equal((await createJson(t.app, rotated, { url: 'https://example.com/new' })).status, 201);
+    await screenshot(page, 'account');
+  });
+
+  it('signs out and back in', async () => {
+    await page.click('form.sign-out button');
+    await page.waitForURL(`${base}/login`);
+    assert.equal(await page.locator('form.sign-out').count(), 0);
+    await page.fill('input[name=email]', 'ada@example.com');
+    await page.fill('input[name=password]', PASSWORD);
+    await page.click('form[action="/login"] button[type=submit]');
+    await page.waitForURL(`${base}/dashboard`);
+    assert.equal(await page.textContent('h1'), 'Dashboard');
+  });
+
+  it('creates a group and a link in it, and lists the link with its clicks after two redirects', async () => {
+    await page.fill('#groups input[name=name]', 'Spring Sale');
+    await page.click('#groups form[action="/dashboard/groups"] button[type=submit]');
+    await page.waitForSelector('li.group');
+    assert.match((await page.textContent('li.group .group-ids')) ?? '', /spring-sale/);
+    const groupId = await page.getAttribute('li.group', 'data-group-id');
+    assert.ok(groupId);
+
+    await page.fill('#create input[name=url]', 'https://example.com/article');
+    await page.selectOption('#create select[name=group]', groupId);
+    await page.click('#create button[type=submit]');
+    await page.waitForSelector('[data-done=link-created]');
+    const row = page.locator('tr[data-code]').filter({ hasText: 'https://example.com/article' });
+    const code = (await row.getAttribute('data-code')) ?? '';
+    assert.match(code, /^[0-9A-Za-z]{7}$/);
+    assert.match((await row.textContent()) ?? '', /Spring Sale/);
+    assert.match((await row.textContent()) ?? '', /Example Article/);
+    assert.equal(await copyWith(`button[data-copy-from="short-${code}"]`), `http://snip.test/${code}`);
+
+    for (let i = 0; i < 2; i++) {
+      const answer = await fetch(`${base}/${code}`, {
+        redirect: 'manual',
+        headers: { 'user-agent': BROWSER_UA },
+      });
+      assert.equal(answer.status, 302);
+    }
+    await t.app.clicks.flush();
+    await page.reload();
+    assert.equal(await page.getAttribute(`tr[data-code="${code}"] td[data-clicks]`, 'data-clicks'), '2');
+  });
+
+  it('draws the clicks chart with uPlot from our own origin', async () => {
+    await page.waitForSelector('#chart[data-drawn=true] canvas');
+    const box = await page.locator('#chart canvas').first().boundingBox();
+    assert.ok(box && box.width > 100 && box.height > 50, `canvas box ${JSON.stringify(box)}`);
+    await screenshot(page, 'dashboard');
+  });
+
+  it('renders a hostile title as text', async () => {
+    await page.fill('#create input[name=url]', 'https://example.com/hostile');
+    await page.click('#create button[type=submit]');
+    await page.waitForSelector('[data-done=link-created]');
+    const titles = await page.locator('td.title').allTextContents();
+    assert.ok(titles.includes(HOSTILE), `titles: ${titles.join(' | ')}`);
+    assert.equal(await page.locator('img').count(), 0);
+    assert.deepEqual(trouble, []);
+  });
+
+  it('shows one link with its chart, its clicks and a QR code to download', async () => {
+    const row = page.locator('tr[data-code]').filter({ hasText: 'https://example.com/article' });
+    const code = (await row.getAttribute('data-code')) ?? '';
+    await page.click(`a[href="/dashboard/links/${code}"]`);
+    await page.waitForSelector('#chart[data-drawn=true] canvas');
+    assert.equal(await page.getAttribute('dd[data-clicks]', 'data-clicks'), '2');
+    const qr = page.locator('.qr img');
+    await qr.evaluate((img: HTMLImageElement) => img.decode());
+    assert.ok((await qr.evaluate((img: HTMLImageElement) => img.naturalWidth)) > 0);
+    assert.equal(await page.getAttribute('.qr a[download]', 'href'), `/qrcode/${code}.png?size=1024`);
+    await screenshot(page, 'dashboard-link');
+    assert.deepEqual(trouble, []);
+  });
+
+  it('fits a phone-width screen', async () => {
+    const phone = await browser.newContext({ viewport: { width: 375, height: 740 } });
+    const small = await phone.newPage();
+    await phone.addCookies(await context.cookies());
+    await small.goto(`${base}/dashboard`);
+    await small.waitForSelector('#chart[data-drawn=true] canvas');
+    const overflow = await small.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 0, `page is ${overflow}px wider than the screen`);
+    await screenshot(small, 'dashboard-phone');
+    await phone.close();
+  });
+});
