@@ -1,9 +1,16 @@
+import { createServer } from 'node:http';
 import swagger from '@fastify/swagger';
-import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyServerOptions,
+  LogController,
+} from 'fastify';
 import type { Config } from './config.ts';
 import { socialMatcher } from './domain/social.ts';
 import { MAX_BODY_BYTES, registerBodyParsers } from './http/body-parsers.ts';
 import { envelopeRenderer } from './http/envelope.ts';
+import { fastRedirect, redirectAnswer } from './http/fast-redirect.ts';
 import { countRequests, createMetrics, observeRuntime, timedInspector, timedStore } from './http/metrics.ts';
 import { openapiDocument } from './http/openapi.ts';
 import { accountArea } from './http/routes/account-area.ts';
@@ -54,25 +61,8 @@ declare module 'fastify' {
 
 /** Builds the whole application without listening; tests call inject() on it. */
 export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyInstance> {
-  const options: FastifyServerOptions = {
-    logger: deps.logger ?? false,
-    // A hop count: only the addresses the operator's own proxies appended are believed (proxy-addr semantics).
-    trustProxy: config.trustProxy as FastifyServerOptions['trustProxy'],
-    bodyLimit: MAX_BODY_BYTES,
-    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
-    // No per-request info lines on the hot path; errors are still logged, with keys redacted.
-    logController: new LogController({ disableRequestLogging: true }),
-  };
-  const app: FastifyInstance = Fastify(options);
-  addSecurityHeaders(app);
   const metrics = createMetrics();
-  countRequests(app, metrics);
   const store = timedStore(deps.store, metrics);
-  const ownInspector = deps.inspector
-    ? undefined
-    : createInspector({ allowPrivate: config.allowPrivateTargets });
-  const inspector = timedInspector(deps.inspector ?? (ownInspector as Inspector), metrics);
-  const counter = deps.counter ?? new MemoryWindowCounter();
   const cached = (link: Link): CachedLink => ({ id: link.id, location: new URL(link.longUrl).href });
   const cache = new LinkCache(
     async (code) => {
@@ -81,12 +71,48 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     },
     { max: config.linkCacheSize, missTtlMs: 5000 },
   );
-  const linkEvents = deps.linkEvents ?? new LocalLinkEvents();
-  linkEvents.onChanged((code) => cache.invalidate(code));
+  let log: FastifyBaseLogger | undefined;
   const clicks = new ClickBuffer(store, {
     intervalMs: config.clickFlushMs,
-    onError: (error) => app.log.error({ err: error }, 'writing clicks failed; kept for the next flush'),
+    onError: (error) => log?.error({ err: error }, 'writing clicks failed; kept for the next flush'),
   });
+  const answer = redirectAnswer({
+    clicks,
+    redirectStatus: config.redirectStatus,
+    onRedirect: (kind) => metrics.redirects.inc({ kind }),
+  });
+  const fast = fastRedirect(cache, answer, config.redirectStatus);
+  const fastHits = {
+    GET: metrics.requests.labels('/:code', 'GET', String(config.redirectStatus)),
+    HEAD: metrics.requests.labels('/:code', 'HEAD', String(config.redirectStatus)),
+  };
+
+  const options: FastifyServerOptions = {
+    logger: deps.logger ?? false,
+    // A hop count: only the addresses the operator's own proxies appended are believed (proxy-addr semantics).
+    trustProxy: config.trustProxy as FastifyServerOptions['trustProxy'],
+    bodyLimit: MAX_BODY_BYTES,
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
+    // No per-request info lines on the hot path; errors are still logged, with keys redacted.
+    logController: new LogController({ disableRequestLogging: true }),
+    // Hot-link redirects are answered before the router; everything else is the application's.
+    serverFactory: (handler) =>
+      createServer((req, res) => {
+        if (fast(req, res)) fastHits[req.method as 'GET' | 'HEAD'].inc();
+        else handler(req, res);
+      }),
+  };
+  const app: FastifyInstance = Fastify(options);
+  log = app.log;
+  addSecurityHeaders(app);
+  countRequests(app, metrics);
+  const ownInspector = deps.inspector
+    ? undefined
+    : createInspector({ allowPrivate: config.allowPrivateTargets });
+  const inspector = timedInspector(deps.inspector ?? (ownInspector as Inspector), metrics);
+  const counter = deps.counter ?? new MemoryWindowCounter();
+  const linkEvents = deps.linkEvents ?? new LocalLinkEvents();
+  linkEvents.onChanged((code) => cache.invalidate(code));
   app.addHook('onClose', async () => {
     await clicks.close();
     await ownInspector?.close();
@@ -163,12 +189,11 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(qrcodeRoute, { cache, baseUrl: config.baseUrl });
   registerRedirects(app, {
     cache,
-    clicks,
+    answer,
     counter,
     redirectStatus: config.redirectStatus,
     notFoundLimit: config.notFoundLimit,
     now: deps.now ?? Date.now,
-    onRedirect: (kind) => metrics.redirects.inc({ kind }),
   });
   app.decorate('clicks', clicks);
   app.decorate('linkCache', cache);

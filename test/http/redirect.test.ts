@@ -263,3 +263,36 @@ describe('GET /qrcode/<short_code>.png', () => {
     assert.equal((await t.app.inject({ method: 'GET', url: '/qrcode/Zzzzzzz.gif' })).statusCode, 404);
   });
 });
+
+describe('redirects over a real connection (hot links answered below the router)', () => {
+  it('answers a cold and a hot request for a code the same way, and counts both', async () => {
+    const t = await startTestApp({ env: { CLICK_FLUSH_MS: '60000' } });
+    try {
+      const code = await makeLink(t, 'https://example.com/over-the-wire?x=1');
+      t.app.linkCache.invalidate(code);
+      await t.app.listen({ port: 0, host: '127.0.0.1' });
+      const { port } = t.app.server.address() as { port: number };
+      const get = (method: string, headers: Record<string, string>) =>
+        fetch(`http://127.0.0.1:${port}/${code}?utm=1`, { method, redirect: 'manual', headers });
+      const cold = await get('GET', { 'user-agent': BROWSER });
+      const hot = await get('GET', { 'user-agent': BROWSER });
+      const head = await get('HEAD', { 'user-agent': BROWSER });
+      const bot = await get('GET', { 'user-agent': 'Twitterbot/1.0' });
+      for (const answer of [cold, hot, head, bot]) {
+        assert.equal(answer.status, 302);
+        assert.equal(answer.headers.get('location'), 'https://example.com/over-the-wire?x=1');
+        assert.equal(
+          answer.headers.get('cache-control'),
+          'private, no-cache, no-store, max-age=0, must-revalidate',
+        );
+        assert.equal(answer.headers.get('x-content-type-options'), 'nosniff');
+      }
+      assert.deepEqual(await counts(t, code), { clicks: 2, botHits: 2 });
+      const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+      assert.match(metrics, /snip_http_requests_total\{route="\/:code",method="GET",status="302"\} 3/);
+      assert.match(metrics, /snip_redirects_total\{kind="human"\} 2/);
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -1,26 +1,22 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { type ClickKind, clickKind } from '../../domain/click-kind.ts';
 import { windowAt } from '../../domain/rate-window.ts';
 import { isShortCode } from '../../domain/short-code.ts';
-import type { ClickBuffer } from '../../services/click-buffer.ts';
 import type { LinkCache } from '../../state/link-cache.ts';
 import type { WindowCounter } from '../../state/window-counter.ts';
 import { errorPage } from '../../web/error-page.ts';
+import type { RedirectAnswer } from '../fast-redirect.ts';
 
 export interface RedirectRouteOptions {
   cache: LinkCache;
-  clicks: ClickBuffer;
+  answer: RedirectAnswer;
   counter: WindowCounter;
   redirectStatus: 301 | 302 | 307 | 308;
   /** Unknown codes an address may try per minute before it gets 429. */
   notFoundLimit: number;
   now: () => number;
-  onRedirect?: (kind: ClickKind) => void;
 }
 
 const MINUTE_MS = 60_000;
-// Every click must reach us: no browser or proxy may keep the redirect.
-const NO_STORE = 'private, no-cache, no-store, max-age=0, must-revalidate';
 
 function wantsJson(request: FastifyRequest): boolean {
   const accept = request.headers.accept ?? '';
@@ -38,17 +34,13 @@ export function sendMiss(request: FastifyRequest, reply: FastifyReply, status: 4
   return reply.type('text/html; charset=utf-8').send(errorPage(status, title, detail));
 }
 
-function purposeOf(request: FastifyRequest): string {
-  const h = request.headers;
-  return `${h['sec-purpose'] ?? ''} ${h.purpose ?? ''} ${h['x-purpose'] ?? ''} ${h['x-moz'] ?? ''}`;
-}
-
 /**
- * GET /<short_code>: the hot path. A cache hit answers without awaiting anything.
+ * GET /<short_code>. Cache hits on a listening server are answered below the router (fast-redirect.ts);
+ * this route answers them under inject() and does the cold path: store look-up, 404 and its limiter.
  * Registered on the root instance because it also owns the application-wide not-found answer.
  */
 export function registerRedirects(app: FastifyInstance, options: RedirectRouteOptions): void {
-  const { cache, clicks, counter } = options;
+  const { cache, counter } = options;
   const missKey = (request: FastifyRequest) => `miss:${request.ip}`;
 
   // The enumeration guard fails open: redirects keep working from the store when shared state is down.
@@ -78,17 +70,9 @@ export function registerRedirects(app: FastifyInstance, options: RedirectRouteOp
       link = (await cache.load(code)) ?? null;
     }
     if (link === null) return miss(request, reply);
-    const kind = clickKind({
-      method: request.method,
-      userAgent: request.headers['user-agent'],
-      purpose: purposeOf(request),
-    });
-    clicks.record(link.id, kind);
-    options.onRedirect?.(kind);
     return reply
       .code(options.redirectStatus)
-      .header('location', link.location)
-      .header('cache-control', NO_STORE)
+      .headers(options.answer(link, request.method, request.headers))
       .send();
   });
 }

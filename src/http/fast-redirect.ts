@@ -1,0 +1,53 @@
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { type ClickKind, clickKind } from '../domain/click-kind.ts';
+import { isShortCode } from '../domain/short-code.ts';
+import type { ClickBuffer } from '../services/click-buffer.ts';
+import type { CachedLink, LinkCache } from '../state/link-cache.ts';
+
+// Every click must reach us: no browser or proxy may keep the redirect.
+export const NO_STORE = 'private, no-cache, no-store, max-age=0, must-revalidate';
+
+export interface RedirectAnswerOptions {
+  clicks: ClickBuffer;
+  redirectStatus: 301 | 302 | 307 | 308;
+  onRedirect?: (kind: ClickKind) => void;
+}
+
+function purposeOf(headers: IncomingHttpHeaders): string {
+  return `${headers['sec-purpose'] ?? ''} ${headers.purpose ?? ''} ${headers['x-purpose'] ?? ''} ${headers['x-moz'] ?? ''}`;
+}
+
+/** Counts the request (a click or a bot hit) and gives the headers of the redirect answer. */
+export function redirectAnswer(options: RedirectAnswerOptions) {
+  return (link: CachedLink, method: string, headers: IncomingHttpHeaders) => {
+    const kind = clickKind({ method, userAgent: headers['user-agent'], purpose: purposeOf(headers) });
+    options.clicks.record(link.id, kind);
+    options.onRedirect?.(kind);
+    return { location: link.location, 'cache-control': NO_STORE };
+  };
+}
+
+export type RedirectAnswer = ReturnType<typeof redirectAnswer>;
+
+/**
+ * The hot path below the router: a GET or HEAD of /<code> whose link is in the hot-link cache is
+ * answered on the socket at once, with the same status, headers and counting as the route. Anything
+ * else (a cold or unknown code, any other path) returns false and goes on to the application.
+ */
+export function fastRedirect(cache: LinkCache, answer: RedirectAnswer, status: number) {
+  return (req: IncomingMessage, res: ServerResponse): boolean => {
+    const { method, url } = req;
+    if ((method !== 'GET' && method !== 'HEAD') || url === undefined) return false;
+    const query = url.indexOf('?');
+    const path = query < 0 ? url : url.slice(0, query);
+    if (path.length !== 8) return false;
+    const code = path.slice(1);
+    if (!isShortCode(code)) return false;
+    const link = cache.peek(code);
+    if (!link) return false;
+    const headers = answer(link, method, req.headers);
+    res.writeHead(status, { ...headers, 'content-length': '0', 'x-content-type-options': 'nosniff' });
+    res.end();
+    return true;
+  };
+}
