@@ -1,10 +1,7 @@
 import { type AppDeps, buildApp } from './app.ts';
 import { runCli } from './cli.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
-import { RedisLinkEvents } from './state/link-events.ts';
-import { connectRedis, type RedisConnections } from './state/redis.ts';
-import { RedisDemoLog } from './state/redis-demo-log.ts';
-import { RedisWindowCounter } from './state/redis-window-counter.ts';
+import type { RedisConnections } from './state/redis.ts';
 import { openStore } from './store/open-store.ts';
 
 /** The process boundary: reads the environment, listens, handles signals. Everything else is passed in. */
@@ -14,6 +11,12 @@ const SHUTDOWN_DEADLINE_MS = 10_000;
 /** With REDIS_URL, rate limits, the demo log and cache invalidation are shared by every instance. */
 async function sharedState(redis: RedisConnections): Promise<Partial<AppDeps>> {
   const { client, subscriber, prefix } = redis;
+  // Loaded only with REDIS_URL: a single instance carries no Redis client code.
+  const [{ RedisWindowCounter }, { RedisDemoLog }, { RedisLinkEvents }] = await Promise.all([
+    import('./state/redis-window-counter.ts'),
+    import('./state/redis-demo-log.ts'),
+    import('./state/link-events.ts'),
+  ]);
   return {
     counter: new RedisWindowCounter(client, prefix),
     demoLog: await RedisDemoLog.open(client, subscriber, prefix),
@@ -24,7 +27,9 @@ async function sharedState(redis: RedisConnections): Promise<Partial<AppDeps>> {
 
 async function serve(config: Config): Promise<void> {
   const store = await openStore(config.databaseUrl, { prepare: true });
-  const redis = config.redisUrl ? await connectRedis(config.redisUrl, config.redisPrefix) : undefined;
+  const redis = config.redisUrl
+    ? await (await import('./state/redis.ts')).connectRedis(config.redisUrl, config.redisPrefix)
+    : undefined;
   const app = await buildApp(config, {
     store,
     ...(redis ? await sharedState(redis) : {}),

@@ -6,6 +6,8 @@ const DAY_MS = 86_400_000;
 export interface ClickBufferOptions {
   /** How often buffered counts are written; the redirect itself never waits on the store. */
   intervalMs: number;
+  /** Links written per transaction; default 256. */
+  chunkSize?: number;
   now?: () => number;
   onError?: (error: unknown) => void;
 }
@@ -19,6 +21,7 @@ export class ClickBuffer {
   readonly #now: () => number;
   readonly #onError: (error: unknown) => void;
   readonly #timer: NodeJS.Timeout;
+  readonly #chunk: number;
   #pending = new Map<string, ClickCount>();
   #writing: Promise<void> = Promise.resolve();
   #day = '';
@@ -29,6 +32,7 @@ export class ClickBuffer {
     this.#store = store;
     this.#now = options.now ?? Date.now;
     this.#onError = options.onError ?? (() => {});
+    this.#chunk = options.chunkSize ?? 256;
     this.#timer = setInterval(() => void this.flush(), options.intervalMs);
     this.#timer.unref();
   }
@@ -61,21 +65,30 @@ export class ClickBuffer {
     return this.#pending.size;
   }
 
+  /**
+   * Writes in chunks, letting the event loop run between them: an embedded store writes on the main
+   * thread, and one transaction for thousands of links would stall every redirect meanwhile.
+   */
   async #write(): Promise<void> {
     if (this.#pending.size === 0) return;
-    const batch = this.#pending;
+    const entries = [...this.#pending];
     this.#pending = new Map();
-    try {
-      await this.#store.addClicks([...batch.values()]);
-      for (const count of batch.values()) this.flushed += count.clicks;
-    } catch (error) {
-      this.#restore(batch);
-      this.#onError(error);
+    for (let start = 0; start < entries.length; start += this.#chunk) {
+      if (start > 0) await new Promise((resolve) => setImmediate(resolve));
+      const chunk = entries.slice(start, start + this.#chunk);
+      try {
+        await this.#store.addClicks(chunk.map(([, count]) => count));
+        for (const [, count] of chunk) this.flushed += count.clicks;
+      } catch (error) {
+        this.#restore(entries.slice(start));
+        this.#onError(error);
+        return;
+      }
     }
   }
 
-  #restore(batch: Map<string, ClickCount>): void {
-    for (const [key, count] of batch) {
+  #restore(entries: Array<[string, ClickCount]>): void {
+    for (const [key, count] of entries) {
       const newer = this.#pending.get(key);
       if (newer) {
         newer.clicks += count.clicks;

@@ -1,12 +1,19 @@
 import { DEFAULT_PLANS } from '../domain/plans.ts';
 import type { Store } from './ports.ts';
-import { openPostgresStore } from './postgres/postgres-store.ts';
-import { openSqliteStore } from './sqlite/sqlite-store.ts';
 
-/** The adapter DATABASE_URL names: `sqlite:<path>`, or `postgres://…` / `postgresql://…`. */
-function openAdapter(databaseUrl: string): Store {
-  if (databaseUrl.startsWith('sqlite:')) return openSqliteStore(databaseUrl.slice('sqlite:'.length));
-  if (/^postgres(ql)?:\/\//.test(databaseUrl)) return openPostgresStore(databaseUrl);
+/**
+ * The adapter DATABASE_URL names: `sqlite:<path>`, or `postgres://…` / `postgresql://…`. Each is
+ * loaded only when used, so a process carries one database client, not both.
+ */
+async function openAdapter(databaseUrl: string): Promise<Store> {
+  if (databaseUrl.startsWith('sqlite:')) {
+    const { openSqliteStore } = await import('./sqlite/sqlite-store.ts');
+    return openSqliteStore(databaseUrl.slice('sqlite:'.length));
+  }
+  if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    const { openPostgresStore } = await import('./postgres/postgres-store.ts');
+    return openPostgresStore(databaseUrl);
+  }
   throw new Error(
     `DATABASE_URL ${databaseUrl.split(':')[0]}: is not supported; use sqlite:<path> or postgres://…`,
   );
@@ -14,7 +21,7 @@ function openAdapter(databaseUrl: string): Store {
 
 /** Opens the store DATABASE_URL names; `prepare` also migrates and seeds the default plans. */
 export async function openStore(databaseUrl: string, options: { prepare: boolean }): Promise<Store> {
-  const store = openAdapter(databaseUrl);
+  const store = await openAdapter(databaseUrl);
   if (options.prepare) {
     try {
       await store.migrate();

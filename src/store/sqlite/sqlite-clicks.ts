@@ -18,14 +18,38 @@ export const DAYS_OF_ACCOUNT = `SELECT day, clicks FROM account_daily_clicks
 
 type ClickStore = Pick<LinkStore, 'addClicks' | 'dailyClicksOfLink' | 'dailyClicksOfAccount'>;
 
-interface Entry {
+export interface Entry {
   linkId: number;
   day: number;
   clicks: number;
   botHits: number;
 }
 
-export function sqliteClickStore(conn: Connection): ClickStore {
+/** One transaction for the entries; runs in the click writer's thread (click-writer.ts). */
+export function writeClicks(conn: Connection, entries: readonly Entry[]): void {
+  conn.transaction(() => {
+    // Summed per account and day first: one upsert per account, not one per clicked link.
+    const accountDays = new Map<string, { accountId: number; day: number; clicks: number }>();
+    for (const { linkId, day, clicks, botHits } of entries) {
+      if (clicks === 0 && botHits === 0) continue;
+      const row = conn.stmt(COUNT_ON_LINK).get(clicks, botHits, linkId);
+      // An unknown link is skipped rather than thrown, so it cannot lose the rest of the batch.
+      if (row === undefined || clicks === 0) continue;
+      conn.stmt(ADD_LINK_DAY).run(linkId, day, clicks);
+      const accountId = row.account_id as number;
+      const key = `${accountId}:${day}`;
+      const sum = accountDays.get(key);
+      if (sum) sum.clicks += clicks;
+      else accountDays.set(key, { accountId, day, clicks });
+    }
+    for (const { accountId, day, clicks } of accountDays.values()) {
+      conn.stmt(ADD_ACCOUNT_DAY).run(accountId, day, clicks);
+    }
+  });
+}
+
+/** `write` takes the checked entries of one batch: in another thread for a file, in place for :memory:. */
+export function sqliteClickStore(conn: Connection, write: (entries: Entry[]) => Promise<void>): ClickStore {
   const daily = (sql: string, id: number, fromDay: string, toDay: string): DailyClicks[] =>
     conn
       .stmt(sql)
@@ -36,17 +60,7 @@ export function sqliteClickStore(conn: Connection): ClickStore {
     async addClicks(batch) {
       if (batch.length === 0) return;
       // Checked before the transaction: a malformed entry is a bug in the caller, refused whole.
-      const entries = batch.map(checked);
-      conn.transaction(() => {
-        for (const { linkId, day, clicks, botHits } of entries) {
-          if (clicks === 0 && botHits === 0) continue;
-          const row = conn.stmt(COUNT_ON_LINK).get(clicks, botHits, linkId);
-          // An unknown link is skipped rather than thrown, so it cannot lose the rest of the batch.
-          if (row === undefined || clicks === 0) continue;
-          conn.stmt(ADD_LINK_DAY).run(linkId, day, clicks);
-          conn.stmt(ADD_ACCOUNT_DAY).run(row.account_id as number, day, clicks);
-        }
-      });
+      await write(batch.map(checked));
     },
 
     async dailyClicksOfLink(linkId, fromDay, toDay) {

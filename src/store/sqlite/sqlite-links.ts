@@ -1,6 +1,7 @@
 /** LinkStore on SQLite: links, plus the key and group look-ups the create path needs. */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { GroupRef, InsertLinkResult, Link, LinkStore, NewLink } from '../ports.ts';
+import type { ClickWriter } from './click-writer.ts';
 import { type Connection, isUniqueViolation } from './connection.ts';
 import {
   GROUP_COLUMNS,
@@ -37,7 +38,7 @@ const FREE_QUOTA_SLOT = 'UPDATE accounts SET link_count = link_count - 1 WHERE i
 const SOFT_DELETE = `UPDATE links SET deleted_at = ?
   WHERE account_id = ? AND code = ? AND deleted_at IS NULL`;
 
-export function sqliteLinkStore(conn: Connection): LinkStore {
+export function sqliteLinkStore(conn: Connection, clickWriter: ClickWriter): LinkStore {
   const findLiveByUrlHash = (accountId: number, urlHash: string): Link | undefined =>
     mapRow(conn.stmt(FIND_LIVE_BY_URL_HASH).get(accountId, urlHash), toLink);
 
@@ -126,7 +127,9 @@ export function sqliteLinkStore(conn: Connection): LinkStore {
 
     async countLiveLinks(accountId) {
       const row = conn
-        .stmt('SELECT COUNT(*) AS n FROM links WHERE account_id = ? AND deleted_at IS NULL')
+        // The counter the quota is enforced on, kept in every insert's and delete's transaction:
+        // constant time, where counting rows took 0.4 s for an account of 1M links.
+        .stmt('SELECT link_count AS n FROM accounts WHERE id = ?')
         .get(accountId);
       return (row?.n as number | undefined) ?? 0;
     },
@@ -159,7 +162,7 @@ export function sqliteLinkStore(conn: Connection): LinkStore {
       });
     },
 
-    ...sqliteClickStore(conn),
+    ...sqliteClickStore(conn, (entries) => clickWriter.write(entries)),
     ...sqliteLinkList(conn),
   };
 }

@@ -1,6 +1,7 @@
 /** The Store on one SQLite file (WAL): links, accounts and sessions, plus migrations and lifecycle. */
 import { loadMigrations, SCHEMA_MIGRATIONS_DDL } from '../migrate.ts';
 import type { Store } from '../ports.ts';
+import { inPlaceClickWriter, threadClickWriter } from './click-writer.ts';
 import { type Connection, openConnection } from './connection.ts';
 import { sqliteAccountStore } from './sqlite-accounts.ts';
 import { sqliteLinkStore } from './sqlite-links.ts';
@@ -9,8 +10,9 @@ import { sqliteSessionStore } from './sqlite-sessions.ts';
 /** Opens (creating the file and its directory if missing) a store; call `migrate()` before use. */
 export function openSqliteStore(path: string): Store {
   const conn = openConnection(path);
+  const clickWriter = path === ':memory:' ? inPlaceClickWriter(conn) : threadClickWriter(path);
   return {
-    ...sqliteLinkStore(conn),
+    ...sqliteLinkStore(conn, clickWriter),
     ...sqliteAccountStore(conn),
     ...sqliteSessionStore(conn),
     migrate: () => migrate(conn),
@@ -18,6 +20,7 @@ export function openSqliteStore(path: string): Store {
       conn.stmt('SELECT 1').get();
     },
     async close() {
+      await clickWriter.close();
       conn.close();
     },
   };
