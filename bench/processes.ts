@@ -1,0 +1,156 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
+import { availableParallelism } from 'node:os';
+import { createInterface } from 'node:readline';
+
+/** Every process the benchmark starts, so that all of them are stopped however the run ends. */
+const children = new Set<ChildProcess>();
+
+export function track(child: ChildProcess): ChildProcess {
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  return child;
+}
+
+/** Last resort on exit, failure or Ctrl-C: synchronous, so it also works from an 'exit' handler. */
+export function killAll(): void {
+  for (const child of children) child.kill('SIGKILL');
+}
+
+export interface Started {
+  child: ChildProcess;
+  url: string;
+  stop(): Promise<void>;
+}
+
+const STOP_GRACE_MS = 15_000;
+
+/** SIGTERM, so that Snip shuts down as in production; SIGKILL if it has not exited after the grace time. */
+async function stopper(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** Runs a bench/ server script with this Node binary and waits for the `listening <port>` line it prints. */
+export async function startHelper(script: string): Promise<Started> {
+  const child = track(
+    spawn(process.execPath, [new URL(script, import.meta.url).pathname], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    }),
+  );
+  const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
+  const port = await new Promise<string>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`${script} exited early with ${code}`)));
+    lines.on('line', (line) => {
+      const match = /^listening (\d+)$/.exec(line);
+      if (match?.[1]) resolve(match[1]);
+    });
+  });
+  return { child, url: `http://127.0.0.1:${port}`, stop: () => stopper(child) };
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  server.close();
+  return port;
+}
+
+/**
+ * Runs `snip serve` the way `npm start` does, at LOG_LEVEL=warn (no listening line to read), and waits
+ * until `readyPath` answers with `readyStatus`.
+ */
+export async function startSnip(
+  databaseUrl: string,
+  readyPath: string,
+  readyStatus: number,
+): Promise<Started> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child = track(
+    spawn(process.execPath, ['--disable-warning=ExperimentalWarning', 'bin/snip.js', 'serve'], {
+      cwd: new URL('..', import.meta.url).pathname,
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        BASE_URL: url,
+        DATABASE_URL: databaseUrl,
+        LOG_LEVEL: 'warn',
+        ALLOW_PRIVATE_TARGETS: 'true',
+      },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    }),
+  );
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`snip exited early with ${child.exitCode}`);
+    const status = await fetch(`${url}${readyPath}`, { redirect: 'manual' }).then(
+      (response) => response.status,
+      () => 0,
+    );
+    if (status === readyStatus) break;
+    if (status !== 0 || Date.now() > deadline) throw new Error(`snip answered ${readyPath} with ${status}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return { child, url, stop: () => stopper(child) };
+}
+
+/** Resident memory of a live process in MB: now (VmRSS) and its peak so far (VmHWM). */
+export function memoryOf(pid: number): { rssMb: number; peakRssMb: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0);
+  return { rssMb: kb('VmRSS') / 1024, peakRssMb: kb('VmHWM') / 1024 };
+}
+
+function processTicks(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[11]) + Number(fields[12]); // utime + stime
+  } catch {
+    return 0; // already gone
+  }
+}
+
+export interface CpuSample {
+  /** Ticks of the whole machine: busy in processes (or stolen by the hypervisor) and all. */
+  busy: number;
+  total: number;
+  /** Ticks spent by the processes sampled. */
+  ours: number;
+}
+
+export function sampleCpu(pids: readonly number[]): CpuSample {
+  const fields = (/^cpu\s+(.*)$/m.exec(readFileSync('/proc/stat', 'utf8'))?.[1] ?? '')
+    .split(/\s+/)
+    .map(Number);
+  const total = fields.slice(0, 8).reduce((sum, n) => sum + n, 0); // guest time is already in user
+  // user + nice + system + steal. Not irq/softirq: loopback packets are processed there, which is the
+  // benchmark's own load but is charged to no process.
+  const [user = 0, nice = 0, system = 0, , , , , steal = 0] = fields;
+  const busy = user + nice + system + steal;
+  return { busy, total, ours: pids.reduce((sum, pid) => sum + processTicks(pid), 0) };
+}
+
+/**
+ * Cores kept busy between two samples by processes other than the sampled ones: other work on this
+ * shared machine takes CPU from wrk and the server, so a run with a high figure is not to be trusted.
+ */
+export function otherCores(before: CpuSample, after: CpuSample): number {
+  const others = after.busy - before.busy - (after.ours - before.ours);
+  return (availableParallelism() * Math.max(0, others)) / Math.max(1, after.total - before.total);
+}
+
+export async function otherCoresOver(ms: number, pids: readonly number[]): Promise<number> {
+  const before = sampleCpu(pids);
+  await new Promise((resolve) => setTimeout(resolve, ms));
+  return otherCores(before, sampleCpu(pids));
+}

@@ -1,0 +1,89 @@
+import { writeFileSync } from 'node:fs';
+import type { WrkResult } from './wrk.ts';
+
+/** The table printed at the end, the goals from the issue, and bench/results/latest.json. */
+
+export interface Run extends WrkResult {
+  target: string;
+  /** Requests per second divided by the bare node:http server's, for the redirect runs. */
+  ratioVsBare?: number;
+  /** Snip's resident memory after the run, and its peak since it started (VmHWM), in MB. */
+  rssMb?: number;
+  peakRssMb?: number;
+}
+
+export interface Goal {
+  goal: string;
+  actual: string;
+  met: boolean;
+}
+
+const P99_LIMIT_MS = 5;
+/** Cores used by other processes during a run above which the run is flagged as disturbed. */
+const DISTURBED_CORES = 0.2;
+
+export const disturbed = (run: Run): boolean => run.otherCores >= DISTURBED_CORES;
+
+export function redirectGoal(links: string, run: Run): Goal {
+  const ratio = run.ratioVsBare ?? 0;
+  return {
+    goal: `redirect at ${links} links ≥ 0.9× bare node:http and p99 ≤ ${P99_LIMIT_MS} ms`,
+    actual: `${ratio.toFixed(2)}× bare, p99 ${run.p99Ms.toFixed(2)} ms`,
+    met: ratio >= 0.9 && run.p99Ms <= P99_LIMIT_MS,
+  };
+}
+
+export function createGoal(run: Run): Goal {
+  return {
+    goal: 'POST /create ≥ 2,000 links/s',
+    actual: `${Math.round(run.requestsPerSecond)} links/s, ${run.errors} errors`,
+    met: run.requestsPerSecond >= 2000 && run.errors === 0,
+  };
+}
+
+export function rssGoal(peakRssMb: number): Goal {
+  return {
+    goal: 'peak RSS ≤ 250 MB with 1M links',
+    actual: `${peakRssMb.toFixed(0)} MB`,
+    met: peakRssMb <= 250,
+  };
+}
+
+export function formatRun(run: Run): string {
+  const ratio = run.ratioVsBare === undefined ? '' : `${run.ratioVsBare.toFixed(2)}×`;
+  return [
+    run.target.padEnd(56),
+    Math.round(run.requestsPerSecond).toLocaleString('en-US').padStart(9),
+    `${run.p50Ms.toFixed(2)} ms`.padStart(10),
+    `${run.p99Ms.toFixed(2)} ms`.padStart(10),
+    ratio.padStart(8),
+    String(run.errors).padStart(7),
+    (run.peakRssMb === undefined ? '' : `${run.peakRssMb.toFixed(0)} MB`).padStart(9),
+    `${run.otherCores.toFixed(2)}${disturbed(run) ? ' *' : ''}`.padStart(12),
+  ].join('  ');
+}
+
+export function printTable(runs: readonly Run[], goals: readonly Goal[], notes: readonly string[]): void {
+  const header = ['target'.padEnd(56), 'req/s'.padStart(9), 'p50'.padStart(10), 'p99'.padStart(10)];
+  const more = [
+    'vs bare'.padStart(8),
+    'errors'.padStart(7),
+    'peak RSS'.padStart(9),
+    'other cores'.padStart(12),
+  ];
+  console.log(`\n${[...header, ...more].join('  ')}`);
+  for (const run of runs) console.log(formatRun(run));
+  console.log('');
+  for (const goal of goals) console.log(`${goal.met ? 'met   ' : 'MISSED'}  ${goal.goal}: ${goal.actual}`);
+  for (const note of notes) console.log(`note: ${note}`);
+  if (runs.some(disturbed)) {
+    console.log(
+      `note: * other processes used ≥ ${DISTURBED_CORES} cores during the run: its figures are low`,
+    );
+  }
+}
+
+export function writeResults(path: string, results: object): void {
+  writeFileSync(path, `${JSON.stringify(results, null, 2)}\n`);
+  console.log(`\nwrote ${path}`);
+}

@@ -1,0 +1,78 @@
+import { isShortCode } from '../src/domain/short-code.ts';
+import { urlHash } from '../src/domain/target-url.ts';
+import { accountOperations } from '../src/services/manage-accounts.ts';
+import { openStore } from '../src/store/open-store.ts';
+import type { NewLink } from '../src/store/ports.ts';
+
+/** Fills a benchmark store through the store's own API: accounts and keys, then links via the bulk path. */
+
+const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const CODE_SPACE = 62n ** 7n;
+// 62^7 times the golden ratio's fraction, made odd and not a multiple of 31: index → index·STRIDE mod 62^7
+// is then a bijection, so codes are unique yet scattered like random ones (B-tree inserts and lookups
+// land all over the index), and any index's code can be recomputed without a lookup.
+const STRIDE = 2_176_477_521_915n;
+const CHUNK = 50_000;
+const PLAN = 'bench';
+
+/** The short code of the index-th seeded link. */
+export function codeOf(index: number): string {
+  let n = Number((BigInt(index + 1) * STRIDE) % CODE_SPACE);
+  let code = '';
+  for (let i = 0; i < 7; i++) {
+    code = ALPHABET[n % 62] + code;
+    n = Math.floor(n / 62);
+  }
+  return code;
+}
+
+export interface PreparedStore {
+  /** Owner of the seeded links. */
+  accountId: number;
+  /** One key per account that POST /create rotates over, so no single key's rate limit is measured. */
+  apiKeys: string[];
+}
+
+/** Migrates a fresh store and creates a plan with no practical quota or rate limit, and its accounts. */
+export async function prepareStore(databaseUrl: string, keyCount: number): Promise<PreparedStore> {
+  const store = await openStore(databaseUrl, { prepare: true });
+  try {
+    const ops = accountOperations(store);
+    await ops.savePlan(PLAN, { apiAccess: true, urlQuota: 1_000_000_000, rateLimitPerHour: 1_000_000_000 });
+    const owner = await ops.createAccount('seed@bench.example', PLAN);
+    const apiKeys: string[] = [];
+    for (let i = 0; i < keyCount; i++) {
+      apiKeys.push((await ops.createAccount(`creator-${i}@bench.example`, PLAN)).apiKey);
+    }
+    return { accountId: owner.account.id, apiKeys };
+  } finally {
+    await store.close();
+  }
+}
+
+/** Inserts the links with indexes [from, to) for the account, in chunks through insertLinksBulk. */
+export async function seedLinks(databaseUrl: string, accountId: number, from: number, to: number) {
+  const store = await openStore(databaseUrl, { prepare: false });
+  try {
+    for (let start = from; start < to; start += CHUNK) {
+      const links: NewLink[] = [];
+      for (let index = start; index < Math.min(start + CHUNK, to); index++) {
+        const code = codeOf(index);
+        if (!isShortCode(code)) throw new Error(`seed code ${code} is reserved; change STRIDE`);
+        const url = `https://example.com/articles/${index}`;
+        links.push({
+          code,
+          accountId,
+          groupId: null,
+          longUrl: url,
+          normalizedUrl: url,
+          urlHash: urlHash(url),
+          title: `Article ${index}`,
+        });
+      }
+      await store.insertLinksBulk(links);
+    }
+  } finally {
+    await store.close();
+  }
+}
