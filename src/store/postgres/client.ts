@@ -18,7 +18,10 @@ const int8AsNumber: postgres.PostgresType<number> = {
 
 export type Db = postgres.Sql<{ int8: number }>;
 export type Tx = postgres.TransactionSql<{ int8: number }>;
-export type Row = Record<string, unknown>;
+
+import type { Row } from '../rows.ts';
+
+export type { Row };
 /** The pool or an open transaction: anything that runs a query. */
 export type Queryable = postgres.ISql<{ int8: number }>;
 /**

@@ -1,6 +1,5 @@
 /** AccountStore on PostgreSQL: plans, accounts, API keys and groups. */
 import type { AccountStore, ApiKeyInfo, Plan, PlanInput } from '../ports.ts';
-import { type Db, isUniqueViolation, query, transaction } from './client.ts';
 import {
   ACCOUNT_COLUMNS,
   API_KEY_COLUMNS,
@@ -11,7 +10,8 @@ import {
   toApiKeyInfo,
   toGroup,
   toPlan,
-} from './rows.ts';
+} from '../rows.ts';
+import { type Db, isUniqueViolation, query, transaction } from './client.ts';
 
 const UPSERT_PLAN = `INSERT INTO plans (name, api_access, url_quota, rate_limit_per_hour) VALUES ($1, $2, $3, $4)
   ON CONFLICT (name) DO UPDATE SET api_access = excluded.api_access, url_quota = excluded.url_quota,

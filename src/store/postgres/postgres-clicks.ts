@@ -1,6 +1,7 @@
 /** The click counters on PostgreSQL: batched counts from the redirect and the daily history. */
+
+import { dayNumber, dayText } from '../days.ts';
 import type { ClickCount, DailyClicks, LinkStore } from '../ports.ts';
-import { dayNumber, dayText } from '../sqlite/days.ts';
 import { type Db, query, transaction } from './client.ts';
 
 // Three statements per batch, however many entries: each takes its rows as parallel arrays.

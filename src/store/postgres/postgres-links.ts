@@ -1,8 +1,7 @@
 /** LinkStore on PostgreSQL: links, plus the key and group look-ups the create path needs. */
 import type { GroupRef, InsertLinkResult, LinkQuery, LinkStore, NewLink } from '../ports.ts';
-import { type Db, type Param, query, type Tx, transaction } from './client.ts';
-import { postgresClickStore } from './postgres-clicks.ts';
 import {
+  containsPattern,
   GROUP_COLUMNS,
   JOINED_PLAN_COLUMNS,
   LINK_COLUMNS,
@@ -10,7 +9,9 @@ import {
   toGroup,
   toKeyOwner,
   toLink,
-} from './rows.ts';
+} from '../rows.ts';
+import { type Db, type Param, query, type Tx, transaction } from './client.ts';
+import { postgresClickStore } from './postgres-clicks.ts';
 
 // The redirect's cache-miss path: one search of the unique index on code (links_code_unique).
 export const FIND_LINK_BY_CODE = `SELECT ${LINK_COLUMNS} FROM links WHERE code = $1 AND deleted_at IS NULL`;
@@ -187,11 +188,6 @@ async function insertChunk(tx: Tx, links: readonly NewLink[]): Promise<void> {
     Date.now(),
   ]);
   await query(tx, ADD_LINK_COUNTS, [[...perAccount.keys()], [...perAccount.values()]]);
-}
-
-/** `%text%` for LIKE, the text's wildcards and escape character taken literally (as on SQLite). */
-function containsPattern(text: string): string {
-  return `%${text.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
 }
 
 /**

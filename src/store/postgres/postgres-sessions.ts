@@ -1,7 +1,7 @@
 /** SessionStore on PostgreSQL: the dashboard's server-side sessions, keyed by the id's SHA-256. */
 import type { SessionStore } from '../ports.ts';
+import { mapFirst, SESSION_COLUMNS, toSession } from '../rows.ts';
 import { type Db, query } from './client.ts';
-import { mapFirst, SESSION_COLUMNS, toSession } from './rows.ts';
 
 const CREATE_SESSION = `INSERT INTO sessions (id_hash, account_id, csrf_token, created_at, expires_at)
   VALUES ($1, $2, $3, $4, $5)`;

@@ -1,6 +1,5 @@
 /** AccountStore on SQLite: plans, accounts, passwords, API keys and groups. */
 import type { Account, AccountStore, ApiKeyInfo, Plan, PlanInput } from '../ports.ts';
-import { type Connection, isUniqueViolation } from './connection.ts';
 import {
   ACCOUNT_COLUMNS,
   API_KEY_COLUMNS,
@@ -11,7 +10,8 @@ import {
   toApiKeyInfo,
   toGroup,
   toPlan,
-} from './rows.ts';
+} from '../rows.ts';
+import { type Connection, isUniqueViolation } from './connection.ts';
 
 const UPSERT_PLAN = `INSERT INTO plans (name, api_access, url_quota, rate_limit_per_hour) VALUES (?, ?, ?, ?)
   ON CONFLICT (name) DO UPDATE SET api_access = excluded.api_access, url_quota = excluded.url_quota,

@@ -1,7 +1,8 @@
 /** The click counters on SQLite: batched counts from the redirect and the daily history. */
+
+import { dayNumber, dayText } from '../days.ts';
 import type { ClickCount, DailyClicks, LinkStore } from '../ports.ts';
 import type { Connection } from './connection.ts';
-import { dayNumber, dayText } from './days.ts';
 
 // Deleted links are counted too (no deleted_at filter); RETURNING hands over the account for the
 // account's history, and no row means the link is unknown.

@@ -1,7 +1,7 @@
 /** The dashboard's reads of one account's links: a page of them, and one by code. */
 import type { LinkQuery, LinkStore } from '../ports.ts';
+import { containsPattern, LINK_COLUMNS, mapRow, toLink } from '../rows.ts';
 import type { Connection } from './connection.ts';
-import { LINK_COLUMNS, mapRow, toLink } from './rows.ts';
 
 // `deleted_at IS NULL` lets SQLite walk the partial index links_account (account_id, created_at)
 // backwards; its rowid breaks ties, so links made in the same millisecond keep a stable order.
@@ -11,11 +11,6 @@ const MATCHES = " AND (lower(long_url) LIKE ? ESCAPE '\\' OR lower(title) LIKE ?
 const NEWEST_FIRST = ' ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?';
 export const FIND_LINK_OF_ACCOUNT = `SELECT ${LINK_COLUMNS} FROM links
   WHERE code = ? AND account_id = ? AND deleted_at IS NULL`;
-
-/** `%text%` for LIKE, with the wildcards and the escape character of the text taken literally. */
-export function containsPattern(text: string): string {
-  return `%${text.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
-}
 
 /** The WHERE clause and its parameters for a query; shared by the page and its total. */
 function filter(accountId: number, query: LinkQuery): { where: string; params: Array<number | string> } {

@@ -1,8 +1,6 @@
 /** LinkStore on SQLite: links, plus the key and group look-ups the create path needs. */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { GroupRef, InsertLinkResult, Link, LinkStore, NewLink } from '../ports.ts';
-import type { ClickWriter } from './click-writer.ts';
-import { type Connection, isUniqueViolation } from './connection.ts';
 import {
   GROUP_COLUMNS,
   JOINED_PLAN_COLUMNS,
@@ -11,7 +9,9 @@ import {
   toGroup,
   toKeyOwner,
   toLink,
-} from './rows.ts';
+} from '../rows.ts';
+import type { ClickWriter } from './click-writer.ts';
+import { type Connection, isUniqueViolation } from './connection.ts';
 import { sqliteClickStore } from './sqlite-clicks.ts';
 import { sqliteLinkList } from './sqlite-link-list.ts';
 

@@ -1,11 +1,11 @@
 /** SessionStore on SQLite: the cookie's id is known here only by its SHA-256. */
 import type { SessionRecord, SessionStore } from '../ports.ts';
+import { mapRow, SESSION_COLUMNS, toSession } from '../rows.ts';
 import type { Connection } from './connection.ts';
 
 const INSERT_SESSION = `INSERT INTO sessions (id_hash, account_id, csrf_token, created_at, expires_at)
   VALUES (?, ?, ?, ?, ?)`;
-const FIND_SESSION = `SELECT account_id, csrf_token, expires_at FROM sessions
-  WHERE id_hash = ? AND expires_at > ?`;
+const FIND_SESSION = `SELECT ${SESSION_COLUMNS} FROM sessions WHERE id_hash = ? AND expires_at > ?`;
 
 export function sqliteSessionStore(conn: Connection): SessionStore {
   return {
@@ -16,13 +16,7 @@ export function sqliteSessionStore(conn: Connection): SessionStore {
     },
 
     async findSession(idHash, now): Promise<SessionRecord | undefined> {
-      const row = conn.stmt(FIND_SESSION).get(idHash, now.getTime());
-      if (!row) return undefined;
-      return {
-        accountId: row.account_id as number,
-        csrfToken: row.csrf_token as string,
-        expiresAt: new Date(row.expires_at as number),
-      };
+      return mapRow(conn.stmt(FIND_SESSION).get(idHash, now.getTime()), toSession);
     },
 
     async deleteSession(idHash) {

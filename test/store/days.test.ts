@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { dayNumber, dayText } from '../../src/store/sqlite/days.ts';
+import { dayNumber, dayText } from '../../src/store/days.ts';
 
 describe('SQLite day numbers', () => {
   it('counts days from 1970-01-01 UTC', () => {

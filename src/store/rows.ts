@@ -1,10 +1,19 @@
 /**
- * Row shapes as the SQL in this folder selects them, and their mapping to the port types. The
- * columns are those of the SQLite adapter; only the driver's value types differ (BOOLEAN arrives as
- * a boolean, BYTEA as a Buffer, int8 as a number through the pool's type parser).
+ * Row shapes as both adapters select them, and their mapping to the port types. Only the drivers'
+ * value types differ, and are evened out here: a boolean is 0/1 on SQLite and true/false on
+ * PostgreSQL; a hash is a Uint8Array or a Buffer; integers are numbers on both (the PostgreSQL
+ * pool parses int8 into numbers).
  */
-import type { Account, ApiKeyInfo, Group, KeyOwner, Link, Plan, SessionRecord } from '../ports.ts';
-import type { Row } from './client.ts';
+import type { Account, ApiKeyInfo, Group, KeyOwner, Link, Plan, SessionRecord } from './ports.ts';
+
+export type Row = Record<string, unknown>;
+
+const truthy = (value: unknown): boolean => value === true || value === 1;
+
+function buffer(value: unknown): Buffer {
+  const bytes = value as Uint8Array;
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
 
 export const PLAN_COLUMNS = 'id, name, api_access, url_quota, rate_limit_per_hour';
 
@@ -28,7 +37,7 @@ export function toPlan(row: Row): Plan {
   return {
     id: row.id as number,
     name: row.name as string,
-    apiAccess: row.api_access === true,
+    apiAccess: truthy(row.api_access),
     urlQuota: row.url_quota as number,
     rateLimitPerHour: row.rate_limit_per_hour as number,
   };
@@ -38,7 +47,7 @@ function toJoinedPlan(row: Row): Plan {
   return {
     id: row.plan_id as number,
     name: row.plan_name as string,
-    apiAccess: row.plan_api_access === true,
+    apiAccess: truthy(row.plan_api_access),
     urlQuota: row.plan_url_quota as number,
     rateLimitPerHour: row.plan_rate_limit_per_hour as number,
   };
@@ -57,7 +66,7 @@ export function toAccount(row: Row): Account {
 export function toKeyOwner(row: Row): KeyOwner {
   return {
     keyId: row.key_id as number,
-    hash: row.hash as Buffer,
+    hash: buffer(row.hash),
     prefix: row.prefix as string,
     revoked: row.revoked_at !== null,
     accountId: row.account_id as number,
@@ -108,8 +117,17 @@ export function toSession(row: Row): SessionRecord {
   };
 }
 
+/** A row or undefined, mapped. */
+export function mapRow<T>(row: Row | undefined, map: (row: Row) => T): T | undefined {
+  return row === undefined ? undefined : map(row);
+}
+
 /** The first row mapped, or undefined when the query matched none. */
 export function mapFirst<T>(rows: readonly Row[], map: (row: Row) => T): T | undefined {
-  const row = rows[0];
-  return row === undefined ? undefined : map(row);
+  return mapRow(rows[0], map);
+}
+
+/** `%text%` for LIKE, with the wildcards and the escape character of the text taken literally. */
+export function containsPattern(text: string): string {
+  return `%${text.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
 }
