@@ -4,7 +4,7 @@
  * PostgreSQL; a hash is a Uint8Array or a Buffer; integers are numbers on both (the PostgreSQL
  * pool parses int8 into numbers).
  */
-import type { Account, ApiKeyInfo, Group, KeyOwner, Link, Plan, SessionRecord } from './ports.ts';
+import type { Account, ApiKeyInfo, Group, KeyOwner, Link, NewLink, Plan, SessionRecord } from './ports.ts';
 
 export type Row = Record<string, unknown>;
 
@@ -26,6 +26,23 @@ export const ACCOUNT_COLUMNS = `a.id, a.email, a.password_hash, a.created_at, ${
 
 export const LINK_COLUMNS =
   'id, code, account_id, group_id, long_url, normalized_url, title, clicks, bot_hits, created_at';
+
+/** The columns a new link is inserted with, in the order of `newLinkValues`. */
+export const NEW_LINK_COLUMNS =
+  'code, account_id, group_id, long_url, normalized_url, url_hash, title, created_at';
+
+export function newLinkValues(link: NewLink, createdAt: number): Array<string | number | null> {
+  return [
+    link.code,
+    link.accountId,
+    link.groupId,
+    link.longUrl,
+    link.normalizedUrl,
+    link.urlHash,
+    link.title,
+    createdAt,
+  ];
+}
 
 export const GROUP_COLUMNS = 'id, account_id, name, api_id, created_at';
 

@@ -6,6 +6,8 @@ import {
   JOINED_PLAN_COLUMNS,
   LINK_COLUMNS,
   mapFirst,
+  NEW_LINK_COLUMNS,
+  newLinkValues,
   toGroup,
   toKeyOwner,
   toLink,
@@ -27,8 +29,7 @@ const FIND_KEY_BY_HASH = `SELECT k.id AS key_id, k.hash, k.prefix, k.revoked_at,
  * live duplicate) makes the statement insert nothing and return no row, instead of raising an
  * error that would abort the whole transaction. The reads after it tell the two apart.
  */
-const INSERT_LINK = `INSERT INTO links
-  (code, account_id, group_id, long_url, normalized_url, url_hash, title, created_at)
+const INSERT_LINK = `INSERT INTO links (${NEW_LINK_COLUMNS})
   VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING RETURNING ${LINK_COLUMNS}`;
 const CODE_EXISTS = 'SELECT 1 FROM links WHERE code = $1';
 // Takes the slot only while the account is under its plan's quota; no row back = quota full.
@@ -65,16 +66,7 @@ export function postgresLinkStore(db: Db): LinkStore {
    * serialization failures) is needed.
    */
   const insert = async (tx: Tx, link: NewLink): Promise<InsertLinkResult> => {
-    const values: Param[] = [
-      link.code,
-      link.accountId,
-      link.groupId,
-      link.longUrl,
-      link.normalizedUrl,
-      link.urlHash,
-      link.title,
-      Date.now(),
-    ];
+    const values: Param[] = newLinkValues(link, Date.now());
     for (let attempt = 1; attempt <= INSERT_ATTEMPTS; attempt++) {
       const created = mapFirst(await query(tx, INSERT_LINK, values), toLink);
       if (created) {

@@ -6,6 +6,8 @@ import {
   JOINED_PLAN_COLUMNS,
   LINK_COLUMNS,
   mapRow,
+  NEW_LINK_COLUMNS,
+  newLinkValues,
   toGroup,
   toKeyOwner,
   toLink,
@@ -19,15 +21,12 @@ import { sqliteLinkList } from './sqlite-link-list.ts';
 export const FIND_LINK_BY_CODE = `SELECT ${LINK_COLUMNS} FROM links WHERE code = ? AND deleted_at IS NULL`;
 const FIND_LIVE_BY_URL_HASH = `SELECT ${LINK_COLUMNS} FROM links
   WHERE account_id = ? AND url_hash = ? AND deleted_at IS NULL`;
-const INSERT_LINK = `INSERT INTO links
-  (code, account_id, group_id, long_url, normalized_url, url_hash, title, created_at)
+const INSERT_LINK = `INSERT INTO links (${NEW_LINK_COLUMNS})
   VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${LINK_COLUMNS}`;
 // Takes the slot only while the account is under its plan's quota; 0 rows changed = quota full.
 const TAKE_QUOTA_SLOT = `UPDATE accounts SET link_count = link_count + 1
   WHERE id = ? AND link_count < (SELECT url_quota FROM plans WHERE plans.id = accounts.plan_id)`;
-const INSERT_BULK_LINK = `INSERT INTO links
-  (code, account_id, group_id, long_url, normalized_url, url_hash, title, created_at)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?)`;
+const INSERT_BULK_LINK = `INSERT INTO links (${NEW_LINK_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`;
 const ADD_LINK_COUNT = 'UPDATE accounts SET link_count = link_count + ? WHERE id = ?';
 /**
  * Rows per bulk transaction: holds the write lock (and, node:sqlite being synchronous, the thread)
@@ -46,18 +45,7 @@ export function sqliteLinkStore(conn: Connection, clickWriter: ClickWriter): Lin
   const insert = (link: NewLink): InsertLinkResult => {
     let created: Link;
     try {
-      const row = conn
-        .stmt(INSERT_LINK)
-        .get(
-          link.code,
-          link.accountId,
-          link.groupId,
-          link.longUrl,
-          link.normalizedUrl,
-          link.urlHash,
-          link.title,
-          Date.now(),
-        );
+      const row = conn.stmt(INSERT_LINK).get(...newLinkValues(link, Date.now()));
       if (!row) throw new Error('INSERT … RETURNING gave no row');
       created = toLink(row);
     } catch (error) {
@@ -82,16 +70,7 @@ export function sqliteLinkStore(conn: Connection, clickWriter: ClickWriter): Lin
     const perAccount = new Map<number, number>();
     const now = Date.now();
     for (const link of links) {
-      insertLink.run(
-        link.code,
-        link.accountId,
-        link.groupId,
-        link.longUrl,
-        link.normalizedUrl,
-        link.urlHash,
-        link.title,
-        now,
-      );
+      insertLink.run(...newLinkValues(link, now));
       perAccount.set(link.accountId, (perAccount.get(link.accountId) ?? 0) + 1);
     }
     for (const [accountId, added] of perAccount) conn.stmt(ADD_LINK_COUNT).run(added, accountId);
