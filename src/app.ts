@@ -170,7 +170,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   });
   app.decorate('demoLog', demoLog);
 
-  await app.register(pageRoutes, { demoKey: config.demoApiKey });
+  await app.register(pageRoutes, {});
   // Account holders' pages: sign-up/in/out, the dashboard and Account Settings (ADR 009, 010). The
   // dashboard creates links through the /create story, gated by the session's account.
   await app.register(accountArea, {

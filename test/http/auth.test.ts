@@ -311,3 +311,29 @@ describe('CSRF on the signed-out forms', () => {
     }
   });
 });
+
+describe('public pages for a signed-in account holder', () => {
+  it('shows the dashboard and sign-out in the navigation of / and /tester', async () => {
+    const t = await startTestApp();
+    try {
+      const anonymous = new PageClient(t.app);
+      for (const path of ['/', '/tester']) {
+        const page = await anonymous.get(path);
+        assert.equal(page.statusCode, 200);
+        assert.match(page.body, /href="\/login"/);
+        assert.doesNotMatch(page.body, /action="\/logout"/);
+      }
+      const client = new PageClient(t.app);
+      await client.signUp('nav@example.com', PASSWORD);
+      for (const path of ['/', '/tester']) {
+        const page = await client.get(path);
+        assert.equal(page.statusCode, 200);
+        assert.match(page.body, /href="\/dashboard"/);
+        assert.match(page.body, /action="\/logout"/);
+        assert.match(page.body, /nav@example\.com/);
+      }
+    } finally {
+      await t.close();
+    }
+  });
+});

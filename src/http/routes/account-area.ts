@@ -1,5 +1,5 @@
 import cookie from '@fastify/cookie';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.ts';
 import { accountGroups } from '../../services/account-groups.ts';
 import { apiAccess } from '../../services/api-access.ts';
@@ -9,9 +9,11 @@ import { sessionService } from '../../services/sessions.ts';
 import { signInService } from '../../services/sign-in.ts';
 import type { WindowCounter } from '../../state/window-counter.ts';
 import type { Store } from '../../store/ports.ts';
+import { landingPage } from '../../web/pages/landing.ts';
 import { messagePage } from '../../web/pages/message.ts';
-import type { SessionDeps } from '../session.ts';
-import { sendPage } from '../signed-in.ts';
+import { testerPage } from '../../web/pages/tester.ts';
+import { type SessionDeps, signedIn } from '../session.ts';
+import { frameOf, sendPage } from '../signed-in.ts';
 import { accountRoutes } from './account.ts';
 import { authRoutes } from './auth.ts';
 import { dashboardRoutes } from './dashboard.ts';
@@ -93,4 +95,14 @@ export async function accountArea(app: FastifyInstance, options: AccountAreaOpti
     baseUrl: config.baseUrl,
   });
   await app.register(accountRoutes, { ...session, keys: apiAccess(store), auth });
+
+  // The public pages live here too, so their navigation knows who is signed in.
+  const frameFor = async (request: FastifyRequest) => {
+    const user = await signedIn(session, request);
+    return user && frameOf(user);
+  };
+  app.get('/', async (request, reply) => sendPage(reply, 200, landingPage(await frameFor(request))));
+  app.get('/tester', async (request, reply) =>
+    sendPage(reply, 200, testerPage(config.demoApiKey, await frameFor(request))),
+  );
 }

@@ -3,8 +3,6 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { landingPage } from '../../web/pages/landing.ts';
-import { testerPage } from '../../web/pages/tester.ts';
 
 const ASSETS_DIR = join(import.meta.dirname, '..', '..', 'web', 'assets');
 const ASSET_TYPES: Record<string, string> = {
@@ -48,7 +46,6 @@ function loadAssets(
 }
 
 export interface PageRouteOptions {
-  demoKey: string;
   /** Extra asset files (e.g. a chart library) served from /assets/. */
   extraAssets?: ReadonlyMap<string, { body: Buffer; type: string }>;
 }
@@ -71,9 +68,4 @@ export async function pageRoutes(app: FastifyInstance, options: PageRouteOptions
       return reply.type(asset.type).send(asset.body);
     },
   );
-
-  const html = 'text/html; charset=utf-8';
-  app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.type(html).send(landingPage()));
-  const tester = testerPage(options.demoKey);
-  app.get('/tester', { schema: { hide: true } }, async (_request, reply) => reply.type(html).send(tester));
 }

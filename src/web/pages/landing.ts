@@ -1,9 +1,12 @@
 import { html } from '../html.ts';
 import { page } from '../layout.ts';
+import type { Frame } from './notices.ts';
 
 /** GET /: what Snip is and where to go next. */
-export function landingPage(): string {
+export function landingPage(frame?: Frame): string {
   return page({
+    signedInAs: frame?.email,
+    csrfToken: frame?.csrfToken,
     title: 'Short links you can trust',
     body: html`<section class="hero">
 <h1>Short links, checked before they are made</h1>

@@ -1,14 +1,17 @@
 import { ERROR_TABLE } from '../../domain/errors.ts';
 import { html } from '../html.ts';
 import { page } from '../layout.ts';
+import type { Frame } from './notices.ts';
 
 /** GET /tester: compose a /create request, see the whole answer, and watch the demo log live. */
-export function testerPage(demoKey: string): string {
+export function testerPage(demoKey: string, frame?: Frame): string {
   const errors = Object.fromEntries(
     Object.entries(ERROR_TABLE).map(([code, row]) => [code, { status: row.status, meaning: row.message }]),
   );
   return page({
     title: 'API tester',
+    signedInAs: frame?.email,
+    csrfToken: frame?.csrfToken,
     scripts: ['tester.js'],
     data: { demoKey, errors },
     body: html`<h1>API tester</h1>
