@@ -76,10 +76,12 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     intervalMs: config.clickFlushMs,
     onError: (error) => log?.error({ err: error }, 'writing clicks failed; kept for the next flush'),
   });
+  // Label lookups resolved once: these counters move on every redirect.
+  const redirectsByKind = { human: metrics.redirects.labels('human'), bot: metrics.redirects.labels('bot') };
   const answer = redirectAnswer({
     clicks,
     redirectStatus: config.redirectStatus,
-    onRedirect: (kind) => metrics.redirects.inc({ kind }),
+    onRedirect: (kind) => redirectsByKind[kind].inc(),
   });
   const fast = fastRedirect(cache, answer, config.redirectStatus);
   const fastHits = {
