@@ -27,6 +27,7 @@ import type { Inspector } from './inspect/types.ts';
 import { ClickBuffer } from './services/click-buffer.ts';
 import { createLinkService } from './services/create-link.ts';
 import { demoKeyGate, demoLinkStore } from './services/demo.ts';
+import { InFlight } from './services/in-flight.ts';
 import { accountKeyGate, sessionKeyGate } from './services/key-gate.ts';
 import { type DemoLog, MemoryDemoLog } from './state/demo-log.ts';
 import { type CachedLink, LinkCache } from './state/link-cache.ts';
@@ -115,7 +116,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const counter = deps.counter ?? new MemoryWindowCounter();
   const linkEvents = deps.linkEvents ?? new LocalLinkEvents();
   linkEvents.onChanged((code) => cache.invalidate(code));
+  const inFlight = new InFlight();
   app.addHook('onClose', async () => {
+    await inFlight.settled();
     await clicks.close();
     await ownInspector?.close();
   });
@@ -138,12 +141,14 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     failedKeyWindowMs: config.failedKeyWindowSeconds * 1000,
     now: deps.now,
   };
-  const createLink = createLinkService({
-    ...checks,
-    store,
-    gate: accountKeyGate(store),
-    onCreated: (link) => cache.remember(link.code, cached(link)),
-  });
+  const createLink = inFlight.track(
+    createLinkService({
+      ...checks,
+      store,
+      gate: accountKeyGate(store),
+      onCreated: (link) => cache.remember(link.code, cached(link)),
+    }),
+  );
   const envelopeFor = (endpoint: string) =>
     envelopeRenderer({
       ...config,
@@ -159,11 +164,13 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
 
   const demoLog = deps.demoLog ?? new MemoryDemoLog();
   await app.register(demoRoutes, {
-    createLink: createLinkService({
-      ...checks,
-      store: demoLinkStore(store),
-      gate: demoKeyGate(config.demoApiKey, config.demoRateLimit, config.demoRateWindowSeconds * 1000),
-    }),
+    createLink: inFlight.track(
+      createLinkService({
+        ...checks,
+        store: demoLinkStore(store),
+        gate: demoKeyGate(config.demoApiKey, config.demoRateLimit, config.demoRateWindowSeconds * 1000),
+      }),
+    ),
     envelope: envelopeFor('/demo/create'),
     log: demoLog,
     demoKey: config.demoApiKey,
@@ -179,12 +186,14 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     config,
     store,
     counter,
-    createLink: createLinkService({
-      ...checks,
-      store,
-      gate: sessionKeyGate(store),
-      onCreated: (link) => cache.remember(link.code, cached(link)),
-    }),
+    createLink: inFlight.track(
+      createLinkService({
+        ...checks,
+        store,
+        gate: sessionKeyGate(store),
+        onCreated: (link) => cache.remember(link.code, cached(link)),
+      }),
+    ),
     onLinkDeleted: (code) => linkEvents.changed(code),
     now: deps.now ?? Date.now,
   });

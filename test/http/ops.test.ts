@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { UnavailableError } from '../../src/domain/errors.ts';
 import type { WindowCounter } from '../../src/state/window-counter.ts';
-import { createJson, startTestApp } from '../helper.ts';
+import { createJson, FakeInspector, startTestApp } from '../helper.ts';
 
 const BROWSER =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0 Safari/537.36';
@@ -122,6 +122,45 @@ describe('shared state unreachable', () => {
       assert.equal(answer.headers.location, 'https://example.com/still');
       assert.equal((await t.app.inject({ method: 'GET', url: '/Nothere' })).statusCode, 404);
     } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('closing the app', () => {
+  it('waits for a create still in flight before letting go of the store', async () => {
+    const inspector = new FakeInspector();
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let entered = () => {};
+    const inspecting = new Promise<void>((resolve) => {
+      entered = resolve;
+    });
+    const inspect = inspector.inspect.bind(inspector);
+    inspector.inspect = async (url) => {
+      entered();
+      await held;
+      return inspect(url);
+    };
+    const t = await startTestApp({ inspector });
+    try {
+      const answer = createJson(t.app, t.apiKey, { url: 'https://example.com/in-flight' });
+      await inspecting;
+      let closed = false;
+      const closing = t.app.close().then(() => {
+        closed = true;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.equal(closed, false, 'close waits for the create');
+      release();
+      await closing;
+      assert.equal((await answer).status, 201);
+      const account = await t.store.findAccountByEmail(t.email);
+      assert.equal(await t.store.countLiveLinks(account?.id ?? 0), 1);
+    } finally {
+      release();
       await t.close();
     }
   });
