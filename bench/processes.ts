@@ -19,6 +19,40 @@ export function killAll(): void {
   for (const child of children) child.kill('SIGKILL');
 }
 
+/** Asynchronous clean-ups (a scratch database, Redis keys) that must also run on failure or Ctrl-C. */
+const cleanups = new Set<() => Promise<void>>();
+
+/**
+ * Registers a clean-up and returns the function that runs it: at most once, however often it is called,
+ * and it stays pending for runCleanups() while it runs.
+ */
+export function onCleanup(work: () => Promise<void>): () => Promise<void> {
+  let running: Promise<void> | undefined;
+  const run = (): Promise<void> => {
+    running ??= work().finally(() => cleanups.delete(run));
+    return running;
+  };
+  cleanups.add(run);
+  return run;
+}
+
+/** Runs (or waits for) every pending clean-up, giving up after `ms`; failures are printed, not thrown. */
+export async function runCleanups(ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<void>((resolve) => {
+    timer = setTimeout(() => {
+      console.error(`clean-up still running after ${ms / 1000} s: giving up`);
+      resolve();
+    }, ms);
+  });
+  const all = Promise.allSettled([...cleanups].map((cleanup) => cleanup())).then((results) => {
+    for (const result of results)
+      if (result.status === 'rejected') console.error('clean-up failed:', result.reason);
+  });
+  await Promise.race([all, deadline]);
+  clearTimeout(timer);
+}
+
 export interface Started {
   child: ChildProcess;
   url: string;
@@ -65,12 +99,13 @@ async function freePort(): Promise<number> {
 
 /**
  * Runs `snip serve` the way `npm start` does, at LOG_LEVEL=warn (no listening line to read), and waits
- * until `readyPath` answers with `readyStatus`.
+ * until `readyPath` answers with `readyStatus`. `env` adds to the environment (REDIS_URL, REDIS_PREFIX…).
  */
 export async function startSnip(
   databaseUrl: string,
   readyPath: string,
   readyStatus: number,
+  env: Record<string, string> = {},
 ): Promise<Started> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -85,6 +120,7 @@ export async function startSnip(
         DATABASE_URL: databaseUrl,
         LOG_LEVEL: 'warn',
         ALLOW_PRIVATE_TARGETS: 'true',
+        ...env,
       },
       stdio: ['ignore', 'inherit', 'inherit'],
     }),

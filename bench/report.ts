@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import type { WrkResult } from './wrk.ts';
+import type { WrkPart, WrkResult } from './wrk.ts';
 
 /** The table printed at the end, the goals from the issue, and bench/results/latest.json. */
 
@@ -7,9 +7,14 @@ export interface Run extends WrkResult {
   target: string;
   /** Requests per second divided by the bare node:http server's, for the redirect runs. */
   ratioVsBare?: number;
-  /** Snip's resident memory after the run, and its peak since it started (VmHWM), in MB. */
+  /** Requests per second divided by those of SQLite's run of the same request (pg+redis runs). */
+  ratioVsSqlite?: number;
+  /** Snip's resident memory after the run, and its peak since it started (VmHWM), in MB; the larger
+   * instance's when there are several. */
   rssMb?: number;
   peakRssMb?: number;
+  /** Runs over several instances: each one's wrk figures and memory. */
+  perInstance?: Array<WrkPart & { rssMb: number; peakRssMb: number }>;
 }
 
 export interface Goal {
@@ -49,14 +54,16 @@ export function rssGoal(peakRssMb: number): Goal {
   };
 }
 
+const times = (ratio: number | undefined) => (ratio === undefined ? '' : `${ratio.toFixed(2)}×`);
+
 export function formatRun(run: Run): string {
-  const ratio = run.ratioVsBare === undefined ? '' : `${run.ratioVsBare.toFixed(2)}×`;
   return [
     run.target.padEnd(56),
     Math.round(run.requestsPerSecond).toLocaleString('en-US').padStart(9),
     `${run.p50Ms.toFixed(2)} ms`.padStart(10),
     `${run.p99Ms.toFixed(2)} ms`.padStart(10),
-    ratio.padStart(8),
+    times(run.ratioVsBare).padStart(8),
+    times(run.ratioVsSqlite).padStart(9),
     String(run.errors).padStart(7),
     (run.peakRssMb === undefined ? '' : `${run.peakRssMb.toFixed(0)} MB`).padStart(9),
     `${run.otherCores.toFixed(2)}${disturbed(run) ? ' *' : ''}`.padStart(12),
@@ -67,6 +74,7 @@ export function printTable(runs: readonly Run[], goals: readonly Goal[], notes: 
   const header = ['target'.padEnd(56), 'req/s'.padStart(9), 'p50'.padStart(10), 'p99'.padStart(10)];
   const more = [
     'vs bare'.padStart(8),
+    'vs sqlite'.padStart(9),
     'errors'.padStart(7),
     'peak RSS'.padStart(9),
     'other cores'.padStart(12),

@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import { isShortCode } from '../src/domain/short-code.ts';
 import { urlHash } from '../src/domain/target-url.ts';
 import { accountOperations } from '../src/services/manage-accounts.ts';
@@ -24,6 +25,19 @@ export function codeOf(index: number): string {
     n = Math.floor(n / 62);
   }
   return code;
+}
+
+/** Writes the codes of the given link indexes, one a line (8-byte records), for bench/lua/redirect.lua. */
+export function writeCodes(path: string, indexes: Iterable<number>): string {
+  writeFileSync(path, `${Array.from(indexes, codeOf).join('\n')}\n`);
+  return path;
+}
+
+/** `size` distinct link indexes out of [0, count), picked at random. */
+export function sampleIndexes(count: number, size: number): Set<number> {
+  const picked = new Set<number>();
+  while (picked.size < size) picked.add(Math.floor(Math.random() * count));
+  return picked;
 }
 
 export interface PreparedStore {

@@ -16,7 +16,7 @@ export interface WrkResult {
   maxMs: number;
   /** Socket errors plus answers with a status of 400 or more. */
   errors: number;
-  /** Cores used by other processes than wrk, the server and this driver during the middle of the run. */
+  /** Cores used by other processes than wrk, those under test and this driver in the middle of the run. */
   otherCores: number;
 }
 
@@ -30,17 +30,28 @@ export function ensureWrk(): string {
   return /wrk (\S+)/.exec(`${banner.stdout}${banner.stderr}`)?.[1] ?? 'unknown';
 }
 
-export async function runWrk(options: {
+/** One wrk process's figures, for runs split over several instances. */
+export interface WrkPart {
   url: string;
-  script: string;
-  seconds: number;
+  requests: number;
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+  errors: number;
+}
+
+/** One wrk process: the URL it loads and the environment its script reads. */
+export interface WrkTarget {
+  url: string;
   env: Record<string, string>;
-  serverPid: number;
-}): Promise<WrkResult> {
-  const args = ['-t', String(THREADS), '-c', String(CONNECTIONS), '-d', `${options.seconds}s`, '--latency'];
+}
+
+function startWrk(target: WrkTarget, script: string, seconds: number, threads: number, connections: number) {
+  const args = ['-t', String(threads), '-c', String(connections), '-d', `${seconds}s`, '--latency'];
   const child = track(
-    spawn('wrk', [...args, '-s', `${LUA_DIR}${options.script}`, options.url], {
-      env: { ...process.env, BENCH_LUA_DIR: LUA_DIR, ...options.env },
+    spawn('wrk', [...args, '-s', `${LUA_DIR}${script}`, target.url], {
+      env: { ...process.env, BENCH_LUA_DIR: LUA_DIR, ...target.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     }),
   );
@@ -51,29 +62,71 @@ export async function runWrk(options: {
   child.stderr?.on('data', (chunk) => {
     output += chunk;
   });
-  const closed = new Promise<number | null>((resolve) => child.once('close', resolve));
+  const done = new Promise<WrkPart>((resolve, reject) => {
+    child.once('close', (code) => {
+      const json = /^BENCH_JSON (.*)$/m.exec(output)?.[1];
+      if (code !== 0 || !json) {
+        reject(new Error(`wrk ${script} on ${target.url} failed (exit ${code}):\n${output}`));
+        return;
+      }
+      const raw = JSON.parse(json) as {
+        requests: number;
+        duration_us: number;
+        p50_us: number;
+        p99_us: number;
+        max_us: number;
+        errors: Record<string, number>;
+      };
+      resolve({
+        url: target.url,
+        requests: raw.requests,
+        requestsPerSecond: Math.round(raw.requests / (raw.duration_us / 1e6)),
+        p50Ms: raw.p50_us / 1000,
+        p99Ms: raw.p99_us / 1000,
+        maxMs: raw.max_us / 1000,
+        errors: Object.values(raw.errors).reduce((sum, n) => sum + n, 0),
+      });
+    });
+  });
+  return { pid: child.pid ?? 0, done };
+}
+
+/**
+ * Runs wrk against each target at once, THREADS and CONNECTIONS split evenly between them (two targets:
+ * two wrk processes of -t1 -c32; wrk sends every request to the one host it was given). The result sums
+ * requests and req/s and keeps the worst latencies. `ourPids` are the processes under test besides wrk
+ * and this driver (the servers, and PostgreSQL and Redis when they serve them).
+ */
+export async function runWrk(options: {
+  targets: readonly WrkTarget[];
+  script: string;
+  seconds: number;
+  ourPids: readonly number[];
+}): Promise<WrkResult & { parts?: WrkPart[] }> {
+  const count = options.targets.length;
+  if (count === 0 || THREADS % count !== 0 || CONNECTIONS % count !== 0)
+    throw new Error(`cannot split -t${THREADS} -c${CONNECTIONS} over ${count} wrk processes`);
+  const started = options.targets.map((target) =>
+    startWrk(target, options.script, options.seconds, THREADS / count, CONNECTIONS / count),
+  );
+  // Failures are reported once all are done; until then, keep the other rejections from going unhandled.
+  const all = Promise.allSettled(started.map((wrk) => wrk.done));
   // The middle of the run, while wrk is surely alive: from a quarter of it to nine tenths.
   await new Promise((resolve) => setTimeout(resolve, options.seconds * 250));
-  const pids = [child.pid ?? 0, options.serverPid, process.pid];
+  const pids = [...started.map((wrk) => wrk.pid), ...options.ourPids, process.pid];
   const others = await otherCoresOver(options.seconds * 650, pids);
-  const code = await closed;
-  const json = /^BENCH_JSON (.*)$/m.exec(output)?.[1];
-  if (code !== 0 || !json) throw new Error(`wrk ${options.script} failed (exit ${code}):\n${output}`);
-  const raw = JSON.parse(json) as {
-    requests: number;
-    duration_us: number;
-    p50_us: number;
-    p99_us: number;
-    max_us: number;
-    errors: Record<string, number>;
-  };
+  const parts = (await all).map((settled) => {
+    if (settled.status === 'rejected') throw settled.reason;
+    return settled.value;
+  });
   return {
-    requests: raw.requests,
-    requestsPerSecond: Math.round(raw.requests / (raw.duration_us / 1e6)),
-    p50Ms: raw.p50_us / 1000,
-    p99Ms: raw.p99_us / 1000,
-    maxMs: raw.max_us / 1000,
-    errors: Object.values(raw.errors).reduce((sum, n) => sum + n, 0),
+    requests: parts.reduce((sum, part) => sum + part.requests, 0),
+    requestsPerSecond: parts.reduce((sum, part) => sum + part.requestsPerSecond, 0),
+    p50Ms: Math.max(...parts.map((part) => part.p50Ms)),
+    p99Ms: Math.max(...parts.map((part) => part.p99Ms)),
+    maxMs: Math.max(...parts.map((part) => part.maxMs)),
+    errors: parts.reduce((sum, part) => sum + part.errors, 0),
     otherCores: Number(others.toFixed(2)),
+    ...(count > 1 ? { parts } : {}),
   };
 }

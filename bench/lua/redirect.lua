@@ -10,8 +10,9 @@ end
 
 local codes, count, head, tail
 function init(args)
-  -- Each thread draws its own sequence: identical ones would warm the cache for each other.
-  math.randomseed(os.time() * 1000 + id)
+  -- Each thread draws its own sequence: identical ones would warm the cache for each other. BENCH_SEED
+  -- tells apart the wrk processes run side by side (one per instance), whose threads share ids.
+  math.randomseed(os.time() * 1000 + (tonumber(os.getenv('BENCH_SEED')) or 0) * 100 + id)
   local file = assert(io.open(os.getenv('BENCH_CODES'), 'rb'))
   codes = file:read('*a')
   file:close()

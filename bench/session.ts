@@ -1,0 +1,91 @@
+import { memoryOf, type Started } from './processes.ts';
+import { formatRun, type Run } from './report.ts';
+import { runWrk } from './wrk.ts';
+
+/** The runs of one `npm run bench`, each a warm-up then a measured wrk run, in the order they were made. */
+
+export interface Measurement {
+  target: string;
+  /** The bare node:http server: the redirect runs after it get their ratio against it. */
+  bare?: boolean;
+  /** One wrk process per server, all at once. */
+  servers: readonly Started[];
+  script: 'redirect.lua' | 'create.lua';
+  /** The script's environment; `tag` differs for every wrk process of the run (create.lua's URLs). */
+  env: (tag: string) => Record<string, string>;
+  /** Processes the servers rely on (PostgreSQL, Redis): their CPU is part of the run, not a disturbance. */
+  supportPids?: () => Promise<number[]>;
+  /** SQLite's run of the same request in this run, for the ratio. */
+  sqlite?: Run;
+}
+
+const ratio = (run: Run, base: Run) => Number((run.requestsPerSecond / base.requestsPerSecond).toFixed(3));
+
+export class Session {
+  readonly runs: Run[] = [];
+  readonly warmupS: number;
+  readonly measureS: number;
+  #bare: Run | undefined;
+  readonly #bareRuns: Run[] = [];
+  #tags = 0;
+
+  constructor(warmupS: number, measureS: number) {
+    this.warmupS = warmupS;
+    this.measureS = measureS;
+  }
+
+  async measure(m: Measurement): Promise<Run> {
+    const wrk = async (stage: string, seconds: number) => {
+      const targets = m.servers.map((server, i) => ({
+        url: server.url,
+        env: { BENCH_SEED: String(i), ...m.env(`${stage}${++this.#tags}`) },
+      }));
+      const ourPids = [
+        ...m.servers.map((server) => server.child.pid as number),
+        ...((await m.supportPids?.()) ?? []),
+      ];
+      return runWrk({ targets, script: m.script, seconds, ourPids });
+    };
+    // Instances side by side share the cores, so each warms (JIT, link cache) that many times slower: a
+    // single warm-up length left the first seconds of a two-instance run with stalls of up to a second.
+    await wrk('warm', this.warmupS * m.servers.length);
+    const { parts, ...result } = await wrk('run', this.measureS);
+    const run: Run = { target: m.target, ...result };
+    if (m.bare) {
+      this.#bare = run;
+      this.#bareRuns.push(run);
+    } else {
+      if (m.script === 'redirect.lua' && this.#bare) run.ratioVsBare = ratio(run, this.#bare);
+      if (m.sqlite) run.ratioVsSqlite = ratio(run, m.sqlite);
+      const memory = m.servers.map((server) => memoryOf(server.child.pid as number));
+      run.rssMb = Math.max(...memory.map((one) => one.rssMb));
+      run.peakRssMb = Math.max(...memory.map((one) => one.peakRssMb));
+      if (parts)
+        run.perInstance = parts.map((part, i) => ({ ...part, ...(memory[i] as (typeof memory)[0]) }));
+    }
+    this.runs.push(run);
+    console.log(formatRun(run));
+    return run;
+  }
+
+  /** A note when the bare runs, which do the same work each time, differ widely: the machine drifted. */
+  bareSpreadNote(): string | undefined {
+    const rates = this.#bareRuns.map((run) => run.requestsPerSecond);
+    const [low, high] = [Math.min(...rates), Math.max(...rates)];
+    if (rates.length < 2 || high / low < BARE_SPREAD) return undefined;
+    return (
+      `the bare runs, identical work, range from ${low.toLocaleString('en-US')} to ${high.toLocaleString('en-US')} req/s: ` +
+      'the machine drifted during the run (the "other cores" gauge cannot see the host), so a ratio vs bare ' +
+      'is only as good as the bare run just before it'
+    );
+  }
+}
+
+const BARE_SPREAD = 1.15;
+
+export async function timed<T>(label: string, work: () => Promise<T>): Promise<T> {
+  const start = performance.now();
+  const result = await work();
+  console.log(`${label}: ${((performance.now() - start) / 1000).toFixed(1)} s`);
+  return result;
+}
