@@ -13,17 +13,17 @@ export interface RedirectAnswerOptions {
   onRedirect?: (kind: ClickKind) => void;
 }
 
+/** Whichever speculation header came (browsers send at most one); usually none. */
 function purposeOf(headers: IncomingHttpHeaders): string {
-  return `${headers['sec-purpose'] ?? ''} ${headers.purpose ?? ''} ${headers['x-purpose'] ?? ''} ${headers['x-moz'] ?? ''}`;
+  return String(headers['sec-purpose'] ?? headers.purpose ?? headers['x-purpose'] ?? headers['x-moz'] ?? '');
 }
 
-/** Counts the request (a click or a bot hit) and gives the headers of the redirect answer. */
+/** Counts the request of a redirect: a click or a bot hit. */
 export function redirectAnswer(options: RedirectAnswerOptions) {
-  return (link: CachedLink, method: string, headers: IncomingHttpHeaders) => {
+  return (link: CachedLink, method: string, headers: IncomingHttpHeaders): void => {
     const kind = clickKind({ method, userAgent: headers['user-agent'], purpose: purposeOf(headers) });
     options.clicks.record(link.id, kind);
     options.onRedirect?.(kind);
-    return { location: link.location, 'cache-control': NO_STORE };
   };
 }
 
@@ -45,8 +45,18 @@ export function fastRedirect(cache: LinkCache, answer: RedirectAnswer, status: n
     if (!isShortCode(code)) return false;
     const link = cache.peek(code);
     if (!link) return false;
-    const headers = answer(link, method, req.headers);
-    res.writeHead(status, { ...headers, 'content-length': '0', 'x-content-type-options': 'nosniff' });
+    answer(link, method, req.headers);
+    // The flat array form skips building and walking a headers object.
+    res.writeHead(status, [
+      'location',
+      link.location,
+      'cache-control',
+      NO_STORE,
+      'content-length',
+      '0',
+      'x-content-type-options',
+      'nosniff',
+    ]);
     res.end();
     return true;
   };

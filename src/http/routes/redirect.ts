@@ -4,7 +4,7 @@ import { isShortCode } from '../../domain/short-code.ts';
 import type { LinkCache } from '../../state/link-cache.ts';
 import type { WindowCounter } from '../../state/window-counter.ts';
 import { errorPage } from '../../web/error-page.ts';
-import type { RedirectAnswer } from '../fast-redirect.ts';
+import { NO_STORE, type RedirectAnswer } from '../fast-redirect.ts';
 
 export interface RedirectRouteOptions {
   cache: LinkCache;
@@ -70,9 +70,11 @@ export function registerRedirects(app: FastifyInstance, options: RedirectRouteOp
       link = (await cache.load(code)) ?? null;
     }
     if (link === null) return miss(request, reply);
+    options.answer(link, request.method, request.headers);
     return reply
       .code(options.redirectStatus)
-      .headers(options.answer(link, request.method, request.headers))
+      .header('location', link.location)
+      .header('cache-control', NO_STORE)
       .send();
   });
 }
