@@ -50,25 +50,19 @@ export const API_KEY_COLUMNS = 'id, account_id, prefix, created_at, revoked_at';
 
 export const SESSION_COLUMNS = 'account_id, csrf_token, expires_at';
 
-export function toPlan(row: Row): Plan {
+/** A plan from its own columns, or from the `plan_*` aliases of JOINED_PLAN_COLUMNS. */
+function planFrom(row: Row, prefix: '' | 'plan_'): Plan {
   return {
-    id: row.id as number,
-    name: row.name as string,
-    apiAccess: truthy(row.api_access),
-    urlQuota: row.url_quota as number,
-    rateLimitPerHour: row.rate_limit_per_hour as number,
+    id: row[`${prefix}id`] as number,
+    name: row[`${prefix}name`] as string,
+    apiAccess: truthy(row[`${prefix}api_access`]),
+    urlQuota: row[`${prefix}url_quota`] as number,
+    rateLimitPerHour: row[`${prefix}rate_limit_per_hour`] as number,
   };
 }
 
-function toJoinedPlan(row: Row): Plan {
-  return {
-    id: row.plan_id as number,
-    name: row.plan_name as string,
-    apiAccess: truthy(row.plan_api_access),
-    urlQuota: row.plan_url_quota as number,
-    rateLimitPerHour: row.plan_rate_limit_per_hour as number,
-  };
-}
+export const toPlan = (row: Row): Plan => planFrom(row, '');
+const toJoinedPlan = (row: Row): Plan => planFrom(row, 'plan_');
 
 export function toAccount(row: Row): Account {
   return {
