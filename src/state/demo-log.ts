@@ -23,14 +23,36 @@ export interface DemoLog {
   close(): Promise<void>;
 }
 
+/** The local listeners of new entries: what every DemoLog keeps alike, whatever feeds it. */
+export class EntryListeners {
+  readonly #listeners = new Set<(entry: DemoLogEntry) => void>();
+
+  add(listener: (entry: DemoLogEntry) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  emit(entry: DemoLogEntry): void {
+    for (const listener of this.#listeners) listener(entry);
+  }
+
+  get size(): number {
+    return this.#listeners.size;
+  }
+
+  clear(): void {
+    this.#listeners.clear();
+  }
+}
+
 export class MemoryDemoLog implements DemoLog {
   readonly #entries: DemoLogEntry[] = [];
-  readonly #listeners = new Set<(entry: DemoLogEntry) => void>();
+  readonly #listeners = new EntryListeners();
 
   async append(entry: DemoLogEntry): Promise<void> {
     this.#entries.unshift(entry);
     if (this.#entries.length > DEMO_LOG_SIZE) this.#entries.length = DEMO_LOG_SIZE;
-    for (const listener of this.#listeners) listener(entry);
+    this.#listeners.emit(entry);
   }
 
   async recent(): Promise<DemoLogEntry[]> {
@@ -38,8 +60,7 @@ export class MemoryDemoLog implements DemoLog {
   }
 
   subscribe(listener: (entry: DemoLogEntry) => void): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
+    return this.#listeners.add(listener);
   }
 
   get listenerCount(): number {

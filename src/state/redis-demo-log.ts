@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { DEMO_LOG_SIZE, type DemoLog, type DemoLogEntry } from './demo-log.ts';
+import { DEMO_LOG_SIZE, type DemoLog, type DemoLogEntry, EntryListeners } from './demo-log.ts';
 
 /**
  * The demo log shared by every instance: a capped list for GET /demo/log and a channel so each
@@ -10,7 +10,7 @@ export class RedisDemoLog implements DemoLog {
   readonly #subscriber: Redis;
   readonly #key: string;
   readonly #channel: string;
-  readonly #listeners = new Set<(entry: DemoLogEntry) => void>();
+  readonly #listeners = new EntryListeners();
   readonly #onMessage: (channel: string, message: string) => void;
 
   private constructor(redis: Redis, subscriber: Redis, prefix: string) {
@@ -20,8 +20,7 @@ export class RedisDemoLog implements DemoLog {
     this.#channel = `${prefix}demo-log`;
     this.#onMessage = (channel, message) => {
       if (channel !== this.#channel) return;
-      const entry = JSON.parse(message) as DemoLogEntry;
-      for (const listener of this.#listeners) listener(entry);
+      this.#listeners.emit(JSON.parse(message) as DemoLogEntry);
     };
   }
 
@@ -48,8 +47,7 @@ export class RedisDemoLog implements DemoLog {
   }
 
   subscribe(listener: (entry: DemoLogEntry) => void): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
+    return this.#listeners.add(listener);
   }
 
   get listenerCount(): number {
