@@ -1,6 +1,8 @@
+import type { PlanSettings } from '../domain/plans.ts';
+
 /**
  * The store's ports: what services need from persistence, named by intent.
- * Every adapter (SQLite now, PostgreSQL later) implements all of them and passes
+ * Every adapter (SQLite and PostgreSQL) implements all of them and passes
  * the same contract suite in test/store/.
  */
 
@@ -12,12 +14,8 @@ export interface Plan {
   rateLimitPerHour: number;
 }
 
-export interface PlanInput {
-  name: string;
-  apiAccess: boolean;
-  urlQuota: number;
-  rateLimitPerHour: number;
-}
+/** A plan's settings, as the domain defines them (the default plans are of this shape). */
+export type PlanInput = PlanSettings;
 
 export interface Account {
   id: number;
