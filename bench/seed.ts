@@ -1,9 +1,9 @@
 import { writeFileSync } from 'node:fs';
-import { isShortCode } from '../src/domain/short-code.ts';
-import { urlHash } from '../src/domain/target-url.ts';
-import { accountOperations } from '../src/services/manage-accounts.ts';
-import { openStore } from '../src/store/open-store.ts';
-import type { NewLink } from '../src/store/ports.ts';
+import { openStore } from '../src/adapters/open-store.ts';
+import type { NewLink } from '../src/core/entities.ts';
+import { isShortCode } from '../src/core/short-code.ts';
+import { urlHash } from '../src/core/target-url.ts';
+import { accountOperations } from '../src/features/accounts/operator.ts';
 
 /** Fills a benchmark store through the store's own API: accounts and keys, then links via the bulk path. */
 

@@ -1,40 +1,45 @@
-import { createServer } from 'node:http';
-import swagger from '@fastify/swagger';
-import Fastify, {
-  type FastifyBaseLogger,
-  type FastifyInstance,
-  type FastifyServerOptions,
-  LogController,
-} from 'fastify';
+import cookie from '@fastify/cookie';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { createInspector } from './adapters/inspect/inspector.ts';
+import { MemoryDemoLog } from './adapters/memory/demo-log.ts';
+import { LocalLinkEvents } from './adapters/memory/link-events.ts';
+import { MemoryWindowCounter } from './adapters/memory/window-counter.ts';
 import type { Config } from './config.ts';
-import { socialMatcher } from './domain/social.ts';
-import { MAX_BODY_BYTES, registerBodyParsers } from './http/body-parsers.ts';
-import { envelopeRenderer } from './http/envelope.ts';
-import { fastRedirect, redirectAnswer } from './http/fast-redirect.ts';
-import { countRequests, createMetrics, observeRuntime, timedInspector, timedStore } from './http/metrics.ts';
-import { openapiDocument } from './http/openapi.ts';
-import { accountArea } from './http/routes/account-area.ts';
-import { createRoute } from './http/routes/create.ts';
-import { demoRoutes } from './http/routes/demo.ts';
-import { opsRoutes, type ReadinessCheck } from './http/routes/ops.ts';
-import { pageRoutes } from './http/routes/pages.ts';
-import { qrcodeRoute } from './http/routes/qrcode.ts';
-import { registerRedirects } from './http/routes/redirect.ts';
-import { ErrorEnvelope, SuccessEnvelope } from './http/schemas.ts';
+import type { Inspector } from './core/ports/inspector.ts';
+import type { ReadinessCheck } from './core/ports/readiness.ts';
+import type { DemoLog, LinkEvents, WindowCounter } from './core/ports/shared-state.ts';
+import type { Store } from './core/ports/store.ts';
+import { socialMatcher } from './core/social.ts';
+import { ACCOUNT_ASSETS, accountsFeature, frameOfSession } from './features/accounts/index.ts';
+import { accountServices } from './features/accounts/services.ts';
+import { createLinkService } from './features/create/create-link.ts';
+import { demoKeyGate, demoLinkStore } from './features/create/demo.ts';
+import { envelopeRenderer } from './features/create/envelope.ts';
+import { InFlight } from './features/create/in-flight.ts';
+import { CREATE_ASSETS, CREATE_SCHEMAS, createFeature } from './features/create/index.ts';
+import { accountKeyGate } from './features/create/key-gate.ts';
+import { opsFeature } from './features/ops/index.ts';
+import {
+  countRequests,
+  createMetrics,
+  observeRuntime,
+  timedInspector,
+  timedStore,
+} from './features/ops/metrics.ts';
+import { collectOpenapi } from './features/ops/openapi.ts';
+import { ClickBuffer } from './features/redirect/click-buffer.ts';
+import { fastRedirect, redirectAnswer } from './features/redirect/fast-path.ts';
+import { redirectFeature } from './features/redirect/index.ts';
+import { cachedLink, type LinkCache, linkCacheOver } from './features/redirect/link-cache.ts';
+import { registerBodyParsers } from './http/body-parsers.ts';
 import { addSecurityHeaders } from './http/security-headers.ts';
-import { createInspector } from './inspect/inspector.ts';
-import type { Inspector } from './inspect/types.ts';
-import { ClickBuffer } from './services/click-buffer.ts';
-import { createLinkService } from './services/create-link.ts';
-import { demoKeyGate, demoLinkStore } from './services/demo.ts';
-import { InFlight } from './services/in-flight.ts';
-import { accountKeyGate, sessionKeyGate } from './services/key-gate.ts';
-import { type DemoLog, MemoryDemoLog } from './state/demo-log.ts';
-import { type CachedLink, LinkCache } from './state/link-cache.ts';
-import { type LinkEvents, LocalLinkEvents } from './state/link-events.ts';
-import { MemoryWindowCounter, type WindowCounter } from './state/window-counter.ts';
-import type { Link, Store } from './store/ports.ts';
+import { serverOptions } from './http/server-options.ts';
+import { assetRoutes, WEB_ASSETS } from './web/assets.ts';
 
+/**
+ * The one composition root: the adapters it is given (or in-memory ones), the services built on
+ * them once, and the features that answer HTTP, wired through ports.
+ */
 export interface AppDeps {
   store: Store;
   /** Defaults to the real inspector with the configured address guard. */
@@ -55,83 +60,40 @@ declare module 'fastify' {
     clicks: ClickBuffer;
     linkCache: LinkCache;
     demoLog: DemoLog;
-    /** Announce a changed or deleted link so every instance drops it from its cache. */
-    linkEvents: LinkEvents;
   }
 }
 
 /** Builds the whole application without listening; tests call inject() on it. */
 export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyInstance> {
+  const now = deps.now ?? Date.now;
   const metrics = createMetrics();
   const store = timedStore(deps.store, metrics);
-  const cached = (link: Link): CachedLink => ({ id: link.id, location: new URL(link.longUrl).href });
-  const cache = new LinkCache(
-    async (code) => {
-      const link = await store.findLinkByCode(code);
-      return link && cached(link);
-    },
-    { max: config.linkCacheSize, missTtlMs: 5000 },
-  );
+  const counter = deps.counter ?? new MemoryWindowCounter();
+  const demoLog = deps.demoLog ?? new MemoryDemoLog();
+  const linkEvents = deps.linkEvents ?? new LocalLinkEvents();
+  const ownInspector = deps.inspector
+    ? undefined
+    : createInspector({ allowPrivate: config.allowPrivateTargets });
+  const inspector = timedInspector(deps.inspector ?? (ownInspector as Inspector), metrics);
+
+  // The redirect: hot links in memory, clicks buffered, every change heard from any instance.
+  const cache = linkCacheOver((code) => store.findLinkByCode(code), config.linkCacheSize);
+  linkEvents.onChanged((code) => cache.invalidate(code));
   let log: FastifyBaseLogger | undefined;
   const clicks = new ClickBuffer(store, {
     intervalMs: config.clickFlushMs,
     onError: (error) => log?.error({ err: error }, 'writing clicks failed; kept for the next flush'),
   });
-  // Label lookups resolved once: these counters move on every redirect.
   const redirectsByKind = { human: metrics.redirects.labels('human'), bot: metrics.redirects.labels('bot') };
-  const answer = redirectAnswer({
-    clicks,
-    redirectStatus: config.redirectStatus,
-    onRedirect: (kind) => redirectsByKind[kind].inc(),
-  });
+  const answer = redirectAnswer({ clicks, onRedirect: (kind) => redirectsByKind[kind].inc() });
   const fast = fastRedirect(cache, answer, config.redirectStatus);
   const fastHits = {
     GET: metrics.requests.labels('/:code', 'GET', String(config.redirectStatus)),
     HEAD: metrics.requests.labels('/:code', 'HEAD', String(config.redirectStatus)),
   };
 
-  const options: FastifyServerOptions = {
-    logger: deps.logger ?? false,
-    // A hop count: only the addresses the operator's own proxies appended are believed (proxy-addr semantics).
-    trustProxy: config.trustProxy as FastifyServerOptions['trustProxy'],
-    bodyLimit: MAX_BODY_BYTES,
-    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
-    // No per-request info lines on the hot path; errors are still logged, with keys redacted.
-    logController: new LogController({ disableRequestLogging: true }),
-    // Hot-link redirects are answered before the router; everything else is the application's.
-    serverFactory: (handler) =>
-      createServer((req, res) => {
-        if (fast(req, res)) fastHits[req.method as 'GET' | 'HEAD'].inc();
-        else handler(req, res);
-      }),
-  };
-  const app: FastifyInstance = Fastify(options);
-  log = app.log;
-  addSecurityHeaders(app);
-  countRequests(app, metrics);
-  const ownInspector = deps.inspector
-    ? undefined
-    : createInspector({ allowPrivate: config.allowPrivateTargets });
-  const inspector = timedInspector(deps.inspector ?? (ownInspector as Inspector), metrics);
-  const counter = deps.counter ?? new MemoryWindowCounter();
-  const linkEvents = deps.linkEvents ?? new LocalLinkEvents();
-  linkEvents.onChanged((code) => cache.invalidate(code));
+  // Creating links: /create and the dashboard share one service; the demo has its own gate and store.
   const inFlight = new InFlight();
-  app.addHook('onClose', async () => {
-    await inFlight.settled();
-    await clicks.close();
-    await ownInspector?.close();
-  });
-  observeRuntime(metrics, clicks, cache);
-
-  await registerBodyParsers(app);
-  app.addSchema(SuccessEnvelope);
-  app.addSchema(ErrorEnvelope);
-  await app.register(swagger, {
-    openapi: openapiDocument(config.baseUrl),
-    refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
-  });
-
   const checks = {
     inspector,
     counter,
@@ -139,85 +101,95 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     baseUrl: config.baseUrl,
     failedKeyLimit: config.failedKeyLimit,
     failedKeyWindowMs: config.failedKeyWindowSeconds * 1000,
-    now: deps.now,
+    now,
   };
-  const createLink = inFlight.track(
+  const live = inFlight.trackAll(
     createLinkService({
       ...checks,
       store,
       gate: accountKeyGate(store),
-      onCreated: (link) => cache.remember(link.code, cached(link)),
+      onCreated: (link) => cache.remember(link.code, cachedLink(link)),
+    }),
+  );
+  const demoWindowMs = config.demoRateWindowSeconds * 1000;
+  const demo = inFlight.trackAll(
+    createLinkService({
+      ...checks,
+      store: demoLinkStore(store),
+      gate: demoKeyGate(config.demoApiKey, config.demoRateLimit, demoWindowMs),
     }),
   );
   const envelopeFor = (endpoint: string) =>
     envelopeRenderer({
       ...config,
-      now: deps.now,
+      now,
       onOutcome: (error) => metrics.createOutcomes.inc({ endpoint, error }),
     });
-  await app.register(createRoute, {
-    path: '/create',
-    createLink,
-    envelope: envelopeFor('/create'),
-    summary: 'Create a short link',
-  });
 
-  const demoLog = deps.demoLog ?? new MemoryDemoLog();
-  await app.register(demoRoutes, {
-    createLink: inFlight.track(
-      createLinkService({
-        ...checks,
-        store: demoLinkStore(store),
-        gate: demoKeyGate(config.demoApiKey, config.demoRateLimit, config.demoRateWindowSeconds * 1000),
-      }),
-    ),
-    envelope: envelopeFor('/demo/create'),
-    log: demoLog,
-    demoKey: config.demoApiKey,
-    heartbeatMs: config.sseHeartbeatSeconds * 1000,
-    now: deps.now ?? Date.now,
+  const accounts = accountServices(config, { store, counter, linkEvents, now });
+  await accounts.auth.checkSignupPlan();
+
+  const app: FastifyInstance = Fastify(
+    serverOptions({
+      trustProxy: config.trustProxy,
+      logger: deps.logger,
+      beforeRouter: (req, res) => {
+        if (!fast(req, res)) return false;
+        fastHits[req.method as 'GET' | 'HEAD'].inc();
+        return true;
+      },
+    }),
+  );
+  log = app.log;
+  addSecurityHeaders(app);
+  countRequests(app, metrics);
+  observeRuntime(metrics, { clicks, cache });
+  app.addHook('onClose', async () => {
+    await inFlight.settled();
+    await clicks.close();
+    await ownInspector?.close();
+    await demoLog.close();
+    await linkEvents.close();
   });
+  app.decorate('clicks', clicks);
+  app.decorate('linkCache', cache);
   app.decorate('demoLog', demoLog);
 
-  await app.register(pageRoutes, {});
-  // Account holders' pages: sign-up/in/out, the dashboard and Account Settings (ADR 009, 010). The
-  // dashboard creates links through the /create story, gated by the session's account.
-  await app.register(accountArea, {
-    config,
-    store,
-    counter,
-    createLink: inFlight.track(
-      createLinkService({
-        ...checks,
-        store,
-        gate: sessionKeyGate(store),
-        onCreated: (link) => cache.remember(link.code, cached(link)),
-      }),
-    ),
-    onLinkDeleted: (code) => linkEvents.changed(code),
-    now: deps.now ?? Date.now,
+  await registerBodyParsers(app);
+  await app.register(cookie);
+  for (const schema of CREATE_SCHEMAS) app.addSchema(schema);
+  await collectOpenapi(app, config.baseUrl);
+  const frameOf = frameOfSession(accounts.session);
+  await app.register(createFeature, {
+    live,
+    demo,
+    envelopeFor,
+    demoLog,
+    demoKey: config.demoApiKey,
+    heartbeatMs: config.sseHeartbeatSeconds * 1000,
+    now,
+    frameOf,
   });
-  await app.register(qrcodeRoute, { cache, baseUrl: config.baseUrl });
-  registerRedirects(app, {
+  await app.register(accountsFeature, {
+    ...accounts,
+    createLinkFor: live.forAccount,
+    baseUrl: config.baseUrl,
+    signupOpen: config.signup === 'open',
+  });
+  await app.register(assetRoutes, { files: { ...WEB_ASSETS, ...CREATE_ASSETS, ...ACCOUNT_ASSETS } });
+  await redirectFeature(app, {
     cache,
     answer,
     counter,
     redirectStatus: config.redirectStatus,
     notFoundLimit: config.notFoundLimit,
-    now: deps.now ?? Date.now,
+    baseUrl: config.baseUrl,
+    now,
   });
-  app.decorate('clicks', clicks);
-  app.decorate('linkCache', cache);
-  app.decorate('linkEvents', linkEvents);
-  await app.register(opsRoutes, {
+  await app.register(opsFeature, {
     checks: [{ name: 'store', check: () => store.ping() }, ...(deps.readinessChecks ?? [])],
     registry: metrics.registry,
     timeoutMs: 2000,
-  });
-
-  app.get('/openapi.json', { schema: { hide: true } }, async (_request, reply) => {
-    reply.header('content-disposition', 'inline; filename="openapi.json"');
-    return app.swagger();
   });
   return app;
 }

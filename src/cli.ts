@@ -1,12 +1,14 @@
 import { parseArgs } from 'node:util';
+import { openStore } from './adapters/open-store.ts';
 import type { Config } from './config.ts';
-import { DEFAULT_PLANS } from './domain/plans.ts';
-import { shortUrl } from './services/create-link.ts';
-import { accountOperations, OperatorError } from './services/manage-accounts.ts';
-import { openStore } from './store/open-store.ts';
-import type { Plan, Store } from './store/ports.ts';
+import type { Plan } from './core/entities.ts';
+import { Refusal } from './core/errors.ts';
+import { DEFAULT_PLANS } from './core/plans.ts';
+import type { Store } from './core/ports/store.ts';
+import { shortUrl } from './core/short-url.ts';
+import { accountOperations } from './features/accounts/operator.ts';
 
-/** `npx snip …`: the operator commands of SPEC.md 6. Every command prints one object, as JSON with --json. */
+/** `npx snip …`: the operator commands of docs/api.md §6. Every command prints one object, as JSON with --json. */
 
 interface Io {
   out: { write(text: string): unknown };
@@ -159,12 +161,12 @@ export async function runCli(argv: readonly string[], config: Config, io: Io): P
     io.out.write(json ? `${JSON.stringify(result)}\n` : human(result));
     return 0;
   } catch (error) {
-    const known = error instanceof OperatorError || error instanceof UsageError || isParseError(error);
+    const known = error instanceof Refusal || error instanceof UsageError || isParseError(error);
     if (!known) throw error;
     const message = error.message;
     if (json) io.out.write(`${JSON.stringify({ error: message })}\n`);
-    io.err.write(`snip: ${message}\n${error instanceof OperatorError ? '' : `${USAGE}\n`}`);
-    return error instanceof OperatorError ? 1 : 64;
+    io.err.write(`snip: ${message}\n${error instanceof Refusal ? '' : `${USAGE}\n`}`);
+    return error instanceof Refusal ? 1 : 64;
   } finally {
     await store?.close();
   }

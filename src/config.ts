@@ -1,8 +1,8 @@
-import { PLAN_NAME_PATTERN } from './domain/plans.ts';
-import { DEFAULT_SOCIAL_DOMAINS } from './domain/social.ts';
-import { formatTimestamp } from './domain/timestamp.ts';
+import { PLAN_NAME_PATTERN } from './core/plans.ts';
+import { DEFAULT_SOCIAL_DOMAINS } from './core/social.ts';
+import { formatTimestamp } from './core/timestamp.ts';
 
-/** Every setting Snip reads, parsed and validated once (SPEC.md 6). Only main.ts and cli.ts pass the environment in. */
+/** Every setting Snip reads, parsed and validated once (docs/api.md §6). Only main.ts and cli.ts pass the environment in. */
 export interface Config {
   port: number;
   host: string;
@@ -20,11 +20,11 @@ export interface Config {
   socialDomains: readonly string[];
   /** false, or the number of proxy hops in front of Snip whose X-Forwarded-For is believed. */
   trustProxy: false | number;
-  /** Failed-key limiter: failures allowed per address per window (SPEC.md 2.5). */
+  /** Failed-key limiter: failures allowed per address per window (docs/api.md §2.5). */
   failedKeyLimit: number;
   failedKeyWindowSeconds: number;
   logLevel: string;
-  /** Demo requests an address may make per window (SPEC.md 3). */
+  /** Demo requests an address may make per window (docs/api.md §3). */
   demoRateLimit: number;
   demoRateWindowSeconds: number;
   /** Seconds between heartbeats on the demo log's event stream. */

@@ -1,38 +1,24 @@
-import { type AppDeps, buildApp } from './app.ts';
+import { openStore } from './adapters/open-store.ts';
+import { buildApp } from './app.ts';
 import { runCli } from './cli.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
-import type { RedisConnections } from './state/redis.ts';
-import { openStore } from './store/open-store.ts';
 
 /** The process boundary: reads the environment, listens, handles signals. Everything else is passed in. */
 
 const SHUTDOWN_DEADLINE_MS = 10_000;
 
-/** With REDIS_URL, rate limits, the demo log and cache invalidation are shared by every instance. */
-async function sharedState(redis: RedisConnections): Promise<Partial<AppDeps>> {
-  const { client, subscriber, prefix } = redis;
-  // Loaded only with REDIS_URL: a single instance carries no Redis client code.
-  const [{ RedisWindowCounter }, { RedisDemoLog }, { RedisLinkEvents }] = await Promise.all([
-    import('./state/redis-window-counter.ts'),
-    import('./state/redis-demo-log.ts'),
-    import('./state/link-events.ts'),
-  ]);
-  return {
-    counter: new RedisWindowCounter(client, prefix),
-    demoLog: await RedisDemoLog.open(client, subscriber, prefix),
-    linkEvents: await RedisLinkEvents.open(client, subscriber, prefix),
-    readinessChecks: [{ name: 'redis', check: async () => void (await client.ping()) }],
-  };
-}
-
 async function serve(config: Config): Promise<void> {
   const store = await openStore(config.databaseUrl, { prepare: true });
-  const redis = config.redisUrl
-    ? await (await import('./state/redis.ts')).connectRedis(config.redisUrl, config.redisPrefix)
+  // Loaded only with REDIS_URL: a single instance carries no Redis client code.
+  const shared = config.redisUrl
+    ? await (await import('./adapters/redis/shared-state.ts')).openRedisState(
+        config.redisUrl,
+        config.redisPrefix,
+      )
     : undefined;
   const app = await buildApp(config, {
     store,
-    ...(redis ? await sharedState(redis) : {}),
+    ...shared?.ports,
     logger: {
       level: config.logLevel,
       redact: ['req.headers["x-api-key"]', 'req.headers.cookie', 'req.body.apikey', 'req.body.password'],
@@ -49,11 +35,10 @@ async function serve(config: Config): Promise<void> {
     }, SHUTDOWN_DEADLINE_MS);
     force.unref();
     try {
-      // Stops accepting, finishes in-flight requests, flushes clicks; then the pools close.
+      // Stops accepting, finishes in-flight requests, flushes clicks, closes the demo log and link
+      // events; then the connections close.
       await app.close();
-      await app.demoLog.close();
-      await app.linkEvents.close();
-      await redis?.close();
+      await shared?.close();
       await store.close();
     } finally {
       clearTimeout(force);

@@ -2,14 +2,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance, InjectOptions } from 'fastify';
+import { openStore } from '../src/adapters/open-store.ts';
 import { buildApp } from '../src/app.ts';
 import { type Config, loadConfig } from '../src/config.ts';
-import type { ReadinessCheck } from '../src/http/routes/ops.ts';
-import type { InspectOutcome, Inspector } from '../src/inspect/types.ts';
-import { accountOperations } from '../src/services/manage-accounts.ts';
-import type { WindowCounter } from '../src/state/window-counter.ts';
-import { openStore } from '../src/store/open-store.ts';
-import type { Store } from '../src/store/ports.ts';
+import type { InspectOutcome, Inspector } from '../src/core/ports/inspector.ts';
+import type { ReadinessCheck } from '../src/core/ports/readiness.ts';
+import type { WindowCounter } from '../src/core/ports/shared-state.ts';
+import type { Store } from '../src/core/ports/store.ts';
+import { accountOperations } from '../src/features/accounts/operator.ts';
 
 /** A recording inspector: answers what the test says, counts what was fetched. */
 export class FakeInspector implements Inspector {

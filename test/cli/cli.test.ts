@@ -5,12 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
+import { openStore } from '../../src/adapters/open-store.ts';
 import { runCli } from '../../src/cli.ts';
 import { loadConfig } from '../../src/config.ts';
-import { hashApiKey } from '../../src/domain/api-key.ts';
-import { openStore } from '../../src/store/open-store.ts';
+import { hashApiKey } from '../../src/core/api-key.ts';
 
-/** The operator commands of SPEC.md 6, each with --json. */
+/** The operator commands of docs/api.md §6, each with --json. */
 
 let dir: string;
 let env: Record<string, string>;

@@ -3,9 +3,9 @@ import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import postgres from 'postgres';
-import { accountOperations } from '../../src/services/manage-accounts.ts';
-import { openStore } from '../../src/store/open-store.ts';
-import type { Store } from '../../src/store/ports.ts';
+import { openStore } from '../../src/adapters/open-store.ts';
+import type { Store } from '../../src/core/ports/store.ts';
+import { accountOperations } from '../../src/features/accounts/operator.ts';
 import { startTargetServer, type TargetServer } from '../fixtures/target-server.ts';
 import { type ServerProcess, startServerProcess } from './server-process.ts';
 

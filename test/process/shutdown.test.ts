@@ -3,8 +3,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { accountOperations } from '../../src/services/manage-accounts.ts';
-import { openStore } from '../../src/store/open-store.ts';
+import { openStore } from '../../src/adapters/open-store.ts';
+import { accountOperations } from '../../src/features/accounts/operator.ts';
 import { startServerProcess } from './server-process.ts';
 
 const BROWSER =

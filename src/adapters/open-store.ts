@@ -1,0 +1,35 @@
+import { DEFAULT_PLANS } from '../core/plans.ts';
+import type { Store } from '../core/ports/store.ts';
+
+/**
+ * The adapter DATABASE_URL names: `sqlite:<path>`, or `postgres://…` / `postgresql://…`. Each is
+ * loaded only when used, so a process carries one database client, not both.
+ */
+async function openAdapter(databaseUrl: string): Promise<Store> {
+  if (databaseUrl.startsWith('sqlite:')) {
+    const { openSqliteStore } = await import('./sqlite/store.ts');
+    return openSqliteStore(databaseUrl.slice('sqlite:'.length));
+  }
+  if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    const { openPostgresStore } = await import('./postgres/store.ts');
+    return openPostgresStore(databaseUrl);
+  }
+  throw new Error(
+    `DATABASE_URL ${databaseUrl.split(':')[0]}: is not supported; use sqlite:<path> or postgres://…`,
+  );
+}
+
+/** Opens the store DATABASE_URL names; `prepare` also migrates and seeds the default plans. */
+export async function openStore(databaseUrl: string, options: { prepare: boolean }): Promise<Store> {
+  const store = await openAdapter(databaseUrl);
+  if (options.prepare) {
+    try {
+      await store.migrate();
+      await store.ensureDefaultPlans(DEFAULT_PLANS);
+    } catch (error) {
+      await store.close();
+      throw error;
+    }
+  }
+  return store;
+}

@@ -1,0 +1,177 @@
+/** LinkStore on PostgreSQL: links, their insertion within quota, listing and soft deletion. */
+import type { LinkQuery, NewLink } from '../../core/entities.ts';
+import type { InsertLinkResult, LinkStore } from '../../core/ports/store.ts';
+import {
+  containsPattern,
+  LINK_COLUMNS,
+  mapFirst,
+  NEW_LINK_COLUMNS,
+  newLinkValues,
+  toLink,
+} from '../sql/rows.ts';
+import { type Db, type Param, query, type Tx, transaction } from './client.ts';
+
+// The redirect's cache-miss path: one search of the unique index on code (links_code_unique).
+export const FIND_LINK_BY_CODE = `SELECT ${LINK_COLUMNS} FROM links WHERE code = $1 AND deleted_at IS NULL`;
+const FIND_LINK_OF_ACCOUNT = `SELECT ${LINK_COLUMNS} FROM links
+  WHERE code = $1 AND account_id = $2 AND deleted_at IS NULL`;
+const FIND_LIVE_BY_URL_HASH = `SELECT ${LINK_COLUMNS} FROM links
+  WHERE account_id = $1 AND url_hash = $2 AND deleted_at IS NULL`;
+/**
+ * No conflict target: a clash on either unique index (links_code_unique, or links_live_url for a
+ * live duplicate) makes the statement insert nothing and return no row, instead of raising an
+ * error that would abort the whole transaction. The reads after it tell the two apart.
+ */
+const INSERT_LINK = `INSERT INTO links (${NEW_LINK_COLUMNS})
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING RETURNING ${LINK_COLUMNS}`;
+const CODE_EXISTS = 'SELECT 1 FROM links WHERE code = $1';
+// Takes the slot only while the account is under its plan's quota; no row back = quota full.
+const TAKE_QUOTA_SLOT = `UPDATE accounts SET link_count = link_count + 1
+  WHERE id = $1 AND link_count < (SELECT url_quota FROM plans WHERE plans.id = accounts.plan_id)
+  RETURNING link_count`;
+const FREE_QUOTA_SLOT = 'UPDATE accounts SET link_count = link_count - 1 WHERE id = $1';
+const SOFT_DELETE = `UPDATE links SET deleted_at = $1
+  WHERE account_id = $2 AND code = $3 AND deleted_at IS NULL RETURNING id`;
+// One statement per chunk whatever its size: one array parameter per column, far from the
+// 65,535-parameter limit a multi-row VALUES list would meet.
+const INSERT_BULK = `INSERT INTO links
+  (code, account_id, group_id, long_url, normalized_url, url_hash, title, created_at)
+  SELECT code, account_id, group_id, long_url, normalized_url, url_hash, title, $8
+  FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[])
+    AS t (code, account_id, group_id, long_url, normalized_url, url_hash, title)`;
+const ADD_LINK_COUNTS = `UPDATE accounts SET link_count = accounts.link_count + v.added
+  FROM unnest($1::bigint[], $2::bigint[]) AS v (id, added) WHERE accounts.id = v.id`;
+/** Rows per bulk transaction, as on SQLite: big enough to be fast, small enough not to hold locks long. */
+const BULK_CHUNK = 10_000;
+/** A live duplicate that vanishes between the insert and the read is retried; more is a bug. */
+const INSERT_ATTEMPTS = 3;
+
+export function postgresLinkStore(db: Db): LinkStore {
+  /**
+   * Inside the open transaction: the insert decides duplicate and code, then the quota.
+   *
+   * READ COMMITTED is enough. A concurrent insert of the same URL or code waits in the unique
+   * index for the first writer's transaction to end: if it commits, ON CONFLICT skips the row, and
+   * the next statement, taking a fresh snapshot, sees the committed link; if it rolls back (quota),
+   * the insert goes ahead. The quota UPDATE locks the account row, so concurrent takers queue on it
+   * and each re-checks `link_count < quota` against the latest committed count before writing.
+   * Neither rule depends on what a snapshot saw, so no stricter isolation (and no retry loop for
+   * serialization failures) is needed.
+   */
+  const insert = async (tx: Tx, link: NewLink): Promise<InsertLinkResult> => {
+    const values: Param[] = newLinkValues(link, Date.now());
+    for (let attempt = 1; attempt <= INSERT_ATTEMPTS; attempt++) {
+      const created = mapFirst(await query(tx, INSERT_LINK, values), toLink);
+      if (created) {
+        const slot = await query(tx, TAKE_QUOTA_SLOT, [link.accountId]);
+        return slot.length === 0 ? { kind: 'quota-exceeded' } : { kind: 'created', link: created };
+      }
+      // Nothing inserted: a live duplicate or a taken code. The duplicate wins when both apply,
+      // as on SQLite: a new code would only meet the same duplicate.
+      const existing = mapFirst(
+        await query(tx, FIND_LIVE_BY_URL_HASH, [link.accountId, link.urlHash]),
+        toLink,
+      );
+      if (existing) return { kind: 'duplicate', existing };
+      if ((await query(tx, CODE_EXISTS, [link.code])).length > 0) return { kind: 'code-taken' };
+      // Neither: the duplicate that refused the row was deleted in between. Try again.
+    }
+    throw new Error(`link ${link.code} was refused ${INSERT_ATTEMPTS} times without a visible conflict`);
+  };
+
+  return {
+    async findLiveLinkByUrlHash(accountId, urlHash) {
+      return mapFirst(await query(db, FIND_LIVE_BY_URL_HASH, [accountId, urlHash]), toLink);
+    },
+
+    async countLiveLinks(accountId) {
+      // The quota counter, kept in every insert's and delete's transaction: constant time.
+      const rows = await query(db, 'SELECT link_count AS n FROM accounts WHERE id = $1', [accountId]);
+      return (rows[0]?.n as number | undefined) ?? 0;
+    },
+
+    async insertLinkWithinQuota(link) {
+      return transaction(
+        db,
+        (tx) => insert(tx, link),
+        (result) => result.kind === 'created',
+      );
+    },
+
+    async findLinkByCode(code) {
+      return mapFirst(await query(db, FIND_LINK_BY_CODE, [code]), toLink);
+    },
+
+    async findLinkOfAccount(accountId, code) {
+      return mapFirst(await query(db, FIND_LINK_OF_ACCOUNT, [code, accountId]), toLink);
+    },
+
+    async listLinks(accountId, linkQuery) {
+      const { where, params } = linkFilter(accountId, linkQuery);
+      const page = params.length + 1;
+      const [rows, counted] = await Promise.all([
+        query(
+          db,
+          `SELECT ${LINK_COLUMNS} FROM links WHERE ${where}
+           ORDER BY created_at DESC, id DESC LIMIT $${page} OFFSET $${page + 1}`,
+          [...params, linkQuery.limit, linkQuery.offset],
+        ),
+        query(db, `SELECT count(*) AS n FROM links WHERE ${where}`, params),
+      ]);
+      return { links: rows.map(toLink), total: (counted[0]?.n as number | undefined) ?? 0 };
+    },
+
+    async insertLinksBulk(links) {
+      for (let start = 0; start < links.length; start += BULK_CHUNK) {
+        const chunk = links.slice(start, start + BULK_CHUNK);
+        await transaction(db, (tx) => insertChunk(tx, chunk));
+      }
+    },
+
+    async deleteLink(accountId, code) {
+      return transaction(db, async (tx) => {
+        if ((await query(tx, SOFT_DELETE, [Date.now(), accountId, code])).length === 0) return false;
+        await query(tx, FREE_QUOTA_SLOT, [accountId]);
+        return true;
+      });
+    },
+  };
+}
+
+/** Inside the open transaction: the chunk in one statement (a violation throws), then each account's count. */
+async function insertChunk(tx: Tx, links: readonly NewLink[]): Promise<void> {
+  const perAccount = new Map<number, number>();
+  for (const link of links) perAccount.set(link.accountId, (perAccount.get(link.accountId) ?? 0) + 1);
+  await query(tx, INSERT_BULK, [
+    links.map((link) => link.code),
+    links.map((link) => link.accountId),
+    links.map((link) => link.groupId),
+    links.map((link) => link.longUrl),
+    links.map((link) => link.normalizedUrl),
+    links.map((link) => link.urlHash),
+    links.map((link) => link.title),
+    Date.now(),
+  ]);
+  await query(tx, ADD_LINK_COUNTS, [[...perAccount.keys()], [...perAccount.values()]]);
+}
+
+/**
+ * The WHERE clause of a link listing, as on SQLite (same trimming, same LIKE pattern with `%`, `_`
+ * and `\\` escaped). Only the filters given become SQL, so each of the four shapes is its own
+ * prepared statement with its own plan (a catch-all `$2 IS NULL OR …` would share one generic plan).
+ */
+function linkFilter(accountId: number, linkQuery: LinkQuery): { where: string; params: Param[] } {
+  const conditions = ['account_id = $1', 'deleted_at IS NULL'];
+  const params: Param[] = [accountId];
+  if (linkQuery.groupId !== undefined) {
+    params.push(linkQuery.groupId);
+    conditions.push(`group_id = $${params.length}`);
+  }
+  const search = linkQuery.search?.trim();
+  if (search) {
+    params.push(containsPattern(search));
+    const n = params.length;
+    conditions.push(`(lower(long_url) LIKE $${n} ESCAPE '\\' OR lower(title) LIKE $${n} ESCAPE '\\')`);
+  }
+  return { where: conditions.join(' AND '), params };
+}

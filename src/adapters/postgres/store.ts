@@ -1,0 +1,36 @@
+/** The Store on a PostgreSQL pool: every port, plus migrations and lifecycle. */
+import type { Store } from '../../core/ports/store.ts';
+import { postgresAccountStore } from './accounts.ts';
+import { postgresClickStore } from './clicks.ts';
+import { openPool, type PoolOptions } from './client.ts';
+import { postgresGroupStore } from './groups.ts';
+import { postgresKeyStore } from './keys.ts';
+import { postgresLinkStore } from './links.ts';
+import { migratePostgres } from './migrate.ts';
+import { postgresSessionStore } from './sessions.ts';
+
+/** Seconds close() lets running queries finish before the connections are cut. */
+const CLOSE_TIMEOUT_S = 5;
+
+/**
+ * A store on `url` (`postgres://…` or `postgresql://…`); connects lazily, so call `migrate()`
+ * before use. Server parameters can ride in the URL's query, e.g. `?search_path=snip`.
+ */
+export function openPostgresStore(url: string, options: PoolOptions = {}): Store {
+  const db = openPool(url, options);
+  return {
+    ...postgresAccountStore(db),
+    ...postgresKeyStore(db),
+    ...postgresGroupStore(db),
+    ...postgresLinkStore(db),
+    ...postgresClickStore(db),
+    ...postgresSessionStore(db),
+    migrate: () => migratePostgres(db),
+    async ping() {
+      await db.unsafe('SELECT 1');
+    },
+    async close() {
+      await db.end({ timeout: CLOSE_TIMEOUT_S });
+    },
+  };
+}

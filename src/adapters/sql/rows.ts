@@ -1,0 +1,153 @@
+/**
+ * Row shapes as both adapters select them, and their mapping to the port types. Only the drivers'
+ * value types differ, and are evened out here: a boolean is 0/1 on SQLite and true/false on
+ * PostgreSQL; a hash is a Uint8Array or a Buffer; integers are numbers on both (the PostgreSQL
+ * pool parses int8 into numbers).
+ */
+import type {
+  Account,
+  ApiKeyInfo,
+  Group,
+  KeyOwner,
+  Link,
+  NewLink,
+  Plan,
+  SessionRecord,
+} from '../../core/entities.ts';
+
+export type Row = Record<string, unknown>;
+
+const truthy = (value: unknown): boolean => value === true || value === 1;
+
+function buffer(value: unknown): Buffer {
+  const bytes = value as Uint8Array;
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+export const PLAN_COLUMNS = 'id, name, api_access, url_quota, rate_limit_per_hour';
+
+/** Plan columns aliased `plan_*`, for joins with accounts or keys (plans aliased `p`). */
+export const JOINED_PLAN_COLUMNS =
+  'p.id AS plan_id, p.name AS plan_name, p.api_access AS plan_api_access, ' +
+  'p.url_quota AS plan_url_quota, p.rate_limit_per_hour AS plan_rate_limit_per_hour';
+
+export const ACCOUNT_COLUMNS = `a.id, a.email, a.password_hash, a.created_at, ${JOINED_PLAN_COLUMNS}`;
+
+export const LINK_COLUMNS =
+  'id, code, account_id, group_id, long_url, normalized_url, title, clicks, bot_hits, created_at';
+
+/** The columns a new link is inserted with, in the order of `newLinkValues`. */
+export const NEW_LINK_COLUMNS =
+  'code, account_id, group_id, long_url, normalized_url, url_hash, title, created_at';
+
+export function newLinkValues(link: NewLink, createdAt: number): Array<string | number | null> {
+  return [
+    link.code,
+    link.accountId,
+    link.groupId,
+    link.longUrl,
+    link.normalizedUrl,
+    link.urlHash,
+    link.title,
+    createdAt,
+  ];
+}
+
+export const GROUP_COLUMNS = 'id, account_id, name, api_id, created_at';
+
+export const API_KEY_COLUMNS = 'id, account_id, prefix, created_at, revoked_at';
+
+export const SESSION_COLUMNS = 'account_id, csrf_token, expires_at';
+
+/** A plan from its own columns, or from the `plan_*` aliases of JOINED_PLAN_COLUMNS. */
+function planFrom(row: Row, prefix: '' | 'plan_'): Plan {
+  return {
+    id: row[`${prefix}id`] as number,
+    name: row[`${prefix}name`] as string,
+    apiAccess: truthy(row[`${prefix}api_access`]),
+    urlQuota: row[`${prefix}url_quota`] as number,
+    rateLimitPerHour: row[`${prefix}rate_limit_per_hour`] as number,
+  };
+}
+
+export const toPlan = (row: Row): Plan => planFrom(row, '');
+const toJoinedPlan = (row: Row): Plan => planFrom(row, 'plan_');
+
+export function toAccount(row: Row): Account {
+  return {
+    id: row.id as number,
+    email: row.email as string,
+    plan: toJoinedPlan(row),
+    passwordHash: (row.password_hash as string | null) ?? null,
+    createdAt: new Date(row.created_at as number),
+  };
+}
+
+export function toKeyOwner(row: Row): KeyOwner {
+  return {
+    keyId: row.key_id as number,
+    hash: buffer(row.hash),
+    prefix: row.prefix as string,
+    revoked: row.revoked_at !== null,
+    accountId: row.account_id as number,
+    plan: toJoinedPlan(row),
+  };
+}
+
+export function toApiKeyInfo(row: Row): ApiKeyInfo {
+  return {
+    id: row.id as number,
+    accountId: row.account_id as number,
+    prefix: row.prefix as string,
+    createdAt: new Date(row.created_at as number),
+    revokedAt: row.revoked_at === null ? null : new Date(row.revoked_at as number),
+  };
+}
+
+export function toGroup(row: Row): Group {
+  return {
+    id: row.id as number,
+    accountId: row.account_id as number,
+    name: row.name as string,
+    apiId: row.api_id as string,
+    createdAt: new Date(row.created_at as number),
+  };
+}
+
+export function toLink(row: Row): Link {
+  return {
+    id: row.id as number,
+    code: row.code as string,
+    accountId: row.account_id as number,
+    groupId: (row.group_id as number | null) ?? null,
+    longUrl: row.long_url as string,
+    normalizedUrl: row.normalized_url as string,
+    title: row.title as string,
+    clicks: row.clicks as number,
+    botHits: row.bot_hits as number,
+    createdAt: new Date(row.created_at as number),
+  };
+}
+
+export function toSession(row: Row): SessionRecord {
+  return {
+    accountId: row.account_id as number,
+    csrfToken: row.csrf_token as string,
+    expiresAt: new Date(row.expires_at as number),
+  };
+}
+
+/** A row or undefined, mapped. */
+export function mapRow<T>(row: Row | undefined, map: (row: Row) => T): T | undefined {
+  return row === undefined ? undefined : map(row);
+}
+
+/** The first row mapped, or undefined when the query matched none. */
+export function mapFirst<T>(rows: readonly Row[], map: (row: Row) => T): T | undefined {
+  return mapRow(rows[0], map);
+}
+
+/** `%text%` for LIKE, with the wildcards and the escape character of the text taken literally. */
+export function containsPattern(text: string): string {
+  return `%${text.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+}

@@ -1,0 +1,63 @@
+/** GroupStore on SQLite: an account's groups, by numeric ID or API identifier. */
+import type { GroupRef } from '../../core/entities.ts';
+import type { GroupStore } from '../../core/ports/store.ts';
+import { GROUP_COLUMNS, mapRow, toGroup } from '../sql/rows.ts';
+import { type Connection, isUniqueViolation } from './connection.ts';
+
+const GROUP_BY_ID = `SELECT ${GROUP_COLUMNS} FROM groups WHERE account_id = ? AND id = ?`;
+const GROUP_BY_API_ID = `SELECT ${GROUP_COLUMNS} FROM groups WHERE account_id = ? AND api_id = ?`;
+const INSERT_GROUP = `INSERT INTO groups (account_id, name, api_id, created_at) VALUES (?, ?, ?, ?)
+  RETURNING ${GROUP_COLUMNS}`;
+const GROUPS_OF = `SELECT ${GROUP_COLUMNS} FROM groups WHERE account_id = ? ORDER BY id`;
+const RENAME_GROUP = 'UPDATE groups SET name = ?, api_id = ? WHERE id = ? AND account_id = ?';
+// Ungrouping is explicit rather than left to ON DELETE SET NULL, so it holds on any engine.
+const GROUP_EXISTS = 'SELECT 1 FROM groups WHERE id = ? AND account_id = ?';
+const UNGROUP_LINKS = 'UPDATE links SET group_id = NULL WHERE group_id = ?';
+const DELETE_GROUP = 'DELETE FROM groups WHERE id = ? AND account_id = ?';
+const API_ID_UNIQUE = ['groups.account_id', 'groups.api_id'];
+
+export function sqliteGroupStore(conn: Connection): GroupStore {
+  return {
+    async findGroupOfAccount(accountId, ref: GroupRef) {
+      const row =
+        'id' in ref
+          ? conn.stmt(GROUP_BY_ID).get(accountId, ref.id)
+          : conn.stmt(GROUP_BY_API_ID).get(accountId, ref.apiId);
+      return mapRow(row, toGroup);
+    },
+
+    async createGroup(accountId, name, apiId) {
+      try {
+        const row = conn.stmt(INSERT_GROUP).get(accountId, name, apiId, Date.now());
+        if (!row) throw new Error('INSERT … RETURNING gave no row');
+        return { kind: 'created', group: toGroup(row) };
+      } catch (error) {
+        if (isUniqueViolation(error, ...API_ID_UNIQUE)) return { kind: 'api-id-taken' };
+        throw error;
+      }
+    },
+
+    async listGroups(accountId) {
+      return conn.stmt(GROUPS_OF).all(accountId).map(toGroup);
+    },
+
+    async renameGroup(accountId, groupId, name, apiId) {
+      try {
+        const changed = conn.stmt(RENAME_GROUP).run(name, apiId, groupId, accountId).changes;
+        return changed === 0 ? 'not-found' : 'renamed';
+      } catch (error) {
+        if (isUniqueViolation(error, ...API_ID_UNIQUE)) return 'api-id-taken';
+        throw error;
+      }
+    },
+
+    async deleteGroup(accountId, groupId) {
+      return conn.transaction(() => {
+        if (!conn.stmt(GROUP_EXISTS).get(groupId, accountId)) return false;
+        conn.stmt(UNGROUP_LINKS).run(groupId);
+        conn.stmt(DELETE_GROUP).run(groupId, accountId);
+        return true;
+      });
+    },
+  };
+}

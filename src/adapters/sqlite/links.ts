@@ -1,0 +1,162 @@
+/** LinkStore on SQLite: links, their insertion within quota, bulk insertion and soft deletion. */
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { Link, LinkQuery, NewLink } from '../../core/entities.ts';
+import type { InsertLinkResult, LinkStore } from '../../core/ports/store.ts';
+import {
+  containsPattern,
+  LINK_COLUMNS,
+  mapRow,
+  NEW_LINK_COLUMNS,
+  newLinkValues,
+  toLink,
+} from '../sql/rows.ts';
+import { type Connection, isUniqueViolation } from './connection.ts';
+
+// The redirect's cache-miss path: one search of the unique index on code (links_code_unique).
+export const FIND_LINK_BY_CODE = `SELECT ${LINK_COLUMNS} FROM links WHERE code = ? AND deleted_at IS NULL`;
+const FIND_LIVE_BY_URL_HASH = `SELECT ${LINK_COLUMNS} FROM links
+  WHERE account_id = ? AND url_hash = ? AND deleted_at IS NULL`;
+const INSERT_LINK = `INSERT INTO links (${NEW_LINK_COLUMNS})
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${LINK_COLUMNS}`;
+// Takes the slot only while the account is under its plan's quota; 0 rows changed = quota full.
+const TAKE_QUOTA_SLOT = `UPDATE accounts SET link_count = link_count + 1
+  WHERE id = ? AND link_count < (SELECT url_quota FROM plans WHERE plans.id = accounts.plan_id)`;
+const INSERT_BULK_LINK = `INSERT INTO links (${NEW_LINK_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`;
+const ADD_LINK_COUNT = 'UPDATE accounts SET link_count = link_count + ? WHERE id = ?';
+/**
+ * Rows per bulk transaction: holds the write lock (and, node:sqlite being synchronous, the thread)
+ * for about 0.3 s at 1M rows. Larger chunks seed faster (50,000: about 2x) but stall other writers longer.
+ */
+const BULK_CHUNK = 10_000;
+const FREE_QUOTA_SLOT = 'UPDATE accounts SET link_count = link_count - 1 WHERE id = ?';
+const SOFT_DELETE = `UPDATE links SET deleted_at = ?
+  WHERE account_id = ? AND code = ? AND deleted_at IS NULL`;
+
+export function sqliteLinkStore(conn: Connection): LinkStore {
+  const findLiveByUrlHash = (accountId: number, urlHash: string): Link | undefined =>
+    mapRow(conn.stmt(FIND_LIVE_BY_URL_HASH).get(accountId, urlHash), toLink);
+
+  /** Inside the open transaction: the insert decides duplicate and code, then the quota. */
+  const insert = (link: NewLink): InsertLinkResult => {
+    let created: Link;
+    try {
+      const row = conn.stmt(INSERT_LINK).get(...newLinkValues(link, Date.now()));
+      if (!row) throw new Error('INSERT … RETURNING gave no row');
+      created = toLink(row);
+    } catch (error) {
+      const duplicateRow = isUniqueViolation(error, 'links.account_id', 'links.url_hash');
+      const codeTaken = isUniqueViolation(error, 'links.code');
+      if (!duplicateRow && !codeTaken) throw error;
+      // A failed statement leaves the transaction open in SQLite, so this read sees the same
+      // snapshot that refused the row. When the code collides too, the duplicate still wins:
+      // a new code would only meet the same duplicate.
+      const existing = findLiveByUrlHash(link.accountId, link.urlHash);
+      if (existing) return { kind: 'duplicate', existing };
+      if (codeTaken) return { kind: 'code-taken' };
+      throw error;
+    }
+    if (conn.stmt(TAKE_QUOTA_SLOT).run(link.accountId).changes === 0) return { kind: 'quota-exceeded' };
+    return { kind: 'created', link: created };
+  };
+
+  /** Inside the open transaction: plain inserts (a violation throws), then each account's count. */
+  const insertChunk = (links: readonly NewLink[]): void => {
+    const insertLink = conn.stmt(INSERT_BULK_LINK);
+    const perAccount = new Map<number, number>();
+    const now = Date.now();
+    for (const link of links) {
+      insertLink.run(...newLinkValues(link, now));
+      perAccount.set(link.accountId, (perAccount.get(link.accountId) ?? 0) + 1);
+    }
+    for (const [accountId, added] of perAccount) conn.stmt(ADD_LINK_COUNT).run(added, accountId);
+  };
+
+  return {
+    async findLiveLinkByUrlHash(accountId, urlHash) {
+      return findLiveByUrlHash(accountId, urlHash);
+    },
+
+    async countLiveLinks(accountId) {
+      const row = conn
+        // The counter the quota is enforced on, kept in every insert's and delete's transaction:
+        // constant time, where counting rows took 0.4 s for an account of 1M links.
+        .stmt('SELECT link_count AS n FROM accounts WHERE id = ?')
+        .get(accountId);
+      return (row?.n as number | undefined) ?? 0;
+    },
+
+    async insertLinkWithinQuota(link) {
+      return conn.transaction(
+        () => insert(link),
+        (result) => result.kind === 'created',
+      );
+    },
+
+    async findLinkByCode(code) {
+      return mapRow(conn.stmt(FIND_LINK_BY_CODE).get(code), toLink);
+    },
+
+    async insertLinksBulk(links) {
+      for (let start = 0; start < links.length; start += BULK_CHUNK) {
+        // node:sqlite blocks the thread: between chunks, let the redirect and the click flush run.
+        if (start > 0) await nextTurn();
+        const chunk = links.slice(start, start + BULK_CHUNK);
+        conn.transaction(() => insertChunk(chunk));
+      }
+    },
+
+    async deleteLink(accountId, code) {
+      return conn.transaction(() => {
+        if (conn.stmt(SOFT_DELETE).run(Date.now(), accountId, code).changes === 0) return false;
+        conn.stmt(FREE_QUOTA_SLOT).run(accountId);
+        return true;
+      });
+    },
+
+    ...sqliteLinkList(conn),
+  };
+}
+
+// `deleted_at IS NULL` lets SQLite walk the partial index links_account (account_id, created_at)
+// backwards; its rowid breaks ties, so links made in the same millisecond keep a stable order.
+const LIVE_OF_ACCOUNT = 'account_id = ? AND deleted_at IS NULL';
+const IN_GROUP = ' AND group_id = ?';
+const MATCHES = " AND (lower(long_url) LIKE ? ESCAPE '\\' OR lower(title) LIKE ? ESCAPE '\\')";
+const NEWEST_FIRST = ' ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?';
+export const FIND_LINK_OF_ACCOUNT = `SELECT ${LINK_COLUMNS} FROM links
+  WHERE code = ? AND account_id = ? AND deleted_at IS NULL`;
+
+/** The WHERE clause and its parameters for a query; shared by the page and its total. */
+function filter(accountId: number, query: LinkQuery): { where: string; params: Array<number | string> } {
+  let where = LIVE_OF_ACCOUNT;
+  const params: Array<number | string> = [accountId];
+  if (query.groupId !== undefined) {
+    where += IN_GROUP;
+    params.push(query.groupId);
+  }
+  const search = query.search?.trim();
+  if (search) {
+    const pattern = containsPattern(search);
+    where += MATCHES;
+    params.push(pattern, pattern);
+  }
+  return { where, params };
+}
+
+function sqliteLinkList(conn: Connection): Pick<LinkStore, 'listLinks' | 'findLinkOfAccount'> {
+  return {
+    async listLinks(accountId, query) {
+      const { where, params } = filter(accountId, query);
+      const links = conn
+        .stmt(`SELECT ${LINK_COLUMNS} FROM links WHERE ${where}${NEWEST_FIRST}`)
+        .all(...params, query.limit, query.offset)
+        .map(toLink);
+      const total = conn.stmt(`SELECT COUNT(*) AS n FROM links WHERE ${where}`).get(...params);
+      return { links, total: (total?.n as number | undefined) ?? 0 };
+    },
+
+    async findLinkOfAccount(accountId, code) {
+      return mapRow(conn.stmt(FIND_LINK_OF_ACCOUNT).get(code, accountId), toLink);
+    },
+  };
+}

@@ -1,0 +1,33 @@
+/** The Store on one SQLite file (WAL): every port, plus migrations and lifecycle. */
+import type { Store } from '../../core/ports/store.ts';
+import { sqliteAccountStore } from './accounts.ts';
+import { inPlaceClickWriter, threadClickWriter } from './click-writer.ts';
+import { sqliteClickStore } from './clicks.ts';
+import { openConnection } from './connection.ts';
+import { sqliteGroupStore } from './groups.ts';
+import { sqliteKeyStore } from './keys.ts';
+import { sqliteLinkStore } from './links.ts';
+import { migrateSqlite } from './migrate.ts';
+import { sqliteSessionStore } from './sessions.ts';
+
+/** Opens (creating the file and its directory if missing) a store; call `migrate()` before use. */
+export function openSqliteStore(path: string): Store {
+  const conn = openConnection(path);
+  const clickWriter = path === ':memory:' ? inPlaceClickWriter(conn) : threadClickWriter(path);
+  return {
+    ...sqliteAccountStore(conn),
+    ...sqliteKeyStore(conn),
+    ...sqliteGroupStore(conn),
+    ...sqliteLinkStore(conn),
+    ...sqliteClickStore(conn, (entries) => clickWriter.write(entries)),
+    ...sqliteSessionStore(conn),
+    migrate: () => migrateSqlite(conn),
+    async ping() {
+      conn.stmt('SELECT 1').get();
+    },
+    async close() {
+      await clickWriter.close();
+      conn.close();
+    },
+  };
+}

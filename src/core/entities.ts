@@ -1,0 +1,121 @@
+/**
+ * What Snip is made of: plans, accounts, their keys and groups, links and their counts. Plain data,
+ * shared by every feature and adapter; the rules that shape them live beside this file.
+ */
+
+/** A plan's settings, as an operator sets them (the default plans are of this shape). */
+export interface PlanSettings {
+  name: string;
+  apiAccess: boolean;
+  urlQuota: number;
+  rateLimitPerHour: number;
+}
+
+export interface Plan extends PlanSettings {
+  id: number;
+}
+
+export interface Account {
+  id: number;
+  email: string;
+  plan: Plan;
+  /** scrypt hash in PHC-like text form, or null when the account cannot sign in. */
+  passwordHash: string | null;
+  createdAt: Date;
+}
+
+/** The account behind an API key, as resolved from the key's SHA-256 hash. */
+export interface KeyOwner {
+  keyId: number;
+  /** SHA-256 of the key as stored, so the caller can compare in constant time. */
+  hash: Buffer;
+  prefix: string;
+  revoked: boolean;
+  accountId: number;
+  plan: Plan;
+}
+
+/** Who acts when a link is created: the account, its plan, and the live key whose window it spends (0: none). */
+export type Actor = Pick<KeyOwner, 'keyId' | 'accountId' | 'plan'>;
+
+export interface ApiKeyInfo {
+  id: number;
+  accountId: number;
+  prefix: string;
+  createdAt: Date;
+  revokedAt: Date | null;
+}
+
+export interface Group {
+  id: number;
+  accountId: number;
+  name: string;
+  /** lower-case slug, unique per account, never all digits (so it cannot be mistaken for an ID). */
+  apiId: string;
+  createdAt: Date;
+}
+
+/** A group named by its numeric ID or its API identifier. */
+export type GroupRef = { id: number } | { apiId: string };
+
+export interface Link {
+  id: number;
+  code: string;
+  accountId: number;
+  groupId: number | null;
+  longUrl: string;
+  normalizedUrl: string;
+  title: string;
+  clicks: number;
+  botHits: number;
+  createdAt: Date;
+}
+
+export interface NewLink {
+  code: string;
+  accountId: number;
+  groupId: number | null;
+  longUrl: string;
+  normalizedUrl: string;
+  /** hex SHA-256 of normalizedUrl; unique per account among live links. */
+  urlHash: string;
+  title: string;
+}
+
+/** Counts gathered in memory by the redirect and written in one batch. */
+export interface ClickCount {
+  linkId: number;
+  /** UTC day, YYYY-MM-DD, for the daily history. */
+  day: string;
+  clicks: number;
+  botHits: number;
+}
+
+export interface DailyClicks {
+  /** UTC day, YYYY-MM-DD. */
+  day: string;
+  clicks: number;
+}
+
+export interface LinkQuery {
+  /** Only links of this group. */
+  groupId?: number;
+  /** Case-insensitive substring of the long URL or the title. */
+  search?: string;
+  limit: number;
+  offset: number;
+}
+
+export interface LinkPage {
+  /** Newest first. */
+  links: Link[];
+  /** Live links matching the query, over all pages. */
+  total: number;
+}
+
+export interface SessionRecord {
+  accountId: number;
+  /** The session's CSRF token, embedded in every form of the session's pages. */
+  csrfToken: string;
+  expiresAt: Date;
+}

@@ -1,0 +1,117 @@
+/**
+ * The refusal catalogue: every code a refused request is answered with, and its default wording.
+ * No HTTP here: each surface maps a code to its own answer once (the /create envelope, the pages).
+ * Services throw a Refusal; what a surface needs besides the code (the window spent, when to retry,
+ * the link already there) travels as facts, never as ready-made headers.
+ */
+
+/** The numbered codes of the API (docs/api.md §2.3). */
+export const API_ERRORS = {
+  '300': 'The request is malformed.',
+  '301': 'No API key was sent.',
+  '302': 'The url field is missing or empty.',
+  '303': 'The API key is not valid.',
+  '304': 'The account has reached its link quota.',
+  '305': 'This URL was already shortened.',
+  '306': 'The target page could not be fetched.',
+  '307': 'The target page answers 404 Not Found.',
+  '308': 'The target page is protected by ModSecurity.',
+  '309': 'The target page answers with a Cloudflare challenge.',
+  '310': 'Links to social networks are not accepted.',
+  '311': 'The target page is empty (Content-Length: 0).',
+  '312': 'No group of this account has that ID or API identifier.',
+  '429': 'Too many requests.',
+} as const;
+
+export type ApiErrorCode = keyof typeof API_ERRORS;
+
+export const API_ERROR_CODES = Object.keys(API_ERRORS) as ApiErrorCode[];
+
+/** Refusals of the account pages and the operator commands; pages carry the code as data-error. */
+export const ACCOUNT_ERRORS = {
+  'sign-in-failed': 'The email or the password is not right.',
+  'signup-closed': 'Sign-up is closed on this Snip.',
+  'plan-missing': 'The plan for new accounts does not exist.',
+  'email-invalid': 'That is not an email address.',
+  'email-taken': 'An account with this email exists.',
+  'password-invalid': 'The password is too short or too long.',
+  'wrong-password': 'The current password is not right.',
+  throttled: 'Too many attempts. Try again later.',
+  'no-api-access': 'The plan does not include API access.',
+  'confirm-required': 'Tick the box to confirm.',
+  'not-found': 'Nothing of this account has that address.',
+  'group-name-invalid': 'A group name has 1-100 characters.',
+  'group-api-id-invalid': 'An API identifier is a lower-case slug.',
+  'api-id-taken': 'Another group of this account has that API identifier.',
+  'plan-name-invalid': 'A plan name is 1-40 characters of a-z, 0-9, "-" and "_".',
+  'number-invalid': 'A whole number of at least 0 is needed.',
+  'no-such-plan': 'There is no plan of that name.',
+  'no-such-account': 'There is no account with that email.',
+  'no-such-link': 'There is no link with that code.',
+} as const;
+
+export type AccountErrorCode = keyof typeof ACCOUNT_ERRORS;
+
+export type RefusalCode = ApiErrorCode | AccountErrorCode;
+
+/** The request window a request spent, as the surface reports it (RateLimit-* on HTTP). */
+export interface RateState {
+  limit: number;
+  remaining: number;
+  /** Whole seconds until the window resets. */
+  resetSeconds: number;
+}
+
+export interface RefusalFacts {
+  /** The window this (authenticated) request spent. */
+  rate?: RateState;
+  /** Seconds until the same request can succeed (a spent limit). */
+  retryAfterSeconds?: number;
+  /** 305: the code of the link that already holds this URL. */
+  existingCode?: string;
+}
+
+/** A request judged and refused: its code, a human reason (wording is no contract), and facts. */
+export class Refusal<Code extends RefusalCode = RefusalCode> extends Error {
+  override name = 'Refusal';
+  readonly code: Code;
+  readonly facts: Readonly<RefusalFacts>;
+
+  constructor(code: Code, message?: string, facts: RefusalFacts = {}) {
+    super(message ?? defaultMessage(code));
+    this.code = code;
+    this.facts = facts;
+  }
+
+  /** The same refusal with more facts (e.g. the window spent, known only to the caller). */
+  with(facts: RefusalFacts): Refusal<Code> {
+    return new Refusal(this.code, this.message, { ...facts, ...this.facts });
+  }
+}
+
+function defaultMessage(code: RefusalCode): string {
+  return code in API_ERRORS ? API_ERRORS[code as ApiErrorCode] : ACCOUNT_ERRORS[code as AccountErrorCode];
+}
+
+export function isApiErrorCode(code: string): code is ApiErrorCode {
+  return Object.hasOwn(API_ERRORS, code);
+}
+
+/** A refusal with one of the API's numbered codes. */
+export function isApiRefusal(error: unknown): error is Refusal<ApiErrorCode> {
+  return error instanceof Refusal && isApiErrorCode(error.code);
+}
+
+/**
+ * A dependency the answer needs (the store, shared state) is unreachable. Not a refusal: the request
+ * was not judged, so the client should retry later.
+ */
+export class UnavailableError extends Error {
+  override name = 'UnavailableError';
+  readonly retryAfterSeconds: number;
+
+  constructor(message: string, retryAfterSeconds = 5, options?: ErrorOptions) {
+    super(message, options);
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}

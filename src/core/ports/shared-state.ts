@@ -1,0 +1,50 @@
+import type { Window } from '../rate-window.ts';
+
+/**
+ * State that every instance must see alike: window counters, the demo log and link changes. One
+ * process keeps it in memory (adapters/memory); several share it through Redis (adapters/redis).
+ */
+
+/** Counters per key and fixed window: the rate limits and the failed-key limiter count here. */
+export interface WindowCounter {
+  /** Adds one to the key's counter for this window and returns the new count. */
+  increment(key: string, window: Window): Promise<number>;
+  /** The key's count for this window, without adding. */
+  peek(key: string, window: Window): Promise<number>;
+}
+
+/**
+ * Tells every instance that a short code's link changed (created, edited, deleted), so each drops it
+ * from its hot-link cache. In one process there is nobody else to tell.
+ */
+export interface LinkEvents {
+  changed(code: string): Promise<void>;
+  /** The handler runs for changes announced by any instance, this one included. */
+  onChanged(handler: (code: string) => void): void;
+  close(): Promise<void>;
+}
+
+/** One demo request as the public log shows it (docs/api.md §3): nothing in it identifies a person or a key. */
+export interface DemoLogEntry {
+  /** ISO 8601 time of the answer. */
+  time: string;
+  /** IPv4 /24 or IPv6 /48 of the client. */
+  client: string;
+  encoding: 'json' | 'form' | 'multipart' | 'other';
+  /** Fields as sent; any key but the demo key replaced by "[redacted]". */
+  fields: Record<string, string>;
+  status: number;
+  /** The response envelope. */
+  body: Record<string, unknown>;
+}
+
+export const DEMO_LOG_SIZE = 200;
+
+/** The last entries, newest first, and a feed of new ones. */
+export interface DemoLog {
+  append(entry: DemoLogEntry): Promise<void>;
+  recent(): Promise<DemoLogEntry[]>;
+  /** Calls the listener for every entry appended from now on; returns the unsubscribe function. */
+  subscribe(listener: (entry: DemoLogEntry) => void): () => void;
+  close(): Promise<void>;
+}

@@ -1,0 +1,125 @@
+import type {
+  Account,
+  ApiKeyInfo,
+  ClickCount,
+  DailyClicks,
+  Group,
+  GroupRef,
+  KeyOwner,
+  Link,
+  LinkPage,
+  LinkQuery,
+  NewLink,
+  Plan,
+  PlanSettings,
+  SessionRecord,
+} from '../entities.ts';
+
+/**
+ * The store's ports: what features need from persistence, named by intent, one port per kind of
+ * record. Both adapters (adapters/sqlite, adapters/postgres) implement each port in a file of its
+ * name and pass the same contract suite (test/adapters/contract).
+ */
+
+export type CreateAccountResult = { kind: 'created'; account: Account } | { kind: 'email-taken' };
+
+/** Plans and the accounts on them. */
+export interface AccountStore {
+  /** Creates the plan, or updates the plan of that name. */
+  upsertPlan(plan: PlanSettings): Promise<Plan>;
+  findPlanByName(name: string): Promise<Plan | undefined>;
+  listPlans(): Promise<Plan[]>;
+  /** Inserts the default plans only when no plan exists at all. */
+  ensureDefaultPlans(plans: readonly PlanSettings[]): Promise<void>;
+  createAccount(email: string, planId: number, passwordHash: string | null): Promise<CreateAccountResult>;
+  findAccountByEmail(email: string): Promise<Account | undefined>;
+  findAccountById(id: number): Promise<Account | undefined>;
+  setAccountPlan(accountId: number, planId: number): Promise<void>;
+  setPasswordHash(accountId: number, passwordHash: string): Promise<void>;
+}
+
+/** API keys, known only by their SHA-256 and a short prefix. */
+export interface KeyStore {
+  findKeyByHash(hash: Buffer): Promise<KeyOwner | undefined>;
+  /** Revokes every live key of the account and stores the new one, in one transaction. */
+  replaceApiKey(accountId: number, prefix: string, hash: Buffer): Promise<ApiKeyInfo>;
+  findLiveApiKey(accountId: number): Promise<ApiKeyInfo | undefined>;
+}
+
+export type CreateGroupResult = { kind: 'created'; group: Group } | { kind: 'api-id-taken' };
+export type RenameGroupResult = 'renamed' | 'not-found' | 'api-id-taken';
+
+export interface GroupStore {
+  findGroupOfAccount(accountId: number, ref: GroupRef): Promise<Group | undefined>;
+  createGroup(accountId: number, name: string, apiId: string): Promise<CreateGroupResult>;
+  listGroups(accountId: number): Promise<Group[]>;
+  /** Renames a group of the account and sets its API identifier. */
+  renameGroup(accountId: number, groupId: number, name: string, apiId: string): Promise<RenameGroupResult>;
+  /** Deletes a group of the account; its links stay, ungrouped. False when not the account's. */
+  deleteGroup(accountId: number, groupId: number): Promise<boolean>;
+}
+
+export type InsertLinkResult =
+  | { kind: 'created'; link: Link }
+  | { kind: 'duplicate'; existing: Link }
+  | { kind: 'quota-exceeded' }
+  | { kind: 'code-taken' };
+
+export interface LinkStore {
+  /** The account's live (not deleted) link to this normalized-URL hash, if any. */
+  findLiveLinkByUrlHash(accountId: number, urlHash: string): Promise<Link | undefined>;
+  countLiveLinks(accountId: number): Promise<number>;
+  /**
+   * Stores the link atomically: the duplicate rule (unique account + urlHash among live
+   * links), the code's uniqueness (across all links ever, deleted included) and the plan's
+   * quota are decided by the insert itself, never by a separate check.
+   * Duplicate is reported before quota when both apply.
+   */
+  insertLinkWithinQuota(link: NewLink): Promise<InsertLinkResult>;
+  /** A live link by its code; deleted links are not found. */
+  findLinkByCode(code: string): Promise<Link | undefined>;
+  /** Soft delete: the row (and so its code) stays forever. Returns false when not the owner's. */
+  deleteLink(accountId: number, code: string): Promise<boolean>;
+  /**
+   * Bulk path for seeding and imports: inserts many links of one account in large transactions and
+   * raises the account's link_count by as many. Constraints still apply (a violation throws); the
+   * quota is not checked.
+   */
+  insertLinksBulk(links: readonly NewLink[]): Promise<void>;
+  /** The account's live links matching the query, newest first, one page of them. */
+  listLinks(accountId: number, query: LinkQuery): Promise<LinkPage>;
+  /** A live link by code, only if the account owns it. */
+  findLinkOfAccount(accountId: number, code: string): Promise<Link | undefined>;
+}
+
+/** The redirect's counts and their daily history. */
+export interface ClickStore {
+  /**
+   * Adds a batch of buffered counts in one transaction: `clicks` and `bot_hits` on each link and
+   * the human clicks to the link's daily history. Counts of deleted links are still recorded.
+   */
+  addClicks(batch: readonly ClickCount[]): Promise<void>;
+  /** Human clicks per UTC day for one link, days without clicks omitted, oldest first. */
+  dailyClicksOfLink(linkId: number, fromDay: string, toDay: string): Promise<DailyClicks[]>;
+  /** Human clicks per UTC day over all links of an account, days without clicks omitted, oldest first. */
+  dailyClicksOfAccount(accountId: number, fromDay: string, toDay: string): Promise<DailyClicks[]>;
+}
+
+/** Server-side sessions; the cookie holds a random id, the store only its SHA-256. */
+export interface SessionStore {
+  createSession(idHash: Buffer, session: SessionRecord): Promise<void>;
+  /** The session if it exists and has not expired at `now`. */
+  findSession(idHash: Buffer, now: Date): Promise<SessionRecord | undefined>;
+  deleteSession(idHash: Buffer): Promise<void>;
+  /** Ends every session of the account but the one given (after a password change). */
+  deleteSessionsOfAccount(accountId: number, keepIdHash?: Buffer): Promise<void>;
+  deleteExpiredSessions(now: Date): Promise<number>;
+}
+
+export interface Store extends AccountStore, KeyStore, GroupStore, LinkStore, ClickStore, SessionStore {
+  /** Applies pending migrations; returns the names of those applied now. */
+  migrate(): Promise<string[]>;
+  /** Cheap round trip for readiness checks. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,63 @@
+import type { FastifyInstance } from 'fastify';
+import type { CreateLinkFor } from '../../core/ports/link-creator.ts';
+import type { FrameOf } from '../../web/frame.ts';
+import { answerErrorsAsPages } from '../../web/page-errors.ts';
+import { accountRoutes } from './account-routes.ts';
+import type { ApiAccess } from './api-access.ts';
+import { authRoutes } from './auth-routes.ts';
+import type { DashboardService } from './dashboard.ts';
+import { dashboardRoutes } from './dashboard-routes.ts';
+import type { AccountGroups } from './groups.ts';
+import { type SessionDeps, signedIn } from './session-cookie.ts';
+import type { SignInService } from './sign-in.ts';
+import { frameOf } from './signed-in.ts';
+
+/**
+ * Everything behind a session: sign-up/in/out, the dashboard and Account Settings (ADR 009, 010).
+ * Its services are built by app.ts; the one thing it takes from another feature, creating a link,
+ * comes in as the CreateLinkFor port.
+ */
+export interface AccountsFeatureOptions {
+  session: SessionDeps;
+  auth: SignInService;
+  dashboard: DashboardService;
+  groups: AccountGroups;
+  keys: ApiAccess;
+  createLinkFor: CreateLinkFor;
+  baseUrl: URL;
+  signupOpen: boolean;
+}
+
+export const ACCOUNT_ASSETS = {
+  'dashboard.js': new URL('./assets/dashboard.js', import.meta.url),
+  'dashboard.css': new URL('./assets/dashboard.css', import.meta.url),
+  'uplot.js': { module: 'uplot/dist/uPlot.iife.min.js' },
+  'uplot.css': { module: 'uplot/dist/uPlot.min.css' },
+} as const;
+
+/** Who is signed in, for the navigation of every page. */
+export function frameOfSession(session: SessionDeps): FrameOf {
+  return async (request) => {
+    const user = await signedIn(session, request);
+    return user && frameOf(user);
+  };
+}
+
+export async function accountsFeature(app: FastifyInstance, options: AccountsFeatureOptions): Promise<void> {
+  const { session, auth } = options;
+  // Pages, not API: none of these routes belongs in /openapi.json.
+  app.addHook('onRoute', (route) => {
+    route.schema = { ...route.schema, hide: true };
+  });
+  answerErrorsAsPages(app);
+
+  await app.register(authRoutes, { ...session, auth, signupOpen: options.signupOpen });
+  await app.register(dashboardRoutes, {
+    ...session,
+    dashboard: options.dashboard,
+    groups: options.groups,
+    createLinkFor: options.createLinkFor,
+    baseUrl: options.baseUrl,
+  });
+  await app.register(accountRoutes, { ...session, keys: options.keys, auth });
+}

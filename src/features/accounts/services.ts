@@ -1,0 +1,57 @@
+import type { LinkEvents, WindowCounter } from '../../core/ports/shared-state.ts';
+import type { Store } from '../../core/ports/store.ts';
+import { apiAccess } from './api-access.ts';
+import { dashboardService } from './dashboard.ts';
+import { accountGroups } from './groups.ts';
+import type { SessionDeps } from './session-cookie.ts';
+import { sessionService } from './sessions.ts';
+import { signInService } from './sign-in.ts';
+
+/** The settings of the account pages (SESSION_TTL_HOURS, SIGNUP, SIGNUP_PLAN, SIGNIN_*). */
+export interface AccountSettings {
+  baseUrl: URL;
+  sessionTtlHours: number;
+  signup: 'open' | 'closed';
+  signupPlan: string;
+  signinAccountLimit: number;
+  signinAddressLimit: number;
+  signinWindowSeconds: number;
+}
+
+export interface AccountPorts {
+  store: Store;
+  counter: WindowCounter;
+  /** Told of every deleted link, so each instance's cache drops it. */
+  linkEvents: LinkEvents;
+  now: () => number;
+}
+
+/** The services behind the account pages, built once by app.ts from its ports and settings. */
+export function accountServices(
+  settings: AccountSettings,
+  { store, counter, linkEvents, now }: AccountPorts,
+) {
+  const session: SessionDeps = {
+    sessions: sessionService({ store, ttlMs: settings.sessionTtlHours * 3_600_000, now }),
+    accounts: store,
+    policy: { secure: settings.baseUrl.protocol === 'https:' },
+    now,
+  };
+  return {
+    session,
+    auth: signInService({
+      store,
+      counter,
+      signup: { open: settings.signup === 'open', plan: settings.signupPlan },
+      limits: {
+        perAccount: settings.signinAccountLimit,
+        perAddress: settings.signinAddressLimit,
+        windowMs: settings.signinWindowSeconds * 1000,
+      },
+      now,
+    }),
+    dashboard: dashboardService({ store, counter, onDeleted: (code) => linkEvents.changed(code), now }),
+    groups: accountGroups(store),
+    keys: apiAccess(store),
+  };
+}

@@ -1,0 +1,60 @@
+import type { CookieSerializeOptions } from '@fastify/cookie';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Account } from '../../core/entities.ts';
+import type { AccountStore } from '../../core/ports/store.ts';
+import type { ActiveSession, SessionService, StartedSession } from './sessions.ts';
+
+/** The session cookie and who it signs in. */
+
+export const SESSION_COOKIE = 'snip_session';
+
+export interface CookiePolicy {
+  /** Secure when BASE_URL is https. */
+  secure: boolean;
+}
+
+/** Every cookie Snip sets: HttpOnly, SameSite=Lax, Secure behind https. */
+export function cookieOptions(
+  policy: CookiePolicy,
+  path: string,
+  maxAgeSeconds?: number,
+): CookieSerializeOptions {
+  return {
+    path,
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: policy.secure,
+    ...(maxAgeSeconds === undefined ? {} : { maxAge: maxAgeSeconds }),
+  };
+}
+
+export interface SignedIn {
+  account: Account;
+  session: ActiveSession;
+  /** The cookie value (the session id), needed to seal the one-time key for this session. */
+  sessionId: string;
+}
+
+export interface SessionDeps {
+  sessions: SessionService;
+  accounts: Pick<AccountStore, 'findAccountById'>;
+  policy: CookiePolicy;
+  now: () => number;
+}
+
+export async function signedIn(deps: SessionDeps, request: FastifyRequest): Promise<SignedIn | undefined> {
+  const sessionId = request.cookies[SESSION_COOKIE];
+  const session = await deps.sessions.resume(sessionId);
+  if (!session || sessionId === undefined) return undefined;
+  const account = await deps.accounts.findAccountById(session.accountId);
+  return account && { account, session, sessionId };
+}
+
+export function setSessionCookie(deps: SessionDeps, reply: FastifyReply, session: StartedSession): void {
+  const seconds = Math.max(1, Math.floor((session.expiresAt.getTime() - deps.now()) / 1000));
+  reply.setCookie(SESSION_COOKIE, session.id, cookieOptions(deps.policy, '/', seconds));
+}
+
+export function clearSessionCookie(deps: SessionDeps, reply: FastifyReply): void {
+  reply.clearCookie(SESSION_COOKIE, cookieOptions(deps.policy, '/'));
+}

@@ -1,0 +1,132 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { anonymizeAddress } from '../../core/anonymize.ts';
+import type { CreatedLink } from '../../core/ports/link-creator.ts';
+import type { DemoLog, DemoLogEntry } from '../../core/ports/shared-state.ts';
+import type { CreateLinkRequest } from './create-link.ts';
+import { createRoute } from './create-route.ts';
+import type { EnvelopeRenderer } from './envelope.ts';
+import { DemoLogEntrySchema } from './schemas.ts';
+
+export interface DemoRouteOptions {
+  createLink: (request: CreateLinkRequest) => Promise<CreatedLink>;
+  envelope: EnvelopeRenderer;
+  log: DemoLog;
+  demoKey: string;
+  /** Seconds between SSE heartbeats. */
+  heartbeatMs: number;
+  now: () => number;
+}
+
+const KEY_FIELDS = new Set(['apikey', 'x-api-key']);
+const MAX_FIELDS = 10;
+const MAX_FIELD_LENGTH = 2100;
+
+function encodingOf(request: FastifyRequest): DemoLogEntry['encoding'] {
+  const type = (request.headers['content-type'] ?? '').toLowerCase();
+  if (type.startsWith('application/json')) return 'json';
+  if (type.startsWith('application/x-www-form-urlencoded')) return 'form';
+  if (type.startsWith('multipart/form-data')) return 'multipart';
+  return 'other';
+}
+
+/** The fields as sent, any key but the demo key redacted, bounded in number and length. */
+export function loggedFields(request: FastifyRequest, demoKey: string): Record<string, string> {
+  const fields: Record<string, string> = {};
+  const body = request.body;
+  const sent: Array<[string, unknown]> = [];
+  if (request.headers['x-api-key'] !== undefined) sent.push(['x-api-key', request.headers['x-api-key']]);
+  if (body !== null && typeof body === 'object' && !Array.isArray(body)) sent.push(...Object.entries(body));
+  for (const [name, value] of sent.slice(0, MAX_FIELDS)) {
+    const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
+    if (KEY_FIELDS.has(name.toLowerCase())) fields[name] = text.trim() === demoKey ? demoKey : '[redacted]';
+    else fields[name.slice(0, 100)] = text.slice(0, MAX_FIELD_LENGTH);
+  }
+  return fields;
+}
+
+function parsed(payload: string): Record<string, unknown> {
+  try {
+    return JSON.parse(payload);
+  } catch {
+    return {};
+  }
+}
+
+/** POST /demo/create (the /create route with the demo's gate and store), its log and live stream. */
+export async function demoRoutes(app: FastifyInstance, options: DemoRouteOptions): Promise<void> {
+  await app.register(createRoute, {
+    path: '/demo/create',
+    createLink: options.createLink,
+    envelope: options.envelope,
+    summary: 'Try /create with the public demo key; nothing is stored',
+    onAnswered: (request, status, payload) => {
+      const entry: DemoLogEntry = {
+        time: new Date(options.now()).toISOString(),
+        client: anonymizeAddress(request.ip),
+        encoding: encodingOf(request),
+        fields: loggedFields(request, options.demoKey),
+        status,
+        body: parsed(payload),
+      };
+      options.log.append(entry).catch((error) => request.log.warn({ err: error }, 'demo log append failed'));
+    },
+  });
+
+  app.get(
+    '/demo/log',
+    {
+      schema: {
+        summary: 'The last 200 demo requests, newest first',
+        response: { 200: Type.Array(DemoLogEntrySchema) },
+      },
+    },
+    async () => options.log.recent(),
+  );
+
+  // Streams are long-lived: end them when the server closes, or shutdown would wait on them.
+  const streams = new Set<() => void>();
+  app.addHook('preClose', async () => {
+    for (const end of streams) end();
+  });
+
+  const streamSchema = {
+    summary: 'New demo requests as Server-Sent Events',
+    description:
+      'Each new entry arrives as `event: entry` with the entry as JSON data; a comment line every 15 s keeps the stream open.',
+    response: {
+      200: {
+        description: 'An event stream.',
+        content: { 'text/event-stream': { schema: { type: 'string' } } },
+      },
+    },
+  };
+  app.get('/demo/log/stream', { schema: streamSchema }, (request, reply) => {
+    reply.hijack();
+    const out = reply.raw;
+    out.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache, no-transform',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    });
+    out.write('retry: 3000\n\n');
+    const unsubscribe = options.log.subscribe((entry) => {
+      out.write(`event: entry\ndata: ${JSON.stringify(entry)}\n\n`);
+    });
+    const heartbeat = setInterval(() => out.write(': heartbeat\n\n'), options.heartbeatMs);
+    const cleanup = () => {
+      clearInterval(heartbeat);
+      unsubscribe();
+      streams.delete(end);
+    };
+    const end = () => {
+      cleanup();
+      out.end();
+    };
+    streams.add(end);
+    request.raw.once('close', cleanup);
+    out.once('close', cleanup);
+    out.once('error', cleanup);
+  });
+}

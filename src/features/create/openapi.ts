@@ -1,0 +1,78 @@
+import { Type } from '@sinclair/typebox';
+import { API_ERROR_CODES, API_ERRORS, type ApiErrorCode } from '../../core/errors.ts';
+import { API_STATUS } from '../../http/api-statuses.ts';
+import { CreateHeaders, ErrorEnvelope, FormCreateBody, JsonCreateBody, SuccessEnvelope } from './schemas.ts';
+
+/** The route schema of POST /create and /demo/create: validation, serialization and OpenAPI from one place. */
+
+const rateLimitHeaders = {
+  'RateLimit-Limit': { type: 'integer', description: 'Requests the key may make in this clock hour (UTC).' },
+  'RateLimit-Remaining': { type: 'integer', description: 'Requests left in this window.' },
+  'RateLimit-Reset': { type: 'integer', description: 'Seconds until the window resets.' },
+};
+
+function codesFor(status: number): ApiErrorCode[] {
+  return API_ERROR_CODES.filter((code) => API_STATUS[code] === status);
+}
+
+function errorResponse(status: number, extraHeaders: Record<string, object> = {}) {
+  const lines = codesFor(status).map((code) => `\`${code}\`: ${API_ERRORS[code]}`);
+  return {
+    ...Type.Ref(ErrorEnvelope),
+    description: `Refused. \`error\` is one of:\n\n${lines.join('\n\n')}`,
+    headers: { ...rateLimitHeaders, ...extraHeaders },
+  };
+}
+
+export function createRouteSchema(summary: string) {
+  const formSchema = { schema: FormCreateBody };
+  return {
+    summary,
+    description:
+      'Shortens a long http(s) URL after checking the target page. Send JSON with the key in X-API-Key ' +
+      '(recommended), or a legacy form (urlencoded or multipart) with the key in the apikey field. ' +
+      'Checks run in the order of the error table; the first failure answers. With ' +
+      'HTTP_STATUS_MODE=always-200 every answer is HTTP 200 and only the body tells the outcome. ' +
+      'RateLimit-* headers are sent on every answer once the key is accepted.',
+    headers: CreateHeaders,
+    body: {
+      content: {
+        'application/json': { schema: JsonCreateBody },
+        'application/x-www-form-urlencoded': formSchema,
+        'multipart/form-data': formSchema,
+      },
+    },
+    // The legacy form sends the key in its apikey field instead, hence the empty alternative.
+    security: [{ ApiKeyHeader: [] }, {}] as Record<string, string[]>[],
+    response: {
+      201: {
+        ...Type.Ref(SuccessEnvelope),
+        description: 'Created. Location holds short_url.',
+        headers: { Location: { type: 'string', format: 'uri' }, ...rateLimitHeaders },
+      },
+      400: errorResponse(400),
+      401: { ...errorResponse(401), headers: {} },
+      403: errorResponse(403),
+      409: errorResponse(409, {
+        Location: { type: 'string', format: 'uri', description: 'The existing short_url, when one exists.' },
+      }),
+      422: errorResponse(422),
+      429: {
+        ...errorResponse(429, { 'Retry-After': { type: 'integer', description: 'Seconds to wait.' } }),
+        description:
+          "`error` is `429`: the key's hourly limit is spent, or this address sent too many missing or wrong keys.",
+      },
+      500: {
+        type: 'object',
+        description: 'An unexpected fault of the server; `error` is `500`. Safe to retry.',
+        properties: {
+          success: { type: 'string', const: 'false' },
+          timestamps: { type: 'string' },
+          message: { type: 'string' },
+          error: { type: 'string', const: '500' },
+        },
+        required: ['success', 'timestamps', 'message', 'error'],
+      },
+    },
+  };
+}

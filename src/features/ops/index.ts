@@ -1,0 +1,18 @@
+import type { FastifyInstance } from 'fastify';
+import type { Registry } from 'prom-client';
+import type { ReadinessCheck } from '../../core/ports/readiness.ts';
+import { opsRoutes } from './health.ts';
+import { serveOpenapi } from './openapi.ts';
+
+/** Operating Snip: GET /healthz, /readyz, /metrics and /openapi.json. */
+export interface OpsFeatureOptions {
+  checks: readonly ReadinessCheck[];
+  registry: Registry;
+  /** Bound on each readiness check. */
+  timeoutMs: number;
+}
+
+export async function opsFeature(app: FastifyInstance, options: OpsFeatureOptions): Promise<void> {
+  await app.register(opsRoutes, options);
+  serveOpenapi(app);
+}

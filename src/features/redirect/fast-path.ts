@@ -1,0 +1,63 @@
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { isShortCode, SHORT_CODE_LENGTH } from '../../core/short-code.ts';
+import type { ClickBuffer } from './click-buffer.ts';
+import { type ClickKind, clickKind } from './click-kind.ts';
+import type { CachedLink, LinkCache } from './link-cache.ts';
+
+// Every click must reach us: no browser or proxy may keep the redirect.
+export const NO_STORE = 'private, no-cache, no-store, max-age=0, must-revalidate';
+
+export interface RedirectAnswerOptions {
+  clicks: ClickBuffer;
+  onRedirect?: (kind: ClickKind) => void;
+}
+
+/** Whichever speculation header came (browsers send at most one); usually none. */
+function purposeOf(headers: IncomingHttpHeaders): string {
+  return String(headers['sec-purpose'] ?? headers.purpose ?? headers['x-purpose'] ?? headers['x-moz'] ?? '');
+}
+
+/** Counts the request of a redirect: a click or a bot hit. */
+export function redirectAnswer(options: RedirectAnswerOptions) {
+  return (link: CachedLink, method: string, headers: IncomingHttpHeaders): void => {
+    const kind = clickKind({ method, userAgent: headers['user-agent'], purpose: purposeOf(headers) });
+    options.clicks.record(link.id, kind);
+    options.onRedirect?.(kind);
+  };
+}
+
+export type RedirectAnswer = ReturnType<typeof redirectAnswer>;
+
+/**
+ * The hot path below the router: a GET or HEAD of /<code> whose link is in the hot-link cache is
+ * answered on the socket at once, with the same status, headers and counting as the route. Anything
+ * else (a cold or unknown code, any other path) returns false and goes on to the application.
+ */
+export function fastRedirect(cache: LinkCache, answer: RedirectAnswer, status: number) {
+  return (req: IncomingMessage, res: ServerResponse): boolean => {
+    const { method, url } = req;
+    if ((method !== 'GET' && method !== 'HEAD') || url === undefined) return false;
+    const query = url.indexOf('?');
+    const path = query < 0 ? url : url.slice(0, query);
+    // "/" and a code: anything longer or shorter is some other route, left to the router.
+    if (path.length !== SHORT_CODE_LENGTH + 1) return false;
+    const code = path.slice(1);
+    if (!isShortCode(code)) return false;
+    const link = cache.peek(code);
+    if (!link) return false;
+    answer(link, method, req.headers);
+    // The flat array form skips building and walking a headers object.
+    res.writeHead(status, [
+      'location',
+      link.location,
+      'cache-control',
+      NO_STORE,
+      'content-length',
+      '0',
+      'x-content-type-options',
+      'nosniff',
+    ]);
+    res.end();
+    return true;
+  };
+}

@@ -1,0 +1,27 @@
+import type { FastifyInstance } from 'fastify';
+import type { WindowCounter } from '../../core/ports/shared-state.ts';
+import type { RedirectAnswer } from './fast-path.ts';
+import type { LinkCache } from './link-cache.ts';
+import { qrcodeRoute } from './qrcode.ts';
+import { registerRedirects } from './route.ts';
+
+/**
+ * GET /<code> and its QR image. The hot path below the router (fast-path.ts) is wired into the
+ * server by app.ts; this registers the routes that answer everything else: cold codes, misses and
+ * their limiter, HEAD under inject(), and /qrcode/<code>.png.
+ */
+export interface RedirectFeatureOptions {
+  cache: LinkCache;
+  answer: RedirectAnswer;
+  counter: WindowCounter;
+  redirectStatus: 301 | 302 | 307 | 308;
+  notFoundLimit: number;
+  baseUrl: URL;
+  now: () => number;
+}
+
+/** Called on the root instance: the redirect also owns the application-wide not-found answer. */
+export async function redirectFeature(app: FastifyInstance, options: RedirectFeatureOptions): Promise<void> {
+  await app.register(qrcodeRoute, { cache: options.cache, baseUrl: options.baseUrl });
+  registerRedirects(app, options);
+}

@@ -1,0 +1,75 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { LRUCache } from 'lru-cache';
+import QRCode from 'qrcode';
+import { isShortCode } from '../../core/short-code.ts';
+import { shortUrl } from '../../core/short-url.ts';
+import type { LinkCache } from './link-cache.ts';
+import { sendMiss } from './route.ts';
+
+export interface QrRouteOptions {
+  cache: LinkCache;
+  baseUrl: URL;
+}
+
+export const QR_SIZE = { min: 64, max: 1024, default: 256 };
+
+interface Rendered {
+  png: Buffer;
+  etag: string;
+}
+
+/** Pixels wanted: `?size=` clamped to a sane range; anything unreadable means the default. */
+export function qrSize(raw: unknown): number {
+  const size = typeof raw === 'string' && /^\d{1,5}$/.test(raw) ? Number(raw) : QR_SIZE.default;
+  return Math.min(QR_SIZE.max, Math.max(QR_SIZE.min, size));
+}
+
+/** GET /qrcode/<short_code>.png: rendered once per code and size, then served from memory. */
+export async function qrcodeRoute(app: FastifyInstance, options: QrRouteOptions): Promise<void> {
+  const rendered = new LRUCache<string, Rendered>({ max: 2000 });
+
+  async function render(code: string, size: number): Promise<Rendered> {
+    const key = `${code}:${size}`;
+    const hit = rendered.get(key);
+    if (hit) return hit;
+    const png = await QRCode.toBuffer(shortUrl(options.baseUrl, code), {
+      type: 'png',
+      width: size,
+      margin: 2,
+      errorCorrectionLevel: 'M',
+    });
+    const entry = { png, etag: `"${createHash('sha256').update(png).digest('base64url').slice(0, 27)}"` };
+    rendered.set(key, entry);
+    return entry;
+  }
+
+  app.get<{ Params: { file: string }; Querystring: { size?: string } }>(
+    '/qrcode/:file',
+    {
+      schema: {
+        summary: 'QR code of a short link',
+        description: 'PNG of the short URL. `size` is the width in pixels, clamped to 64-1024 (default 256).',
+        params: {
+          type: 'object',
+          properties: { file: { type: 'string', pattern: '^[0-9A-Za-z]{7}\\.png$' } },
+        },
+        querystring: { type: 'object', properties: { size: { type: 'string' } } },
+        response: { 200: { description: 'The PNG image.', content: { 'image/png': { schema: {} } } } },
+      },
+      // A malformed name is simply an unknown code, not a validation error.
+      attachValidation: true,
+    },
+    async (request, reply) => {
+      const code = request.params.file.replace(/\.png$/, '');
+      if (request.validationError || !isShortCode(code)) return sendMiss(request, reply, 404);
+      const cached = options.cache.peek(code);
+      const link = cached === undefined ? await options.cache.load(code) : cached;
+      if (!link) return sendMiss(request, reply, 404);
+      const image = await render(code, qrSize(request.query.size));
+      reply.header('etag', image.etag).header('cache-control', 'public, max-age=86400');
+      if (request.headers['if-none-match'] === image.etag) return reply.code(304).send();
+      return reply.type('image/png').send(image.png);
+    },
+  );
+}

@@ -1,0 +1,80 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { WindowCounter } from '../../core/ports/shared-state.ts';
+import { windowAt } from '../../core/rate-window.ts';
+import { isShortCode } from '../../core/short-code.ts';
+import { errorPage } from '../../web/error-page.ts';
+import { NO_STORE, type RedirectAnswer } from './fast-path.ts';
+import type { LinkCache } from './link-cache.ts';
+
+export interface RedirectRouteOptions {
+  cache: LinkCache;
+  answer: RedirectAnswer;
+  counter: WindowCounter;
+  redirectStatus: 301 | 302 | 307 | 308;
+  /** Unknown codes an address may try per minute before it gets 429. */
+  notFoundLimit: number;
+  now: () => number;
+}
+
+const MINUTE_MS = 60_000;
+
+function wantsJson(request: FastifyRequest): boolean {
+  const accept = request.headers.accept ?? '';
+  return accept.includes('application/json') && !accept.includes('text/html');
+}
+
+export function sendMiss(request: FastifyRequest, reply: FastifyReply, status: 404 | 429): FastifyReply {
+  const [title, detail] =
+    status === 404
+      ? ['Link not found', 'No short link has this address. Check it for typos.']
+      : ['Too many unknown links', 'This address asked for too many unknown links. Try again in a minute.'];
+  reply.code(status).header('cache-control', 'no-store');
+  if (status === 429) reply.header('retry-after', '60');
+  if (wantsJson(request)) return reply.send({ error: String(status), message: detail });
+  return reply.type('text/html; charset=utf-8').send(errorPage(status, title, detail));
+}
+
+/**
+ * GET /<short_code>. Cache hits on a listening server are answered below the router (fast-redirect.ts);
+ * this route answers them under inject() and does the cold path: store look-up, 404 and its limiter.
+ * Registered on the root instance because it also owns the application-wide not-found answer.
+ */
+export function registerRedirects(app: FastifyInstance, options: RedirectRouteOptions): void {
+  const { cache, counter } = options;
+  const missKey = (request: FastifyRequest) => `miss:${request.ip}`;
+
+  // The enumeration guard fails open: redirects keep working from the store when shared state is down.
+  const missesOf = (request: FastifyRequest, add: boolean) => {
+    const window = windowAt(options.now(), MINUTE_MS);
+    const counted = add
+      ? counter.increment(missKey(request), window)
+      : counter.peek(missKey(request), window);
+    return counted.catch(() => 0);
+  };
+
+  async function miss(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+    const count = await missesOf(request, true);
+    return sendMiss(request, reply, count > options.notFoundLimit ? 429 : 404);
+  }
+
+  app.setNotFoundHandler((request, reply) => miss(request, reply));
+
+  app.get<{ Params: { code: string } }>('/:code', { schema: { hide: true } }, async (request, reply) => {
+    const { code } = request.params;
+    if (!isShortCode(code)) return miss(request, reply);
+    let link = cache.peek(code);
+    if (link === undefined) {
+      // Enumeration guard: an address that keeps missing stops costing store reads.
+      const misses = await missesOf(request, false);
+      if (misses >= options.notFoundLimit) return sendMiss(request, reply, 429);
+      link = (await cache.load(code)) ?? null;
+    }
+    if (link === null) return miss(request, reply);
+    options.answer(link, request.method, request.headers);
+    return reply
+      .code(options.redirectStatus)
+      .header('location', link.location)
+      .header('cache-control', NO_STORE)
+      .send();
+  });
+}

@@ -1,0 +1,59 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * Static files served from /assets/ under the names pages use: pages load nothing from elsewhere.
+ * A file is a URL (the features' own scripts and styles) or an npm module path (vendored libraries).
+ */
+export type AssetFiles = Readonly<Record<string, URL | { module: string }>>;
+
+/** The design's shared files. */
+export const WEB_ASSETS: AssetFiles = {
+  'snip.css': new URL('./assets/snip.css', import.meta.url),
+};
+
+const ASSET_TYPES: Record<string, string> = {
+  '.css': 'text/css; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+};
+
+interface Asset {
+  body: Buffer;
+  type: string;
+  etag: string;
+}
+
+/** Read once at start. */
+function loadAssets(files: AssetFiles): Map<string, Asset> {
+  const resolve = createRequire(import.meta.url).resolve;
+  const assets = new Map<string, Asset>();
+  for (const [name, file] of Object.entries(files)) {
+    const body = readFileSync(file instanceof URL ? fileURLToPath(file) : resolve(file.module));
+    const type = ASSET_TYPES[name.slice(name.lastIndexOf('.'))] ?? 'application/octet-stream';
+    assets.set(name, {
+      body,
+      type,
+      etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`,
+    });
+  }
+  return assets;
+}
+
+export async function assetRoutes(app: FastifyInstance, options: { files: AssetFiles }): Promise<void> {
+  const assets = loadAssets(options.files);
+
+  app.get<{ Params: { name: string } }>(
+    '/assets/:name',
+    { schema: { hide: true } },
+    async (request, reply) => {
+      const asset = assets.get(request.params.name);
+      if (!asset) return reply.callNotFound();
+      reply.header('etag', asset.etag).header('cache-control', 'public, max-age=300');
+      if (request.headers['if-none-match'] === asset.etag) return reply.code(304).send();
+      return reply.type(asset.type).send(asset.body);
+    },
+  );
+}

@@ -1,0 +1,27 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { messagePage } from './message-page.ts';
+import { sendPage } from './send-page.ts';
+
+/**
+ * What a page answers when its handler fails: a request that could not be read is a 4xx page, a
+ * fault of ours a 500 page, never a bare JSON error. Set once per scope of pages.
+ */
+export function answerErrorsAsPages(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const status =
+      error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500
+        ? error.statusCode
+        : 500;
+    if (status === 500) request.log.error({ err: error }, 'page failed');
+    const message =
+      status === 500 ? 'Something went wrong on our side. Try again.' : 'The request could not be read.';
+    return sendPage(
+      reply,
+      status,
+      messagePage({
+        title: status === 500 ? 'Server error' : 'Bad request',
+        error: { code: String(status), message },
+      }),
+    );
+  });
+}

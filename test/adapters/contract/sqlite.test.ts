@@ -1,0 +1,257 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { after, before, describe, it } from 'node:test';
+import { Worker } from 'node:worker_threads';
+import { loadMigrations, SCHEMA_MIGRATIONS_DDL } from '../../../src/adapters/sql/migrations.ts';
+import { DAYS_OF_ACCOUNT, DAYS_OF_LINK } from '../../../src/adapters/sqlite/clicks.ts';
+import { FIND_LINK_BY_CODE } from '../../../src/adapters/sqlite/links.ts';
+import { openSqliteStore } from '../../../src/adapters/sqlite/store.ts';
+import type { NewLink } from '../../../src/core/entities.ts';
+import type { Store } from '../../../src/core/ports/store.ts';
+import { givenAccount, newLink, planInput, runStoreContract } from './store-contract.ts';
+
+let dir: string;
+let fileCounter = 0;
+before(() => {
+  dir = mkdtempSync(join(tmpdir(), 'snip-store-'));
+});
+after(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function freshPath(): string {
+  fileCounter += 1;
+  return join(dir, `store-${fileCounter}`, 'snip.db');
+}
+
+async function openMigrated(path: string = freshPath()): Promise<Store> {
+  const store = openSqliteStore(path);
+  await store.migrate();
+  return store;
+}
+
+runStoreContract('SQLite', () => openMigrated());
+
+describe('SQLite store', () => {
+  it('applies every migration on a new file, then nothing on the next run', async () => {
+    const path = freshPath();
+    const names = (await loadMigrations('sqlite')).map((migration) => migration.name);
+    const store = openSqliteStore(path);
+    try {
+      assert.deepEqual(await store.migrate(), names);
+      assert.ok(names.includes('001-initial'));
+      assert.deepEqual(await store.migrate(), []);
+    } finally {
+      await store.close();
+    }
+    const reopened = openSqliteStore(path);
+    try {
+      assert.deepEqual(await reopened.migrate(), []);
+    } finally {
+      await reopened.close();
+    }
+  });
+
+  it('records each applied migration in schema_migrations', async () => {
+    const path = freshPath();
+    const store = await openMigrated(path);
+    await store.close();
+    const db = new DatabaseSync(path);
+    try {
+      const rows = db.prepare('SELECT name FROM schema_migrations ORDER BY name').all();
+      assert.deepEqual(
+        rows.map((row) => row.name),
+        (await loadMigrations('sqlite')).map((migration) => migration.name),
+      );
+    } finally {
+      db.close();
+    }
+  });
+
+  it('creates the missing parent directory and puts the file in WAL mode', async () => {
+    const path = join(dir, 'deep', 'er', 'snip.db');
+    const store = await openMigrated(path);
+    await store.close();
+    const db = new DatabaseSync(path);
+    try {
+      assert.equal(db.prepare('PRAGMA journal_mode').get()?.journal_mode, 'wal');
+    } finally {
+      db.close();
+    }
+  });
+
+  it('keeps its data when the file is opened again', async () => {
+    const path = freshPath();
+    const first = await openMigrated(path);
+    const plan = await first.upsertPlan(planInput());
+    const account = await givenAccount(first, 'ada@example.com', plan);
+    const link = newLink(account.id, 'https://example.com/a');
+    await first.insertLinkWithinQuota(link);
+    await first.close();
+
+    const second = await openMigrated(path);
+    try {
+      assert.deepEqual(await second.findAccountByEmail('ada@example.com'), account);
+      assert.equal((await second.findLinkByCode(link.code))?.longUrl, 'https://example.com/a');
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('brings a database made by 001 up to date, keeping its rows', async () => {
+    const path = freshPath();
+    const initial = (await loadMigrations('sqlite')).find((migration) => migration.name === '001-initial');
+    assert.ok(initial);
+    mkdirSync(dirname(path), { recursive: true });
+    const old = new DatabaseSync(path);
+    try {
+      old.exec(SCHEMA_MIGRATIONS_DDL);
+      old.exec(initial.sql);
+      old.exec(`INSERT INTO schema_migrations (name, applied_at) VALUES ('001-initial', 0);
+        INSERT INTO plans (id, name, api_access, url_quota, rate_limit_per_hour) VALUES (1, 'pro', 1, 10, 100);
+        INSERT INTO accounts (id, email, plan_id, link_count, created_at) VALUES (1, 'ada@example.com', 1, 1, 0);
+        INSERT INTO links (id, code, account_id, long_url, normalized_url, url_hash, clicks, created_at)
+          VALUES (7, 'old0001', 1, 'https://example.com/', 'https://example.com/', 'h', 41, 0);`);
+    } finally {
+      old.close();
+    }
+
+    const store = openSqliteStore(path);
+    try {
+      const applied = await store.migrate();
+      assert.ok(applied.includes('002-click-history'), `applied: ${applied.join(', ')}`);
+      assert.ok(!applied.includes('001-initial'));
+      await store.addClicks([{ linkId: 7, day: '2024-03-01', clicks: 1, botHits: 0 }]);
+    } finally {
+      await store.close();
+    }
+
+    const reopened = await openMigrated(path);
+    try {
+      const link = await reopened.findLinkByCode('old0001');
+      assert.equal(link?.id, 7);
+      assert.equal(link?.clicks, 42);
+      assert.deepEqual(await reopened.dailyClicksOfAccount(1, '2024-03-01', '2024-03-01'), [
+        { day: '2024-03-01', clicks: 1 },
+      ]);
+    } finally {
+      await reopened.close();
+    }
+  });
+
+  it('answers the redirect look-up and the daily ranges from an index, never a scan', async () => {
+    const path = freshPath();
+    const store = await openMigrated(path);
+    await store.close();
+    const db = new DatabaseSync(path);
+    try {
+      const plans = [FIND_LINK_BY_CODE, DAYS_OF_LINK, DAYS_OF_ACCOUNT].map((sql) =>
+        db
+          .prepare(`EXPLAIN QUERY PLAN ${sql}`)
+          .all()
+          .map((row) => String(row.detail))
+          .join(' | '),
+      );
+      const [byCode, linkDays, accountDays] = plans;
+      assert.match(byCode ?? '', /^SEARCH links USING INDEX \S+ \(code=\?\)$/);
+      assert.match(
+        linkDays ?? '',
+        /^SEARCH link_daily_clicks USING PRIMARY KEY \(link_id=\? AND day>\? AND day<\?\)$/,
+      );
+      assert.match(
+        accountDays ?? '',
+        /^SEARCH account_daily_clicks USING PRIMARY KEY \(account_id=\? AND day>\? AND day<\?\)$/,
+      );
+    } finally {
+      db.close();
+    }
+  });
+
+  it('keeps the quota and duplicate rules across two handles on one file', async () => {
+    const path = freshPath();
+    const a = await openMigrated(path);
+    const b = await openMigrated(path);
+    try {
+      const plan = await a.upsertPlan(planInput({ urlQuota: 3 }));
+      const account = await givenAccount(a, 'ada@example.com', plan);
+      const first = await a.insertLinkWithinQuota(newLink(account.id, 'https://example.com/1'));
+      assert.equal(first.kind, 'created');
+      const dup = await b.insertLinkWithinQuota(newLink(account.id, 'https://example.com/1'));
+      assert.deepEqual(dup, { kind: 'duplicate', existing: first.link });
+      assert.equal(
+        (await b.insertLinkWithinQuota(newLink(account.id, 'https://example.com/2'))).kind,
+        'created',
+      );
+      assert.equal(
+        (await a.insertLinkWithinQuota(newLink(account.id, 'https://example.com/3'))).kind,
+        'created',
+      );
+      const over = await b.insertLinkWithinQuota(newLink(account.id, 'https://example.com/4'));
+      assert.equal(over.kind, 'quota-exceeded');
+      assert.equal(await a.deleteLink(account.id, first.link.code), true);
+      assert.equal(
+        (await b.insertLinkWithinQuota(newLink(account.id, 'https://example.com/4'))).kind,
+        'created',
+      );
+      assert.equal(await a.countLiveLinks(account.id), 3);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  it('keeps the quota and duplicate rules with four threads writing at once', async () => {
+    const path = freshPath();
+    const store = await openMigrated(path);
+    const plan = await store.upsertPlan(planInput({ urlQuota: 25 }));
+    const account = await givenAccount(store, 'ada@example.com', plan);
+    await store.close();
+
+    // Every thread tries the same 40 URLs (fresh codes each), so each URL races four ways.
+    const threads = 4;
+    const jobs = Array.from({ length: threads }, () =>
+      Array.from({ length: 40 }, (_, i) => newLink(account.id, `https://example.com/${i}`)),
+    );
+    const kinds = await runWorkers(path, jobs);
+    const created = kinds.filter((kind) => kind === 'created').length;
+    assert.equal(created, 25);
+    assert.ok(
+      kinds.every((kind) => kind === 'created' || kind === 'duplicate' || kind === 'quota-exceeded'),
+      `unexpected results: ${[...new Set(kinds)].join(', ')}`,
+    );
+
+    const check = await openMigrated(path);
+    try {
+      assert.equal(await check.countLiveLinks(account.id), 25);
+    } finally {
+      await check.close();
+    }
+  });
+});
+
+async function runWorkers(path: string, jobs: NewLink[][]): Promise<string[]> {
+  const start = new SharedArrayBuffer(8);
+  const signal = new Int32Array(start);
+  const workers = jobs.map(
+    (links) =>
+      new Worker(new URL('./sqlite-insert-worker.ts', import.meta.url), {
+        workerData: { path, links, start },
+        execArgv: ['--disable-warning=ExperimentalWarning'],
+      }),
+  );
+  const results = workers.map(
+    (worker) =>
+      new Promise<string[]>((resolve, reject) => {
+        worker.once('message', resolve);
+        worker.once('error', reject);
+      }),
+  );
+  // Release every thread together once all have opened their handle.
+  while (Atomics.load(signal, 1) < workers.length) await new Promise((resolve) => setTimeout(resolve, 5));
+  Atomics.store(signal, 0, 1);
+  Atomics.notify(signal, 0);
+  return (await Promise.all(results)).flat();
+}

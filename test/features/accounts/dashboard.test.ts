@@ -1,0 +1,399 @@
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { describe, it } from 'node:test';
+import type { NewLink } from '../../../src/core/entities.ts';
+import { createJson, startTestApp, type TestApp } from '../../helper.ts';
+import { attribute, listedCodes, PageClient } from './page-client.ts';
+
+/** /dashboard: listing, paging, search and group filter, create and delete, groups, ownership, usage. */
+
+const PASSWORD = 'correct horse battery';
+
+async function signedIn(t: TestApp, email: string, plan = 'tester'): Promise<PageClient> {
+  await t.ops.createAccount(email, plan, PASSWORD);
+  const client = new PageClient(t.app);
+  assert.equal((await client.signIn(email, PASSWORD)).statusCode, 303);
+  return client;
+}
+
+async function accountId(t: TestApp, email: string): Promise<number> {
+  const account = await t.store.findAccountByEmail(email);
+  assert.ok(account);
+  return account.id;
+}
+
+function seeded(owner: number, i: number, overrides: Partial<NewLink> = {}): NewLink {
+  const url = `https://example.com/page/${i}`;
+  return {
+    code: `s${String(owner).padStart(2, '0')}${String(i).padStart(4, '0')}`,
+    accountId: owner,
+    groupId: null,
+    longUrl: url,
+    normalizedUrl: url,
+    urlHash: createHash('sha256').update(url).digest('hex'),
+    title: `Page ${i}`,
+    ...overrides,
+  };
+}
+
+/** Creates a link through the dashboard form; answers its code. */
+async function createFromDashboard(client: PageClient, url: string, group = ''): Promise<string> {
+  const answer = await client.post('/dashboard/links', { url, group });
+  assert.equal(answer.statusCode, 303, answer.body);
+  const code = /created=([0-9A-Za-z]{7})/.exec(String(answer.headers.location))?.[1];
+  assert.ok(code);
+  return code;
+}
+
+describe('the dashboard', () => {
+  it('sends a visitor without a session to the sign-in page', async () => {
+    const t = await startTestApp();
+    try {
+      for (const path of ['/dashboard', '/dashboard/links/abcdefg', '/account']) {
+        const answer = await t.app.inject({ method: 'GET', url: path });
+        assert.equal(answer.statusCode, 303, path);
+        assert.equal(answer.headers.location, '/login', path);
+      }
+      const post = await t.app.inject({ method: 'POST', url: '/dashboard/groups', payload: { name: 'x' } });
+      assert.equal(post.statusCode, 303);
+      assert.deepEqual(await t.store.listGroups(await accountId(t, t.email)), []);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('pages 120 links newest first, 50 to a page', async () => {
+    const t = await startTestApp();
+    try {
+      const client = await signedIn(t, 'ada@example.com');
+      const id = await accountId(t, 'ada@example.com');
+      const links = Array.from({ length: 120 }, (_, i) => seeded(id, i));
+      await t.store.insertLinksBulk(links);
+      const newestFirst = links.map((link) => link.code).reverse();
+
+      const pages = await Promise.all([1, 2, 3].map((n) => client.open(`/dashboard?page=${n}`)));
+      assert.deepEqual(
+        pages.map((page) => listedCodes(page.body).length),
+        [50, 50, 20],
+      );
+      assert.deepEqual(
+        pages.flatMap((page) => listedCodes(page.body)),
+        newestFirst,
+      );
+      assert.equal(attribute(pages[0]?.body ?? '', 'data-pages'), '3');
+      assert.equal(attribute(pages[0]?.body ?? '', 'data-total'), '120');
+      assert.match(pages[1]?.body ?? '', /href="\/dashboard\?page=3" rel="next"/);
+      assert.match(pages[1]?.body ?? '', /href="\/dashboard" rel="prev"/);
+      assert.deepEqual(listedCodes((await client.open('/dashboard?page=4')).body), []);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('searches URL and title, filters by group, and combines both', async () => {
+    const t = await startTestApp();
+    try {
+      const client = await signedIn(t, 'ada@example.com');
+      const id = await accountId(t, 'ada@example.com');
+      const group = await t.ops.createGroup('ada@example.com', 'Spring');
+      await t.store.insertLinksBulk([
+        seeded(id, 1, { title: 'Garden tools', groupId: group.id }),
+        seeded(id, 2, { title: 'Kitchen', longUrl: 'https://shop.example/GARDEN-hose', groupId: null }),
+        seeded(id, 3, { title: 'Office', groupId: group.id }),
+        seeded(id, 4, { title: '100% cotton' }),
+      ]);
+      const codes = async (query: string) =>
+        listedCodes((await client.open(`/dashboard?${query}`)).body).sort();
+      assert.deepEqual(await codes('q=garden'), [seeded(id, 1).code, seeded(id, 2).code]);
+      assert.deepEqual(await codes(`group=${group.id}`), [seeded(id, 1).code, seeded(id, 3).code]);
+      assert.deepEqual(await codes(`group=${group.id}&q=GARDEN`), [seeded(id, 1).code]);
+      assert.deepEqual(await codes('q=%25'), [seeded(id, 4).code], 'a % is a literal %');
+      const none = await client.open('/dashboard?q=nothing-like-this');
+      assert.equal(attribute(none.body, 'data-state'), 'no-links');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('creates a link through the /create checks and lists it with its group', async () => {
+    const t = await startTestApp();
+    try {
+      const client = await signedIn(t, 'ada@example.com');
+      await client.open('/dashboard');
+      const group = await t.ops.createGroup('ada@example.com', 'Spring Sale');
+      const code = await createFromDashboard(client, 'https://example.com/made-here', 'spring-sale');
+      const link = await t.store.findLinkByCode(code);
+      assert.equal(link?.groupId, group.id);
+      assert.equal(link?.title, 'A page', 'the target was inspected');
+      const page = await client.open(`/dashboard?created=${code}`);
+      assert.equal(attribute(page.body, 'data-done'), 'link-created');
+      assert.deepEqual(listedCodes(page.body), [code]);
+      assert.match(page.body, /Spring Sale/);
+      assert.equal((await t.app.inject({ method: 'GET', url: `/${code}` })).statusCode, 302);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('answers refusals with the API error codes and statuses', async () => {
+    const t = await startTestApp({ plan: { urlQuota: 2 } });
+    try {
+      const client = await signedIn(t, 'ada@example.com');
+      await client.open('/dashboard');
+      await createFromDashboard(client, 'https://example.com/one');
+      const cases: Array<[Record<string, string>, number, string]> = [
+        [{ url: '' }, 400, '302'],
+        [{ url: 'ftp://example.com/' }, 400, '300'],
+        [{ url: 'https://example.com/x', group: 'nope' }, 422, '312'],
+        [{ url: 'https://www.facebook.com/page' }, 422, '310'],
+        [{ url: 'https://example.com/one' }, 409, '305'],
+      ];
+      for (const [fields, status, code] of cases) {
+        const answer = await client.post('/dashboard/links', fields);
+        assert.equal(answer.statusCode, status, JSON.stringify(fields));
+        assert.equal(attribute(answer.body, 'data-error'), code, JSON.stringify(fields));
+      }
+      await createFromDashboard(client, 'https://example.com/two');
+      const full = await client.post('/dashboard/links', { url: 'https://example.com/three' });
+      assert.equal(full.statusCode, 403);
+      assert.equal(attribute(full.body, 'data-error'), '304');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('lets a plan without API access create links too, within its hourly limit', async () => {
+    const t = await startTestApp();
+    try {
+      await t.ops.savePlan('tiny', { apiAccess: false, rateLimitPerHour: 2, urlQuota: 10 });
+      const client = await signedIn(t, 'ada@example.com', 'tiny');
+      await client.open('/dashboard');
+      await createFromDashboard(client, 'https://example.com/1');
+      await createFromDashboard(client, 'https://example.com/2');
+      const limited = await client.post('/dashboard/links', { url: 'https://example.com/3' });
+      assert.equal(limited.statusCode, 429);
+      assert.equal(attribute(limited.body, 'data-error'), '429');
+      assert.ok(Number(limited.headers['retry-after']) > 0);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it("shows links held against the quota and this hour's requests, the API's included", async () => {
+    const t = await startTestApp({ plan: { urlQuota: 40, rateLimitPerHour: 90 } });
+    try {
+      const client = await signedIn(t, 'ada@example.com');
+      const { apiKey } = await t.ops.rotateKey('ada@example.com');
+      await createJson(t.app, apiKey, { url: 'https://example.com/api' });
+      await createJson(t.app, apiKey, { url: 'ftp://refused.example/' });
+      await client.open('/dashboard');
+      await createFromDashboard(client, 'https://example.com/page');
+      const page = await client.open('/dashboard');
+      assert.match(page.body, /data-usage="links">2 <span class="hint">of 40</);
+      assert.match(page.body, /data-usage="requests">3 <span class="hint">of 90</);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('deletes a link: it leaves the list and stops redirecting at once', async () => {
+    const t = await startTestApp();
+    try {
+      const client = await signedIn(t, 'ada@example.com');
+      await client.open('/dashboard');
+      const code = await createFromDashboard(client, 'https://example.com/gone');
+      assert.equal((await t.app.inject({ method: 'GET', url: `/${code}` })).statusCode, 302, 'cached now');
+      const deleted = await client.post(`/dashboard/links/${code}/delete`, { back: '/dashboard?page=1' });
+      assert.equal(deleted.statusCode, 303);
+      assert.equal(deleted.headers.location, '/dashboard?page=1&done=link-deleted');
+      assert.equal((await t.app.inject({ method: 'GET', url: `/${code}` })).statusCode, 404);
+      assert.deepEqual(listedCodes((await client.open('/dashboard')).body), []);
+      assert.equal((await client.post(`/dashboard/links/${code}/delete`)).statusCode, 404, 'only once');
+      const offsite = await client.post(
+        `/dashboard/links/${await createFromDashboard(client, 'https://example.com/b')}/delete`,
+        {
+          back: '//evil.example/dashboard',
+        },
+      );
+      assert.equal(offsite.headers.location, '/dashboard?done=link-deleted');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('shows one link with its chart data and QR code, and 404 for an unknown code', async () => {
+    const t = await startTestApp();
+    try {
+      const client = await signedIn(t, 'ada@example.com');
+      await client.open('/dashboard');
+      const code = await createFromDashboard(client, 'https://example.com/detail');
+      const page = await client.open(`/dashboard/links/${code}`);
+      assert.equal(page.statusCode, 200);
+      assert.match(page.body, new RegExp(`src="/qrcode/${code}\\.png\\?size=256"`));
+      assert.match(page.body, new RegExp(`href="/qrcode/${code}\\.png\\?size=1024" download=`));
+      const data = JSON.parse(
+        /<script type="application\/json" id="page-data">(.*?)<\/script>/.exec(page.body)?.[1] ?? '{}',
+      );
+      assert.equal(data.chart.days.length, 30);
+      assert.deepEqual(data.chart.clicks, Array(30).fill(0));
+      assert.equal((await client.open('/dashboard/links/zzzzzzz')).statusCode, 404);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('groups on the dashboard', () => {
+  it('creates, renames and deletes a group; its links stay, ungrouped', async () => {
+    const t = await startTestApp();
+    try {
+      const client = await signedIn(t, 'ada@example.com');
+      const id = await accountId(t, 'ada@example.com');
+      const { apiKey } = await t.ops.rotateKey('ada@example.com');
+      await client.open('/dashboard');
+      assert.equal((await client.post('/dashboard/groups', { name: 'Spring Sale 2026!' })).statusCode, 303);
+      const [group] = await t.store.listGroups(id);
+      assert.equal(group?.apiId, 'spring-sale-2026');
+      const page = await client.open('/dashboard');
+      assert.match(page.body, new RegExp(`data-group-id="${group?.id}"`));
+      assert.match(page.body, /<code>spring-sale-2026<\/code>/);
+
+      const made = await createJson(t.app, apiKey, {
+        url: 'https://example.com/g',
+        group: 'spring-sale-2026',
+      });
+      assert.equal(made.status, 201);
+      const renamed = await client.post(`/dashboard/groups/${group?.id}`, {
+        name: 'Autumn',
+        api_id: 'Autumn-Deals',
+      });
+      assert.equal(renamed.statusCode, 303);
+      assert.deepEqual(
+        (await t.store.listGroups(id)).map((g) => [g.id, g.name, g.apiId]),
+        [[group?.id, 'Autumn', 'autumn-deals']],
+      );
+      const byNewId = await createJson(t.app, apiKey, {
+        url: 'https://example.com/h',
+        group: 'autumn-deals',
+      });
+      assert.equal(byNewId.status, 201);
+      const byOldId = await createJson(t.app, apiKey, {
+        url: 'https://example.com/i',
+        group: 'spring-sale-2026',
+      });
+      assert.equal(byOldId.body.error, '312');
+
+      assert.equal((await client.post(`/dashboard/groups/${group?.id}/delete`)).statusCode, 303);
+      assert.deepEqual(await t.store.listGroups(id), []);
+      const link = await t.store.findLinkByCode(String(made.body.short_code));
+      assert.equal(link?.groupId, null);
+      assert.equal((await t.store.listLinks(id, { limit: 10, offset: 0 })).total, 2, 'links stay');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('refuses a bad name, a bad identifier and one already used, changing nothing', async () => {
+    const t = await startTestApp();
+    try {
+      const client = await signedIn(t, 'ada@example.com');
+      const id = await accountId(t, 'ada@example.com');
+      const news = await t.ops.createGroup('ada@example.com', 'News');
+      await t.ops.createGroup('ada@example.com', 'Blog');
+      await client.open('/dashboard');
+      const cases: Array<[string, Record<string, string>, number, string]> = [
+        ['/dashboard/groups', { name: '' }, 400, 'group-name-invalid'],
+        ['/dashboard/groups', { name: 'Digits', api_id: '123' }, 400, 'group-api-id-invalid'],
+        ['/dashboard/groups', { name: 'Again', api_id: 'news' }, 409, 'api-id-taken'],
+        [`/dashboard/groups/${news.id}`, { name: 'News', api_id: 'blog' }, 409, 'api-id-taken'],
+        [`/dashboard/groups/${news.id}`, { name: 'News', api_id: 'not a slug' }, 400, 'group-api-id-invalid'],
+      ];
+      for (const [path, fields, status, code] of cases) {
+        const answer = await client.post(path, fields);
+        assert.equal(answer.statusCode, status, `${path} ${JSON.stringify(fields)}`);
+        assert.equal(attribute(answer.body, 'data-error'), code);
+      }
+      assert.deepEqual(
+        (await t.store.listGroups(id)).map((g) => g.apiId),
+        ['news', 'blog'],
+      );
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('ownership', () => {
+  it("never lets one account see or change another's links and groups", async () => {
+    const t = await startTestApp();
+    try {
+      const ada = await signedIn(t, 'ada@example.com');
+      const bob = await signedIn(t, 'bob@example.com');
+      await ada.open('/dashboard');
+      await bob.open('/dashboard');
+      const adaGroup = await t.ops.createGroup('ada@example.com', 'Private');
+      const code = await createFromDashboard(ada, 'https://example.com/ada', String(adaGroup.id));
+
+      assert.equal((await bob.open(`/dashboard/links/${code}`)).statusCode, 404);
+      assert.equal((await bob.post(`/dashboard/links/${code}/delete`)).statusCode, 404);
+      const renamed = await bob.post(`/dashboard/groups/${adaGroup.id}`, { name: 'Mine', api_id: 'mine' });
+      assert.equal(renamed.statusCode, 404);
+      assert.equal((await bob.post(`/dashboard/groups/${adaGroup.id}/delete`)).statusCode, 404);
+      const listed = await bob.open(`/dashboard?group=${adaGroup.id}`);
+      assert.deepEqual(listedCodes(listed.body), []);
+      assert.ok(!listed.body.includes(code));
+      assert.ok(!(await bob.open('/dashboard')).body.includes('Private'));
+      const intoForeignGroup = await bob.post('/dashboard/links', {
+        url: 'https://example.com/b',
+        group: String(adaGroup.id),
+      });
+      assert.equal(attribute(intoForeignGroup.body, 'data-error'), '312');
+
+      // Nothing changed for Ada.
+      assert.equal((await t.app.inject({ method: 'GET', url: `/${code}` })).statusCode, 302);
+      const adaId = await accountId(t, 'ada@example.com');
+      assert.deepEqual(await t.store.listGroups(adaId), [adaGroup]);
+      assert.equal((await t.store.findLinkOfAccount(adaId, code))?.groupId, adaGroup.id);
+      assert.deepEqual(listedCodes((await ada.open('/dashboard')).body), [code]);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('CSRF on the signed-in forms', () => {
+  it('refuses every form without the session token, or with a wrong one, changing nothing', async () => {
+    const t = await startTestApp();
+    try {
+      const client = await signedIn(t, 'ada@example.com');
+      const id = await accountId(t, 'ada@example.com');
+      await client.open('/dashboard');
+      const group = await t.ops.createGroup('ada@example.com', 'News');
+      const code = await createFromDashboard(client, 'https://example.com/keep');
+      const keyBefore = await t.store.findLiveApiKey(id);
+      const other = await signedIn(t, 'bob@example.com');
+      const forms: Array<[string, Record<string, string>]> = [
+        ['/dashboard/links', { url: 'https://example.com/new' }],
+        [`/dashboard/links/${code}/delete`, {}],
+        ['/dashboard/groups', { name: 'Other' }],
+        [`/dashboard/groups/${group.id}`, { name: 'Renamed', api_id: 'renamed' }],
+        [`/dashboard/groups/${group.id}/delete`, {}],
+        ['/account/key', { understand: 'yes' }],
+        ['/account/password', { current: PASSWORD, password: 'another password' }],
+        ['/logout', {}],
+      ];
+      for (const [path, fields] of forms) {
+        for (const token of ['', 'x'.repeat(43), other.csrf]) {
+          const answer = await client.post(path, { ...fields, _csrf: token });
+          assert.equal(answer.statusCode, 403, `${path} with token "${token}"`);
+        }
+      }
+      assert.deepEqual(listedCodes((await client.open('/dashboard')).body), [code]);
+      assert.deepEqual(await t.store.listGroups(id), [group]);
+      assert.deepEqual(await t.store.findLiveApiKey(id), keyBefore);
+      assert.equal((await new PageClient(t.app).signIn('ada@example.com', PASSWORD)).statusCode, 303);
+    } finally {
+      await t.close();
+    }
+  });
+});

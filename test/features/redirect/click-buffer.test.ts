@@ -1,0 +1,85 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { ClickCount } from '../../../src/core/entities.ts';
+import { ClickBuffer } from '../../../src/features/redirect/click-buffer.ts';
+
+/** A store that records batches and can be told to fail. */
+function fakeStore() {
+  const batches: ClickCount[][] = [];
+  let failures = 0;
+  return {
+    batches,
+    failNext(times: number) {
+      failures = times;
+    },
+    async addClicks(batch: readonly ClickCount[]) {
+      if (failures > 0) {
+        failures--;
+        throw new Error('store down');
+      }
+      batches.push(batch.map((count) => ({ ...count })));
+    },
+    total(field: 'clicks' | 'botHits') {
+      return batches.flat().reduce((sum, count) => sum + count[field], 0);
+    },
+  };
+}
+
+describe('ClickBuffer', () => {
+  it('adds up clicks and bot hits per link and UTC day', async () => {
+    const store = fakeStore();
+    let now = Date.UTC(2026, 10, 22, 23, 59, 59);
+    const buffer = new ClickBuffer(store, { intervalMs: 60_000, now: () => now });
+    buffer.record(1, 'human');
+    buffer.record(1, 'human');
+    buffer.record(1, 'bot');
+    now += 2000;
+    buffer.record(1, 'human');
+    await buffer.close();
+    assert.deepEqual(store.batches[0], [
+      { linkId: 1, day: '2026-11-22', clicks: 2, botHits: 1 },
+      { linkId: 1, day: '2026-11-23', clicks: 1, botHits: 0 },
+    ]);
+  });
+
+  it('writes in chunks of at most chunkSize links', async () => {
+    const store = fakeStore();
+    const buffer = new ClickBuffer(store, { intervalMs: 60_000, chunkSize: 100 });
+    for (let id = 0; id < 250; id++) buffer.record(id, 'human');
+    await buffer.flush();
+    assert.deepEqual(
+      store.batches.map((batch) => batch.length),
+      [100, 100, 50],
+    );
+    assert.equal(buffer.flushed, 250);
+    await buffer.close();
+  });
+
+  it('keeps counts of a failed write for the next flush, so none is lost', async () => {
+    const store = fakeStore();
+    const errors: unknown[] = [];
+    const buffer = new ClickBuffer(store, {
+      intervalMs: 60_000,
+      chunkSize: 10,
+      onError: (e) => errors.push(e),
+    });
+    for (let id = 0; id < 30; id++) buffer.record(id, 'human');
+    store.failNext(1);
+    await buffer.flush();
+    assert.equal(errors.length, 1);
+    buffer.record(5, 'human');
+    await buffer.flush();
+    assert.equal(store.total('clicks'), 31);
+    assert.equal(buffer.pendingLinks, 0);
+    await buffer.close();
+  });
+
+  it('retries on close while the store fails for a moment', async () => {
+    const store = fakeStore();
+    const buffer = new ClickBuffer(store, { intervalMs: 60_000 });
+    buffer.record(7, 'human');
+    store.failNext(2);
+    await buffer.close();
+    assert.equal(store.total('clicks'), 1);
+  });
+});
