@@ -97,6 +97,9 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+/** The checkout whose server is measured: this one, or BENCH_SNIP_DIR's (to compare two revisions). */
+const SNIP_DIR = process.env.BENCH_SNIP_DIR?.trim() || new URL('..', import.meta.url).pathname;
+
 /**
  * Runs `snip serve` the way `npm start` does, at LOG_LEVEL=warn (no listening line to read), and waits
  * until `readyPath` answers with `readyStatus`. `env` adds to the environment (REDIS_URL, REDIS_PREFIX…).
@@ -111,7 +114,7 @@ export async function startSnip(
   const url = `http://127.0.0.1:${port}`;
   const child = track(
     spawn(process.execPath, ['--disable-warning=ExperimentalWarning', 'bin/snip.js', 'serve'], {
-      cwd: new URL('..', import.meta.url).pathname,
+      cwd: SNIP_DIR,
       env: {
         ...process.env,
         PORT: String(port),
@@ -146,7 +149,8 @@ export function memoryOf(pid: number): { rssMb: number; peakRssMb: number } {
   return { rssMb: kb('VmRSS') / 1024, peakRssMb: kb('VmHWM') / 1024 };
 }
 
-function processTicks(pid: number): number {
+/** CPU ticks (1/100 s) a process has spent so far, all its threads, user and system. */
+export function processTicks(pid: number): number {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');

@@ -7,6 +7,10 @@ export interface Run extends WrkResult {
   target: string;
   /** Requests per second divided by the bare node:http server's, for the redirect runs. */
   ratioVsBare?: number;
+  /** The servers' CPU time (user + system, every thread) per request answered, in microseconds. */
+  cpuUsPerRequest?: number;
+  /** That, divided by the bare node:http server's in the run before it (redirect runs). */
+  cpuVsBare?: number;
   /** Requests per second divided by those of SQLite's run of the same request (pg+redis runs). */
   ratioVsSqlite?: number;
   /** Snip's resident memory after the run, and its peak since it started (VmHWM), in MB; the larger
@@ -63,6 +67,8 @@ export function formatRun(run: Run): string {
     `${run.p50Ms.toFixed(2)} ms`.padStart(10),
     `${run.p99Ms.toFixed(2)} ms`.padStart(10),
     times(run.ratioVsBare).padStart(8),
+    (run.cpuUsPerRequest === undefined ? '' : `${run.cpuUsPerRequest.toFixed(1)} µs`).padStart(9),
+    times(run.cpuVsBare).padStart(8),
     times(run.ratioVsSqlite).padStart(9),
     String(run.errors).padStart(7),
     (run.peakRssMb === undefined ? '' : `${run.peakRssMb.toFixed(0)} MB`).padStart(9),
@@ -74,6 +80,8 @@ export function printTable(runs: readonly Run[], goals: readonly Goal[], notes: 
   const header = ['target'.padEnd(56), 'req/s'.padStart(9), 'p50'.padStart(10), 'p99'.padStart(10)];
   const more = [
     'vs bare'.padStart(8),
+    'CPU/req'.padStart(9),
+    'CPU×bare'.padStart(8),
     'vs sqlite'.padStart(9),
     'errors'.padStart(7),
     'peak RSS'.padStart(9),

@@ -1,4 +1,4 @@
-import { memoryOf, type Started } from './processes.ts';
+import { memoryOf, processTicks, type Started } from './processes.ts';
 import { formatRun, type Run } from './report.ts';
 import { runWrk } from './wrk.ts';
 
@@ -20,6 +20,10 @@ export interface Measurement {
 }
 
 const ratio = (run: Run, base: Run) => Number((run.requestsPerSecond / base.requestsPerSecond).toFixed(3));
+/** Linux counts process CPU time in ticks of 10 ms (CLK_TCK = 100). */
+const TICK_US = 10_000;
+const serverTicks = (servers: readonly Started[]) =>
+  servers.reduce((sum, server) => sum + processTicks(server.child.pid as number), 0);
 
 export class Session {
   readonly runs: Run[] = [];
@@ -49,13 +53,22 @@ export class Session {
     // Instances side by side share the cores, so each warms (JIT, link cache) that many times slower: a
     // single warm-up length left the first seconds of a two-instance run with stalls of up to a second.
     await wrk('warm', this.warmupS * m.servers.length);
+    // The servers' own CPU time over the measured run (all their threads), per request answered: on
+    // cores shared with wrk, the figure that does not depend on who wins the CPU.
+    const ticksBefore = serverTicks(m.servers);
     const { parts, ...result } = await wrk('run', this.measureS);
-    const run: Run = { target: m.target, ...result };
+    const cpuUsPerRequest = ((serverTicks(m.servers) - ticksBefore) * TICK_US) / Math.max(1, result.requests);
+    const run: Run = { target: m.target, ...result, cpuUsPerRequest: Number(cpuUsPerRequest.toFixed(2)) };
     if (m.bare) {
       this.#bare = run;
       this.#bareRuns.push(run);
     } else {
-      if (m.script === 'redirect.lua' && this.#bare) run.ratioVsBare = ratio(run, this.#bare);
+      if (m.script === 'redirect.lua' && this.#bare) {
+        run.ratioVsBare = ratio(run, this.#bare);
+        run.cpuVsBare = Number(
+          (cpuUsPerRequest / Math.max(0.01, this.#bare.cpuUsPerRequest ?? 0)).toFixed(2),
+        );
+      }
       if (m.sqlite) run.ratioVsSqlite = ratio(run, m.sqlite);
       const memory = m.servers.map((server) => memoryOf(server.child.pid as number));
       run.rssMb = Math.max(...memory.map((one) => one.rssMb));
