@@ -1,5 +1,6 @@
 import cookie from '@fastify/cookie';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { withDeadline } from './adapters/deadline.ts';
 import { createInspector } from './adapters/inspect/inspector.ts';
 import { MemoryDemoLog } from './adapters/memory/demo-log.ts';
 import { LocalLinkEvents } from './adapters/memory/link-events.ts';
@@ -29,10 +30,11 @@ import {
 import { collectOpenapi } from './features/ops/openapi.ts';
 import { ClickBuffer } from './features/redirect/click-buffer.ts';
 import { fastRedirect, redirectAnswer } from './features/redirect/fast-path.ts';
-import { redirectFeature } from './features/redirect/index.ts';
+import { REDIRECT_ROUTES, redirectFeature } from './features/redirect/index.ts';
 import { cachedLink, type LinkCache, linkCacheOver } from './features/redirect/link-cache.ts';
+import { logAccess } from './http/access-log.ts';
 import { registerBodyParsers } from './http/body-parsers.ts';
-import { addSecurityHeaders } from './http/security-headers.ts';
+import { addSecurityHeaders, everyAnswerHeaders } from './http/security-headers.ts';
 import { serverOptions } from './http/server-options.ts';
 import { assetRoutes, WEB_ASSETS } from './web/assets.ts';
 
@@ -67,7 +69,7 @@ declare module 'fastify' {
 export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyInstance> {
   const now = deps.now ?? Date.now;
   const metrics = createMetrics();
-  const store = timedStore(deps.store, metrics);
+  const store = timedStore(withDeadline(deps.store, config.storeTimeoutMs), metrics);
   const counter = deps.counter ?? new MemoryWindowCounter();
   const demoLog = deps.demoLog ?? new MemoryDemoLog();
   const linkEvents = deps.linkEvents ?? new LocalLinkEvents();
@@ -77,8 +79,12 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const inspector = timedInspector(deps.inspector ?? (ownInspector as Inspector), metrics);
 
   // The redirect: hot links in memory, clicks buffered, every change heard from any instance.
-  const cache = linkCacheOver((code) => store.findLinkByCode(code), config.linkCacheSize);
+  const cache = linkCacheOver((code) => store.findLinkByCode(code), {
+    max: config.linkCacheSize,
+    ttlMs: config.linkCacheTtlSeconds * 1000,
+  });
   linkEvents.onChanged((code) => cache.invalidate(code));
+  linkEvents.onMissed(() => cache.clear());
   let log: FastifyBaseLogger | undefined;
   const clicks = new ClickBuffer(store, {
     intervalMs: config.clickFlushMs,
@@ -86,7 +92,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   });
   const redirectsByKind = { human: metrics.redirects.labels('human'), bot: metrics.redirects.labels('bot') };
   const answer = redirectAnswer({ clicks, onRedirect: (kind) => redirectsByKind[kind].inc() });
-  const fast = fastRedirect(cache, answer, config.redirectStatus);
+  const https = config.baseUrl.protocol === 'https:';
+  const fast = fastRedirect(cache, answer, config.redirectStatus, everyAnswerHeaders(https));
   const fastHits = {
     GET: metrics.requests.labels('/:code', 'GET', String(config.redirectStatus)),
     HEAD: metrics.requests.labels('/:code', 'HEAD', String(config.redirectStatus)),
@@ -126,23 +133,28 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       onOutcome: (error) => metrics.createOutcomes.inc({ endpoint, error }),
     });
 
-  const accounts = accountServices(config, { store, counter, linkEvents, now });
+  const accounts = await accountServices(config, { store, counter, linkEvents, now });
   await accounts.auth.checkSignupPlan();
 
   const app: FastifyInstance = Fastify(
     serverOptions({
       trustProxy: config.trustProxy,
       logger: deps.logger,
+      maxConnections: config.maxConnections,
       beforeRouter: (req, res) => {
         if (!fast(req, res)) return false;
         fastHits[req.method as 'GET' | 'HEAD'].inc();
+        if (debugRedirects)
+          log?.debug({ method: req.method, route: '/:code', status: res.statusCode }, 'request');
         return true;
       },
     }),
   );
   log = app.log;
-  addSecurityHeaders(app);
+  const debugRedirects = ['debug', 'trace'].includes(app.log.level);
+  addSecurityHeaders(app, { https });
   countRequests(app, metrics);
+  logAccess(app, { quiet: REDIRECT_ROUTES });
   observeRuntime(metrics, { clicks, cache });
   app.addHook('onClose', async () => {
     await inFlight.settled();
@@ -189,7 +201,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(opsFeature, {
     checks: [{ name: 'store', check: () => store.ping() }, ...(deps.readinessChecks ?? [])],
     registry: metrics.registry,
-    timeoutMs: 2000,
+    timeoutMs: config.storeTimeoutMs,
   });
   return app;
 }

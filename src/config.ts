@@ -33,6 +33,12 @@ export interface Config {
   notFoundLimit: number;
   /** Hot links kept in memory. */
   linkCacheSize: number;
+  /** How long a cached link is trusted before it is read again (a change missed during a Redis outage). */
+  linkCacheTtlSeconds: number;
+  /** Deadline of every store and Redis operation a request waits on; past it the answer is 503. */
+  storeTimeoutMs: number;
+  /** Open sockets the server accepts at most. */
+  maxConnections: number;
   /** How often buffered clicks are written to the store. */
   clickFlushMs: number;
   /** The plan a self-service sign-up gets; it must exist when sign-up is open. */
@@ -172,6 +178,9 @@ export function loadConfig(env: Env): Config {
     sseHeartbeatSeconds: integer(env, 'SSE_HEARTBEAT_SECONDS', 15, 1, 3600),
     notFoundLimit: integer(env, 'NOT_FOUND_LIMIT', 60, 1, 1_000_000),
     linkCacheSize: integer(env, 'LINK_CACHE_SIZE', 100_000, 1, 10_000_000),
+    linkCacheTtlSeconds: integer(env, 'LINK_CACHE_TTL_SECONDS', 30, 1, 86_400),
+    storeTimeoutMs: integer(env, 'STORE_TIMEOUT_MS', 2000, 50, 60_000),
+    maxConnections: integer(env, 'MAX_CONNECTIONS', 10_000, 1, 1_000_000),
     clickFlushMs: integer(env, 'CLICK_FLUSH_MS', 1000, 10, 60_000),
     signupPlan: planName(env),
     sessionTtlHours: integer(env, 'SESSION_TTL_HOURS', 168, 1, 8760),

@@ -8,12 +8,13 @@ import { type Config, ConfigError, loadConfig } from './config.ts';
 const SHUTDOWN_DEADLINE_MS = 10_000;
 
 async function serve(config: Config): Promise<void> {
-  const store = await openStore(config.databaseUrl, { prepare: true });
+  const store = await openStore(config.databaseUrl, { prepare: true, timeoutMs: config.storeTimeoutMs });
   // Loaded only with REDIS_URL: a single instance carries no Redis client code.
   const shared = config.redisUrl
     ? await (await import('./adapters/redis/shared-state.ts')).openRedisState(
         config.redisUrl,
         config.redisPrefix,
+        config.storeTimeoutMs,
       )
     : undefined;
   const app = await buildApp(config, {

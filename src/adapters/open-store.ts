@@ -5,23 +5,31 @@ import type { Store } from '../core/ports/store.ts';
  * The adapter DATABASE_URL names: `sqlite:<path>`, or `postgres://…` / `postgresql://…`. Each is
  * loaded only when used, so a process carries one database client, not both.
  */
-async function openAdapter(databaseUrl: string): Promise<Store> {
+async function openAdapter(databaseUrl: string, timeoutMs: number | undefined): Promise<Store> {
   if (databaseUrl.startsWith('sqlite:')) {
     const { openSqliteStore } = await import('./sqlite/store.ts');
     return openSqliteStore(databaseUrl.slice('sqlite:'.length));
   }
   if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
     const { openPostgresStore } = await import('./postgres/store.ts');
-    return openPostgresStore(databaseUrl);
+    const connectTimeoutSeconds =
+      timeoutMs === undefined ? undefined : Math.max(1, Math.ceil(timeoutMs / 1000));
+    return openPostgresStore(databaseUrl, { connectTimeoutSeconds });
   }
   throw new Error(
     `DATABASE_URL ${databaseUrl.split(':')[0]}: is not supported; use sqlite:<path> or postgres://…`,
   );
 }
 
-/** Opens the store DATABASE_URL names; `prepare` also migrates and seeds the default plans. */
-export async function openStore(databaseUrl: string, options: { prepare: boolean }): Promise<Store> {
-  const store = await openAdapter(databaseUrl);
+/**
+ * Opens the store DATABASE_URL names; `prepare` also migrates and seeds the default plans. `timeoutMs`
+ * (STORE_TIMEOUT_MS) bounds how long a new database connection may take.
+ */
+export async function openStore(
+  databaseUrl: string,
+  options: { prepare: boolean; timeoutMs?: number },
+): Promise<Store> {
+  const store = await openAdapter(databaseUrl, options.timeoutMs);
   if (options.prepare) {
     try {
       await store.migrate();

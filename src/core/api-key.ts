@@ -23,3 +23,12 @@ export function hashApiKey(key: string): Buffer {
 export function sameHash(a: Buffer, b: Buffer): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
+
+// A key is the mark and 43 base64url characters; any run of 16 or more after the mark is treated as
+// one, so a key cut short (or followed by more text) is still caught.
+const KEY_SHAPED = /snip_[A-Za-z0-9_-]{16,}/g;
+
+/** The text with anything shaped like a Snip API key replaced by "[redacted]". */
+export function redactKeys(text: string): string {
+  return text.replace(KEY_SHAPED, '[redacted]');
+}

@@ -14,9 +14,20 @@ const PAGE_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-export function addSecurityHeaders(app: FastifyInstance): void {
+/** Behind https every answer tells browsers to stay on https for a year, subdomains included. */
+export const HSTS = 'max-age=31536000; includeSubDomains';
+
+/** The headers every answer carries, as a flat name/value list (the redirect's fast path writes them as is). */
+export function everyAnswerHeaders(https: boolean): string[] {
+  return https
+    ? ['x-content-type-options', 'nosniff', 'strict-transport-security', HSTS]
+    : ['x-content-type-options', 'nosniff'];
+}
+
+export function addSecurityHeaders(app: FastifyInstance, options: { https: boolean }): void {
   app.addHook('onSend', async (_request, reply, payload) => {
     reply.header('x-content-type-options', 'nosniff');
+    if (options.https) reply.header('strict-transport-security', HSTS);
     const type = String(reply.getHeader('content-type') ?? '');
     if (type.startsWith('text/html')) {
       reply

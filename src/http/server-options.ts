@@ -8,7 +8,21 @@ export interface ServerOptions {
   logger: FastifyServerOptions['logger'];
   /** Answers a request on the socket before the router, or returns false to pass it on. */
   beforeRouter: (req: IncomingMessage, res: ServerResponse) => boolean;
+  /** Open sockets at most (MAX_CONNECTIONS); more are closed as they come. */
+  maxConnections: number;
 }
+
+/**
+ * How long a client may take (docs/api.md §10): the request's headers within 10 s, the whole request
+ * within 30 s, and an idle keep-alive connection is closed after 5 s. Checked every second, so a
+ * slow client is let go soon after its deadline.
+ */
+export const CLIENT_DEADLINES = {
+  headersTimeout: 10_000,
+  requestTimeout: 30_000,
+  keepAliveTimeout: 5_000,
+  connectionsCheckingInterval: 1_000,
+} as const;
 
 /** Fastify's options: body limit, strict validation, quiet request logging, and the hot path first. */
 export function serverOptions(options: ServerOptions): FastifyServerOptions {
@@ -20,9 +34,13 @@ export function serverOptions(options: ServerOptions): FastifyServerOptions {
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
     // No per-request info lines on the hot path; errors are still logged, with keys redacted.
     logController: new LogController({ disableRequestLogging: true }),
-    serverFactory: (handler) =>
-      createServer((req, res) => {
+    // fastify's own timeout options do not reach a server it did not make: they are set here.
+    serverFactory: (handler) => {
+      const server = createServer(CLIENT_DEADLINES, (req, res) => {
         if (!options.beforeRouter(req, res)) handler(req, res);
-      }),
+      });
+      server.maxConnections = options.maxConnections;
+      return server;
+    },
   };
 }

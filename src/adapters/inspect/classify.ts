@@ -1,5 +1,5 @@
 import { Buffer } from 'node:buffer';
-import type { InspectFailureCode } from '../../core/ports/inspector.ts';
+import type { InspectOutcome } from '../../core/ports/inspector.ts';
 
 export type Headers = Record<string, string | string[] | undefined>;
 
@@ -11,7 +11,7 @@ export interface FinalResponse {
   body: Uint8Array;
 }
 
-export type Verdict = { ok: true } | { ok: false; code: InspectFailureCode; reason: string };
+export type Verdict = { ok: true } | Extract<InspectOutcome, { ok: false }>;
 
 /** WAF block pages are recognised by their body only on these statuses. */
 const MODSECURITY_BODY_STATUSES = new Set([403, 406]);
@@ -58,7 +58,8 @@ export function classify(response: FinalResponse): Verdict {
   if (isCloudflareChallenge(response)) {
     return { ok: false, code: '309', reason: 'target answered with a Cloudflare challenge' };
   }
-  if (status < 200 || status > 299) return { ok: false, code: '306', reason: `target answered ${status}` };
+  if (status < 200 || status > 299)
+    return { ok: false, code: '306', reason: `target answered ${status}`, cause: 'status' };
   if (header(headers, 'content-length')?.trim() === '0') {
     return { ok: false, code: '311', reason: 'target declared Content-Length: 0' };
   }

@@ -87,7 +87,12 @@ export function createInspectorWithAddressCheck(options: InspectorOptions, check
   return {
     async inspect(url) {
       const controller = new AbortController();
-      const timedOut: InspectOutcome = { ok: false, code: '306', reason: `timed out after ${timeoutMs} ms` };
+      const timedOut: InspectOutcome = {
+        ok: false,
+        code: '306',
+        reason: `timed out after ${timeoutMs} ms`,
+        cause: 'timeout',
+      };
       let timer: NodeJS.Timeout | undefined;
       // Races the work so that nothing (not even a resolver that never answers) outlives the deadline.
       const deadline = new Promise<InspectOutcome>((resolve) => {
@@ -101,7 +106,7 @@ export function createInspectorWithAddressCheck(options: InspectorOptions, check
       } catch (error) {
         return controller.signal.aborted
           ? timedOut
-          : { ok: false, code: '306', reason: describeTransportError(error) };
+          : { ok: false, code: '306', ...describeTransportError(error) };
       } finally {
         clearTimeout(timer);
       }

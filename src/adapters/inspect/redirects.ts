@@ -5,7 +5,7 @@ export const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 30
 type Refusal = Extract<InspectOutcome, { ok: false }>;
 
 function refuse(reason: string): Refusal {
-  return { ok: false, code: '306', reason };
+  return { ok: false, code: '306', reason, cause: 'redirect' };
 }
 
 /** Identity of a hop for loop detection; the fragment never reaches the server. */

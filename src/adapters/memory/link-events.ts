@@ -12,5 +12,8 @@ export class LocalLinkEvents implements LinkEvents {
     this.#handler = handler;
   }
 
+  /** Nothing is ever missed within one process. */
+  onMissed(): void {}
+
   async close(): Promise<void> {}
 }

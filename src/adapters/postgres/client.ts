@@ -1,5 +1,6 @@
 /** The pooled `postgres` client, its number handling, transactions and error tests. */
 import postgres from 'postgres';
+import { UnavailableError } from '../../core/errors.ts';
 
 /**
  * int8 (ids, counts, epoch-ms times, `count(*)`) as a JS number, as the ports expect. Every value
@@ -33,14 +34,53 @@ export type Param = string | number | boolean | null | Buffer | readonly (string
 /** Rows, plus how many rows the statement touched (for UPDATE/DELETE without RETURNING). */
 export type Rows = Row[] & { count: number };
 
+/**
+ * Errors that say the server cannot be reached or is going away (connection closed, refused, reset,
+ * timed out; SQLSTATE classes 08 and 57P, too many connections) rather than that a statement failed.
+ */
+const UNREACHABLE = new Set([
+  'CONNECTION_CLOSED',
+  'CONNECTION_ENDED',
+  'CONNECTION_DESTROYED',
+  'CONNECT_TIMEOUT',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  '53300',
+]);
+
+function unreachable(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return (
+    typeof code === 'string' && (UNREACHABLE.has(code) || code.startsWith('08') || code.startsWith('57P'))
+  );
+}
+
+/** The same failure, as an UnavailableError (503) when the database could not be reached. */
+function asUnavailable(error: unknown): unknown {
+  if (!unreachable(error)) return error;
+  return new UnavailableError('The database is unreachable; nothing was done.', 5, { cause: error });
+}
+
 /** Runs `text` (with `$1…` placeholders) as a prepared statement, reused per connection. */
 export async function query(db: Queryable, text: string, params: readonly Param[] = []): Promise<Rows> {
-  return db.unsafe(text, params as postgres.ParameterOrJSON<number>[], { prepare: true });
+  try {
+    return await db.unsafe(text, params as postgres.ParameterOrJSON<number>[], { prepare: true });
+  } catch (error) {
+    throw asUnavailable(error);
+  }
 }
 
 export interface PoolOptions {
   /** Connections in the pool; default 10. */
   max?: number;
+  /** Seconds a new connection may take; default 30. */
+  connectTimeoutSeconds?: number;
 }
 
 /**
@@ -50,6 +90,7 @@ export interface PoolOptions {
 export function openPool(url: string, options: PoolOptions = {}): Db {
   return postgres(url, {
     max: options.max ?? 10,
+    connect_timeout: options.connectTimeoutSeconds ?? 30,
     prepare: true,
     types: { int8: int8AsNumber },
     // CREATE … IF NOT EXISTS and friends send notices; the default prints them to stdout.
@@ -84,7 +125,7 @@ export async function transaction<T>(
     })) as T;
   } catch (error) {
     if (error instanceof Rollback) return error.result as T;
-    throw error;
+    throw asUnavailable(error);
   }
 }
 

@@ -7,6 +7,7 @@ import { postgresGroupStore } from './groups.ts';
 import { postgresKeyStore } from './keys.ts';
 import { postgresLinkStore } from './links.ts';
 import { migratePostgres } from './migrate.ts';
+import { postgresSecretStore } from './secrets.ts';
 import { postgresSessionStore } from './sessions.ts';
 
 /** Seconds close() lets running queries finish before the connections are cut. */
@@ -25,6 +26,7 @@ export function openPostgresStore(url: string, options: PoolOptions = {}): Store
     ...postgresLinkStore(db),
     ...postgresClickStore(db),
     ...postgresSessionStore(db),
+    ...postgresSecretStore(db),
     migrate: () => migratePostgres(db),
     async ping() {
       await db.unsafe('SELECT 1');

@@ -13,13 +13,17 @@ export interface RedisConnections {
   close(): Promise<void>;
 }
 
-export async function connectRedis(url: string, prefix = 'snip:'): Promise<RedisConnections> {
+export async function connectRedis(
+  url: string,
+  prefix = 'snip:',
+  timeoutMs = 1000,
+): Promise<RedisConnections> {
   const options = {
     lazyConnect: true,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
-    connectTimeout: 2000,
-    commandTimeout: 1000,
+    connectTimeout: Math.max(timeoutMs, 1000),
+    commandTimeout: timeoutMs,
     retryStrategy: (attempt: number) => Math.min(attempt * 200, 2000),
   };
   const client = new Redis(url, options);

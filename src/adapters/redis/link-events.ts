@@ -1,14 +1,26 @@
 import type { Redis } from 'ioredis';
 import type { LinkEvents } from '../../core/ports/shared-state.ts';
 
-/** Link changes announced to every instance on one Redis channel. */
+/**
+ * Link changes announced to every instance on one Redis channel. A change announced while Redis is
+ * unreachable is lost to the others: they bound it with the cache's TTL, and drop everything they
+ * cached once their own subscription is back (a reconnect means they may have missed some).
+ */
 export class RedisLinkEvents implements LinkEvents {
   readonly #redis: Redis;
   readonly #subscriber: Redis;
   readonly #channel: string;
   #handler: (code: string) => void = () => {};
+  #missed: () => void = () => {};
   readonly #onMessage = (channel: string, code: string) => {
     if (channel === this.#channel) this.#handler(code);
+  };
+  // After a reconnect ioredis subscribes again; once the server confirms, nothing more can be missed.
+  readonly #onReady = () => {
+    this.#subscriber.subscribe(this.#channel).then(
+      () => this.#missed(),
+      () => {},
+    );
   };
 
   private constructor(redis: Redis, subscriber: Redis, prefix: string) {
@@ -21,6 +33,7 @@ export class RedisLinkEvents implements LinkEvents {
     const events = new RedisLinkEvents(redis, subscriber, prefix);
     subscriber.on('message', events.#onMessage);
     await subscriber.subscribe(events.#channel);
+    subscriber.on('ready', events.#onReady);
     return events;
   }
 
@@ -34,8 +47,13 @@ export class RedisLinkEvents implements LinkEvents {
     this.#handler = handler;
   }
 
+  onMissed(handler: () => void): void {
+    this.#missed = handler;
+  }
+
   async close(): Promise<void> {
     this.#subscriber.off('message', this.#onMessage);
+    this.#subscriber.off('ready', this.#onReady);
     await this.#subscriber.unsubscribe(this.#channel).catch(() => {});
   }
 }

@@ -17,8 +17,8 @@ export interface SharedState {
 }
 
 /** With REDIS_URL: rate limits, the demo log and cache invalidation shared by every instance. */
-export async function openRedisState(url: string, prefix: string): Promise<SharedState> {
-  const redis = await connectRedis(url, prefix);
+export async function openRedisState(url: string, prefix: string, timeoutMs: number): Promise<SharedState> {
+  const redis = await connectRedis(url, prefix, timeoutMs);
   const { client, subscriber } = redis;
   return {
     ports: {

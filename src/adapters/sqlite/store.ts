@@ -8,6 +8,7 @@ import { sqliteGroupStore } from './groups.ts';
 import { sqliteKeyStore } from './keys.ts';
 import { sqliteLinkStore } from './links.ts';
 import { migrateSqlite } from './migrate.ts';
+import { sqliteSecretStore } from './secrets.ts';
 import { sqliteSessionStore } from './sessions.ts';
 
 /** Opens (creating the file and its directory if missing) a store; call `migrate()` before use. */
@@ -21,6 +22,7 @@ export function openSqliteStore(path: string): Store {
     ...sqliteLinkStore(conn),
     ...sqliteClickStore(conn, (entries) => clickWriter.write(entries)),
     ...sqliteSessionStore(conn),
+    ...sqliteSecretStore(conn),
     migrate: () => migrateSqlite(conn),
     async ping() {
       conn.stmt('SELECT 1').get();

@@ -116,7 +116,20 @@ export interface SessionStore {
   deleteExpiredSessions(now: Date): Promise<number>;
 }
 
-export interface Store extends AccountStore, KeyStore, GroupStore, LinkStore, ClickStore, SessionStore {
+/** Secrets every instance shares, made once by whichever starts first. */
+export interface SecretStore {
+  /** The named secret: the stored one, or `candidate`, stored now, when there is none yet. */
+  secret(name: string, candidate: Buffer): Promise<Buffer>;
+}
+
+export interface Store
+  extends AccountStore,
+    KeyStore,
+    GroupStore,
+    LinkStore,
+    ClickStore,
+    SessionStore,
+    SecretStore {
   /** Applies pending migrations; returns the names of those applied now. */
   migrate(): Promise<string[]>;
   /** Cheap round trip for readiness checks. */

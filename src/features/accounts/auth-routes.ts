@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendPage } from '../../web/send-page.ts';
-import { formToken, hasFormToken, hasSessionToken } from './csrf.ts';
+import { type FormTokens, hasSessionToken } from './csrf.ts';
 import { field } from './form-fields.ts';
 import { setFreshKey } from './fresh-key.ts';
 import { refusedOn } from './page-refusals.ts';
@@ -19,11 +19,13 @@ import { refuseForgedForm } from './signed-in.ts';
 
 export interface AuthRouteOptions extends SessionDeps {
   auth: SignInService;
+  forms: FormTokens;
   signupOpen: boolean;
 }
 
 export async function authRoutes(app: FastifyInstance, options: AuthRouteOptions): Promise<void> {
   const { auth } = options;
+  const { formToken, hasFormToken } = options.forms;
   const signUp = (form: AuthForm) =>
     signUpPage(form, { open: options.signupOpen, minPassword: PASSWORD_MIN });
   const signIn = (form: AuthForm) => signInPage(form, options.signupOpen);

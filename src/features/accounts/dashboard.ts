@@ -1,4 +1,5 @@
 import type { Account, Actor, Group, Link, LinkPage } from '../../core/entities.ts';
+import { UnavailableError } from '../../core/errors.ts';
 import type { WindowCounter } from '../../core/ports/shared-state.ts';
 import type { Store } from '../../core/ports/store.ts';
 import { accountRateWindow, HOUR_MS, secondsUntil, windowAt } from '../../core/rate-window.ts';
@@ -19,7 +20,8 @@ export interface LinkFilter {
 export interface Usage {
   links: number;
   quota: number;
-  requestsThisHour: number;
+  /** Undefined while the shared request counters cannot be read. */
+  requestsThisHour: number | undefined;
   rateLimit: number;
   /** Seconds until the hourly window resets. */
   resetSeconds: number;
@@ -74,9 +76,14 @@ export function dashboardService(options: DashboardOptions) {
     const at = now();
     const rate = accountRateWindow(await actorOf(account));
     const window = windowAt(at, HOUR_MS);
+    // The request window lives in shared state; while that cannot answer the page still renders,
+    // with the figure shown as unavailable.
     const [links, requestsThisHour] = await Promise.all([
       store.countLiveLinks(account.id),
-      options.counter.peek(rate.key, window),
+      options.counter.peek(rate.key, window).catch((error: unknown) => {
+        if (error instanceof UnavailableError) return undefined;
+        throw error;
+      }),
     ]);
     return {
       links,

@@ -5,6 +5,7 @@ import { answerErrorsAsPages } from '../../web/page-errors.ts';
 import { accountRoutes } from './account-routes.ts';
 import type { ApiAccess } from './api-access.ts';
 import { authRoutes } from './auth-routes.ts';
+import type { FormTokens } from './csrf.ts';
 import type { DashboardService } from './dashboard.ts';
 import { dashboardRoutes } from './dashboard-routes.ts';
 import type { AccountGroups } from './groups.ts';
@@ -20,6 +21,7 @@ import { frameOf } from './signed-in.ts';
 export interface AccountsFeatureOptions {
   session: SessionDeps;
   auth: SignInService;
+  forms: FormTokens;
   dashboard: DashboardService;
   groups: AccountGroups;
   keys: ApiAccess;
@@ -51,7 +53,7 @@ export async function accountsFeature(app: FastifyInstance, options: AccountsFea
   });
   answerErrorsAsPages(app);
 
-  await app.register(authRoutes, { ...session, auth, signupOpen: options.signupOpen });
+  await app.register(authRoutes, { ...session, auth, forms: options.forms, signupOpen: options.signupOpen });
   await app.register(dashboardRoutes, {
     ...session,
     dashboard: options.dashboard,

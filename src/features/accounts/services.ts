@@ -1,6 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import type { LinkEvents, WindowCounter } from '../../core/ports/shared-state.ts';
 import type { Store } from '../../core/ports/store.ts';
 import { apiAccess } from './api-access.ts';
+import { signedFormTokens } from './csrf.ts';
 import { dashboardService } from './dashboard.ts';
 import { accountGroups } from './groups.ts';
 import type { SessionDeps } from './session-cookie.ts';
@@ -27,7 +29,7 @@ export interface AccountPorts {
 }
 
 /** The services behind the account pages, built once by app.ts from its ports and settings. */
-export function accountServices(
+export async function accountServices(
   settings: AccountSettings,
   { store, counter, linkEvents, now }: AccountPorts,
 ) {
@@ -37,8 +39,11 @@ export function accountServices(
     policy: { secure: settings.baseUrl.protocol === 'https:' },
     now,
   };
+  // Every instance signs the signed-out forms with the same key: the first to start stores it.
+  const formKey = await store.secret('form-tokens', randomBytes(32));
   return {
     session,
+    forms: signedFormTokens(formKey, now),
     auth: signInService({
       store,
       counter,

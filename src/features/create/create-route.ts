@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { type ApiErrorCode, isApiRefusal, Refusal, UnavailableError } from '../../core/errors.ts';
 import type { CreatedLink } from '../../core/ports/link-creator.ts';
 import { MAX_BODY_BYTES } from '../../http/body-parsers.ts';
+import { refuseOtherMethods } from '../../http/method-guard.ts';
 import type { CreateLinkRequest } from './create-link.ts';
 import type { EnvelopeRenderer } from './envelope.ts';
 import { createRouteSchema } from './openapi.ts';
@@ -37,7 +38,10 @@ function asRefusal(error: FastifyError, bodyRead: boolean): Refusal<ApiErrorCode
   if (error.validation) return new Refusal('300', `The request body is invalid: ${error.message}`);
   const status = error.statusCode ?? 500;
   if ((status >= 400 && status < 500) || !bodyRead) {
-    return new Refusal('300', `The request could not be read: ${error.message}`);
+    return new Refusal(
+      '300',
+      'The request body could not be read: malformed, truncated, or over the limits of its encoding.',
+    );
   }
   return undefined;
 }
@@ -65,6 +69,7 @@ export async function createRoute(app: FastifyInstance, options: CreateRouteOpti
     return options.envelope.internal(reply);
   });
 
+  refuseOtherMethods(app, options.path, ['POST'], (reply) => options.envelope.wrongMethod(reply));
   app.post(
     options.path,
     {

@@ -1,10 +1,12 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { anonymizeAddress } from '../../core/anonymize.ts';
 import type { CreatedLink } from '../../core/ports/link-creator.ts';
 import type { DemoLog, DemoLogEntry } from '../../core/ports/shared-state.ts';
+import { refuseOtherMethods } from '../../http/method-guard.ts';
 import type { CreateLinkRequest } from './create-link.ts';
 import { createRoute } from './create-route.ts';
+import { encodingOf, loggedBody, loggedFields } from './demo-log-fields.ts';
 import type { EnvelopeRenderer } from './envelope.ts';
 import { DemoLogEntrySchema } from './schemas.ts';
 
@@ -16,41 +18,6 @@ export interface DemoRouteOptions {
   /** Seconds between SSE heartbeats. */
   heartbeatMs: number;
   now: () => number;
-}
-
-const KEY_FIELDS = new Set(['apikey', 'x-api-key']);
-const MAX_FIELDS = 10;
-const MAX_FIELD_LENGTH = 2100;
-
-function encodingOf(request: FastifyRequest): DemoLogEntry['encoding'] {
-  const type = (request.headers['content-type'] ?? '').toLowerCase();
-  if (type.startsWith('application/json')) return 'json';
-  if (type.startsWith('application/x-www-form-urlencoded')) return 'form';
-  if (type.startsWith('multipart/form-data')) return 'multipart';
-  return 'other';
-}
-
-/** The fields as sent, any key but the demo key redacted, bounded in number and length. */
-export function loggedFields(request: FastifyRequest, demoKey: string): Record<string, string> {
-  const fields: Record<string, string> = {};
-  const body = request.body;
-  const sent: Array<[string, unknown]> = [];
-  if (request.headers['x-api-key'] !== undefined) sent.push(['x-api-key', request.headers['x-api-key']]);
-  if (body !== null && typeof body === 'object' && !Array.isArray(body)) sent.push(...Object.entries(body));
-  for (const [name, value] of sent.slice(0, MAX_FIELDS)) {
-    const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
-    if (KEY_FIELDS.has(name.toLowerCase())) fields[name] = text.trim() === demoKey ? demoKey : '[redacted]';
-    else fields[name.slice(0, 100)] = text.slice(0, MAX_FIELD_LENGTH);
-  }
-  return fields;
-}
-
-function parsed(payload: string): Record<string, unknown> {
-  try {
-    return JSON.parse(payload);
-  } catch {
-    return {};
-  }
 }
 
 /** POST /demo/create (the /create route with the demo's gate and store), its log and live stream. */
@@ -67,12 +34,14 @@ export async function demoRoutes(app: FastifyInstance, options: DemoRouteOptions
         encoding: encodingOf(request),
         fields: loggedFields(request, options.demoKey),
         status,
-        body: parsed(payload),
+        body: loggedBody(payload),
       };
       options.log.append(entry).catch((error) => request.log.warn({ err: error }, 'demo log append failed'));
     },
   });
 
+  refuseOtherMethods(app, '/demo/log', ['GET']);
+  refuseOtherMethods(app, '/demo/log/stream', ['GET']);
   app.get(
     '/demo/log',
     {

@@ -79,6 +79,14 @@ export function envelopeRenderer(options: EnvelopeOptions) {
       return fault(reply, 500, 'The server could not complete the request; try again later.');
     },
 
+    /** Not a /create request at all (another method): 405 whatever the status mode, Allow set by the caller. */
+    wrongMethod(reply: FastifyReply): FastifyReply {
+      options.onOutcome?.('405');
+      return reply
+        .code(405)
+        .send({ success: 'false', timestamps: timestamps(), message: 'Send POST.', error: '405' });
+    },
+
     /** A dependency is unreachable: HTTP 503 with `error` "503" and Retry-After; nothing was judged. */
     unavailable(reply: FastifyReply, error: UnavailableError): FastifyReply {
       reply.header('retry-after', String(error.retryAfterSeconds));

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Registry } from 'prom-client';
 import type { ReadinessCheck } from '../../core/ports/readiness.ts';
+import { refuseOtherMethods } from '../../http/method-guard.ts';
 import { opsRoutes } from './health.ts';
 import { serveOpenapi } from './openapi.ts';
 
@@ -15,4 +16,6 @@ export interface OpsFeatureOptions {
 export async function opsFeature(app: FastifyInstance, options: OpsFeatureOptions): Promise<void> {
   await app.register(opsRoutes, options);
   serveOpenapi(app);
+  for (const path of ['/healthz', '/readyz', '/metrics', '/openapi.json'])
+    refuseOtherMethods(app, path, ['GET']);
 }

@@ -33,7 +33,14 @@ export type RedirectAnswer = ReturnType<typeof redirectAnswer>;
  * answered on the socket at once, with the same status, headers and counting as the route. Anything
  * else (a cold or unknown code, any other path) returns false and goes on to the application.
  */
-export function fastRedirect(cache: LinkCache, answer: RedirectAnswer, status: number) {
+export function fastRedirect(
+  cache: LinkCache,
+  answer: RedirectAnswer,
+  status: number,
+  /** What every answer carries besides (security headers), as name/value pairs. */
+  common: readonly string[],
+) {
+  const tail = ['cache-control', NO_STORE, 'content-length', '0', ...common];
   return (req: IncomingMessage, res: ServerResponse): boolean => {
     const { method, url } = req;
     if ((method !== 'GET' && method !== 'HEAD') || url === undefined) return false;
@@ -47,16 +54,7 @@ export function fastRedirect(cache: LinkCache, answer: RedirectAnswer, status: n
     if (!link) return false;
     answer(link, method, req.headers);
     // The flat array form skips building and walking a headers object.
-    res.writeHead(status, [
-      'location',
-      link.location,
-      'cache-control',
-      NO_STORE,
-      'content-length',
-      '0',
-      'x-content-type-options',
-      'nosniff',
-    ]);
+    res.writeHead(status, ['location', link.location, ...tail]);
     res.end();
     return true;
   };

@@ -20,6 +20,9 @@ export interface RedirectFeatureOptions {
   now: () => number;
 }
 
+/** The redirect's routes: logged only at debug, like the hot path's answers. */
+export const REDIRECT_ROUTES: ReadonlySet<string> = new Set(['/:code', '/qrcode/:file']);
+
 /** Called on the root instance: the redirect also owns the application-wide not-found answer. */
 export async function redirectFeature(app: FastifyInstance, options: RedirectFeatureOptions): Promise<void> {
   await app.register(qrcodeRoute, { cache: options.cache, baseUrl: options.baseUrl });

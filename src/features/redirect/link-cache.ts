@@ -11,15 +11,24 @@ export interface CachedLink {
 export interface LinkCacheOptions {
   /** Links kept at most (least recently used go first). */
   max: number;
+  /**
+   * How long a cached link is trusted (LINK_CACHE_TTL_SECONDS): a change whose announcement was lost
+   * (Redis down) is seen at the latest when the entry is read again.
+   */
+  ttlMs: number;
   /** How long an unknown code is remembered as unknown. */
   missTtlMs: number;
 }
 
 const MISSING = Symbol('missing');
+/** After a failed re-read, a stale link is served again for this long before the store is tried anew. */
+const STALE_RETRY_MS = 5000;
 
 /**
- * Hot links in memory (bounded LRU). A hit is synchronous; a miss reads the store once even when many
- * requests for the same cold code arrive together (they share one pending load).
+ * Hot links in memory (bounded LRU, each entry trusted for a while). A hit is synchronous; a miss
+ * reads the store once even when many requests for the same cold code arrive together (they share
+ * one pending load). When the store cannot answer, a link whose entry has only expired is still
+ * served: a change needs the store too, and redirects keep working while it is down.
  */
 export class LinkCache {
   readonly #entries: LRUCache<string, CachedLink | typeof MISSING>;
@@ -32,10 +41,16 @@ export class LinkCache {
   constructor(load: (code: string) => Promise<CachedLink | undefined>, options: LinkCacheOptions) {
     this.#load = load;
     this.#missTtlMs = options.missTtlMs;
-    this.#entries = new LRUCache({ max: options.max, ttlAutopurge: false });
+    this.#entries = new LRUCache({
+      max: options.max,
+      ttl: options.ttlMs,
+      ttlAutopurge: false,
+      // An expired entry stays until it is read again, as the fallback while the store is down.
+      noDeleteOnStaleGet: true,
+    });
   }
 
-  /** The cached link, `null` for a code known not to exist, `undefined` when not cached. */
+  /** The cached link, `null` for a code known not to exist, `undefined` when not cached (or expired). */
   peek(code: string): CachedLink | null | undefined {
     const entry = this.#entries.get(code);
     if (entry === undefined) return undefined;
@@ -48,14 +63,22 @@ export class LinkCache {
     if (pending) return pending;
     this.misses++;
     const loading = this.#load(code)
-      .then((link) => {
-        // A change made while this load ran invalidated the code: don't cache a stale answer.
-        if (this.#pending.get(code) === loading) {
-          if (link) this.#entries.set(code, link);
-          else this.#entries.set(code, MISSING, { ttl: this.#missTtlMs });
-        }
-        return link;
-      })
+      .then(
+        (link) => {
+          // A change made while this load ran invalidated the code: don't cache a stale answer.
+          if (this.#pending.get(code) === loading) {
+            if (link) this.#entries.set(code, link);
+            else this.#entries.set(code, MISSING, { ttl: this.#missTtlMs });
+          }
+          return link;
+        },
+        (error: unknown) => {
+          const stale = this.#entries.get(code, { allowStale: true });
+          if (stale === undefined || stale === MISSING || this.#pending.get(code) !== loading) throw error;
+          this.#entries.set(code, stale, { ttl: STALE_RETRY_MS });
+          return stale;
+        },
+      )
       .finally(() => {
         if (this.#pending.get(code) === loading) this.#pending.delete(code);
       });
@@ -75,6 +98,12 @@ export class LinkCache {
     this.#pending.delete(code);
   }
 
+  /** Forget everything: changes may have been missed (the change subscription was down). */
+  clear(): void {
+    this.#entries.clear();
+    this.#pending.clear();
+  }
+
   get size(): number {
     return this.#entries.size;
   }
@@ -86,12 +115,15 @@ export function cachedLink(link: Link): CachedLink {
 }
 
 /** The hot-link cache over a store's look-up by code; unknown codes are remembered for 5 s. */
-export function linkCacheOver(findLinkByCode: (code: string) => Promise<Link | undefined>, max: number) {
+export function linkCacheOver(
+  findLinkByCode: (code: string) => Promise<Link | undefined>,
+  options: { max: number; ttlMs: number },
+) {
   return new LinkCache(
     async (code) => {
       const link = await findLinkByCode(code);
       return link && cachedLink(link);
     },
-    { max, missTtlMs: 5000 },
+    { ...options, missTtlMs: 5000 },
   );
 }

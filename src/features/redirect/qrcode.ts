@@ -2,10 +2,11 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import QRCode from 'qrcode';
+import { UnavailableError } from '../../core/errors.ts';
 import { isShortCode } from '../../core/short-code.ts';
 import { shortUrl } from '../../core/short-url.ts';
 import type { LinkCache } from './link-cache.ts';
-import { sendMiss } from './route.ts';
+import { loadOrUnavailable, sendMiss } from './route.ts';
 
 export interface QrRouteOptions {
   cache: LinkCache;
@@ -19,10 +20,16 @@ interface Rendered {
   etag: string;
 }
 
-/** Pixels wanted: `?size=` clamped to a sane range; anything unreadable means the default. */
+/**
+ * Pixels wanted: `?size=` (the first, when repeated) clamped to 64-1024, however many digits it has;
+ * anything that is not a whole number means the default.
+ */
 export function qrSize(raw: unknown): number {
-  const size = typeof raw === 'string' && /^\d{1,5}$/.test(raw) ? Number(raw) : QR_SIZE.default;
-  return Math.min(QR_SIZE.max, Math.max(QR_SIZE.min, size));
+  const first = Array.isArray(raw) ? raw[0] : raw;
+  if (typeof first !== 'string' || !/^\d+$/.test(first)) return QR_SIZE.default;
+  const digits = first.replace(/^0+(?=\d)/, '');
+  if (digits.length > 4) return QR_SIZE.max;
+  return Math.min(QR_SIZE.max, Math.max(QR_SIZE.min, Number(digits)));
 }
 
 /** GET /qrcode/<short_code>.png: rendered once per code and size, then served from memory. */
@@ -44,7 +51,7 @@ export async function qrcodeRoute(app: FastifyInstance, options: QrRouteOptions)
     return entry;
   }
 
-  app.get<{ Params: { file: string }; Querystring: { size?: string } }>(
+  app.get<{ Params: { file: string }; Querystring: { size?: string | string[] } }>(
     '/qrcode/:file',
     {
       schema: {
@@ -54,7 +61,10 @@ export async function qrcodeRoute(app: FastifyInstance, options: QrRouteOptions)
           type: 'object',
           properties: { file: { type: 'string', pattern: '^[0-9A-Za-z]{7}\\.png$' } },
         },
-        querystring: { type: 'object', properties: { size: { type: 'string' } } },
+        querystring: {
+          type: 'object',
+          properties: { size: { description: 'Width in pixels; out-of-range values are clamped.' } },
+        },
         response: { 200: { description: 'The PNG image.', content: { 'image/png': { schema: {} } } } },
       },
       // A malformed name is simply an unknown code, not a validation error.
@@ -64,7 +74,8 @@ export async function qrcodeRoute(app: FastifyInstance, options: QrRouteOptions)
       const code = request.params.file.replace(/\.png$/, '');
       if (request.validationError || !isShortCode(code)) return sendMiss(request, reply, 404);
       const cached = options.cache.peek(code);
-      const link = cached === undefined ? await options.cache.load(code) : cached;
+      const link = cached === undefined ? await loadOrUnavailable(options.cache, code) : cached;
+      if (link instanceof UnavailableError) return sendMiss(request, reply, 503, link.retryAfterSeconds);
       if (!link) return sendMiss(request, reply, 404);
       const image = await render(code, qrSize(request.query.size));
       reply.header('etag', image.etag).header('cache-control', 'public, max-age=86400');

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { UnavailableError } from '../../core/errors.ts';
 import type { WindowCounter } from '../../core/ports/shared-state.ts';
 import { windowAt } from '../../core/rate-window.ts';
 import { isShortCode } from '../../core/short-code.ts';
@@ -23,15 +24,34 @@ function wantsJson(request: FastifyRequest): boolean {
   return accept.includes('application/json') && !accept.includes('text/html');
 }
 
-export function sendMiss(request: FastifyRequest, reply: FastifyReply, status: 404 | 429): FastifyReply {
-  const [title, detail] =
-    status === 404
-      ? ['Link not found', 'No short link has this address. Check it for typos.']
-      : ['Too many unknown links', 'This address asked for too many unknown links. Try again in a minute.'];
+const NO_LINK = {
+  404: ['Link not found', 'No short link has this address. Check it for typos.'],
+  429: ['Too many unknown links', 'This address asked for too many unknown links. Try again in a minute.'],
+  503: ['Try again in a moment', 'This link cannot be looked up right now. Try again in a few seconds.'],
+} as const;
+
+/** Why a code was not redirected, as a small page (JSON when asked for); 429 and 503 say when to retry. */
+export function sendMiss(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: 404 | 429 | 503,
+  retryAfterSeconds = 60,
+): FastifyReply {
+  const [title, detail] = NO_LINK[status];
   reply.code(status).header('cache-control', 'no-store');
-  if (status === 429) reply.header('retry-after', '60');
+  if (status !== 404) reply.header('retry-after', String(retryAfterSeconds));
   if (wantsJson(request)) return reply.send({ error: String(status), message: detail });
   return reply.type('text/html; charset=utf-8').send(errorPage(status, title, detail));
+}
+
+/** The link of a cold code from the store, or the UnavailableError when the store cannot answer now. */
+export async function loadOrUnavailable(cache: LinkCache, code: string) {
+  try {
+    return await cache.load(code);
+  } catch (error) {
+    if (error instanceof UnavailableError) return error;
+    throw error;
+  }
 }
 
 /**
@@ -67,7 +87,9 @@ export function registerRedirects(app: FastifyInstance, options: RedirectRouteOp
       // Enumeration guard: an address that keeps missing stops costing store reads.
       const misses = await missesOf(request, false);
       if (misses >= options.notFoundLimit) return sendMiss(request, reply, 429);
-      link = (await cache.load(code)) ?? null;
+      const loaded = await loadOrUnavailable(cache, code);
+      if (loaded instanceof UnavailableError) return sendMiss(request, reply, 503, loaded.retryAfterSeconds);
+      link = loaded ?? null;
     }
     if (link === null) return miss(request, reply);
     options.answer(link, request.method, request.headers);

@@ -118,6 +118,9 @@ describe('POST /create refusing non-public targets (ALLOW_PRIVATE_TARGETS=false)
       const answer = await createJson(t.app, t.apiKey, { url: `http://${host}:${target.port}/title` });
       assert.equal(answer.body.error, '306');
       assert.equal(target.connections(), before);
+      // The answer never tells which internal address the name resolved to.
+      for (const address of names[host] ?? []) assert.ok(!String(answer.body.message).includes(address));
+      assert.doesNotMatch(String(answer.body.message), /\d+\.\d+\.\d+\.\d+|::|loopback|private/);
     });
   }
 
@@ -126,6 +129,7 @@ describe('POST /create refusing non-public targets (ALLOW_PRIVATE_TARGETS=false)
       const before = target.connections();
       const answer = await createJson(t.app, t.apiKey, { url: `http://${literal}:${target.port}/title` });
       assert.equal(answer.body.error, '306');
+      assert.doesNotMatch(String(answer.body.message), /127\.0\.0\.1|::1|7f00|loopback/);
       assert.equal(target.connections(), before);
     });
   }

@@ -234,8 +234,11 @@ describe('GET /qrcode/<short_code>.png', () => {
       ['512', 512],
       ['1', 64],
       ['99999', 1024],
+      ['99999999', 1024],
+      ['000000512', 512],
       ['abc', 256],
       ['-5', 256],
+      ['300&size=900', 300],
     ] as const) {
       const answer = await t.app.inject({ method: 'GET', url: `/qrcode/${code}.png?size=${size}` });
       assert.equal(answer.statusCode, 200);
@@ -286,6 +289,8 @@ describe('redirects over a real connection (hot links answered below the router)
           'private, no-cache, no-store, max-age=0, must-revalidate',
         );
         assert.equal(answer.headers.get('x-content-type-options'), 'nosniff');
+        // BASE_URL is https: every answer, hot or cold, keeps browsers on https.
+        assert.equal(answer.headers.get('strict-transport-security'), 'max-age=31536000; includeSubDomains');
       }
       assert.deepEqual(await counts(t, code), { clicks: 2, botHits: 2 });
       const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();

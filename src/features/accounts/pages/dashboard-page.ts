@@ -38,14 +38,21 @@ function pageHref(filter: LinkFilter, pageNumber: number): string {
   return text ? `/dashboard?${text}` : '/dashboard';
 }
 
+function requestsFigure(usage: Overview['usage']): SafeHtml {
+  if (usage.requestsThisHour === undefined) {
+    return html`<p class="figure" data-usage="requests" data-unavailable="true">unavailable <span class="hint">of ${usage.rateLimit}: the request counters cannot be read right now</span></p>`;
+  }
+  return html`<p class="figure" data-usage="requests">${usage.requestsThisHour} <span class="hint">of ${usage.rateLimit}</span></p>
+<meter min="0" max="${usage.rateLimit}" value="${usage.requestsThisHour}"></meter>`;
+}
+
 function usageCard(overview: Overview): SafeHtml {
   const { usage } = overview;
   const minutes = Math.ceil(usage.resetSeconds / 60);
   return html`<section class="card usage" aria-label="Usage">
 <div><h2>Links</h2><p class="figure" data-usage="links">${usage.links} <span class="hint">of ${usage.quota}</span></p>
 <meter min="0" max="${usage.quota}" value="${usage.links}"></meter></div>
-<div><h2>Requests this hour</h2><p class="figure" data-usage="requests">${usage.requestsThisHour} <span class="hint">of ${usage.rateLimit}</span></p>
-<meter min="0" max="${usage.rateLimit}" value="${usage.requestsThisHour}"></meter>
+<div><h2>Requests this hour</h2>${requestsFigure(usage)}
 <p class="hint">Shared by the API key and this dashboard; resets in ${minutes} min.</p></div>
 </section>`;
 }
