@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { FastifyInstance, InjectOptions } from 'fastify';
+import type { FastifyInstance, FastifyServerOptions, InjectOptions } from 'fastify';
 import { openStore } from '../src/adapters/open-store.ts';
 import { buildApp } from '../src/app.ts';
 import { type Config, loadConfig } from '../src/config.ts';
@@ -48,6 +48,9 @@ export interface TestAppOptions {
   now?: () => number;
   counter?: WindowCounter;
   readinessChecks?: ReadinessCheck[];
+  /** What the app is given instead of the store itself (e.g. one that hangs), the store staying the test's. */
+  storeSeenByApp?: (store: Store) => Store;
+  logger?: FastifyServerOptions['logger'];
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -68,7 +71,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const { apiKey } = await ops.createAccount(email, 'tester');
   const inspector = options.inspector ?? new FakeInspector();
   const app = await buildApp(config, {
-    store,
+    store: options.storeSeenByApp?.(store) ?? store,
+    logger: options.logger,
     inspector,
     now: options.now,
     counter: options.counter,
@@ -140,5 +144,16 @@ export function createMultipart(app: FastifyInstance, fields: Record<string, str
     url: path,
     headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
     payload: `${parts.join('')}--${boundary}--\r\n`,
+  });
+}
+
+/** A store whose named methods never answer, as a database behind a dead network would not. */
+export function hangingStore(store: Store, methods: readonly string[]): Store {
+  return new Proxy(store, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver);
+      if (typeof property === 'string' && methods.includes(property)) return () => new Promise(() => {});
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
   });
 }

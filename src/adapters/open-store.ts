@@ -14,7 +14,9 @@ async function openAdapter(databaseUrl: string, timeoutMs: number | undefined): 
     const { openPostgresStore } = await import('./postgres/store.ts');
     const connectTimeoutSeconds =
       timeoutMs === undefined ? undefined : Math.max(1, Math.ceil(timeoutMs / 1000));
-    return openPostgresStore(databaseUrl, { connectTimeoutSeconds });
+    // Commit only well inside the deadline callers wait: a late commit would store a link answered 503.
+    const commitWithinMs = timeoutMs === undefined ? undefined : Math.floor(timeoutMs * 0.75);
+    return openPostgresStore(databaseUrl, { connectTimeoutSeconds, commitWithinMs });
   }
   throw new Error(
     `DATABASE_URL ${databaseUrl.split(':')[0]}: is not supported; use sqlite:<path> or postgres://…`,

@@ -81,14 +81,23 @@ export interface PoolOptions {
   max?: number;
   /** Seconds a new connection may take; default 30. */
   connectTimeoutSeconds?: number;
+  /**
+   * A transaction whose statements are done only after this many milliseconds rolls back instead of
+   * committing: its caller has been told 503 by then (STORE_TIMEOUT_MS), and a link it stored anyway
+   * would surprise the client who retries. Unbounded by default.
+   */
+  commitWithinMs?: number;
 }
+
+/** Each pool's commit deadline (see PoolOptions.commitWithinMs). */
+const commitDeadlines = new WeakMap<Db, number>();
 
 /**
  * A pool on `url`. Connection parameters can travel in the URL's query
  * (`?search_path=snip&application_name=snip`), postgres.js passes unknown ones to the server.
  */
 export function openPool(url: string, options: PoolOptions = {}): Db {
-  return postgres(url, {
+  const db: Db = postgres(url, {
     max: options.max ?? 10,
     connect_timeout: options.connectTimeoutSeconds ?? 30,
     prepare: true,
@@ -97,7 +106,12 @@ export function openPool(url: string, options: PoolOptions = {}): Db {
     onnotice: () => {},
     connection: { application_name: 'snip' },
   });
+  if (options.commitWithinMs !== undefined) commitDeadlines.set(db, options.commitWithinMs);
+  return db;
 }
+
+/** Thrown inside `sql.begin` when the statements finished too late to commit. */
+class TooLate extends Error {}
 
 /** Thrown inside `sql.begin` to roll back while still handing a result to the caller. */
 class Rollback<T> extends Error {
@@ -117,14 +131,20 @@ export async function transaction<T>(
   body: (tx: Tx) => Promise<T>,
   commitIf: (result: T) => boolean = () => true,
 ): Promise<T> {
+  const started = Date.now();
+  const commitWithin = commitDeadlines.get(db) ?? Number.POSITIVE_INFINITY;
   try {
     return (await db.begin(async (tx) => {
       const result = await body(tx);
       if (!commitIf(result)) throw new Rollback(result);
+      if (Date.now() - started > commitWithin) throw new TooLate();
       return result;
     })) as T;
   } catch (error) {
     if (error instanceof Rollback) return error.result as T;
+    if (error instanceof TooLate) {
+      throw new UnavailableError('The database answered too late; nothing was stored.', 5, { cause: error });
+    }
     throw asUnavailable(error);
   }
 }

@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { Link } from '../../core/entities.ts';
+import { UnavailableError } from '../../core/errors.ts';
 
 /** What a redirect needs of a link; nothing more is kept in memory. */
 export interface CachedLink {
@@ -74,7 +75,8 @@ export class LinkCache {
         },
         (error: unknown) => {
           const stale = this.#entries.get(code, { allowStale: true });
-          if (stale === undefined || stale === MISSING || this.#pending.get(code) !== loading) throw error;
+          const fallback = error instanceof UnavailableError && this.#pending.get(code) === loading;
+          if (!fallback || stale === undefined || stale === MISSING) throw error;
           this.#entries.set(code, stale, { ttl: STALE_RETRY_MS });
           return stale;
         },

@@ -950,6 +950,20 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
       });
     });
 
+    describe('shared secrets', () => {
+      it('keeps the first candidate of a name, for every caller after it', async () => {
+        const [first, second] = [randomBytes(32), randomBytes(32)];
+        const [a, b] = await Promise.all([
+          store.secret('form-tokens', first),
+          store.secret('form-tokens', second),
+        ]);
+        assert.deepEqual(a, b);
+        assert.ok(a.equals(first) || a.equals(second));
+        assert.ok((await store.secret('form-tokens', randomBytes(32))).equals(a));
+        assert.ok((await store.secret('another', second)).equals(second));
+      });
+    });
+
     describe('lifecycle', () => {
       it('answers a ping', async () => {
         await store.ping();

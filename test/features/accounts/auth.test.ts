@@ -259,6 +259,34 @@ describe('sign-in and sign-out', () => {
 });
 
 describe('CSRF on the signed-out forms', () => {
+  it("refuses a planted cookie whose value the form repeats: the token must be Snip's signature", async () => {
+    const t = await startTestApp();
+    try {
+      await t.ops.createAccount('ada@example.com', 'tester', PASSWORD);
+      for (const [path, email] of [
+        ['/signup', 'eve@example.com'],
+        ['/login', 'ada@example.com'],
+      ] as const) {
+        const client = new PageClient(t.app);
+        await client.open(path);
+        // What a page able to plant cookies could send: a cookie and a field of its own choosing.
+        const planted = `${'P'.repeat(43)}.${Math.floor(Date.now() / 1000)}`;
+        client.cookies.set('snip_csrf', planted);
+        const forged = await client.post(path, { email, password: PASSWORD, _csrf: planted });
+        assert.equal(forged.statusCode, 403, path);
+        // The cookie Snip issued, replayed with the token of another pre-session, fails too.
+        const other = new PageClient(t.app);
+        await other.open(path);
+        const mixed = await client.post(path, { email, password: PASSWORD, _csrf: other.csrf });
+        assert.equal(mixed.statusCode, 403, path);
+        assert.equal(client.cookies.has('snip_session'), false, path);
+      }
+      assert.equal(await t.store.findAccountByEmail('eve@example.com'), undefined);
+    } finally {
+      await t.close();
+    }
+  });
+
   it('refuses sign-up and sign-in without the double-submit token, or with one that does not match', async () => {
     const t = await startTestApp();
     try {

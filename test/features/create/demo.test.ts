@@ -207,6 +207,84 @@ describe('GET /demo/log', () => {
     }
   });
 
+  it('logs only the fields /create reads, and redacts key-shaped values under any name or in any field', async () => {
+    const t = await startTestApp({ env: { DEMO_RATE_LIMIT: '1000' } });
+    try {
+      const leaked = `https://example.com/?k=${t.apiKey}`;
+      await createForm(
+        t.app,
+        { apikey: 'demo', url: leaked, api_key: t.apiKey, key: t.apiKey, token: t.apiKey, group: 'demo' },
+        '/demo/create',
+      );
+      await createJson(
+        t.app,
+        'demo',
+        { url: 'https://example.com/json', note: t.apiKey, group: ['x'] },
+        '/demo/create',
+      );
+      const response = await t.app.inject({ method: 'GET', url: '/demo/log' });
+      assert.equal(response.body.includes(t.apiKey), false, 'a live key reached the public log');
+      const [json, form] = response.json();
+      assert.deepEqual(Object.keys(form.fields).sort(), ['apikey', 'group', 'url']);
+      assert.equal(form.fields.url, 'https://example.com/?k=[redacted]');
+      assert.deepEqual(Object.keys(json.fields).sort(), ['group', 'url', 'x-api-key']);
+      assert.equal(json.fields.group, '[array]');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('answers what /create answers for bodies built to break the log, and logs them', async () => {
+    const t = await startTestApp({ env: { DEMO_RATE_LIMIT: '1000' } });
+    const boundary = 'demo-boundary';
+    const part = (name: string, value: string, file = '') =>
+      `--${boundary}\r\nContent-Disposition: form-data; name="${name}"${file}\r\n\r\n${value}\r\n`;
+    const multipart = (parts: string[]) => ({
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+      payload: `${parts.join('')}--${boundary}--\r\n`,
+    });
+    const deep = `${'['.repeat(4600)}${']'.repeat(4600)}`;
+    const shapes: Array<[string, { headers: Record<string, string>; payload: string }]> = [
+      [
+        'JSON nested 4,600 levels',
+        {
+          headers: { 'content-type': 'application/json', 'x-api-key': 'demo' },
+          payload: `{"url":"https://example.com/","group":${deep}}`,
+        },
+      ],
+      [
+        'a __proto__ field',
+        multipart([part('apikey', 'demo'), part('__proto__', 'x'), part('url', 'https://example.invalid/')]),
+      ],
+      [
+        'four files',
+        multipart(Array.from({ length: 4 }, (_, i) => part(`f${i}`, 'v', `; filename="f${i}.txt"`))),
+      ],
+      ['thirty parts', multipart(Array.from({ length: 30 }, (_, i) => part(`p${i}`, 'v')))],
+    ];
+    try {
+      for (const [name, request] of shapes) {
+        const answers = [];
+        for (const url of ['/create', '/demo/create']) {
+          const answer = await send(t.app, { method: 'POST', url, ...request });
+          assert.equal(answer.body.success, 'false', `${name} on ${url}`);
+          answers.push([answer.status, answer.body.error]);
+        }
+        assert.deepEqual(answers[1], answers[0], name);
+        assert.ok(['300', '302'].includes(String(answers[1]?.[1])), `${name}: ${answers[1]}`);
+      }
+      const entries = (await t.app.inject({ method: 'GET', url: '/demo/log' })).json();
+      assert.equal(entries.length, shapes.length);
+      for (const entry of entries) {
+        assert.ok(
+          Object.keys(entry.fields).every((field) => ['apikey', 'x-api-key', 'url', 'group'].includes(field)),
+        );
+      }
+    } finally {
+      await t.close();
+    }
+  });
+
   it('keeps only the last 200 entries', async () => {
     const t = await startTestApp({ env: { DEMO_RATE_LIMIT: '1000' } });
     try {

@@ -1,0 +1,239 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import postgres from 'postgres';
+import { openStore } from '../../src/adapters/open-store.ts';
+import type { Store } from '../../src/core/ports/store.ts';
+import { accountOperations } from '../../src/features/accounts/operator.ts';
+import { startTargetServer, type TargetServer } from '../fixtures/target-server.ts';
+import { type ServerProcess, startServerProcess } from '../process/server-process.ts';
+import { type Answer, create, eventually, PageSession, visit } from './http-client.ts';
+import { type FaultProxy, startFaultProxy } from './proxy.ts';
+
+/**
+ * Real PostgreSQL and Redis behind fault proxies, two Snip processes on them (docs/api.md §10): a
+ * database that stops answering, a Redis that dies and comes back. Loopback only, bounded in time.
+ */
+const databaseUrl = process.env.TEST_DATABASE_URL;
+const redisUrl = process.env.TEST_REDIS_URL;
+const PASSWORD = 'correct horse battery';
+
+function databaseNamed(url: string, name: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${name}`;
+  return parsed.href;
+}
+
+const endpoint = (url: string, port: number) => {
+  const parsed = new URL(url);
+  return { host: parsed.hostname, port: Number(parsed.port || port) };
+};
+
+/** A throwaway database, proxies in front of it and of Redis, an account, and instances to start. */
+function faultBed(prefix: string) {
+  const name = `snip_${prefix}_${randomBytes(5).toString('hex')}`;
+  const admin = postgres(databaseUrl as string, { max: 1, onnotice: () => {} });
+  const direct = databaseNamed(databaseUrl as string, name);
+  const bed = {
+    name,
+    store: undefined as unknown as Store,
+    pg: undefined as unknown as FaultProxy,
+    redis: undefined as unknown as FaultProxy,
+    target: undefined as unknown as TargetServer,
+    key: '',
+    email: `${prefix}@example.com`,
+    instances: [] as ServerProcess[],
+    async open() {
+      await admin.unsafe(`CREATE DATABASE ${name}`);
+      bed.store = await openStore(direct, { prepare: true });
+      const ops = accountOperations(bed.store);
+      await ops.savePlan('roomy', { apiAccess: true, urlQuota: 1_000_000, rateLimitPerHour: 1_000_000 });
+      bed.key = (await ops.createAccount(bed.email, 'roomy', PASSWORD)).apiKey;
+      bed.pg = await startFaultProxy(endpoint(direct, 5432));
+      bed.redis = await startFaultProxy(endpoint(redisUrl as string, 6379));
+      bed.target = await startTargetServer();
+    },
+    async start(count: number, env: Record<string, string> = {}) {
+      const settings = {
+        DATABASE_URL: bed.pg.through(direct),
+        REDIS_URL: bed.redis.through(redisUrl as string),
+        REDIS_PREFIX: `${name}:`,
+        ALLOW_PRIVATE_TARGETS: 'true',
+        CLICK_FLUSH_MS: '100',
+        BASE_URL: 'https://sn.ip',
+        ...env,
+      };
+      const started = await Promise.all(Array.from({ length: count }, () => startServerProcess(settings)));
+      bed.instances.push(...started);
+      return started.map((instance) => instance.url);
+    },
+    async stopAll() {
+      await Promise.all(bed.instances.splice(0).map((instance) => instance.stop('SIGKILL')));
+    },
+    async close() {
+      await bed.stopAll();
+      await bed.store?.close();
+      await bed.pg?.close();
+      await bed.redis?.close();
+      await bed.target?.close();
+      await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    },
+  };
+  return bed;
+}
+
+if (!databaseUrl || !redisUrl) {
+  describe('outages of PostgreSQL and Redis under several instances', () => {
+    it('answers within the deadlines and recovers', {
+      skip: 'TEST_DATABASE_URL and TEST_REDIS_URL are not both set',
+    }, () => {});
+  });
+} else {
+  describe('PostgreSQL blackholed for 10 s under a stream of creates on two instances', () => {
+    const bed = faultBed('pg_fault');
+    before(() => bed.open());
+    after(() => bed.close());
+
+    it('answers every create within 5 s (201 or 503), loses no acknowledged link and recovers without restart', {
+      timeout: 90_000,
+    }, async (t) => {
+      const bases = await bed.start(2);
+      const results: Array<Answer & { phase: string }> = [];
+      let phase = 'before';
+      let running = true;
+      const worker = async (w: number) => {
+        for (let n = 0; running; n++) {
+          const answer = await create(
+            bases[w % 2] as string,
+            bed.key,
+            bed.target.url(`/title?w=${w}&n=${n}`),
+          );
+          results.push({ ...answer, phase });
+        }
+      };
+      const workers = Array.from({ length: 8 }, (_, w) => worker(w));
+      await sleep(2000);
+      bed.pg.setMode('blackhole');
+      phase = 'outage';
+      await sleep(10_000);
+      bed.pg.setMode('pass');
+      phase = 'after';
+      // Recovery: creates succeed again without any restart.
+      await eventually(
+        async () => results.some((r) => r.phase === 'after' && r.status === 201),
+        15_000,
+        'recovery',
+      );
+      await sleep(1000);
+      running = false;
+      await Promise.all(workers);
+
+      const statuses = new Set(results.map((r) => r.status));
+      assert.deepEqual(
+        [...statuses].filter((s) => s !== 201 && s !== 503),
+        [],
+        'only 201 and 503',
+      );
+      const slowest = Math.max(...results.map((r) => r.ms));
+      assert.ok(slowest < 5000, `an answer took ${slowest.toFixed(0)} ms`);
+      const during = results.filter((r) => r.phase === 'outage');
+      assert.ok(during.some((r) => r.status === 503 && r.body.error === '503' && Number(r.retryAfter) > 0));
+      const acknowledged = results.filter((r) => r.status === 201).map((r) => r.body.short_code as string);
+      const missing = [];
+      for (const code of acknowledged) if (!(await bed.store.findLinkByCode(code))) missing.push(code);
+      assert.deepEqual(missing, [], 'acknowledged links missing from the store');
+      // A create answered 503 rolls back unless its commit was already under way when the deadline passed.
+      const account = await bed.store.findAccountByEmail(bed.email);
+      const stored = await bed.store.countLiveLinks(account?.id ?? 0);
+      const ghosts = stored - acknowledged.length;
+      t.diagnostic(
+        `creates: ${results.length}, 201: ${acknowledged.length}, 503: ${results.filter((r) => r.status === 503).length} ` +
+          `(during the outage ${during.length} answers, slowest ${Math.max(...during.map((r) => r.ms)).toFixed(0)} ms); ` +
+          `slowest overall ${slowest.toFixed(0)} ms; acknowledged missing: ${missing.length}; ` +
+          `stored although answered 503: ${ghosts}`,
+      );
+    });
+  });
+
+  describe('Redis killed and restarted under two instances', () => {
+    const bed = faultBed('redis_fault');
+    before(() => bed.open());
+    after(() => bed.close());
+
+    it('answers 503 on /create within 1 s, keeps redirecting, renders the dashboard, and sees a deletion within the TTL', {
+      timeout: 60_000,
+    }, async (t) => {
+      const [a, b] = (await bed.start(2, { LINK_CACHE_TTL_SECONDS: '3' })) as [string, string];
+      const session = new PageSession();
+      await session.signIn(b, bed.email, PASSWORD);
+      const kept = await create(a, bed.key, bed.target.url('/title?kept'));
+      const doomed = await create(a, bed.key, bed.target.url('/title?doomed'));
+      for (const base of [a, b]) {
+        for (const answer of [kept, doomed])
+          assert.equal(await visit(base, answer.body.short_code as string), 302);
+      }
+
+      bed.redis.setMode('reset');
+      const refused = await create(a, bed.key, bed.target.url('/title?refused'));
+      assert.equal(refused.status, 503);
+      assert.equal(refused.body.error, '503');
+      assert.ok(refused.ms < 1000, `503 after ${refused.ms.toFixed(0)} ms`);
+      for (const base of [a, b]) assert.equal(await visit(base, kept.body.short_code as string), 302);
+      const dashboard = await session.request(b, '/dashboard');
+      assert.equal(dashboard.status, 200);
+      assert.match(dashboard.body, /data-unavailable="true"/);
+
+      // Deleted on A while Redis is down: B cannot hear of it, and stops redirecting within the TTL.
+      const deleted = await session.request(a, `/dashboard/links/${doomed.body.short_code}/delete`, {
+        back: '/dashboard',
+      });
+      assert.equal(deleted.status, 303);
+      assert.equal(await visit(a, doomed.body.short_code as string), 404);
+      const seenAfter = await eventually(
+        async () => (await visit(b, doomed.body.short_code as string)) === 404,
+        3000 + 2000,
+        'the other instance stops redirecting the deleted link',
+      );
+
+      bed.redis.setMode('pass');
+      const back = await eventually(
+        async () => (await create(a, bed.key, bed.target.url(`/title?back=${Date.now()}`))).status === 201,
+        10_000,
+        'creates after Redis is back',
+      );
+      t.diagnostic(
+        `503 on /create after ${refused.ms.toFixed(0)} ms; deletion seen on the other instance after ` +
+          `${seenAfter.toFixed(0)} ms (TTL 3 s); creates back ${back.toFixed(0)} ms after Redis returned`,
+      );
+    });
+
+    it('drops every cached link when the change subscription comes back, long before the TTL', {
+      timeout: 60_000,
+    }, async (t) => {
+      await bed.stopAll();
+      const [a, b] = (await bed.start(2, { LINK_CACHE_TTL_SECONDS: '600' })) as [string, string];
+      const session = new PageSession();
+      await session.signIn(a, bed.email, PASSWORD);
+      const doomed = await create(a, bed.key, bed.target.url('/title?resync'));
+      const code = doomed.body.short_code as string;
+      assert.equal(await visit(b, code), 302);
+
+      bed.redis.setMode('reset');
+      assert.equal(
+        (await session.request(a, `/dashboard/links/${code}/delete`, { back: '/dashboard' })).status,
+        303,
+      );
+      // B missed the announcement, and its cache still trusts the link for minutes.
+      assert.equal(await visit(b, code), 302);
+      bed.redis.setMode('pass');
+      const took = await eventually(
+        async () => (await visit(b, code)) === 404,
+        10_000,
+        'resync after reconnect',
+      );
+      t.diagnostic(`the deletion was seen ${took.toFixed(0)} ms after Redis came back (TTL 600 s)`);
+    });
+  });
+}

@@ -1,0 +1,197 @@
+import assert from 'node:assert/strict';
+import { connect, type Socket } from 'node:net';
+import { Writable } from 'node:stream';
+import { describe, it } from 'node:test';
+import { PageClient } from '../features/accounts/page-client.ts';
+import { createJson, startTestApp } from '../helper.ts';
+
+/** What every HTTP surface does alike (docs/api.md §10): methods, headers, logs and slow clients. */
+
+const BROWSER =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0 Safari/537.36';
+
+describe('wrong methods on API routes', () => {
+  it('answers 405 with Allow on /create and /demo/create, in the envelope, before reading the body', async () => {
+    const t = await startTestApp();
+    try {
+      for (const [method, url] of [
+        ['GET', '/create'],
+        ['PUT', '/create'],
+        ['PATCH', '/create'],
+        ['DELETE', '/demo/create'],
+        ['GET', '/demo/create'],
+      ] as const) {
+        const answer = await t.app.inject({
+          method,
+          url,
+          headers: { 'content-type': 'text/plain' },
+          ...(method === 'GET' ? {} : { payload: 'not a body /create reads' }),
+        });
+        assert.equal(answer.statusCode, 405, `${method} ${url}`);
+        assert.equal(answer.headers.allow, 'POST');
+        assert.equal(answer.json().error, '405');
+        assert.equal(answer.json().success, 'false');
+      }
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('answers 405 with Allow and a problem on the other JSON routes', async () => {
+    const t = await startTestApp();
+    try {
+      for (const [method, url] of [
+        ['POST', '/demo/log'],
+        ['DELETE', '/demo/log/stream'],
+        ['POST', '/healthz'],
+        ['PUT', '/readyz'],
+        ['POST', '/metrics'],
+        ['DELETE', '/openapi.json'],
+      ] as const) {
+        const answer = await t.app.inject({ method, url });
+        assert.equal(answer.statusCode, 405, `${method} ${url}`);
+        assert.equal(answer.headers.allow, 'GET, HEAD');
+        assert.match(String(answer.headers['content-type']), /^application\/problem\+json/);
+        assert.equal(answer.json().status, 405);
+        assert.equal(answer.json().code, '405');
+      }
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('HSTS', () => {
+  it('is sent on every answer when BASE_URL is https, and never over plain http', async () => {
+    const secure = await startTestApp();
+    const plain = await startTestApp({ env: { BASE_URL: 'http://localhost:8080' } });
+    try {
+      for (const url of ['/healthz', '/', '/login', '/Zzzzzzz']) {
+        const answer = await secure.app.inject({ method: 'GET', url });
+        assert.equal(answer.headers['strict-transport-security'], 'max-age=31536000; includeSubDomains', url);
+        const insecure = await plain.app.inject({ method: 'GET', url });
+        assert.equal(insecure.headers['strict-transport-security'], undefined, url);
+      }
+    } finally {
+      await secure.close();
+      await plain.close();
+    }
+  });
+});
+
+/** A pino destination that keeps every line, parsed. */
+function logLines() {
+  const lines: Array<Record<string, unknown>> = [];
+  const raw: string[] = [];
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      for (const line of String(chunk).split('\n').filter(Boolean)) {
+        raw.push(line);
+        lines.push(JSON.parse(line));
+      }
+      done();
+    },
+  });
+  return { lines, raw, stream };
+}
+
+describe('the access log', () => {
+  it('writes one line per API and page request, and never a key, cookie, password or query string', async () => {
+    const log = logLines();
+    const t = await startTestApp({ logger: { level: 'info', stream: log.stream } });
+    try {
+      const password = 'a secret password 123';
+      await t.ops.createAccount('logged@example.com', 'tester', password);
+      const created = await createJson(t.app, t.apiKey, { url: 'https://example.com/logged' });
+      await t.app.inject({ method: 'GET', url: '/healthz?token=query-secret-1' });
+      const client = new PageClient(t.app);
+      await client.signIn('logged@example.com', password);
+      const session = client.cookies.get('snip_session') ?? '';
+      assert.ok(session.length > 0);
+      const code = String(created.body.short_code);
+      await t.app.inject({
+        method: 'GET',
+        url: `/${code}?utm=query-secret-2`,
+        headers: { 'user-agent': BROWSER },
+      });
+
+      const requests = log.lines.filter((line) => line.msg === 'request');
+      const routes = requests.map((line) => `${line.method} ${line.route} ${line.status}`);
+      for (const expected of [
+        'POST /create 201',
+        'GET /healthz 200',
+        'POST /login 303',
+        'GET /dashboard 200',
+      ]) {
+        assert.equal(routes.filter((route) => route === expected).length, 1, `${expected} in ${routes}`);
+      }
+      for (const line of requests) {
+        assert.ok(line.reqId, 'request id');
+        assert.equal(typeof line.ms, 'number');
+        assert.equal(line.client, '127.0.0.0/24');
+      }
+      // The redirect is logged only at debug.
+      assert.equal(routes.filter((route) => route.startsWith('GET /:code')).length, 0);
+      const everything = log.raw.join('\n');
+      for (const secret of [t.apiKey, session, password, 'query-secret-1', 'query-secret-2', 'utm=']) {
+        assert.equal(everything.includes(secret), false, `the log holds ${secret.slice(0, 12)}…`);
+      }
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+/** Resolves when the socket closes, with what the server sent before closing. */
+function closed(socket: Socket): Promise<string> {
+  let received = '';
+  socket.on('data', (chunk) => {
+    received += String(chunk);
+  });
+  return new Promise((resolve) => socket.once('close', () => resolve(received)));
+}
+
+function open(port: number): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => resolve(socket));
+    socket.once('error', reject);
+  });
+}
+
+describe('slow and numerous clients', () => {
+  it('sets the deadlines on the server Snip makes itself', async () => {
+    const t = await startTestApp({ env: { MAX_CONNECTIONS: '123' } });
+    try {
+      await t.app.ready();
+      const server = t.app.server;
+      assert.equal(server.headersTimeout, 10_000);
+      assert.equal(server.requestTimeout, 30_000);
+      assert.equal(server.keepAliveTimeout, 5_000);
+      assert.equal(server.maxConnections, 123);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('closes a connection whose headers never finish, and refuses sockets past MAX_CONNECTIONS', {
+    timeout: 30_000,
+  }, async () => {
+    const t = await startTestApp({ env: { MAX_CONNECTIONS: '2' } });
+    try {
+      await t.app.listen({ port: 0, host: '127.0.0.1' });
+      const { port } = t.app.server.address() as { port: number };
+      const slow = await open(port);
+      const slowClosed = closed(slow);
+      slow.write('GET /healthz HTTP/1.1\r\nHost: sn.ip\r\nX-Slow: ');
+      const second = await open(port);
+      const third = await open(port);
+      // The third socket is over the cap: the server closes it without an answer.
+      assert.equal(await closed(third), '');
+      // The slow one is answered 408 and closed once its headers are late (10 s), not after minutes.
+      assert.match(await slowClosed, /^HTTP\/1\.1 408/);
+      second.destroy();
+    } finally {
+      await t.close();
+    }
+  });
+});
