@@ -181,6 +181,10 @@ if (!databaseUrl || !redisUrl) {
       assert.equal(refused.body.error, '503');
       assert.ok(refused.ms < 1000, `503 after ${refused.ms.toFixed(0)} ms`);
       for (const base of [a, b]) assert.equal(await visit(base, kept.body.short_code as string), 302);
+      const log = await fetch(`${b}/demo/log`);
+      assert.equal(log.status, 503);
+      assert.match(String(log.headers.get('content-type')), /^application\/problem\+json/);
+      assert.ok(Number(log.headers.get('retry-after')) > 0);
       const dashboard = await session.request(b, '/dashboard');
       assert.equal(dashboard.status, 200);
       assert.match(dashboard.body, /data-unavailable="true"/);

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { UnavailableError } from '../../core/errors.ts';
 import { DEMO_LOG_SIZE, type DemoLogEntry } from '../../core/ports/shared-state.ts';
 import { DemoLogFeed } from '../memory/demo-log-feed.ts';
 
@@ -43,7 +44,12 @@ export class RedisDemoLog extends DemoLogFeed {
   }
 
   async recent(): Promise<DemoLogEntry[]> {
-    const items = await this.#redis.lrange(this.#key, 0, DEMO_LOG_SIZE - 1);
+    let items: string[];
+    try {
+      items = await this.#redis.lrange(this.#key, 0, DEMO_LOG_SIZE - 1);
+    } catch (error) {
+      throw new UnavailableError('The shared demo log is unreachable.', 5, { cause: error });
+    }
     return items.map((item) => JSON.parse(item) as DemoLogEntry);
   }
 

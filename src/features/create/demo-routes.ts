@@ -4,6 +4,7 @@ import { anonymizeAddress } from '../../core/anonymize.ts';
 import type { CreatedLink } from '../../core/ports/link-creator.ts';
 import type { DemoLog, DemoLogEntry } from '../../core/ports/shared-state.ts';
 import { refuseOtherMethods } from '../../http/method-guard.ts';
+import { answerErrorsAsProblems } from '../../http/problem-errors.ts';
 import type { CreateLinkRequest } from './create-link.ts';
 import { createRoute } from './create-route.ts';
 import { encodingOf, loggedBody, loggedFields } from './demo-log-fields.ts';
@@ -40,6 +41,7 @@ export async function demoRoutes(app: FastifyInstance, options: DemoRouteOptions
     },
   });
 
+  answerErrorsAsProblems(app);
   refuseOtherMethods(app, '/demo/log', ['GET']);
   refuseOtherMethods(app, '/demo/log/stream', ['GET']);
   app.get(

@@ -62,17 +62,30 @@ export function createRouteSchema(summary: string) {
         description:
           "`error` is `429`: the key's hourly limit is spent, or this address sent too many missing or wrong keys.",
       },
-      500: {
-        type: 'object',
-        description: 'An unexpected fault of the server; `error` is `500`. Safe to retry.',
-        properties: {
-          success: { type: 'string', const: 'false' },
-          timestamps: { type: 'string' },
-          message: { type: 'string' },
-          error: { type: 'string', const: '500' },
-        },
-        required: ['success', 'timestamps', 'message', 'error'],
+      500: faultResponse('500', 'An unexpected fault of the server. Safe to retry.'),
+      503: {
+        ...faultResponse(
+          '503',
+          'The store or the shared rate-limit state did not answer within STORE_TIMEOUT_MS. Safe to retry ' +
+            'after Retry-After; a create stored after all answers the retry with 305 and its Location.',
+        ),
+        headers: { 'Retry-After': { type: 'integer', description: 'Seconds to wait.' } },
       },
     },
+  };
+}
+
+/** A fault of the server rather than a refusal: the envelope's four fields, `error` the HTTP status. */
+function faultResponse(code: '500' | '503', description: string) {
+  return {
+    type: 'object',
+    description: `${description} \`error\` is \`${code}\`.`,
+    properties: {
+      success: { type: 'string', const: 'false' },
+      timestamps: { type: 'string' },
+      message: { type: 'string' },
+      error: { type: 'string', const: code },
+    },
+    required: ['success', 'timestamps', 'message', 'error'],
   };
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Registry } from 'prom-client';
 import type { ReadinessCheck } from '../../core/ports/readiness.ts';
 import { refuseOtherMethods } from '../../http/method-guard.ts';
+import { answerErrorsAsProblems } from '../../http/problem-errors.ts';
 import { opsRoutes } from './health.ts';
 import { serveOpenapi } from './openapi.ts';
 
@@ -14,6 +15,7 @@ export interface OpsFeatureOptions {
 }
 
 export async function opsFeature(app: FastifyInstance, options: OpsFeatureOptions): Promise<void> {
+  answerErrorsAsProblems(app);
   await app.register(opsRoutes, options);
   serveOpenapi(app);
   for (const path of ['/healthz', '/readyz', '/metrics', '/openapi.json'])
