@@ -39,7 +39,17 @@ describe('GET /openapi.json', () => {
 
   it('describes every error code, the statuses and the headers', () => {
     const responses = document.paths['/create'].post.responses;
-    assert.deepEqual(Object.keys(responses).sort(), ['201', '400', '401', '403', '409', '422', '429', '500', '503']);
+    assert.deepEqual(Object.keys(responses).sort(), [
+      '201',
+      '400',
+      '401',
+      '403',
+      '409',
+      '422',
+      '429',
+      '500',
+      '503',
+    ]);
     const text = JSON.stringify(document);
     for (const code of ERROR_CODES) assert.ok(text.includes(`\`${code}\``), `code ${code} documented`);
     assert.ok(responses['201'].headers.Location);
