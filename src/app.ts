@@ -24,6 +24,7 @@ import {
   countRequests,
   createMetrics,
   observeRuntime,
+  redirectCounters,
   timedInspector,
   timedStore,
 } from './features/ops/metrics.ts';
@@ -90,14 +91,10 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     intervalMs: config.clickFlushMs,
     onError: (error) => log?.error({ err: error }, 'writing clicks failed; kept for the next flush'),
   });
-  const redirectsByKind = { human: metrics.redirects.labels('human'), bot: metrics.redirects.labels('bot') };
-  const answer = redirectAnswer({ clicks, onRedirect: (kind) => redirectsByKind[kind].inc() });
+  const counted = redirectCounters(metrics, config.redirectStatus);
+  const answer = redirectAnswer({ clicks, onRedirect: counted.redirected });
   const https = config.baseUrl.protocol === 'https:';
   const fast = fastRedirect(cache, answer, config.redirectStatus, everyAnswerHeaders(https));
-  const fastHits = {
-    GET: metrics.requests.labels('/:code', 'GET', String(config.redirectStatus)),
-    HEAD: metrics.requests.labels('/:code', 'HEAD', String(config.redirectStatus)),
-  };
 
   // Creating links: /create and the dashboard share one service; the demo has its own gate and store.
   const inFlight = new InFlight();
@@ -118,13 +115,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       onCreated: (link) => cache.remember(link.code, cachedLink(link)),
     }),
   );
-  const demoWindowMs = config.demoRateWindowSeconds * 1000;
+  const demoGate = demoKeyGate(config.demoApiKey, config.demoRateLimit, config.demoRateWindowSeconds * 1000);
   const demo = inFlight.trackAll(
-    createLinkService({
-      ...checks,
-      store: demoLinkStore(store),
-      gate: demoKeyGate(config.demoApiKey, config.demoRateLimit, demoWindowMs),
-    }),
+    createLinkService({ ...checks, store: demoLinkStore(store), gate: demoGate }),
   );
   const envelopeFor = (endpoint: string) =>
     envelopeRenderer({
@@ -143,7 +136,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       maxConnections: config.maxConnections,
       beforeRouter: (req, res) => {
         if (!fast(req, res)) return false;
-        fastHits[req.method as 'GET' | 'HEAD'].inc();
+        counted.answeredBelowRouter(req.method as string);
         if (debugRedirects)
           log?.debug({ method: req.method, route: '/:code', status: res.statusCode }, 'request');
         return true;

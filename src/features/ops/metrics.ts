@@ -84,6 +84,20 @@ export function observeRuntime(metrics: Metrics, { clicks, cache }: RuntimeFigur
   });
 }
 
+/** The counters every redirect moves, their labels resolved once: they run on the hot path. */
+export function redirectCounters(metrics: Metrics, status: number) {
+  const byKind = { human: metrics.redirects.labels('human'), bot: metrics.redirects.labels('bot') };
+  const belowRouter = {
+    GET: metrics.requests.labels('/:code', 'GET', String(status)),
+    HEAD: metrics.requests.labels('/:code', 'HEAD', String(status)),
+  };
+  return {
+    redirected: (kind: 'human' | 'bot') => byKind[kind].inc(),
+    /** A request the hot path answered: the router's request counter never sees it. */
+    answeredBelowRouter: (method: string) => belowRouter[method as 'GET' | 'HEAD'].inc(),
+  };
+}
+
 /** Counts every answer by route pattern (never the raw URL, so codes do not become labels). */
 export function countRequests(app: FastifyInstance, metrics: Metrics): void {
   app.addHook('onResponse', async (request, reply) => {
