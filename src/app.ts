@@ -15,7 +15,6 @@ import { ACCOUNT_ASSETS, accountsFeature, frameOfSession } from './features/acco
 import { accountServices } from './features/accounts/services.ts';
 import { createLinkService } from './features/create/create-link.ts';
 import { demoKeyGate, demoLinkStore } from './features/create/demo.ts';
-import { envelopeRenderer } from './features/create/envelope.ts';
 import { InFlight } from './features/create/in-flight.ts';
 import { CREATE_ASSETS, CREATE_SCHEMAS, createFeature } from './features/create/index.ts';
 import { accountKeyGate } from './features/create/key-gate.ts';
@@ -119,12 +118,6 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const demo = inFlight.trackAll(
     createLinkService({ ...checks, store: demoLinkStore(store), gate: demoGate }),
   );
-  const envelopeFor = (endpoint: string) =>
-    envelopeRenderer({
-      ...config,
-      now,
-      onOutcome: (error) => metrics.createOutcomes.inc({ endpoint, error }),
-    });
 
   const accounts = await accountServices(config, { store, counter, linkEvents, now });
   await accounts.auth.checkSignupPlan();
@@ -168,7 +161,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(createFeature, {
     live,
     demo,
-    envelopeFor,
+    envelope: { ...config, now },
+    onOutcome: (endpoint, error) => metrics.createOutcomes.inc({ endpoint, error }),
     demoLog,
     demoKey: config.demoApiKey,
     heartbeatMs: config.sseHeartbeatSeconds * 1000,

@@ -97,20 +97,37 @@ export interface DailyClicks {
   clicks: number;
 }
 
+/** The orders links are listed in: newest first, or most clicked first; ties by the newest id. */
+export type LinkOrder = 'created' | 'clicks';
+
+/** Where a page of links starts or ends in its order: the link's value of the order, and its id. */
+export interface LinkPosition {
+  /** Creation time (epoch ms) or clicks, as the order says. */
+  value: number;
+  id: number;
+}
+
 export interface LinkQuery {
   /** Only links of this group. */
   groupId?: number;
   /** Case-insensitive substring of the long URL or the title. */
   search?: string;
+  /** Default `created`. */
+  order?: LinkOrder;
   limit: number;
-  offset: number;
+  /** The page after this position (further down the order). */
+  after?: LinkPosition;
+  /** The page before this position (back up the order); `after` wins when both are given. */
+  before?: LinkPosition;
 }
 
 export interface LinkPage {
-  /** Newest first. */
+  /** In the order asked for. */
   links: Link[];
   /** Live links matching the query, over all pages. */
   total: number;
+  /** More links lie beyond this page, in the direction it was read (down, or up with `before`). */
+  more: boolean;
 }
 
 export interface SessionRecord {

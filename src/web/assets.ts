@@ -6,18 +6,23 @@ import type { FastifyInstance } from 'fastify';
 
 /**
  * Static files served from /assets/ under the names pages use: pages load nothing from elsewhere.
- * A file is a URL (the features' own scripts and styles) or an npm module path (vendored libraries).
+ * A file is a URL (the features' own scripts and styles), several URLs served as one file (the
+ * design system's style sheets, kept small apart), or an npm module path (vendored libraries).
  */
-export type AssetFiles = Readonly<Record<string, URL | { module: string }>>;
+export type AssetFiles = Readonly<Record<string, URL | readonly URL[] | { module: string }>>;
 
-/** The design's shared files. */
+const here = (name: string) => new URL(`./assets/${name}`, import.meta.url);
+
+/** The design system: tokens, the page frame, controls and components, as one style sheet; the icon. */
 export const WEB_ASSETS: AssetFiles = {
-  'snip.css': new URL('./assets/snip.css', import.meta.url),
+  'snip.css': ['tokens.css', 'frame.css', 'controls.css', 'components.css'].map(here),
+  'favicon.svg': here('favicon.svg'),
 };
 
 const ASSET_TYPES: Record<string, string> = {
   '.css': 'text/css; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
+  '.svg': 'image/svg+xml',
 };
 
 interface Asset {
@@ -31,7 +36,11 @@ function loadAssets(files: AssetFiles): Map<string, Asset> {
   const resolve = createRequire(import.meta.url).resolve;
   const assets = new Map<string, Asset>();
   for (const [name, file] of Object.entries(files)) {
-    const body = readFileSync(file instanceof URL ? fileURLToPath(file) : resolve(file.module));
+    const body = Buffer.concat(
+      (Array.isArray(file) ? file : [file]).map((one: URL | { module: string }) =>
+        readFileSync(one instanceof URL ? fileURLToPath(one) : resolve(one.module)),
+      ),
+    );
     const type = ASSET_TYPES[name.slice(name.lastIndexOf('.'))] ?? 'application/octet-stream';
     assets.set(name, {
       body,

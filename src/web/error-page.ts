@@ -1,22 +1,16 @@
 import { html } from './html.ts';
+import { page } from './layout.ts';
 
-/** The small page shown for an unknown short link or a refused request of a page route. */
+/** The page of an unknown, too eager or momentarily unreachable short link, inside the site's frame. */
 export function errorPage(status: number, title: string, detail: string): string {
-  return html`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${status} ${title} · Snip</title>
-<link rel="stylesheet" href="/assets/snip.css">
-</head>
-<body>
-<main class="hero">
+  return page({
+    title: `${status} ${title}`,
+    narrow: true,
+    body: html`<section class="card">
+<p class="hint">Error ${status}</p>
 <h1>${title}</h1>
 <p>${detail}</p>
-<p><a href="/">Snip</a></p>
-</main>
-</body>
-</html>
-`.html;
+<p><a class="button" href="/">Go to Snip</a></p>
+</section>`,
+  });
 }

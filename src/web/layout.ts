@@ -13,17 +13,41 @@ export interface PageOptions {
   styles?: string[];
   /** Data for the page's script, as JSON inside a non-executable script element. */
   data?: unknown;
+  /** The navigation entry of this page (its path), marked as the current one. */
+  current?: string;
+  /** A narrow column, for short forms (sign-in, sign-up). */
+  narrow?: boolean;
+  /** A description for search engines and link previews. */
+  description?: string;
 }
+
+/** Snip's mark: two links of a chain, cut short. */
+export const LOGO = raw(
+  '<svg viewBox="0 0 32 32" aria-hidden="true" focusable="false"><rect width="32" height="32" rx="8" fill="#1d4ed8"/>' +
+    '<path d="M9 21a4 4 0 0 1 0-6l3-3a4 4 0 0 1 6 0M23 11a4 4 0 0 1 0 6l-3 3a4 4 0 0 1-6 0" fill="none" ' +
+    'stroke="#fff" stroke-width="2.6" stroke-linecap="round"/></svg>',
+);
 
 /** JSON that can sit inside <script type="application/json"> without ending it early. */
 function embeddedJson(value: unknown): string {
   return JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026');
 }
 
+function navLink(path: string, label: string, current: string | undefined): SafeHtml {
+  return path === current
+    ? html`<a href="${path}" aria-current="page">${label}</a>`
+    : html`<a href="${path}">${label}</a>`;
+}
+
+function navigation(options: PageOptions): SafeHtml {
+  const link = (path: string, label: string) => navLink(path, label, options.current);
+  const own = options.signedInAs
+    ? html`${link('/dashboard', 'Dashboard')}${link('/account', 'Account')}<span class="who">${options.signedInAs}</span><form method="post" action="/logout" class="sign-out"><input type="hidden" name="_csrf" value="${options.csrfToken ?? ''}"><button type="submit" class="link">Sign out</button></form>`
+    : html`${link('/login', 'Sign in')}<a href="/signup" class="button small">Sign up</a>`;
+  return html`<nav aria-label="Main">${link('/tester', 'Tester')}${link('/openapi.json', 'API')}${own}</nav>`;
+}
+
 export function page(options: PageOptions): string {
-  const nav = options.signedInAs
-    ? html`<a href="/dashboard">Dashboard</a><a href="/account">Account</a><span class="who">${options.signedInAs}</span><form method="post" action="/logout" class="sign-out"><input type="hidden" name="_csrf" value="${options.csrfToken ?? ''}"><button type="submit" class="link">Sign out</button></form>`
-    : html`<a href="/signup">Sign up</a><a href="/login">Sign in</a>`;
   const data =
     options.data === undefined
       ? ''
@@ -34,16 +58,21 @@ export function page(options: PageOptions): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${options.title} · Snip</title>
+<meta name="description" content="${options.description ?? 'Snip: short links, checked before they are made.'}">
+<link rel="icon" href="/assets/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/assets/snip.css">
 ${(options.styles ?? []).map(
   (href) => html`<link rel="stylesheet" href="/assets/${href}">
 `,
 )}</head>
 <body>
-<header class="top"><a class="brand" href="/">Snip</a><nav><a href="/tester">Tester</a><a href="/openapi.json">API docs</a>${nav}</nav></header>
-<main>
+<a class="skip" href="#content">Skip to the content</a>
+<header class="top"><a class="brand" href="/">${LOGO}<span>Snip</span></a>${navigation(options)}</header>
+<main id="content"${options.narrow ? html` class="narrow"` : html``}>
 ${options.body}
 </main>
+<footer class="bottom">Snip · <a href="/openapi.json">OpenAPI</a> · <a href="/tester">Try the API</a></footer>
+<div id="announcer" class="visually-hidden" role="status" aria-live="polite"></div>
 ${raw(data)}${(options.scripts ?? []).map((src) => html`<script src="/assets/${src}"></script>`)}
 </body>
 </html>

@@ -17,8 +17,11 @@ export function messagePage(options: {
     title: options.title,
     signedInAs: options.frame?.email,
     csrfToken: options.frame?.csrfToken,
-    body: html`<h1>${options.title}</h1>
+    narrow: true,
+    body: html`<section class="card">
+<h1>${options.title}</h1>
 ${errorNotice(options.error)}
-<p><a href="${next.href}">${next.label}</a></p>`,
+<p><a class="button secondary" href="${next.href}">${next.label}</a></p>
+</section>`,
   });
 }

@@ -99,11 +99,11 @@ describe('the dashboard and account pages in Chromium', () => {
   });
 
   it('creates a group and a link in it, and lists the link with its clicks after two redirects', async () => {
-    await page.fill('#groups input[name=name]', 'Spring Sale');
+    await page.fill('#groups form[action="/dashboard/groups"] input[name=name]', 'Spring Sale');
     await page.click('#groups form[action="/dashboard/groups"] button[type=submit]');
-    await page.waitForSelector('li.group');
-    assert.match((await page.textContent('li.group .group-ids')) ?? '', /spring-sale/);
-    const groupId = await page.getAttribute('li.group', 'data-group-id');
+    await page.waitForSelector('tr[data-group-id]');
+    assert.match((await page.textContent('tr[data-group-id] .group-ids')) ?? '', /spring-sale/);
+    const groupId = await page.getAttribute('tr[data-group-id]', 'data-group-id');
     assert.ok(groupId);
 
     await page.fill('#create input[name=url]', 'https://example.com/article');
@@ -129,10 +129,13 @@ describe('the dashboard and account pages in Chromium', () => {
     assert.equal(await page.getAttribute(`tr[data-code="${code}"] td[data-clicks]`, 'data-clicks'), '2');
   });
 
-  it('draws the clicks chart with uPlot from our own origin', async () => {
-    await page.waitForSelector('#chart[data-drawn=true] canvas');
-    const box = await page.locator('#chart canvas').first().boundingBox();
-    assert.ok(box && box.width > 100 && box.height > 50, `canvas box ${JSON.stringify(box)}`);
+  it('draws the clicks per day as bars, with the day and count of each bar', async () => {
+    const chart = page.locator('.chart[data-total="2"]');
+    const box = await chart.locator('svg').boundingBox();
+    assert.ok(box && box.width > 300 && box.height > 100, `chart box ${JSON.stringify(box)}`);
+    const bar = chart.locator('rect.bar');
+    assert.equal(await bar.count(), 1);
+    assert.match((await bar.locator('title').textContent()) ?? '', /^\d{4}-\d{2}-\d{2}: 2 clicks$/);
     await screenshot(page, 'dashboard');
   });
 
@@ -140,7 +143,7 @@ describe('the dashboard and account pages in Chromium', () => {
     await page.fill('#create input[name=url]', 'https://example.com/hostile');
     await page.click('#create button[type=submit]');
     await page.waitForSelector('[data-done=link-created]');
-    const titles = await page.locator('td.title').allTextContents();
+    const titles = await page.locator('tr[data-code] .title').allTextContents();
     assert.ok(titles.includes(HOSTILE), `titles: ${titles.join(' | ')}`);
     assert.equal(await page.locator('img').count(), 0);
     assert.deepEqual(trouble, []);
@@ -149,8 +152,8 @@ describe('the dashboard and account pages in Chromium', () => {
   it('shows one link with its chart, its clicks and a QR code to download', async () => {
     const row = page.locator('tr[data-code]').filter({ hasText: 'https://example.com/article' });
     const code = (await row.getAttribute('data-code')) ?? '';
-    await page.click(`a[href="/dashboard/links/${code}"]`);
-    await page.waitForSelector('#chart[data-drawn=true] canvas');
+    await page.click(`tr[data-code="${code}"] a.title`);
+    await page.waitForSelector('.chart svg rect.bar');
     assert.equal(await page.getAttribute('dd[data-clicks]', 'data-clicks'), '2');
     const qr = page.locator('.qr img');
     await qr.evaluate((img: HTMLImageElement) => img.decode());
@@ -165,7 +168,7 @@ describe('the dashboard and account pages in Chromium', () => {
     const small = await phone.newPage();
     await phone.addCookies(await context.cookies());
     await small.goto(`${base}/dashboard`);
-    await small.waitForSelector('#chart[data-drawn=true] canvas');
+    await small.waitForSelector('.chart svg rect.bar');
     const overflow = await small.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     assert.ok(overflow <= 0, `page is ${overflow}px wider than the screen`);
     await screenshot(small, 'dashboard-phone');

@@ -1,14 +1,8 @@
 /** LinkStore on PostgreSQL: links, their insertion within quota, listing and soft deletion. */
-import type { LinkQuery, NewLink } from '../../core/entities.ts';
+import type { NewLink } from '../../core/entities.ts';
 import type { InsertLinkResult, LinkStore } from '../../core/ports/store.ts';
-import {
-  containsPattern,
-  LINK_COLUMNS,
-  mapFirst,
-  NEW_LINK_COLUMNS,
-  newLinkValues,
-  toLink,
-} from '../sql/rows.ts';
+import { linkListing, pageOf } from '../sql/link-list.ts';
+import { LINK_COLUMNS, mapFirst, NEW_LINK_COLUMNS, newLinkValues, toLink } from '../sql/rows.ts';
 import { type Db, type Param, query, type Tx, transaction } from './client.ts';
 
 // The redirect's cache-miss path: one search of the unique index on code (links_code_unique).
@@ -107,18 +101,16 @@ export function postgresLinkStore(db: Db): LinkStore {
     },
 
     async listLinks(accountId, linkQuery) {
-      const { where, params } = linkFilter(accountId, linkQuery);
-      const page = params.length + 1;
+      const sql = linkListing(accountId, linkQuery, (n) => `$${n}`);
       const [rows, counted] = await Promise.all([
-        query(
-          db,
-          `SELECT ${LINK_COLUMNS} FROM links WHERE ${where}
-           ORDER BY created_at DESC, id DESC LIMIT $${page} OFFSET $${page + 1}`,
-          [...params, linkQuery.limit, linkQuery.offset],
-        ),
-        query(db, `SELECT count(*) AS n FROM links WHERE ${where}`, params),
+        query(db, sql.select, sql.selectParams),
+        query(db, sql.count, sql.countParams),
       ]);
-      return { links: rows.map(toLink), total: (counted[0]?.n as number | undefined) ?? 0 };
+      const links = rows.map(toLink);
+      return {
+        ...pageOf(links, linkQuery.limit, sql.reversed),
+        total: (counted[0]?.n as number | undefined) ?? 0,
+      };
     },
 
     async insertLinksBulk(links) {
@@ -153,25 +145,4 @@ async function insertChunk(tx: Tx, links: readonly NewLink[]): Promise<void> {
     Date.now(),
   ]);
   await query(tx, ADD_LINK_COUNTS, [[...perAccount.keys()], [...perAccount.values()]]);
-}
-
-/**
- * The WHERE clause of a link listing, as on SQLite (same trimming, same LIKE pattern with `%`, `_`
- * and `\\` escaped). Only the filters given become SQL, so each of the four shapes is its own
- * prepared statement with its own plan (a catch-all `$2 IS NULL OR …` would share one generic plan).
- */
-function linkFilter(accountId: number, linkQuery: LinkQuery): { where: string; params: Param[] } {
-  const conditions = ['account_id = $1', 'deleted_at IS NULL'];
-  const params: Param[] = [accountId];
-  if (linkQuery.groupId !== undefined) {
-    params.push(linkQuery.groupId);
-    conditions.push(`group_id = $${params.length}`);
-  }
-  const search = linkQuery.search?.trim();
-  if (search) {
-    params.push(containsPattern(search));
-    const n = params.length;
-    conditions.push(`(lower(long_url) LIKE $${n} ESCAPE '\\' OR lower(title) LIKE $${n} ESCAPE '\\')`);
-  }
-  return { where: conditions.join(' AND '), params };
 }

@@ -1,15 +1,9 @@
 /** LinkStore on SQLite: links, their insertion within quota, bulk insertion and soft deletion. */
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { Link, LinkQuery, NewLink } from '../../core/entities.ts';
+import type { Link, NewLink } from '../../core/entities.ts';
 import type { InsertLinkResult, LinkStore } from '../../core/ports/store.ts';
-import {
-  containsPattern,
-  LINK_COLUMNS,
-  mapRow,
-  NEW_LINK_COLUMNS,
-  newLinkValues,
-  toLink,
-} from '../sql/rows.ts';
+import { linkListing, pageOf } from '../sql/link-list.ts';
+import { LINK_COLUMNS, mapRow, NEW_LINK_COLUMNS, newLinkValues, toLink } from '../sql/rows.ts';
 import { type Connection, isUniqueViolation } from './connection.ts';
 
 // The redirect's cache-miss path: one search of the unique index on code (links_code_unique).
@@ -117,42 +111,19 @@ export function sqliteLinkStore(conn: Connection): LinkStore {
   };
 }
 
-// `deleted_at IS NULL` lets SQLite walk the partial index links_account (account_id, created_at)
-// backwards; its rowid breaks ties, so links made in the same millisecond keep a stable order.
-const LIVE_OF_ACCOUNT = 'account_id = ? AND deleted_at IS NULL';
-const IN_GROUP = ' AND group_id = ?';
-const MATCHES = " AND (lower(long_url) LIKE ? ESCAPE '\\' OR lower(title) LIKE ? ESCAPE '\\')";
-const NEWEST_FIRST = ' ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?';
 export const FIND_LINK_OF_ACCOUNT = `SELECT ${LINK_COLUMNS} FROM links
   WHERE code = ? AND account_id = ? AND deleted_at IS NULL`;
-
-/** The WHERE clause and its parameters for a query; shared by the page and its total. */
-function filter(accountId: number, query: LinkQuery): { where: string; params: Array<number | string> } {
-  let where = LIVE_OF_ACCOUNT;
-  const params: Array<number | string> = [accountId];
-  if (query.groupId !== undefined) {
-    where += IN_GROUP;
-    params.push(query.groupId);
-  }
-  const search = query.search?.trim();
-  if (search) {
-    const pattern = containsPattern(search);
-    where += MATCHES;
-    params.push(pattern, pattern);
-  }
-  return { where, params };
-}
 
 function sqliteLinkList(conn: Connection): Pick<LinkStore, 'listLinks' | 'findLinkOfAccount'> {
   return {
     async listLinks(accountId, query) {
-      const { where, params } = filter(accountId, query);
-      const links = conn
-        .stmt(`SELECT ${LINK_COLUMNS} FROM links WHERE ${where}${NEWEST_FIRST}`)
-        .all(...params, query.limit, query.offset)
+      const sql = linkListing(accountId, query, () => '?');
+      const rows = conn
+        .stmt(sql.select)
+        .all(...sql.selectParams)
         .map(toLink);
-      const total = conn.stmt(`SELECT COUNT(*) AS n FROM links WHERE ${where}`).get(...params);
-      return { links, total: (total?.n as number | undefined) ?? 0 };
+      const total = conn.stmt(sql.count).get(...sql.countParams);
+      return { ...pageOf(rows, query.limit, sql.reversed), total: (total?.n as number | undefined) ?? 0 };
     },
 
     async findLinkOfAccount(accountId, code) {

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { LinkPosition } from '../../core/entities.ts';
 import { Refusal } from '../../core/errors.ts';
 import type { CreateLinkFor } from '../../core/ports/link-creator.ts';
 import { messagePage } from '../../web/message-page.ts';
@@ -25,11 +26,19 @@ export interface DashboardRouteOptions extends SessionDeps {
 type Query = Record<string, unknown>;
 const MAX_SEARCH = 200;
 
+/** A page position in an address: `<value>.<id>`; anything else is no position (the first page). */
+function position(raw: unknown): LinkPosition | undefined {
+  const match = typeof raw === 'string' ? /^(\d{1,15})\.(\d{1,15})$/.exec(raw) : null;
+  return match ? { value: Number(match[1]), id: Number(match[2]) } : undefined;
+}
+
 function filterOf(query: Query): LinkFilter {
   return {
-    page: positiveInt(query.page) ?? 1,
     search: typeof query.q === 'string' ? query.q.trim().slice(0, MAX_SEARCH) : '',
     groupId: positiveInt(query.group),
+    order: query.order === 'clicks' ? 'clicks' : 'created',
+    after: position(query.after),
+    before: position(query.before),
   };
 }
 

@@ -1,4 +1,4 @@
-import type { Account, Actor, Group, Link, LinkPage } from '../../core/entities.ts';
+import type { Account, Actor, Group, Link, LinkOrder, LinkPage, LinkPosition } from '../../core/entities.ts';
 import { UnavailableError } from '../../core/errors.ts';
 import type { WindowCounter } from '../../core/ports/shared-state.ts';
 import type { Store } from '../../core/ports/store.ts';
@@ -9,12 +9,33 @@ import { type ClickSeries, clickSeries, lastDays } from './click-series.ts';
 
 export const PAGE_SIZE = 50;
 export const CHART_DAYS = 30;
+const TOP_LINKS = 5;
+
+/** A link's place in the order it is listed in. */
+export function positionOf(link: Link, order: LinkOrder): LinkPosition {
+  return { value: order === 'clicks' ? link.clicks : link.createdAt.getTime(), id: link.id };
+}
+
+/** Where the pages around this one start: read backwards, `more` means newer links remain. */
+function neighbours(page: LinkPage, filter: LinkFilter): { newer?: LinkPosition; older?: LinkPosition } {
+  const [first, last] = [page.links[0], page.links.at(-1)];
+  if (!first || !last) return {};
+  const backwards = filter.after === undefined && filter.before !== undefined;
+  const hasNewer = backwards ? page.more : filter.after !== undefined;
+  const hasOlder = backwards || page.more;
+  return {
+    ...(hasNewer ? { newer: positionOf(first, filter.order) } : {}),
+    ...(hasOlder ? { older: positionOf(last, filter.order) } : {}),
+  };
+}
 
 export interface LinkFilter {
-  /** 1-based. */
-  page: number;
   search: string;
   groupId: number | undefined;
+  order: LinkOrder;
+  /** The page after (older, or less clicked than) this position, or before it. */
+  after?: LinkPosition;
+  before?: LinkPosition;
 }
 
 export interface Usage {
@@ -29,11 +50,14 @@ export interface Usage {
 
 export interface Overview {
   links: LinkPage;
-  page: number;
-  pages: number;
+  /** Where the neighbouring pages start, when there are any. */
+  newer?: LinkPosition;
+  older?: LinkPosition;
   groups: Group[];
   usage: Usage;
   chart: ClickSeries;
+  /** The most clicked links, for the breakdown beside the chart. */
+  top: Link[];
 }
 
 export interface LinkDetail {
@@ -103,20 +127,28 @@ export function dashboardService(options: DashboardOptions) {
     actorOf,
 
     async overview(account: Account, filter: LinkFilter): Promise<Overview> {
-      const page = Math.max(1, filter.page);
-      const [links, groups, used, series] = await Promise.all([
+      const [links, groups, used, series, top] = await Promise.all([
         store.listLinks(account.id, {
           groupId: filter.groupId,
           search: filter.search || undefined,
+          order: filter.order,
           limit: PAGE_SIZE,
-          offset: (page - 1) * PAGE_SIZE,
+          after: filter.after,
+          before: filter.before,
         }),
         store.listGroups(account.id),
         usage(account),
         chart((from, to) => store.dailyClicksOfAccount(account.id, from, to)),
+        store.listLinks(account.id, { order: 'clicks', limit: TOP_LINKS }),
       ]);
-      const pages = Math.max(1, Math.ceil(links.total / PAGE_SIZE));
-      return { links, page, pages, groups, usage: used, chart: series };
+      return {
+        links,
+        ...neighbours(links, filter),
+        groups,
+        usage: used,
+        chart: series,
+        top: top.links.filter((link) => link.clicks > 0),
+      };
     },
 
     /** One link of the account with its clicks over time; undefined for anyone else's or a deleted one. */

@@ -33,8 +33,6 @@ export interface AccountsFeatureOptions {
 export const ACCOUNT_ASSETS = {
   'dashboard.js': new URL('./assets/dashboard.js', import.meta.url),
   'dashboard.css': new URL('./assets/dashboard.css', import.meta.url),
-  'uplot.js': { module: 'uplot/dist/uPlot.iife.min.js' },
-  'uplot.css': { module: 'uplot/dist/uPlot.min.css' },
 } as const;
 
 /** Who is signed in, for the navigation of every page. */

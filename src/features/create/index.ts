@@ -6,7 +6,7 @@ import { sendPage } from '../../web/send-page.ts';
 import type { CreateLinkService } from './create-link.ts';
 import { createRoute } from './create-route.ts';
 import { demoRoutes } from './demo-routes.ts';
-import type { EnvelopeRenderer } from './envelope.ts';
+import { type EnvelopeOptions, envelopeRenderer } from './envelope.ts';
 import { landingPage } from './landing-page.ts';
 import { ErrorEnvelope, SuccessEnvelope } from './schemas.ts';
 import { testerPage } from './tester-page.ts';
@@ -18,8 +18,10 @@ import { testerPage } from './tester-page.ts';
 export interface CreateFeatureOptions {
   live: CreateLinkService;
   demo: CreateLinkService;
-  /** The envelope of one endpoint (each counts its outcomes under its own name). */
-  envelopeFor: (endpoint: string) => EnvelopeRenderer;
+  /** How the envelope is written (BASE_URL, TIMESTAMP_TZ, HTTP_STATUS_MODE). */
+  envelope: Omit<EnvelopeOptions, 'onOutcome'>;
+  /** Told of every answer's `error` by endpoint ("" on success), e.g. for metrics. */
+  onOutcome: (endpoint: string, error: string) => void;
   demoLog: DemoLog;
   demoKey: string;
   heartbeatMs: number;
@@ -29,21 +31,28 @@ export interface CreateFeatureOptions {
 
 export const CREATE_ASSETS: Readonly<Record<string, URL>> = {
   'tester.js': new URL('./assets/tester.js', import.meta.url),
+  'landing.js': new URL('./assets/landing.js', import.meta.url),
+  'landing.css': new URL('./assets/landing.css', import.meta.url),
+  'tester.css': new URL('./assets/tester.css', import.meta.url),
 };
 
 /** Shared schemas, added on the root instance so /openapi.json lists them as components. */
 export const CREATE_SCHEMAS = [SuccessEnvelope, ErrorEnvelope];
 
 export async function createFeature(app: FastifyInstance, options: CreateFeatureOptions): Promise<void> {
+  // Each endpoint counts its outcomes under its own name.
+  const envelopeFor = (endpoint: string) =>
+    envelopeRenderer({ ...options.envelope, onOutcome: (error) => options.onOutcome(endpoint, error) });
+  const origin = options.envelope.baseUrl.href.replace(/\/$/, '');
   await app.register(createRoute, {
     path: '/create',
     createLink: options.live.withKey,
-    envelope: options.envelopeFor('/create'),
+    envelope: envelopeFor('/create'),
     summary: 'Create a short link',
   });
   await app.register(demoRoutes, {
     createLink: options.demo.withKey,
-    envelope: options.envelopeFor('/demo/create'),
+    envelope: envelopeFor('/demo/create'),
     log: options.demoLog,
     demoKey: options.demoKey,
     heartbeatMs: options.heartbeatMs,
@@ -54,7 +63,7 @@ export async function createFeature(app: FastifyInstance, options: CreateFeature
     answerErrorsAsPages(pages);
     // Pages, not API: they stay out of /openapi.json.
     pages.get('/', { schema: { hide: true } }, async (request, reply) =>
-      sendPage(reply, 200, landingPage(await options.frameOf(request))),
+      sendPage(reply, 200, landingPage(options.demoKey, origin, await options.frameOf(request))),
     );
     pages.get('/tester', { schema: { hide: true } }, async (request, reply) =>
       sendPage(reply, 200, testerPage(options.demoKey, await options.frameOf(request))),

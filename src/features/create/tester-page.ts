@@ -11,6 +11,8 @@ export function testerPage(demoKey: string, frame?: Frame): string {
   );
   return page({
     title: 'API tester',
+    current: '/tester',
+    styles: ['tester.css'],
     signedInAs: frame?.email,
     csrfToken: frame?.csrfToken,
     scripts: ['tester.js'],
@@ -33,6 +35,7 @@ export function testerPage(demoKey: string, frame?: Frame): string {
   <label>API key <input name="apikey" type="text" value="${demoKey}" spellcheck="false"></label>
   <button type="submit">Send request</button>
 </form>
+<div class="answer-side">
 <section id="answer" class="card answer" aria-live="polite" hidden>
   <h2>Answer</h2>
   <p class="status"><span id="answer-status"></span> <span id="answer-outcome"></span></p>
@@ -45,9 +48,11 @@ export function testerPage(demoKey: string, frame?: Frame): string {
   <pre id="curl"></pre>
   <button type="button" id="copy-curl" class="secondary">Copy curl command</button>
 </section>
+<div id="answer-empty" class="card empty"><p><strong>The answer appears here</strong>: its HTTP status, the rate-limit headers, the JSON body with its error code explained, and the same request as a curl command to paste in a terminal.</p></div>
 </div>
-<section class="card">
-  <h2>Live demo log <span id="log-state" class="hint">connecting…</span></h2>
+</div>
+<section class="card" aria-labelledby="log-heading">
+  <h2 id="log-heading">Live demo log <span id="log-state" class="hint">connecting…</span></h2>
   <p class="hint">Every request to /demo/create, newest on top. Addresses are cut to their network; keys other than the demo key are redacted.</p>
   <ol id="log" class="log"></ol>
 </section>`,

@@ -691,7 +691,7 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
         for (let i = 0; i < 5; i++) links.push(await stored(newLink(ada.id, `https://example.com/${i}`)));
         await stored(newLink(bob.id, 'https://example.com/bob'));
         assert.equal(await store.deleteLink(ada.id, links[2]?.code ?? ''), true);
-        const page = await store.listLinks(ada.id, { limit: 10, offset: 0 });
+        const page = await store.listLinks(ada.id, { limit: 10 });
         assert.equal(page.total, 4);
         assert.deepEqual(
           page.links.map((link) => link.code),
@@ -700,23 +700,62 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
         assert.deepEqual(page.links[0], links[4]);
       });
 
-      it('pages with limit and offset while the total counts every match', async () => {
+      it('pages by keyset after and before a position, while the total counts every match', async () => {
         const [ada] = await givenTwoAccounts();
-        const links = Array.from({ length: 7 }, (_, i) => newLink(ada.id, `https://example.com/${i}`));
-        for (const link of links) await stored(link);
+        const links: Link[] = [];
+        for (let i = 0; i < 7; i++) links.push(await stored(newLink(ada.id, `https://example.com/${i}`)));
         const newestFirst = links.map((link) => link.code).reverse();
-        const first = await store.listLinks(ada.id, { limit: 3, offset: 0 });
-        const third = await store.listLinks(ada.id, { limit: 3, offset: 6 });
-        const beyond = await store.listLinks(ada.id, { limit: 3, offset: 9 });
+        const at = (link: Link | undefined) => ({ value: link?.createdAt.getTime() ?? 0, id: link?.id ?? 0 });
+        const first = await store.listLinks(ada.id, { limit: 3 });
+        const second = await store.listLinks(ada.id, { limit: 3, after: at(first.links.at(-1)) });
+        const third = await store.listLinks(ada.id, { limit: 3, after: at(second.links.at(-1)) });
+        const codes = (page: { links: Link[] }) => page.links.map((link) => link.code);
+        assert.deepEqual(codes(first), newestFirst.slice(0, 3));
+        assert.deepEqual(codes(second), newestFirst.slice(3, 6));
+        assert.deepEqual(codes(third), newestFirst.slice(6));
+        assert.deepEqual([first.more, second.more, third.more], [true, true, false]);
+        assert.deepEqual([first.total, second.total, third.total], [7, 7, 7]);
+        // Back up the order from the second page: the first page again, in the same order.
+        const back = await store.listLinks(ada.id, { limit: 3, before: at(second.links[0]) });
+        assert.deepEqual(codes(back), codes(first));
+        assert.equal(back.more, false);
+        // A link added and one deleted between pages neither repeats nor hides the rest.
+        await stored(newLink(ada.id, 'https://example.com/new'));
+        assert.equal(await store.deleteLink(ada.id, newestFirst[4] ?? ''), true);
+        const after = await store.listLinks(ada.id, { limit: 10, after: at(first.links.at(-1)) });
+        assert.deepEqual(codes(after), [newestFirst[3], newestFirst[5], newestFirst[6]]);
+      });
+
+      it('lists the most clicked first, ties newest first, and pages that order by keyset', async () => {
+        const [ada] = await givenTwoAccounts();
+        const links: Link[] = [];
+        for (let i = 0; i < 5; i++) links.push(await stored(newLink(ada.id, `https://example.com/c${i}`)));
+        const clicks = [3, 9, 0, 9, 1];
+        await store.addClicks(
+          links.map((link, i) => ({
+            linkId: link.id,
+            day: '2026-01-01',
+            clicks: clicks[i] ?? 0,
+            botHits: 0,
+          })),
+        );
+        const expected = [links[3], links[1], links[0], links[4], links[2]].map((link) => link?.code);
+        const first = await store.listLinks(ada.id, { order: 'clicks', limit: 2 });
+        const last = first.links.at(-1);
+        const rest = await store.listLinks(ada.id, {
+          order: 'clicks',
+          limit: 5,
+          after: { value: last?.clicks ?? 0, id: last?.id ?? 0 },
+        });
         assert.deepEqual(
-          first.links.map((link) => link.code),
-          newestFirst.slice(0, 3),
+          [...first.links, ...rest.links].map((link) => link.code),
+          expected,
         );
         assert.deepEqual(
-          third.links.map((link) => link.code),
-          newestFirst.slice(6),
+          first.links.map((link) => link.clicks),
+          [9, 9],
         );
-        assert.deepEqual([first.total, third.total, beyond.total, beyond.links.length], [7, 7, 7, 0]);
+        assert.equal(rest.more, false);
       });
 
       it('searches the long URL and the title as a case-insensitive substring', async () => {
@@ -727,7 +766,7 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
         );
         await stored(newLink(ada.id, 'https://example.com/autumn', { title: 'Autumn' }));
         await stored(newLink(bob.id, 'https://example.com/spring', { title: 'spring' }));
-        const page = await store.listLinks(ada.id, { search: 'sPrInG', limit: 10, offset: 0 });
+        const page = await store.listLinks(ada.id, { search: 'sPrInG', limit: 10 });
         assert.deepEqual(
           page.links.map((link) => link.code),
           [byTitle.code, byUrl.code],
@@ -742,7 +781,7 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
         const backslash = await stored(newLink(ada.id, 'https://example.com/x', { title: 'C:\\temp' }));
         await stored(newLink(ada.id, 'https://example.com/axb', { title: '50 off' }));
         const codes = async (search: string) =>
-          (await store.listLinks(ada.id, { search, limit: 10, offset: 0 })).links.map((link) => link.code);
+          (await store.listLinks(ada.id, { search, limit: 10 })).links.map((link) => link.code);
         assert.deepEqual(await codes('0%'), [percent.code]);
         assert.deepEqual(await codes('a_b'), [underscore.code]);
         assert.deepEqual(await codes(':\\t'), [backslash.code]);
@@ -757,13 +796,13 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
         const a = await stored(newLink(ada.id, 'https://example.com/a', { groupId }));
         const b = await stored(newLink(ada.id, 'https://example.com/b', { groupId, title: 'Match' }));
         await stored(newLink(ada.id, 'https://example.com/c', { title: 'Match' }));
-        const grouped = await store.listLinks(ada.id, { groupId, limit: 10, offset: 0 });
+        const grouped = await store.listLinks(ada.id, { groupId, limit: 10 });
         assert.deepEqual(
           grouped.links.map((link) => link.code),
           [b.code, a.code],
         );
         assert.equal(grouped.total, 2);
-        const both = await store.listLinks(ada.id, { groupId, search: 'match', limit: 10, offset: 0 });
+        const both = await store.listLinks(ada.id, { groupId, search: 'match', limit: 10 });
         assert.deepEqual(
           both.links.map((link) => link.code),
           [b.code],
@@ -776,11 +815,12 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
         const bobs = await store.createGroup(bob.id, 'Bob', 'bob');
         assert.equal(bobs.kind, 'created');
         await stored(newLink(bob.id, 'https://example.com/b', { groupId: bobs.group.id }));
-        assert.deepEqual(await store.listLinks(ada.id, { groupId: bobs.group.id, limit: 10, offset: 0 }), {
+        assert.deepEqual(await store.listLinks(ada.id, { groupId: bobs.group.id, limit: 10 }), {
           links: [],
           total: 0,
+          more: false,
         });
-        assert.deepEqual(await store.listLinks(ada.id, { limit: 10, offset: 0 }), { links: [], total: 0 });
+        assert.deepEqual(await store.listLinks(ada.id, { limit: 10 }), { links: [], total: 0, more: false });
       });
 
       it('finds a live link by code only for its owner', async () => {

@@ -1,7 +1,15 @@
-// The signed-in pages (dashboard, one link, account): copy buttons, delete confirmations and the
-// clicks chart. Values are only ever set with textContent; the chart data comes from #page-data.
-const dataElement = document.getElementById('page-data');
-const data = dataElement ? JSON.parse(dataElement.textContent) : {};
+// The signed-in pages (dashboard, one link, account): copy buttons, delete confirmations, menus.
+// Values are only ever set with textContent.
+const announcer = document.getElementById('announcer');
+
+/** Says something to screen readers (a polite live region in every page's frame). */
+function announce(text) {
+  if (!announcer) return;
+  announcer.textContent = '';
+  setTimeout(() => {
+    announcer.textContent = text;
+  }, 50);
+}
 
 // Copy buttons: data-copy-from names the element whose text is copied. Without clipboard access the
 // text is selected instead, so Ctrl+C finishes the job.
@@ -11,9 +19,11 @@ for (const button of document.querySelectorAll('button[data-copy-from]')) {
     const source = document.getElementById(button.dataset.copyFrom);
     if (!source) return;
     try {
-      await navigator.clipboard.writeText(source.textContent);
+      const text = source.dataset.copy ?? source.textContent;
+      await navigator.clipboard.writeText(text);
       button.textContent = 'Copied';
       button.dataset.copied = 'true';
+      announce(`Copied ${text} to the clipboard.`);
     } catch {
       const range = document.createRange();
       range.selectNodeContents(source);
@@ -21,6 +31,7 @@ for (const button of document.querySelectorAll('button[data-copy-from]')) {
       getSelection().addRange(range);
       button.textContent = 'Selected: press Ctrl+C';
       button.dataset.copied = 'selected';
+      announce('Selected; press Control C to copy.');
     }
     setTimeout(() => {
       button.textContent = label;
@@ -35,34 +46,16 @@ for (const form of document.querySelectorAll('form[data-confirm]')) {
   });
 }
 
-// Clicks per UTC day, drawn with uPlot (served from /assets/, no external request).
-function drawChart(box, series) {
-  const xs = series.days.map((day) => Date.parse(`${day}T00:00:00Z`) / 1000);
-  const style = getComputedStyle(document.documentElement);
-  const accent = style.getPropertyValue('--accent').trim() || '#0b5fff';
-  const size = () => ({ width: Math.max(240, box.clientWidth), height: 220 });
-  const chart = new window.uPlot(
-    {
-      ...size(),
-      tzDate: (ts) => window.uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
-      scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(4, max)] } },
-      axes: [{}, { values: (_u, ticks) => ticks.map((tick) => (Number.isInteger(tick) ? tick : '')) }],
-      series: [
-        { label: 'Day (UTC)' },
-        { label: 'Clicks', stroke: accent, width: 2, fill: `${accent}22`, points: { show: true } },
-      ],
-      legend: { show: true },
-    },
-    [xs, series.clicks],
-    box,
-  );
-  box.dataset.drawn = 'true';
-  let pending;
-  window.addEventListener('resize', () => {
-    clearTimeout(pending);
-    pending = setTimeout(() => chart.setSize(size()), 100);
+// One action menu open at a time; Escape closes it and gives the focus back to its button.
+const menus = [...document.querySelectorAll('details.menu')];
+for (const menu of menus) {
+  menu.addEventListener('toggle', () => {
+    if (!menu.open) return;
+    for (const other of menus) if (other !== menu) other.open = false;
+  });
+  menu.addEventListener('keydown', (event) => {
+    if (event.key !== 'Escape' || !menu.open) return;
+    menu.open = false;
+    menu.querySelector('summary')?.focus();
   });
 }
-
-const chartBox = document.getElementById('chart');
-if (chartBox && data.chart && window.uPlot) drawChart(chartBox, data.chart);

@@ -28,7 +28,7 @@ function keyState(view: AccountView): SafeHtml {
     return html`<div class="fresh-key" data-state="key-shown">
 <p><strong>Your new API key.</strong> Copy it now: it is shown only this once, and Snip keeps only its hash.</p>
 <p class="copyable"><code id="api-key">${view.freshKey}</code>
-<button type="button" data-copy-from="api-key">Copy key</button></p>
+<button type="button" data-copy-from="api-key" aria-label="Copy the API key">Copy key</button></p>
 </div>`;
   }
   if (view.key) {
@@ -50,9 +50,9 @@ You can still shorten links on the <a href="/dashboard">dashboard</a>. Ask the o
   return html`<section class="card" id="api-access">
 <h2>API Access</h2>
 <p>Your plan, <strong>${plan.name}</strong>, includes API access: send the key in the <code>X-API-Key</code> header of <code>POST /create</code>
-(up to ${plan.rateLimitPerHour} requests an hour).</p>
+(up to ${plan.rateLimitPerHour.toLocaleString('en-US')} requests an hour).</p>
 ${keyState(view)}
-<form method="post" action="/account/key" class="rotate">
+<form method="post" action="/account/key" class="stack rotate">
   ${csrfField(view.frame.csrfToken)}
   <label class="check"><input type="checkbox" name="understand" value="yes" required>
     I understand the ${view.key ? 'old key stops working at once' : 'new key is shown only once'}.</label>
@@ -65,6 +65,7 @@ export function accountPage(view: AccountView): string {
   const { account } = view;
   return page({
     title: 'Account Settings',
+    current: '/account',
     signedInAs: view.frame.email,
     csrfToken: view.frame.csrfToken,
     styles: ['dashboard.css'],
@@ -72,18 +73,19 @@ export function accountPage(view: AccountView): string {
     body: html`<h1>Account Settings</h1>
 ${doneNotice(view.done, DONE)}
 ${errorNotice(view.error)}
-<section class="card">
+<section class="card" aria-labelledby="plan-heading">
+<h2 id="plan-heading">Your account</h2>
 <dl class="facts">
   <dt>Email</dt><dd>${account.email}</dd>
   <dt>Plan</dt><dd data-plan="${account.plan.name}">${account.plan.name} — ${account.plan.apiAccess ? 'with API access' : 'without API access'},
-    up to ${account.plan.urlQuota} links</dd>
+    up to ${account.plan.urlQuota.toLocaleString('en-US')} links</dd>
   <dt>Member since</dt><dd>${when(account.createdAt)}</dd>
 </dl>
 </section>
 ${apiAccessCard(view)}
-<section class="card" id="password">
-<h2>Password</h2>
-<form method="post" action="/account/password">
+<section class="card" id="password" aria-labelledby="password-heading">
+<h2 id="password-heading">Password</h2>
+<form method="post" action="/account/password" class="stack narrow-form">
   ${csrfField(view.frame.csrfToken)}
   <input type="text" name="username" autocomplete="username" value="${account.email}" hidden>
   <label>Current password <input type="password" name="current" autocomplete="current-password" required></label>

@@ -1,0 +1,137 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import { openStore } from '../src/adapters/open-store.ts';
+import { hashPassword } from '../src/core/password.ts';
+import { accountOperations } from '../src/features/accounts/operator.ts';
+import { killAll, startSnip } from './processes.ts';
+import { codeOf, prepareStore, seedLinks } from './seed.ts';
+
+/**
+ * `npm run audit:pages` (not a test): Lighthouse, from npm, against Debian's Chromium, on every page
+ * of a Snip started here on a throwaway SQLite store — the pages signed in with a real session. Prints
+ * the four category scores of each page; goals: accessibility, best practices and performance ≥ 95.
+ */
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const PASSWORD = 'correct horse battery';
+const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
+const GOAL = 95;
+
+/** Signs in over HTTP as a browser would, and answers the session cookie. */
+async function sessionCookie(base: string, email: string): Promise<string> {
+  const form = await fetch(`${base}/login`);
+  const csrfCookie = form.headers
+    .getSetCookie()
+    .map((cookie) => cookie.split(';')[0])
+    .join('; ');
+  const token = /name="_csrf" value="([^"]*)"/.exec(await form.text())?.[1] ?? '';
+  const answer = await fetch(`${base}/login`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: csrfCookie },
+    body: new URLSearchParams({ _csrf: token, email, password: PASSWORD }),
+  });
+  const session = answer.headers.getSetCookie().find((cookie) => cookie.startsWith('snip_session='));
+  if (!session) throw new Error(`signing in as ${email} answered ${answer.status}`);
+  return session.split(';')[0] ?? '';
+}
+
+/** 200 links for one account, none for another; both can sign in. */
+async function seed(databaseUrl: string): Promise<void> {
+  const prepared = await prepareStore(databaseUrl, 0);
+  await seedLinks(databaseUrl, prepared.accountId, 0, 200);
+  const store = await openStore(databaseUrl, { prepare: false });
+  try {
+    await store.setPasswordHash(prepared.accountId, await hashPassword(PASSWORD));
+    await accountOperations(store).createAccount('empty@bench.example', 'bench', PASSWORD);
+  } finally {
+    await store.close();
+  }
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'snip-audit-'));
+  const databaseUrl = `sqlite:${join(dir, 'snip.db')}`;
+  await seed(databaseUrl);
+  const snip = await startSnip(databaseUrl, '/healthz', 200);
+  const chrome = await chromeLauncher.launch({
+    chromePath: CHROMIUM,
+    chromeFlags: [
+      '--headless=new',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--no-first-run',
+    ],
+  });
+  try {
+    const busy = await sessionCookie(snip.url, 'seed@bench.example');
+    const empty = await sessionCookie(snip.url, 'empty@bench.example');
+    const pages: Array<[string, string, string | undefined]> = [
+      ['landing', '/', undefined],
+      ['tester', '/tester', undefined],
+      ['sign-up', '/signup', undefined],
+      ['sign-in', '/login', undefined],
+      ['dashboard, empty', '/dashboard', empty],
+      ['dashboard, 200 links', '/dashboard', busy],
+      ['one link', `/dashboard/links/${codeOf(0)}`, busy],
+      ['account', '/account', busy],
+      ['404', '/Zzzzzzz', undefined],
+    ];
+    console.log(
+      `Lighthouse on ${CHROMIUM}; goal ≥ ${GOAL} for performance, accessibility and best practices\n`,
+    );
+    console.log(['page'.padEnd(22), ...CATEGORIES.map((c) => c.padStart(15))].join(''));
+    let missed = 0;
+    for (const [name, path, cookie] of pages) {
+      const result = await lighthouse(`${snip.url}${path}`, {
+        port: chrome.port,
+        output: 'json',
+        logLevel: 'error',
+        onlyCategories: [...CATEGORIES],
+        // The 404 page is audited like the others: its status is the point, not a failed load.
+        ignoreStatusCode: true,
+        ...(cookie ? { extraHeaders: { Cookie: cookie } } : {}),
+      });
+      const scores = CATEGORIES.map((category) =>
+        Math.round((result?.lhr.categories[category]?.score ?? 0) * 100),
+      );
+      const below = scores.slice(0, 3).some((score) => score < GOAL);
+      if (below) missed++;
+      console.log(
+        [name.padEnd(22), ...scores.map((score) => String(score).padStart(15)), below ? '  MISSED' : ''].join(
+          '',
+        ),
+      );
+      if (below) {
+        const audits = Object.values(result?.lhr.audits ?? {})
+          .filter(
+            (audit) => audit.score !== null && audit.score < 0.9 && audit.scoreDisplayMode !== 'informative',
+          )
+          .map(
+            (audit) =>
+              `    ${audit.id}: ${audit.title}${audit.displayValue ? ` (${audit.displayValue})` : ''}`,
+          );
+        console.log(audits.slice(0, 8).join('\n'));
+      }
+    }
+    console.log(missed === 0 ? '\nevery page met the goals' : `\n${missed} page(s) missed a goal`);
+  } finally {
+    chrome.kill();
+    await snip.stop();
+    killAll();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    killAll();
+    process.exit(1);
+  },
+);

@@ -1,0 +1,47 @@
+// The landing page's demo box: one URL, sent to /demo/create with the public demo key; the answer is
+// shown as Snip gave it. Every value from the answer is set with textContent, never as markup.
+const data = JSON.parse(document.getElementById('page-data').textContent);
+const form = document.getElementById('demo-box');
+const result = document.getElementById('demo-result');
+
+function line(label, value) {
+  const row = document.createElement('div');
+  const term = document.createElement('dt');
+  const detail = document.createElement('dd');
+  term.textContent = label;
+  detail.textContent = value;
+  row.append(term, detail);
+  return row;
+}
+
+form.addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const url = new FormData(form).get('url');
+  const button = form.querySelector('button');
+  button.disabled = true;
+  result.hidden = false;
+  result.replaceChildren(document.createTextNode('Checking the page…'));
+  try {
+    const response = await fetch('/demo/create', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-API-Key': data.demoKey },
+      body: JSON.stringify({ url }),
+    });
+    const body = await response.json();
+    const facts = document.createElement('dl');
+    facts.className = 'facts';
+    facts.dataset.status = String(response.status);
+    if (body.success === 'true') {
+      facts.append(line('Short URL', body.short_url), line('Title', body.title || '(none)'));
+      facts.append(line('Answer', `HTTP ${response.status}: created (the demo keeps nothing)`));
+    } else {
+      const meaning = data.errors[body.error]?.meaning ?? body.message;
+      facts.append(line('Answer', `HTTP ${response.status}, error ${body.error}`), line('Why', meaning));
+    }
+    result.replaceChildren(facts);
+  } catch {
+    result.replaceChildren(document.createTextNode('The demo did not answer. Try again in a moment.'));
+  } finally {
+    button.disabled = false;
+  }
+});

@@ -1,0 +1,139 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import { screenshot } from './browser.ts';
+
+/**
+ * The checks every page of Snip passes in a real Chromium, at 1280 px and at 390 px wide, in the
+ * light and the dark scheme: no horizontal overflow, no element drawn over another, no serious or
+ * critical accessibility violation (axe-core). Screenshots go to test/browser/artifacts/.
+ */
+
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+export const DESKTOP = { width: 1280, height: 900 };
+export const PHONE = { width: 390, height: 844 };
+
+export interface Findings {
+  /** Pixels the page is wider than the screen. */
+  overflow: number;
+  /** Pairs of elements drawn over each other, described. */
+  overlaps: string[];
+  /** Serious and critical axe-core violations: rule, impact, how many elements. */
+  violations: string[];
+}
+
+async function axeViolations(page: Page): Promise<string[]> {
+  // Evaluated through the DevTools protocol, which a strict CSP does not stop (no inline script).
+  await page.evaluate(AXE);
+  return page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run(context: Document): Promise<AxeResult> } }).axe;
+    interface AxeResult {
+      violations: Array<{ id: string; impact: string | null; nodes: Array<{ target: unknown[] }> }>;
+    }
+    const result = await axe.run(document);
+    return result.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id} (${v.impact}) on ${v.nodes.length}: ${JSON.stringify(v.nodes[0]?.target)}`);
+  });
+}
+
+/** Visible elements whose boxes intersect without one containing the other. */
+function findOverlaps(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const selector =
+      'a, button, input, select, textarea, summary, img, svg, h1, h2, h3, p, li, th, td, code, dt, dd, meter, figcaption, label';
+    // Inside a clipped box (the visually hidden table head on a phone) or a closed menu, nothing shows.
+    const clipped = (element: Element) => {
+      for (let box = element.parentElement; box; box = box.parentElement) {
+        const rect = box.getBoundingClientRect();
+        const style = getComputedStyle(box);
+        if (
+          (rect.width <= 1 || rect.height <= 1) &&
+          (style.overflow !== 'visible' || style.clipPath !== 'none')
+        )
+          return true;
+      }
+      return false;
+    };
+    const inClosedMenu = (element: Element) => {
+      const details = element.closest('details');
+      return details !== null && !details.open && element.closest('summary') === null;
+    };
+    const visible = Array.from(document.querySelectorAll<HTMLElement>(selector)).filter((element) => {
+      if (element.closest('.visually-hidden, [hidden], .skip') || inClosedMenu(element) || clipped(element)) {
+        return false;
+      }
+      const box = element.getBoundingClientRect();
+      return box.width > 1 && box.height > 1 && getComputedStyle(element).visibility !== 'hidden';
+    });
+    const rects = visible.map((element) =>
+      [...element.getClientRects()].filter((r) => r.width > 1 && r.height > 1),
+    );
+    const name = (element: Element) =>
+      `${element.tagName.toLowerCase()}${element.id ? `#${element.id}` : ''}${element.className && typeof element.className === 'string' ? `.${element.className.split(' ')[0]}` : ''} "${(element.textContent ?? '').trim().slice(0, 30)}"`;
+    const found: string[] = [];
+    for (let i = 0; i < visible.length; i++) {
+      for (let j = i + 1; j < visible.length; j++) {
+        const [a, b] = [visible[i] as HTMLElement, visible[j] as HTMLElement];
+        if (a.contains(b) || b.contains(a)) continue;
+        const hit = (rects[i] ?? []).some((r) =>
+          (rects[j] ?? []).some((s) => {
+            const w = Math.min(r.right, s.right) - Math.max(r.left, s.left);
+            const h = Math.min(r.bottom, s.bottom) - Math.max(r.top, s.top);
+            return w > 2 && h > 2;
+          }),
+        );
+        if (hit) found.push(`${name(a)} × ${name(b)}`);
+      }
+    }
+    return found.slice(0, 10);
+  });
+}
+
+export interface CheckOptions {
+  /** Cookies of a signed-in browser. */
+  cookies?: Parameters<import('playwright-core').BrowserContext['addCookies']>[0];
+  /** Waits for this before checking (e.g. a script's result). */
+  ready?: (page: Page) => Promise<void>;
+}
+
+/** Opens the page at both widths and both schemes, writes the screenshots, returns what is wrong. */
+export async function checkPage(
+  browser: Browser,
+  url: string,
+  name: string,
+  options: CheckOptions = {},
+): Promise<Record<string, Findings>> {
+  const report: Record<string, Findings> = {};
+  for (const [width, viewport] of [
+    ['desktop', DESKTOP],
+    ['phone', PHONE],
+  ] as const) {
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const settings: BrowserContextOptions = { viewport, colorScheme };
+      const context = await browser.newContext(settings);
+      if (options.cookies) await context.addCookies(options.cookies);
+      const page = await context.newPage();
+      await page.goto(url);
+      await options.ready?.(page);
+      report[`${width} ${colorScheme}`] = {
+        overflow: await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+        overlaps: await findOverlaps(page),
+        violations: await axeViolations(page),
+      };
+      await screenshot(page, `${name}-${width}${colorScheme === 'dark' ? '-dark' : ''}`);
+      await context.close();
+    }
+  }
+  return report;
+}
+
+/** Every finding of a report, as lines; empty when the page passes. */
+export function problems(report: Record<string, Findings>): string[] {
+  return Object.entries(report).flatMap(([where, found]) => [
+    ...(found.overflow > 0 ? [`${where}: ${found.overflow}px wider than the screen`] : []),
+    ...found.overlaps.map((overlap) => `${where}: overlap ${overlap}`),
+    ...found.violations.map((violation) => `${where}: ${violation}`),
+  ]);
+}

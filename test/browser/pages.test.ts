@@ -1,0 +1,174 @@
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Cookie } from 'playwright-core';
+import type { NewLink } from '../../src/core/entities.ts';
+import { FakeInspector, startTestApp, type TestApp } from '../helper.ts';
+import { launchBrowser } from './browser.ts';
+import { checkPage, DESKTOP, problems } from './page-checks.ts';
+
+/**
+ * Every page in Chromium through the shared checks (page-checks.ts): the landing page, the tester,
+ * sign-up and sign-in, the dashboard empty and with 200 links in 3 groups, one link's page, Account
+ * Settings and the 404 page. New pages join this list.
+ */
+
+const PASSWORD = 'correct horse battery';
+const DAY_MS = 86_400_000;
+
+function seededLinks(accountId: number, groupIds: number[]): NewLink[] {
+  return Array.from({ length: 200 }, (_, i) => {
+    const url = `https://example.com/articles/${i}/a-rather-long-path-that-goes-on-and-on?utm_source=newsletter&n=${i}`;
+    return {
+      code: `P${String(i).padStart(6, '0')}`,
+      accountId,
+      groupId: i % 4 === 3 ? null : (groupIds[i % 3] ?? null),
+      longUrl: url,
+      normalizedUrl: url,
+      urlHash: createHash('sha256').update(url).digest('hex'),
+      title: i % 5 === 0 ? '' : `Article ${i}: a headline long enough to be cut short in the list of links`,
+    };
+  });
+}
+
+describe('every page in Chromium, at 1280 and 390 px, light and dark', () => {
+  let t: TestApp;
+  let browser: Browser;
+  let base: string;
+  let full: Cookie[] = [];
+  let empty: Cookie[] = [];
+  let linkCode = '';
+
+  async function signIn(email: string): Promise<Cookie[]> {
+    const context = await browser.newContext({ viewport: DESKTOP });
+    const page = await context.newPage();
+    await page.goto(`${base}/login`);
+    await page.fill('input[name=email]', email);
+    await page.fill('input[name=password]', PASSWORD);
+    await page.click('form[action="/login"] button[type=submit]');
+    await page.waitForURL(`${base}/dashboard`);
+    const cookies = await context.cookies();
+    await context.close();
+    return cookies;
+  }
+
+  before(async () => {
+    t = await startTestApp({ inspector: new FakeInspector(), env: { BASE_URL: 'http://snip.test' } });
+    const { account } = await t.ops.createAccount('busy@example.com', 'tester', PASSWORD);
+    await t.ops.createAccount('new@example.com', 'tester', PASSWORD);
+    const groupIds: number[] = [];
+    for (const name of ['Spring sale', 'Newsletter', 'Docs']) {
+      groupIds.push((await t.ops.createGroup('busy@example.com', name)).id);
+    }
+    await t.store.insertLinksBulk(seededLinks(account.id, groupIds));
+    const listed = await t.store.listLinks(account.id, { limit: 30 });
+    const today = Date.now();
+    await t.store.addClicks(
+      listed.links.flatMap((link, i) =>
+        [0, 3, 7, 12].map((back) => ({
+          linkId: link.id,
+          day: new Date(today - back * DAY_MS).toISOString().slice(0, 10),
+          clicks: (i % 7) + back,
+          botHits: i % 3,
+        })),
+      ),
+    );
+    linkCode = listed.links[1]?.code ?? '';
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    browser = await launchBrowser();
+    full = await signIn('busy@example.com');
+    empty = await signIn('new@example.com');
+  });
+
+  after(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  const pages: Array<[string, string, () => Cookie[] | undefined]> = [
+    ['landing', '/', () => undefined],
+    ['tester', '/tester', () => undefined],
+    ['signup', '/signup', () => undefined],
+    ['signin', '/login', () => undefined],
+    ['dashboard-empty', '/dashboard', () => empty],
+    ['dashboard-full', '/dashboard', () => full],
+    ['link', '/dashboard/links/LINK', () => full],
+    ['account', '/account', () => full],
+    ['not-found', '/Zzzzzzz', () => undefined],
+  ];
+  for (const [name, path, cookies] of pages) {
+    it(`shows ${name} without overflow, overlaps or serious accessibility violations`, async () => {
+      const report = await checkPage(browser, `${base}${path.replace('LINK', linkCode)}`, name, {
+        cookies: cookies(),
+        ready:
+          name === 'tester'
+            ? async (page) => {
+                await page.waitForSelector('#log-state:text("live")');
+              }
+            : undefined,
+      });
+      assert.deepEqual(problems(report), []);
+    });
+  }
+
+  it('lists 50 links a page, each on one line of at most 72 px, ordered and paged by keyset', async () => {
+    const context = await browser.newContext({ viewport: DESKTOP });
+    await context.addCookies(full);
+    const page = await context.newPage();
+    await page.goto(`${base}/dashboard`);
+    const heights = await page.$$eval('table.links tbody tr', (rows) =>
+      rows.map((row) => row.getBoundingClientRect().height),
+    );
+    assert.equal(heights.length, 50);
+    assert.ok(Math.max(...heights) <= 72, `rows up to ${Math.max(...heights)} px`);
+    await page.click('a[rel=next]');
+    await page.waitForURL(/after=/);
+    assert.equal(await page.locator('table.links tbody tr').count(), 50);
+    await page.click('th a:text("Clicks")');
+    await page.waitForURL(/order=clicks/);
+    const clicks = await page.$$eval('td[data-clicks]', (cells) =>
+      cells.map((cell) => Number(cell.getAttribute('data-clicks'))),
+    );
+    assert.deepEqual(
+      clicks,
+      [...clicks].sort((a, b) => b - a),
+    );
+    assert.equal(await page.getAttribute('th[aria-sort]', 'aria-sort'), 'descending');
+    await context.close();
+  });
+
+  it('works from the keyboard: menus open and close, focus is visible, copying is announced', async () => {
+    const context = await browser.newContext({ viewport: DESKTOP });
+    await context.addCookies(full);
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
+    const page = await context.newPage();
+    await page.goto(`${base}/dashboard`);
+    // The skip link is the first stop, and it shows when focused.
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Skip to the content');
+    const skipTop = await page.evaluate(() => document.activeElement?.getBoundingClientRect().top ?? -1);
+    assert.ok(skipTop >= 0, 'the focused skip link is on the screen');
+    const menu = page.locator('tr[data-code] details.menu').first();
+    await menu.locator('summary').focus();
+    const outline = await menu
+      .locator('summary')
+      .evaluate((element) => getComputedStyle(element).outlineStyle);
+    assert.notEqual(outline, 'none', 'focus is visible');
+    await page.keyboard.press('Enter');
+    assert.equal(await menu.evaluate((element) => (element as HTMLDetailsElement).open), true);
+    await page.keyboard.press('Escape');
+    assert.equal(await menu.evaluate((element) => (element as HTMLDetailsElement).open), false);
+    assert.equal(await page.evaluate(() => document.activeElement?.tagName), 'SUMMARY');
+    await page.locator('tr[data-code] button[data-copy-from]').first().click();
+    await page.waitForFunction(() =>
+      (document.getElementById('announcer')?.textContent ?? '').startsWith('Copied'),
+    );
+    assert.match(
+      (await page.textContent('#announcer')) ?? '',
+      /^Copied http:\/\/snip\.test\/P\d{6} to the clipboard\.$/,
+    );
+    await context.close();
+  });
+});
