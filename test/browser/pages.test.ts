@@ -113,7 +113,7 @@ describe('every page in Chromium, at 1280 and 390 px, light and dark', () => {
     });
   }
 
-  it('lists 50 links a page, each on one line of at most 72 px, ordered and paged by keyset', async () => {
+  it('lists 50 links a page, each on one line of at most 72 px, ordered and paged by keyset', async (test) => {
     const context = await browser.newContext({ viewport: DESKTOP });
     await context.addCookies(full);
     const page = await context.newPage();
@@ -123,6 +123,7 @@ describe('every page in Chromium, at 1280 and 390 px, light and dark', () => {
     );
     assert.equal(heights.length, 50);
     assert.ok(Math.max(...heights) <= 72, `rows up to ${Math.max(...heights)} px`);
+    test.diagnostic(`link rows ${Math.min(...heights)}–${Math.max(...heights)} px high at 1280 px`);
     await page.click('a[rel=next]');
     await page.waitForURL(/after=/);
     assert.equal(await page.locator('table.links tbody tr').count(), 50);
