@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, cpus, release, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type ApiResults, apiPhase } from './api-phase.ts';
 import { type PgResults, pgPhase } from './pg-phase.ts';
 import { killAll, otherCoresOver, runCleanups, startHelper } from './processes.ts';
 import { printTable, writeResults } from './report.ts';
@@ -25,8 +26,8 @@ import { CONNECTIONS, ensureWrk, THREADS } from './wrk.ts';
 /**
  * `npm run bench`: Snip's redirect and POST /create under wrk on 127.0.0.1, against a bare node:http 302:
  * single-process on SQLite at 10k and 1M seeded links, then on PostgreSQL + Redis with one and two
- * instances. BENCH_DURATION (seconds, default 10) shortens the measured runs; BENCH_ONLY=sqlite|pg runs
- * one half.
+ * instances; then the management API's list and export latency and memory. BENCH_DURATION (seconds,
+ * default 10) shortens the measured runs; BENCH_ONLY=sqlite|pg|api runs one phase.
  */
 
 const RESULTS = fileURLToPath(new URL('./results/latest.json', import.meta.url));
@@ -50,7 +51,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 
 async function main(): Promise<void> {
   const wrkVersion = ensureWrk();
-  if (ONLY !== 'sqlite') await checkReachable(PG_ADMIN_URL, REDIS_URL);
+  if (ONLY === undefined || ONLY === 'pg') await checkReachable(PG_ADMIN_URL, REDIS_URL);
   const busy = await otherCoresOver(1000, [process.pid]);
   const machine = {
     cores: availableParallelism(),
@@ -68,7 +69,7 @@ async function main(): Promise<void> {
     `Snip benchmark: node ${machine.node}, wrk ${machine.wrk}, ${machine.cores} cores (${machine.cpu})`,
   );
   console.log(`${notes.join('\n')}\nwarm-up ${WARMUP_S} s, measured ${MEASURE_S} s per target`);
-  console.log(`phases: ${ONLY === undefined ? 'sqlite, then pg+redis' : ONLY} (BENCH_ONLY)\n`);
+  console.log(`phases: ${ONLY === undefined ? 'sqlite, pg+redis, api' : ONLY} (BENCH_ONLY)\n`);
 
   const session = new Session(WARMUP_S, MEASURE_S);
   const bare = await startHelper('./bare-302.ts');
@@ -78,21 +79,28 @@ async function main(): Promise<void> {
 
   let sqlite: SqliteResults | undefined;
   let pg: PgResults | undefined;
-  if (ONLY !== 'pg') {
+  let api: ApiResults | undefined;
+  if (ONLY === undefined || ONLY === 'sqlite') {
     console.log('sqlite phase');
     sqlite = await sqlitePhase(bench);
   }
-  if (ONLY !== 'sqlite') {
+  if (ONLY === undefined || ONLY === 'pg') {
     console.log('\npg+redis phase');
     pg = await pgPhase(bench, sqlite);
   }
   await Promise.all([bare.stop(), target.stop()]);
+  if (ONLY === undefined || ONLY === 'api') {
+    console.log('\nmanagement API phase');
+    api = await apiPhase(dir);
+  }
 
   notes.push(...(sqlite?.notes ?? []), ...(pg?.notes ?? []));
   const spread = session.bareSpreadNote();
   if (spread) notes.push(spread);
   const goals = sqlite?.goals ?? [];
   printTable(session.runs, goals, notes);
+  if (api)
+    console.log(`\nmanagement API (SQLite, one process, sequential requests):\n${api.lines.join('\n')}`);
   writeResults(RESULTS, {
     date: new Date().toISOString(),
     machine,
@@ -103,11 +111,12 @@ async function main(): Promise<void> {
       warmupSeconds: WARMUP_S,
       measuredSeconds: MEASURE_S,
       hotSetSize: HOT_SET,
-      links: ONLY === 'pg' ? [] : [SMALL, LARGE],
+      links: ONLY === undefined || ONLY === 'sqlite' ? [SMALL, LARGE] : [],
       apiKeys: KEYS,
       ...(pg ? { pgRedis: { links: SMALL, instances: [1, 2], database: pg.database } } : {}),
     },
     runs: session.runs,
+    ...(api ? { managementApi: { list: api.list, export: api.export } } : {}),
     ...(sqlite ? { memoryAtStart: sqlite.memoryAtStart } : {}),
     goals,
     notes,

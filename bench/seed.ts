@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { openStore } from '../src/adapters/open-store.ts';
 import type { NewLink } from '../src/core/entities.ts';
-import { isShortCode } from '../src/core/short-code.ts';
+import { isLinkCode } from '../src/core/short-code.ts';
 import { urlHash } from '../src/core/target-url.ts';
 import { accountOperations } from '../src/features/accounts/operator.ts';
 
@@ -72,7 +72,7 @@ export async function seedLinks(databaseUrl: string, accountId: number, from: nu
       const links: NewLink[] = [];
       for (let index = start; index < Math.min(start + CHUNK, to); index++) {
         const code = codeOf(index);
-        if (!isShortCode(code)) throw new Error(`seed code ${code} is reserved; change STRIDE`);
+        if (!isLinkCode(code)) throw new Error(`seed code ${code} is reserved; change STRIDE`);
         const url = `https://example.com/articles/${index}`;
         links.push({
           code,

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import cookie from '@fastify/cookie';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { withDeadline } from './adapters/deadline.ts';
@@ -6,19 +7,25 @@ import { MemoryDemoLog } from './adapters/memory/demo-log.ts';
 import { LocalLinkEvents } from './adapters/memory/link-events.ts';
 import { MemoryWindowCounter } from './adapters/memory/window-counter.ts';
 import type { Config } from './config.ts';
+import { accountGroups } from './core/groups.ts';
+import { accountKeys } from './core/key-authentication.ts';
 import type { Inspector } from './core/ports/inspector.ts';
 import type { ReadinessCheck } from './core/ports/readiness.ts';
 import type { DemoLog, LinkEvents, WindowCounter } from './core/ports/shared-state.ts';
 import type { Store } from './core/ports/store.ts';
 import { socialMatcher } from './core/social.ts';
 import { ACCOUNT_ASSETS, accountsFeature, frameOfSession } from './features/accounts/index.ts';
+import { KeyUses } from './features/accounts/key-uses.ts';
 import { accountServices } from './features/accounts/services.ts';
 import { createLinkService } from './features/create/create-link.ts';
-import { demoKeyGate, demoLinkStore } from './features/create/demo.ts';
+import { demoKeys, demoLinkStore } from './features/create/demo.ts';
 import { InFlight } from './features/create/in-flight.ts';
 import { CREATE_ASSETS, CREATE_SCHEMAS, createFeature } from './features/create/index.ts';
-import { accountKeyGate } from './features/create/key-gate.ts';
-import { opsFeature } from './features/ops/index.ts';
+import { pageCursors } from './features/links/cursor.ts';
+import { linkEditor } from './features/links/edit-link.ts';
+import { LINK_SCHEMAS, linksFeature } from './features/links/index.ts';
+import { linksApi } from './features/links/links-api.ts';
+import { OPS_ASSETS, opsFeature } from './features/ops/index.ts';
 import {
   countRequests,
   createMetrics,
@@ -34,6 +41,7 @@ import { REDIRECT_ROUTES, redirectFeature } from './features/redirect/index.ts';
 import { cachedLink, type LinkCache, linkCacheOver } from './features/redirect/link-cache.ts';
 import { logAccess } from './http/access-log.ts';
 import { registerBodyParsers } from './http/body-parsers.ts';
+import { ProblemSchema } from './http/openapi-parts.ts';
 import { addSecurityHeaders, everyAnswerHeaders } from './http/security-headers.ts';
 import { serverOptions } from './http/server-options.ts';
 import { assetRoutes, WEB_ASSETS } from './web/assets.ts';
@@ -60,6 +68,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Buffered click counts; tests and shutdown flush them. */
     clicks: ClickBuffer;
+    /** Buffered last-used times of keys. */
+    keyUses: KeyUses;
     linkCache: LinkCache;
     demoLog: DemoLog;
   }
@@ -97,29 +107,64 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
 
   // Creating links: /create and the dashboard share one service; the demo has its own gate and store.
   const inFlight = new InFlight();
+  const keyUses = new KeyUses(store, {
+    intervalMs: config.clickFlushMs,
+    now,
+    onError: (error) => log?.error({ err: error }, 'writing key uses failed; kept for the next flush'),
+  });
+  const keyChecks = {
+    counter,
+    failedKeyLimit: config.failedKeyLimit,
+    failedKeyWindowMs: config.failedKeyWindowSeconds * 1000,
+    now,
+  };
+  const keys = accountKeys(store, { ...keyChecks, onUsed: (keyId) => keyUses.note(keyId) });
   const checks = {
     inspector,
     counter,
     isSocial: socialMatcher(config.socialDomains),
     baseUrl: config.baseUrl,
-    failedKeyLimit: config.failedKeyLimit,
-    failedKeyWindowMs: config.failedKeyWindowSeconds * 1000,
     now,
   };
   const live = inFlight.trackAll(
     createLinkService({
       ...checks,
       store,
-      gate: accountKeyGate(store),
+      keys,
       onCreated: (link) => cache.remember(link.code, cachedLink(link)),
     }),
   );
-  const demoGate = demoKeyGate(config.demoApiKey, config.demoRateLimit, config.demoRateWindowSeconds * 1000);
+  const demoKeyChecks = {
+    ...keyChecks,
+    demoKey: config.demoApiKey,
+    limit: config.demoRateLimit,
+    windowMs: config.demoRateWindowSeconds * 1000,
+  };
   const demo = inFlight.trackAll(
-    createLinkService({ ...checks, store: demoLinkStore(store), gate: demoGate }),
+    createLinkService({ ...checks, store: demoLinkStore(store), keys: demoKeys(demoKeyChecks) }),
   );
 
-  const accounts = await accountServices(config, { store, counter, linkEvents, now });
+  // Managing links: the API and the dashboard change them through one editor.
+  const editor = linkEditor({
+    store,
+    inspector,
+    isSocial: checks.isSocial,
+    baseUrl: config.baseUrl,
+    linkEvents,
+    counter,
+    now,
+  });
+  const groups = accountGroups(store);
+  const managed = linksApi({
+    store,
+    createLinkAs: live.createAs,
+    editor,
+    groups,
+    cursors: pageCursors(await store.secret('page-cursors', randomBytes(32))),
+    baseUrl: config.baseUrl,
+  });
+
+  const accounts = await accountServices(config, { store, counter, now });
   await accounts.auth.checkSignupPlan();
 
   const app: FastifyInstance = Fastify(
@@ -145,17 +190,19 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   app.addHook('onClose', async () => {
     await inFlight.settled();
     await clicks.close();
+    await keyUses.close();
     await ownInspector?.close();
     await demoLog.close();
     await linkEvents.close();
   });
   app.decorate('clicks', clicks);
+  app.decorate('keyUses', keyUses);
   app.decorate('linkCache', cache);
   app.decorate('demoLog', demoLog);
 
   await registerBodyParsers(app);
   await app.register(cookie);
-  for (const schema of CREATE_SCHEMAS) app.addSchema(schema);
+  for (const schema of [...CREATE_SCHEMAS, ProblemSchema, ...LINK_SCHEMAS]) app.addSchema(schema);
   await collectOpenapi(app, config.baseUrl);
   const frameOf = frameOfSession(accounts.session);
   await app.register(createFeature, {
@@ -169,13 +216,17 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     now,
     frameOf,
   });
+  await app.register(linksFeature, { api: managed, keys, baseUrl: config.baseUrl });
   await app.register(accountsFeature, {
     ...accounts,
     createLinkFor: live.forAccount,
+    editor,
     baseUrl: config.baseUrl,
     signupOpen: config.signup === 'open',
   });
-  await app.register(assetRoutes, { files: { ...WEB_ASSETS, ...CREATE_ASSETS, ...ACCOUNT_ASSETS } });
+  await app.register(assetRoutes, {
+    files: { ...WEB_ASSETS, ...CREATE_ASSETS, ...ACCOUNT_ASSETS, ...OPS_ASSETS },
+  });
   await redirectFeature(app, {
     cache,
     answer,
@@ -189,6 +240,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     checks: [{ name: 'store', check: () => store.ping() }, ...(deps.readinessChecks ?? [])],
     registry: metrics.registry,
     timeoutMs: config.storeTimeoutMs,
+    frameOf,
   });
   return app;
 }

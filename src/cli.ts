@@ -1,133 +1,97 @@
-import { parseArgs } from 'node:util';
+import { createInspector } from './adapters/inspect/inspector.ts';
+import { LocalLinkEvents } from './adapters/memory/link-events.ts';
+import { MemoryWindowCounter } from './adapters/memory/window-counter.ts';
 import { openStore } from './adapters/open-store.ts';
+import type { SharedState } from './adapters/redis/shared-state.ts';
 import type { Config } from './config.ts';
-import type { Plan } from './core/entities.ts';
-import { Refusal } from './core/errors.ts';
-import { DEFAULT_PLANS } from './core/plans.ts';
+import { Refusal, UnavailableError } from './core/errors.ts';
+import type { Inspector } from './core/ports/inspector.ts';
+import type { LinkEditor } from './core/ports/link-editor.ts';
 import type { Store } from './core/ports/store.ts';
-import { shortUrl } from './core/short-url.ts';
-import { accountOperations } from './features/accounts/operator.ts';
+import { socialMatcher } from './core/social.ts';
+import {
+  type Command,
+  hasFlag,
+  looseWords,
+  NO_GROUP,
+  parseWords,
+  type Result,
+  UsageError,
+  type Values,
+} from './features/accounts/operator-command.ts';
+import { findCommand, GLOBAL_USAGE, usageOf } from './features/accounts/operator-commands.ts';
+import { linkEditor } from './features/links/edit-link.ts';
 
-/** `npx snip …`: the operator commands of docs/api.md §6. Every command prints one object, as JSON with --json. */
+/**
+ * `npx snip …`: the operator commands of docs/api.md §6 (features/accounts/operator-commands.ts),
+ * wired to the store, the link editor and Redis. Every command prints one object, as JSON with
+ * --json, and answers --help with its own usage. Exit codes: 0 done, 1 refused, 64 usage error,
+ * 69 a service it needs cannot be reached.
+ */
 
-interface Io {
+export interface Io {
   out: { write(text: string): unknown };
   err: { write(text: string): unknown };
+  /** Where `account password` reads the password when --password is not given; process.stdin by default. */
+  in?: NodeJS.ReadableStream & { isTTY?: boolean };
 }
 
-const USAGE = `usage: snip <command> [--json]
-  serve                                                       run the server (what npm start runs)
-  plan create <name> [--api-access|--no-api-access] [--url-quota N] [--rate-limit N]
-  account create <email> --plan <name> [--password P]
-  account plan <email> <plan>
-  key rotate <email>
-  group create <email> <name> [--api-id ID]
-  link show <short_code>
-  migrate                                                     apply pending store migrations`;
-
-class UsageError extends Error {}
-
-const OPTIONS = {
-  json: { type: 'boolean' },
-  'api-access': { type: 'boolean' },
-  'url-quota': { type: 'string' },
-  'rate-limit': { type: 'string' },
-  plan: { type: 'string' },
-  password: { type: 'string' },
-  'api-id': { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
-} as const;
-
-type Values = ReturnType<typeof parse>['values'];
-
-function parse(argv: readonly string[]) {
-  return parseArgs({
-    args: [...argv],
-    options: OPTIONS,
-    allowPositionals: true,
-    allowNegative: true,
-    strict: true,
-  });
+/** What tests put in place of the real thing. */
+export interface CliDeps {
+  /** Inspects new targets of `link edit`; by default the real, SSRF-safe one (closed afterwards). */
+  inspector?: Inspector;
 }
 
-function count(value: string | undefined, flag: string): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value)) throw new UsageError(`${flag} takes a whole number, got "${value}"`);
-  return Number(value);
-}
+const EXIT = { done: 0, refused: 1, usage: 64, unavailable: 69 } as const;
 
-function planJson(plan: Plan) {
-  return {
-    name: plan.name,
-    api_access: plan.apiAccess,
-    url_quota: plan.urlQuota,
-    rate_limit_per_hour: plan.rateLimitPerHour,
-  };
-}
-
-function need(positionals: string[], n: number): string[] {
-  if (positionals.length !== n) throw new UsageError(`expected ${n} argument(s), got ${positionals.length}`);
-  return positionals;
-}
-
-async function dispatch(command: string, args: string[], values: Values, store: Store, config: Config) {
-  const ops = accountOperations(store);
-  switch (command) {
-    case 'migrate':
-      need(args, 0);
-      return { applied: await store.migrate(), plans: await seedPlans(store) };
-    case 'plan create': {
-      const [name] = need(args, 1) as [string];
-      const plan = await ops.savePlan(name, {
-        apiAccess: values['api-access'],
-        urlQuota: count(values['url-quota'], '--url-quota'),
-        rateLimitPerHour: count(values['rate-limit'], '--rate-limit'),
-      });
-      return planJson(plan);
-    }
-    case 'account create': {
-      const [email] = need(args, 1) as [string];
-      if (!values.plan) throw new UsageError('account create needs --plan <name>');
-      const { account, apiKey } = await ops.createAccount(email, values.plan, values.password);
-      return { id: account.id, email: account.email, plan: account.plan.name, api_key: apiKey };
-    }
-    case 'account plan': {
-      const [email, planName] = need(args, 2) as [string, string];
-      const account = await ops.assignPlan(email, planName);
-      return { email: account.email, plan: account.plan.name };
-    }
-    case 'key rotate': {
-      const [email] = need(args, 1) as [string];
-      const { account, apiKey } = await ops.rotateKey(email);
-      return { email: account.email, api_key: apiKey };
-    }
-    case 'group create': {
-      const [email, name] = need(args, 2) as [string, string];
-      const group = await ops.createGroup(email, name, values['api-id']);
-      return { id: group.id, api_id: group.apiId, name: group.name };
-    }
-    case 'link show': {
-      const [code] = need(args, 1) as [string];
-      const link = await ops.showLink(code);
-      return {
-        short_code: link.code,
-        short_url: shortUrl(config.baseUrl, link.code),
-        long_url: link.longUrl,
-        title: link.title,
-        group_id: link.groupId,
-        clicks: link.clicks,
-        bot_hits: link.botHits,
-        created_at: link.createdAt.toISOString(),
-      };
-    }
-    default:
-      throw new UsageError(`unknown command "${command}"`);
+/** With REDIS_URL, link changes are announced the way the servers (src/main.ts) hear them. */
+async function openSharedState(config: Config): Promise<SharedState | undefined> {
+  if (!config.redisUrl) return undefined;
+  const { openRedisState } = await import('./adapters/redis/shared-state.ts');
+  try {
+    return await openRedisState(config.redisUrl, config.redisPrefix, config.storeTimeoutMs);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new UnavailableError(
+      `REDIS_URL is set but Redis cannot be reached (${reason}); nothing was changed`,
+    );
   }
 }
 
-async function seedPlans(store: Store): Promise<string[]> {
-  await store.ensureDefaultPlans(DEFAULT_PLANS);
-  return (await store.listPlans()).map((plan) => plan.name);
+/** The API's link editor; the real inspector is made only if a new target needs inspecting. */
+async function withLinkEditor<T>(
+  store: Store,
+  config: Config,
+  deps: CliDeps,
+  use: (editor: LinkEditor) => Promise<T>,
+): Promise<T> {
+  let created: Inspector | undefined;
+  const inspector: Inspector = deps.inspector ?? {
+    inspect: (url) => {
+      created ??= createInspector({ allowPrivate: config.allowPrivateTargets });
+      return created.inspect(url);
+    },
+    close: async () => created?.close(),
+  };
+  const shared = await openSharedState(config);
+  const linkEvents = shared?.ports.linkEvents ?? new LocalLinkEvents();
+  try {
+    return await use(
+      linkEditor({
+        store,
+        inspector,
+        isSocial: socialMatcher(config.socialDomains),
+        baseUrl: config.baseUrl,
+        linkEvents,
+        counter: new MemoryWindowCounter(),
+      }),
+    );
+  } finally {
+    await created?.close();
+    await linkEvents.close();
+    await shared?.ports.demoLog.close();
+    await shared?.close();
+  }
 }
 
 function isParseError(error: unknown): error is Error {
@@ -136,38 +100,101 @@ function isParseError(error: unknown): error is Error {
   );
 }
 
-function human(result: Record<string, unknown>): string {
+function human(result: Result, command: Command): string {
+  if (Array.isArray(result.items) && command.line) {
+    const items = result.items as Result[];
+    return items.length === 0 ? '(none)\n' : `${items.map(command.line).join('\n')}\n`;
+  }
   return `${Object.entries(result)
     .map(([key, value]) => `${key}: ${Array.isArray(value) ? value.join(', ') || '(none)' : String(value)}`)
     .join('\n')}\n`;
 }
 
-/** Runs one operator command; returns the exit code (0 ok, 1 refused, 64 usage). */
-export async function runCli(argv: readonly string[], config: Config, io: Io): Promise<number> {
-  let json = argv.includes('--json');
+/** The flags given that the command does not take. */
+function strayFlags(values: Values, noGroup: boolean, command: Command): string[] {
+  const given: string[] = Object.keys(values).filter((key) => key !== 'json' && key !== 'help');
+  if (noGroup) given.push('no-group');
+  return given
+    .filter((flag) => !(command.flags as readonly string[]).includes(flag))
+    .map((flag) => `--${flag}`);
+}
+
+/** The usage that fits the words given, even words that do not parse. */
+function usageFor(argv: readonly string[]): string {
+  try {
+    return usageOf(findCommand(looseWords(argv)));
+  } catch {
+    return GLOBAL_USAGE;
+  }
+}
+
+/** Runs one operator command; returns the exit code (0 done, 1 refused, 64 usage, 69 unavailable). */
+export async function runCli(
+  argv: readonly string[],
+  config: Config,
+  io: Io,
+  deps: CliDeps = {},
+): Promise<number> {
+  let json = hasFlag(argv, '--json');
   let store: Store | undefined;
   try {
-    const { values, positionals } = parse(argv);
+    const { values, positionals } = parseWords(argv);
     json = values.json === true;
+    const found = findCommand(positionals);
     if (values.help || positionals.length === 0) {
-      io.out.write(`${USAGE}\n`);
-      return 0;
+      io.out.write(`${usageOf(found)}\n`);
+      return EXIT.done;
     }
-    const [first = '', second = '', ...rest] = positionals;
-    const single = first === 'migrate';
-    const command = single ? first : `${first} ${second}`.trim();
-    store = await openStore(config.databaseUrl, { prepare: command !== 'migrate' });
-    const result = await dispatch(command, single ? positionals.slice(1) : rest, values, store, config);
-    io.out.write(json ? `${JSON.stringify(result)}\n` : human(result));
-    return 0;
+    if (found?.kind !== 'command') throw new UsageError(`"snip ${positionals.join(' ')}" is not a command`);
+    const { name, command, args } = found;
+    if (!command.run) throw new UsageError(`the process runs it: npx snip ${name}`);
+    if (args.length !== command.args) {
+      throw new UsageError(`expected ${command.args} argument(s), got ${args.length}`);
+    }
+    const noGroup = hasFlag(argv, NO_GROUP);
+    const stray = strayFlags(values, noGroup, command);
+    if (stray.length > 0) throw new UsageError(`snip ${name} does not take ${stray.join(', ')}`);
+    const opened = await openStore(config.databaseUrl, { prepare: command.prepare ?? true });
+    store = opened;
+    const result = await command.run({
+      args,
+      values,
+      noGroup,
+      store: opened,
+      baseUrl: config.baseUrl,
+      io: { err: io.err, input: () => io.in ?? process.stdin },
+      withLinkEditor: (use) => withLinkEditor(opened, config, deps, use),
+    });
+    io.out.write(json ? `${JSON.stringify(result)}\n` : human(result, command));
+    return EXIT.done;
   } catch (error) {
-    const known = error instanceof Refusal || error instanceof UsageError || isParseError(error);
-    if (!known) throw error;
-    const message = error.message;
-    if (json) io.out.write(`${JSON.stringify({ error: message })}\n`);
-    io.err.write(`snip: ${message}\n${error instanceof Refusal ? '' : `${USAGE}\n`}`);
-    return error instanceof Refusal ? 1 : 64;
+    return report(error, argv, json, io);
   } finally {
     await store?.close();
   }
+}
+
+/** A refusal, a usage error or an unreachable service as the operator reads it; anything else is a fault. */
+function report(error: unknown, argv: readonly string[], json: boolean, io: Io): number {
+  if (error instanceof Refusal) {
+    const existing = error.facts.existingCode;
+    const message = existing ? `${error.message} (the link ${existing} has it)` : error.message;
+    if (json) {
+      const body = { error: message, code: error.code, ...(existing ? { existing_code: existing } : {}) };
+      io.out.write(`${JSON.stringify(body)}\n`);
+    }
+    io.err.write(`snip: ${message} [${error.code}]\n`);
+    return EXIT.refused;
+  }
+  if (error instanceof UnavailableError) {
+    if (json) io.out.write(`${JSON.stringify({ error: error.message })}\n`);
+    io.err.write(`snip: ${error.message}\n`);
+    return EXIT.unavailable;
+  }
+  if (error instanceof UsageError || isParseError(error)) {
+    if (json) io.out.write(`${JSON.stringify({ error: error.message })}\n`);
+    io.err.write(`snip: ${error.message}\n${usageFor(argv)}\n`);
+    return EXIT.usage;
+  }
+  throw error;
 }

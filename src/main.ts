@@ -62,7 +62,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     throw error;
   }
   const [command = 'serve'] = argv;
-  if (command === 'serve') {
+  // `snip serve --help` prints its usage (cli.ts) rather than starting the server.
+  if (command === 'serve' && !argv.includes('--help') && !argv.includes('-h')) {
     await serve(config);
     return 0;
   }

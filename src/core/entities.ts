@@ -1,3 +1,5 @@
+import type { Scope } from './scopes.ts';
+
 /**
  * What Snip is made of: plans, accounts, their keys and groups, links and their counts. Plain data,
  * shared by every feature and adapter; the rules that shape them live beside this file.
@@ -33,6 +35,7 @@ export interface KeyOwner {
   revoked: boolean;
   accountId: number;
   plan: Plan;
+  scopes: readonly Scope[];
 }
 
 /** Who acts when a link is created: the account, its plan, and the live key whose window it spends (0: none). */
@@ -41,9 +44,23 @@ export type Actor = Pick<KeyOwner, 'keyId' | 'accountId' | 'plan'>;
 export interface ApiKeyInfo {
   id: number;
   accountId: number;
+  /** "API Access" for the main key; the holder's own name for the others. */
+  name: string;
   prefix: string;
+  scopes: readonly Scope[];
+  /** The key of API Access, which has every scope and is rotated rather than added. */
+  main: boolean;
   createdAt: Date;
   revokedAt: Date | null;
+  lastUsedAt: Date | null;
+}
+
+/** A further key of an account, as it is asked for. */
+export interface NewKey {
+  name: string;
+  scopes: readonly Scope[];
+  prefix: string;
+  hash: Buffer;
 }
 
 export interface Group {
@@ -69,6 +86,8 @@ export interface Link {
   clicks: number;
   botHits: number;
   createdAt: Date;
+  /** When the link last changed; its creation time until then. */
+  updatedAt: Date;
 }
 
 export interface NewLink {
@@ -80,6 +99,16 @@ export interface NewLink {
   /** hex SHA-256 of normalizedUrl; unique per account among live links. */
   urlHash: string;
   title: string;
+  tags?: readonly string[];
+}
+
+/** What a change of a link sets; what it leaves out stays as it is. The code never changes. */
+export interface LinkChange {
+  target?: { longUrl: string; normalizedUrl: string; urlHash: string };
+  title?: string;
+  /** null takes the link out of its group. */
+  groupId?: number | null;
+  tags?: readonly string[];
 }
 
 /** Counts gathered in memory by the redirect and written in one batch. */
@@ -112,8 +141,12 @@ export interface LinkQuery {
   groupId?: number;
   /** Case-insensitive substring of the long URL or the title. */
   search?: string;
+  /** Only links with this tag. */
+  tag?: string;
   /** Default `created`. */
   order?: LinkOrder;
+  /** false: leave the total out (an API page or an export needs none). Default true. */
+  counted?: boolean;
   limit: number;
   /** The page after this position (further down the order). */
   after?: LinkPosition;
@@ -124,8 +157,8 @@ export interface LinkQuery {
 export interface LinkPage {
   /** In the order asked for. */
   links: Link[];
-  /** Live links matching the query, over all pages. */
-  total: number;
+  /** Live links matching the query, over all pages; undefined when the query asked for no count. */
+  total: number | undefined;
   /** More links lie beyond this page, in the direction it was read (down, or up with `before`). */
   more: boolean;
 }

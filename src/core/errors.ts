@@ -20,12 +20,21 @@ export const API_ERRORS = {
   '310': 'Links to social networks are not accepted.',
   '311': 'The target page is empty (Content-Length: 0).',
   '312': 'No group of this account has that ID or API identifier.',
+  '313': 'The slug is taken or reserved.',
+  '314': 'This account has no such link or group.',
+  '315': 'The API key lacks the scope this request needs.',
   '429': 'Too many requests.',
 } as const;
 
 export type ApiErrorCode = keyof typeof API_ERRORS;
 
 export const API_ERROR_CODES = Object.keys(API_ERRORS) as ApiErrorCode[];
+
+/** Codes only the management API answers (docs/api.md §7.1): /create names no slug and no resource. */
+export const MANAGEMENT_ONLY_CODES: readonly ApiErrorCode[] = ['313', '314'];
+
+/** The codes POST /create can answer. */
+export const CREATE_ERROR_CODES = API_ERROR_CODES.filter((code) => !MANAGEMENT_ONLY_CODES.includes(code));
 
 /** Refusals of the account pages and the operator commands; pages carry the code as data-error. */
 export const ACCOUNT_ERRORS = {
@@ -38,6 +47,9 @@ export const ACCOUNT_ERRORS = {
   'wrong-password': 'The current password is not right.',
   throttled: 'Too many attempts. Try again later.',
   'no-api-access': 'The plan does not include API access.',
+  'key-name-invalid': 'A key name has 1-60 characters.',
+  'scopes-required': 'Choose at least one scope.',
+  'too-many-keys': 'An account holds at most 10 keys; revoke one first.',
   'confirm-required': 'Tick the box to confirm.',
   'not-found': 'Nothing of this account has that address.',
   'group-name-invalid': 'A group name has 1-100 characters.',

@@ -1,4 +1,6 @@
 import type { Actor } from './entities.ts';
+import { type RateState, Refusal } from './errors.ts';
+import type { WindowCounter } from './ports/shared-state.ts';
 
 /** Fixed rate-limit windows aligned to the epoch, so hourly windows start at the top of the UTC hour. */
 
@@ -29,12 +31,33 @@ export interface RateWindow {
   spentMessage: string;
 }
 
-/** The hourly window an account's requests spend: its live key's, shared by the API and the dashboard. */
-export function accountRateWindow(actor: Actor): RateWindow {
+/**
+ * The hourly window an account's requests spend (docs/api.md §7.1): one for all its keys, /create,
+ * /api/v1 and the dashboard alike.
+ */
+export function accountRateWindow(actor: Pick<Actor, 'accountId' | 'plan'>): RateWindow {
   return {
-    key: actor.keyId > 0 ? `rate:{key-${actor.keyId}}` : `rate:{account-${actor.accountId}}`,
+    key: `rate:{account-${actor.accountId}}`,
     limit: actor.plan.rateLimitPerHour,
     lengthMs: HOUR_MS,
-    spentMessage: 'The hourly request limit of this API key is spent.',
+    spentMessage: 'The hourly request limit of this account is spent.',
   };
+}
+
+/** Spends one request of the window: its state after, or a 429 Refusal when it was already spent. */
+export async function spendWindow(
+  counter: WindowCounter,
+  window: RateWindow,
+  nowMs: number,
+): Promise<RateState> {
+  const span = windowAt(nowMs, window.lengthMs);
+  const count = await counter.increment(window.key, span);
+  const rate = {
+    limit: window.limit,
+    remaining: Math.max(0, window.limit - count),
+    resetSeconds: secondsUntil(span.end, nowMs),
+  };
+  if (count > window.limit)
+    throw new Refusal('429', window.spentMessage, { rate, retryAfterSeconds: rate.resetSeconds });
+  return rate;
 }

@@ -7,12 +7,20 @@ const UNBIASED_LIMIT = 256 - (256 % ALPHABET.length);
 
 export const SHORT_CODE_PATTERN = /^[0-9A-Za-z]{7}$/;
 
+/** Every code a link can have: a drawn 7-character code or a custom slug (docs/api.md §8.1). */
+export const LINK_CODE_PATTERN = /^[A-Za-z0-9_-]{3,64}$/;
+export const SLUG_MIN_LENGTH = 3;
+export const SLUG_MAX_LENGTH = 64;
+
 /**
- * First path segments that belong to Snip. Its own routes always win over a code, so a code equal to
- * one (only the 7-letter ones could be drawn) is never handed out: it could never be reached.
+ * First path segments that belong to Snip, in lower case: the routes it has (a test holds this list
+ * to the registered routes) and some it keeps for later. Its own routes always win over a code, so
+ * no code equals one in any case: it could never be reached, or would shadow a page in another case.
  */
 export const RESERVED_PATHS: ReadonlySet<string> = new Set([
+  'about',
   'account',
+  'admin',
   'api',
   'assets',
   'create',
@@ -21,6 +29,7 @@ export const RESERVED_PATHS: ReadonlySet<string> = new Set([
   'docs',
   'favicon.ico',
   'healthz',
+  'help',
   'login',
   'logout',
   'metrics',
@@ -28,20 +37,27 @@ export const RESERVED_PATHS: ReadonlySet<string> = new Set([
   'qrcode',
   'readyz',
   'robots.txt',
+  'settings',
   'signup',
   'static',
+  'stats',
   'tester',
 ]);
 
-export function isShortCode(value: string): boolean {
-  return SHORT_CODE_PATTERN.test(value) && !RESERVED_PATHS.has(value);
+export function isReservedPath(value: string): boolean {
+  return RESERVED_PATHS.has(value.toLowerCase());
+}
+
+/** A code some link could have: the shape of a code or slug, and no path of Snip's own. */
+export function isLinkCode(value: string): boolean {
+  return LINK_CODE_PATTERN.test(value) && !isReservedPath(value);
 }
 
 /** A fresh 7-character code from the cryptographic source (docs/api.md §2.4). */
 export function generateShortCode(random: (size: number) => Uint8Array = randomBytes): string {
   for (;;) {
     const code = drawCode(random);
-    if (!RESERVED_PATHS.has(code)) return code;
+    if (!isReservedPath(code)) return code;
   }
 }
 

@@ -2,7 +2,7 @@ import type { ApiErrorCode } from '../core/errors.ts';
 
 /**
  * The HTTP status of each API code (docs/api.md §2.3): the one place statuses live, read by the
- * /create envelope and by the pages that show an API refusal (the dashboard's create form).
+ * /create envelope, the management API's problems and by the pages that show an API refusal (the dashboard's create form).
  */
 export const API_STATUS: Readonly<Record<ApiErrorCode, number>> = {
   '300': 400,
@@ -18,5 +18,8 @@ export const API_STATUS: Readonly<Record<ApiErrorCode, number>> = {
   '310': 422,
   '311': 422,
   '312': 422,
+  '313': 409,
+  '314': 404,
+  '315': 403,
   '429': 429,
 };

@@ -1,6 +1,22 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { UnavailableError } from '../core/errors.ts';
 import { sendProblem } from './problem.ts';
+
+/** 503 with Retry-After: a backing service cannot answer now, so the request was not judged. */
+export function sendUnavailable(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  error: UnavailableError,
+): FastifyReply {
+  request.log.warn({ err: error }, 'unavailable: a dependency did not answer');
+  reply.header('retry-after', String(error.retryAfterSeconds));
+  return sendProblem(reply, {
+    status: 503,
+    title: 'Service Unavailable',
+    detail: 'A service Snip depends on cannot answer right now; retry after Retry-After seconds.',
+    code: '503',
+  });
+}
 
 /**
  * What a JSON route answers when its handler fails: a problem document — 503 with Retry-After when a
@@ -9,16 +25,7 @@ import { sendProblem } from './problem.ts';
  */
 export function answerErrorsAsProblems(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof UnavailableError) {
-      request.log.warn({ err: error }, 'unavailable: a dependency did not answer');
-      reply.header('retry-after', String(error.retryAfterSeconds));
-      return sendProblem(reply, {
-        status: 503,
-        title: 'Service Unavailable',
-        detail: 'A service Snip depends on cannot answer right now; retry after Retry-After seconds.',
-        code: '503',
-      });
-    }
+    if (error instanceof UnavailableError) return sendUnavailable(request, reply, error);
     const status =
       error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500
         ? error.statusCode

@@ -1,18 +1,26 @@
 import type { FastifyInstance } from 'fastify';
 
-/** Pages run only our own script and style, are never framed, and types are never sniffed. */
-const PAGE_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "font-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+/**
+ * Pages run only our own script and style, are never framed, and types are never sniffed. A page
+ * whose renderer writes its own <style> elements (the API reference) names a fresh nonce they carry;
+ * no page allows inline style or script at large.
+ */
+export function pagePolicy(options: { styleNonce?: string } = {}): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    options.styleNonce ? `style-src 'self' 'nonce-${options.styleNonce}'` : "style-src 'self'",
+    "img-src 'self' data:",
+    "connect-src 'self'",
+    "font-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+const PAGE_POLICY = pagePolicy();
 
 /** Behind https every answer tells browsers to stay on https for a year, subdomains included. */
 export const HSTS = 'max-age=31536000; includeSubDomains';
@@ -30,10 +38,9 @@ export function addSecurityHeaders(app: FastifyInstance, options: { https: boole
     if (options.https) reply.header('strict-transport-security', HSTS);
     const type = String(reply.getHeader('content-type') ?? '');
     if (type.startsWith('text/html')) {
-      reply
-        .header('content-security-policy', PAGE_POLICY)
-        .header('x-frame-options', 'DENY')
-        .header('referrer-policy', 'same-origin');
+      // A page that set its own policy (pagePolicy with a nonce) keeps it.
+      if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', PAGE_POLICY);
+      reply.header('x-frame-options', 'DENY').header('referrer-policy', 'same-origin');
     }
     return payload;
   });

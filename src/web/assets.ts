@@ -7,9 +7,12 @@ import type { FastifyInstance } from 'fastify';
 /**
  * Static files served from /assets/ under the names pages use: pages load nothing from elsewhere.
  * A file is a URL (the features' own scripts and styles), several URLs served as one file (the
- * design system's style sheets, kept small apart), or an npm module path (vendored libraries).
+ * design system's style sheets, kept small apart), or an npm module path (vendored libraries),
+ * optionally edited once as text when it is read (e.g. to drop a request to another host).
  */
-export type AssetFiles = Readonly<Record<string, URL | readonly URL[] | { module: string }>>;
+export type AssetFiles = Readonly<
+  Record<string, URL | readonly URL[] | { module: string; edit?: (text: string) => string }>
+>;
 
 const here = (name: string) => new URL(`./assets/${name}`, import.meta.url);
 
@@ -36,11 +39,12 @@ function loadAssets(files: AssetFiles): Map<string, Asset> {
   const resolve = createRequire(import.meta.url).resolve;
   const assets = new Map<string, Asset>();
   for (const [name, file] of Object.entries(files)) {
-    const body = Buffer.concat(
-      (Array.isArray(file) ? file : [file]).map((one: URL | { module: string }) =>
-        readFileSync(one instanceof URL ? fileURLToPath(one) : resolve(one.module)),
-      ),
-    );
+    const read = (one: URL | { module: string; edit?: (text: string) => string }) => {
+      if (one instanceof URL) return readFileSync(fileURLToPath(one));
+      const bytes = readFileSync(resolve(one.module));
+      return one.edit ? Buffer.from(one.edit(bytes.toString('utf8'))) : bytes;
+    };
+    const body = Buffer.concat((Array.isArray(file) ? file : [file]).map(read));
     const type = ASSET_TYPES[name.slice(name.lastIndexOf('.'))] ?? 'application/octet-stream';
     assets.set(name, {
       body,

@@ -17,6 +17,12 @@ export interface PageOptions {
   current?: string;
   /** A narrow column, for short forms (sign-in, sign-up). */
   narrow?: boolean;
+  /** The whole width of the window, for a page that lays out its own columns (the API reference). */
+  wide?: boolean;
+  /** The whole <title>, when it is not "<title> · Snip". */
+  documentTitle?: string;
+  /** This answer's style nonce (see pagePolicy), handed to a script that writes <style> elements. */
+  styleNonce?: string;
   /** A description for search engines and link previews. */
   description?: string;
 }
@@ -44,7 +50,7 @@ function navigation(options: PageOptions): SafeHtml {
   const own = options.signedInAs
     ? html`${link('/dashboard', 'Dashboard')}${link('/account', 'Account')}<span class="who">${options.signedInAs}</span><form method="post" action="/logout" class="sign-out"><input type="hidden" name="_csrf" value="${options.csrfToken ?? ''}"><button type="submit" class="link">Sign out</button></form>`
     : html`${link('/login', 'Sign in')}<a href="/signup" class="button small">Sign up</a>`;
-  return html`<nav aria-label="Main">${link('/tester', 'Tester')}${link('/openapi.json', 'API')}${own}</nav>`;
+  return html`<nav aria-label="Main">${link('/tester', 'Tester')}${link('/docs', 'API')}${own}</nav>`;
 }
 
 export function page(options: PageOptions): string {
@@ -57,10 +63,15 @@ export function page(options: PageOptions): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${options.title} · Snip</title>
+<title>${options.documentTitle ?? `${options.title} · Snip`}</title>
 <meta name="description" content="${options.description ?? 'Snip: short links, checked before they are made.'}">
 <link rel="icon" href="/assets/favicon.svg" type="image/svg+xml">
-<link rel="stylesheet" href="/assets/snip.css">
+${
+  options.styleNonce
+    ? html`<meta property="csp-nonce" content="${options.styleNonce}">
+`
+    : html``
+}<link rel="stylesheet" href="/assets/snip.css">
 ${(options.styles ?? []).map(
   (href) => html`<link rel="stylesheet" href="/assets/${href}">
 `,
@@ -68,10 +79,10 @@ ${(options.styles ?? []).map(
 <body>
 <a class="skip" href="#content">Skip to the content</a>
 <header class="top"><a class="brand" href="/">${LOGO}<span>Snip</span></a>${navigation(options)}</header>
-<main id="content"${options.narrow ? html` class="narrow"` : html``}>
+<main id="content"${options.narrow ? html` class="narrow"` : options.wide ? html` class="wide"` : html``}>
 ${options.body}
 </main>
-<footer class="bottom">Snip · <a href="/openapi.json">OpenAPI</a> · <a href="/tester">Try the API</a></footer>
+<footer class="bottom">Snip · <a href="/docs">API reference</a> · <a href="/openapi.json">OpenAPI</a> · <a href="/tester">Try the API</a></footer>
 <div id="announcer" class="visually-hidden" role="status" aria-live="polite"></div>
 ${raw(data)}${(options.scripts ?? []).map((src) => html`<script src="/assets/${src}"></script>`)}
 </body>

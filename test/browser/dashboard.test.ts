@@ -2,10 +2,14 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { callApi } from '../features/links/api-client.ts';
 import { createJson, FakeInspector, startTestApp, type TestApp } from '../helper.ts';
 import { launchBrowser, screenshot, watchForTrouble } from './browser.ts';
 
-/** The account holder's journey in Chromium: sign up, key, rotation, groups, links, clicks, chart. */
+/**
+ * The account holder's journey in Chromium: sign up, keys (rotated, added), groups, links (a custom
+ * code, changed in place), clicks, chart.
+ */
 
 const HOSTILE = '<img src=x onerror=alert(1)>';
 const PASSWORD = 'correct horse battery';
@@ -87,6 +91,41 @@ describe('the dashboard and account pages in Chromium', () => {
     await screenshot(page, 'account');
   });
 
+  it('adds a named key with chosen scopes from the keyboard, shows it once, and it works within them', async () => {
+    await page.fill('form[action="/account/keys"] input[name=name]', 'Nightly report');
+    await page.focus('input[name=scopes][value="links:read"]');
+    await page.keyboard.press('Space');
+    assert.equal(await page.isChecked('input[name=scopes][value="links:read"]'), true);
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Space');
+    assert.equal(
+      await page.isChecked('input[name=scopes][value="stats:read"]'),
+      true,
+      'stats:read is offered',
+    );
+    await page.click('form[action="/account/keys"] button[type=submit]');
+    await page.waitForSelector('#api-key');
+    assert.match((await page.textContent('.fresh-key')) ?? '', /Your new key “Nightly report”/);
+    assert.equal(await page.getAttribute('[data-done]', 'data-done'), 'key-created');
+    const key = (await page.textContent('#api-key')) ?? '';
+    assert.match(key, /^snip_[A-Za-z0-9_-]{43}$/);
+    assert.equal((await callApi(t.app, 'GET', '/links', { key, bearer: true })).status, 200);
+    assert.equal(
+      (await callApi(t.app, 'POST', '/links', { key, body: { url: 'https://example.com/k' } })).status,
+      403,
+    );
+    const row = page.locator('table.keys tr').filter({ hasText: 'Nightly report' });
+    assert.match((await row.textContent()) ?? '', /links:read\s+stats:read/);
+    assert.match((await row.textContent()) ?? '', new RegExp(`${key.slice(0, 11)}…`));
+    await screenshot(page, 'account-keys');
+
+    await page.reload();
+    assert.equal(await page.locator('#api-key').count(), 0, 'shown once only');
+    assert.equal(await page.locator('table.keys tr').filter({ hasText: 'Nightly report' }).count(), 1);
+    assert.deepEqual(trouble, []);
+  });
+
   it('signs out and back in', async () => {
     await page.click('form.sign-out button');
     await page.waitForURL(`${base}/login`);
@@ -160,6 +199,51 @@ describe('the dashboard and account pages in Chromium', () => {
     assert.ok((await qr.evaluate((img: HTMLImageElement) => img.naturalWidth)) > 0);
     assert.equal(await page.getAttribute('.qr a[download]', 'href'), `/qrcode/${code}.png?size=1024`);
     await screenshot(page, 'dashboard-link');
+    assert.deepEqual(trouble, []);
+  });
+
+  it('changes the link in place: its target, title and group, keeping the input of a refused change', async () => {
+    const code = page.url().split('/').pop() ?? '';
+    await page.fill('#edit input[name=url]', 'https://example.com/article-moved');
+    await page.fill('#edit input[name=title]', 'Moved article');
+    await page.selectOption('#edit select[name=group]', '');
+    await page.click('#edit button[type=submit]');
+    await page.waitForSelector('[data-done=saved]');
+    assert.equal(await page.textContent('dd.title'), 'Moved article');
+    assert.match((await page.textContent('.facts')) ?? '', /https:\/\/example\.com\/article-moved/);
+    const moved = await fetch(`${base}/${code}`, {
+      redirect: 'manual',
+      headers: { 'user-agent': BROWSER_UA },
+    });
+    assert.equal(moved.headers.get('location'), 'https://example.com/article-moved');
+
+    await page.fill('#edit input[name=url]', 'https://facebook.com/x');
+    await page.click('#edit button[type=submit]');
+    await page.waitForSelector('#edit [data-error="310"]');
+    assert.equal(await page.inputValue('#edit input[name=url]'), 'https://facebook.com/x');
+    assert.equal(await page.textContent('dd.title'), 'Moved article', 'nothing changed');
+    await screenshot(page, 'dashboard-link-edit');
+    assert.deepEqual(trouble, []);
+  });
+
+  it('creates a link under a custom code, and says so when the code is reserved', async () => {
+    await page.goto(`${base}/dashboard`);
+    const slug = page.locator('#create input[name=slug]');
+    await slug.fill('a b');
+    assert.equal(await slug.evaluate((input: HTMLInputElement) => input.checkValidity()), false);
+    await page.fill('#create input[name=url]', 'https://example.com/launch');
+    await slug.fill('spring-launch');
+    await page.click('#create button[type=submit]');
+    await page.waitForSelector('[data-done=link-created]');
+    assert.equal(await page.locator('tr[data-code="spring-launch"]').count(), 1);
+    assert.match((await page.textContent('[data-done=link-created]')) ?? '', /snip\.test\/spring-launch/);
+
+    await page.fill('#create input[name=url]', 'https://example.com/reserved');
+    await slug.fill('dashboard');
+    await page.click('#create button[type=submit]');
+    await page.waitForSelector('#create [data-error="313"]');
+    assert.equal(await slug.inputValue(), 'dashboard');
+    assert.equal(await page.inputValue('#create input[name=url]'), 'https://example.com/reserved');
     assert.deepEqual(trouble, []);
   });
 

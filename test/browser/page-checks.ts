@@ -23,7 +23,8 @@ export interface Findings {
   violations: string[];
 }
 
-async function axeViolations(page: Page): Promise<string[]> {
+/** Serious and critical axe-core violations of the page as it is now. */
+export async function axeViolations(page: Page): Promise<string[]> {
   // Evaluated through the DevTools protocol, which a strict CSP does not stop (no inline script).
   await page.evaluate(AXE);
   return page.evaluate(async () => {
@@ -39,8 +40,8 @@ async function axeViolations(page: Page): Promise<string[]> {
 }
 
 /** Visible elements whose boxes intersect without one containing the other. */
-function findOverlaps(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
+function findOverlaps(page: Page, exempt: string | undefined): Promise<string[]> {
+  return page.evaluate((exempt) => {
     const selector =
       'a, button, input, select, textarea, summary, img, svg, h1, h2, h3, p, li, th, td, code, dt, dd, meter, figcaption, label';
     // Inside a clipped box (the visually hidden table head on a phone) or a closed menu, nothing shows.
@@ -64,6 +65,7 @@ function findOverlaps(page: Page): Promise<string[]> {
       if (element.closest('.visually-hidden, [hidden], .skip') || inClosedMenu(element) || clipped(element)) {
         return false;
       }
+      if (exempt && element.matches(exempt)) return false;
       const box = element.getBoundingClientRect();
       return box.width > 1 && box.height > 1 && getComputedStyle(element).visibility !== 'hidden';
     });
@@ -88,7 +90,7 @@ function findOverlaps(page: Page): Promise<string[]> {
       }
     }
     return found.slice(0, 10);
-  });
+  }, exempt);
 }
 
 export interface CheckOptions {
@@ -96,6 +98,8 @@ export interface CheckOptions {
   cookies?: Parameters<import('playwright-core').BrowserContext['addCookies']>[0];
   /** Waits for this before checking (e.g. a script's result). */
   ready?: (page: Page) => Promise<void>;
+  /** Elements drawn over each other by design, left out of the overlap check (say why where it is set). */
+  overlapsByDesign?: string;
 }
 
 /** Opens the page at both widths and both schemes, writes the screenshots, returns what is wrong. */
@@ -119,7 +123,7 @@ export async function checkPage(
       await options.ready?.(page);
       report[`${width} ${colorScheme}`] = {
         overflow: await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
-        overlaps: await findOverlaps(page),
+        overlaps: await findOverlaps(page, options.overlapsByDesign),
         violations: await axeViolations(page),
       };
       await screenshot(page, `${name}-${width}${colorScheme === 'dark' ? '-dark' : ''}`);

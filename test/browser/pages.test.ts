@@ -2,8 +2,10 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, Cookie } from 'playwright-core';
+import type { Browser, Cookie, Page } from 'playwright-core';
 import type { NewLink } from '../../src/core/entities.ts';
+import { apiAccess } from '../../src/features/accounts/api-access.ts';
+import { sealFreshKey } from '../../src/features/accounts/fresh-key.ts';
 import { FakeInspector, startTestApp, type TestApp } from '../helper.ts';
 import { launchBrowser } from './browser.ts';
 import { checkPage, DESKTOP, problems } from './page-checks.ts';
@@ -11,7 +13,7 @@ import { checkPage, DESKTOP, problems } from './page-checks.ts';
 /**
  * Every page in Chromium through the shared checks (page-checks.ts): the landing page, the tester,
  * sign-up and sign-in, the dashboard empty and with 200 links in 3 groups, one link's page, Account
- * Settings and the 404 page. New pages join this list.
+ * Settings, the 404 page and the API reference. New pages join this list.
  */
 
 const PASSWORD = 'correct horse battery';
@@ -97,21 +99,83 @@ describe('every page in Chromium, at 1280 and 390 px, light and dark', () => {
     ['link', '/dashboard/links/LINK', () => full],
     ['account', '/account', () => full],
     ['not-found', '/Zzzzzzz', () => undefined],
+    ['docs', '/docs', () => undefined],
   ];
+  /** What a page's script must have finished before it is checked. */
+  const ready: Record<string, (page: Page) => Promise<void>> = {
+    tester: async (page) => {
+      await page.waitForSelector('#log-state:text("live")');
+    },
+    docs: async (page) => {
+      await page.waitForSelector('#redoc[data-state=ready]');
+    },
+  };
+  const overlapsByDesign: Record<string, string> = {
+    // Redoc's content-type menus draw their arrow inside the label's padding and lay the browser's own
+    // <select>, transparent, over both, so the native control does the choosing.
+    docs: '#redoc :has(> select.dropdown-select) > *',
+  };
   for (const [name, path, cookies] of pages) {
     it(`shows ${name} without overflow, overlaps or serious accessibility violations`, async () => {
       const report = await checkPage(browser, `${base}${path.replace('LINK', linkCode)}`, name, {
         cookies: cookies(),
-        ready:
-          name === 'tester'
-            ? async (page) => {
-                await page.waitForSelector('#log-state:text("live")');
-              }
-            : undefined,
+        ready: ready[name],
+        overlapsByDesign: overlapsByDesign[name],
       });
       assert.deepEqual(problems(report), []);
     });
   }
+
+  // States a form leads to: a new key shown once beside the keys list, refused changes with the input kept.
+  let withFreshKey: Cookie[] = [];
+  before(async () => {
+    const account = await t.store.findAccountByEmail('busy@example.com');
+    assert.ok(account);
+    const keys = apiAccess(t.store);
+    await keys.add(account, 'Nightly report', ['links:read', 'stats:read']);
+    const long = 'Deploy script of the marketing site, with a long name';
+    const key = await keys.add(account, long, ['links:create']);
+    const session = full.find((cookie) => cookie.name === 'snip_session');
+    assert.ok(session);
+    const sealed = sealFreshKey(session.value, key, Date.now() + 600_000);
+    withFreshKey = [...full, { ...session, name: 'snip_fresh_key', value: sealed, path: '/account' }];
+  });
+
+  it('shows account-key-shown (a new key, the keys list) without overflow, overlaps or violations', async () => {
+    const report = await checkPage(browser, `${base}/account`, 'account-key-shown', {
+      cookies: withFreshKey,
+      ready: async (page) => {
+        await page.waitForSelector('#api-key');
+        assert.equal(await page.locator('table.keys tbody tr').count(), 3);
+      },
+    });
+    assert.deepEqual(problems(report), []);
+  });
+
+  it('shows link-edit-refused (the edit form with an error) without overflow, overlaps or violations', async () => {
+    const report = await checkPage(browser, `${base}/dashboard/links/${linkCode}`, 'link-edit-refused', {
+      cookies: full,
+      ready: async (page) => {
+        await page.fill('#edit input[name=url]', 'https://facebook.com/x');
+        await page.click('#edit button[type=submit]');
+        await page.waitForSelector('#edit [data-error="310"]');
+      },
+    });
+    assert.deepEqual(problems(report), []);
+  });
+
+  it('shows dashboard-slug-refused (a custom code refused) without overflow, overlaps or violations', async () => {
+    const report = await checkPage(browser, `${base}/dashboard`, 'dashboard-slug-refused', {
+      cookies: full,
+      ready: async (page) => {
+        await page.fill('#create input[name=url]', 'https://example.com/launch');
+        await page.fill('#create input[name=slug]', 'dashboard');
+        await page.click('#create button[type=submit]');
+        await page.waitForSelector('#create [data-error="313"]');
+      },
+    });
+    assert.deepEqual(problems(report), []);
+  });
 
   it('lists 50 links a page, each on one line of at most 72 px, ordered and paged by keyset', async (test) => {
     const context = await browser.newContext({ viewport: DESKTOP });

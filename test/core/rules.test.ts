@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { secondsUntil, windowAt } from '../../src/core/rate-window.ts';
-import { generateShortCode, isShortCode } from '../../src/core/short-code.ts';
+import { generateShortCode, isLinkCode, SHORT_CODE_PATTERN } from '../../src/core/short-code.ts';
 import { isApiId, slugify } from '../../src/core/slug.ts';
 import { DEFAULT_SOCIAL_DOMAINS, socialMatcher } from '../../src/core/social.ts';
 import { formatTimestamp } from '../../src/core/timestamp.ts';
@@ -23,6 +23,9 @@ describe('error table', () => {
       '310': 422,
       '311': 422,
       '312': 422,
+      '313': 409,
+      '314': 404,
+      '315': 403,
       '429': 429,
     };
     assert.deepEqual({ ...API_STATUS }, expected);
@@ -31,7 +34,11 @@ describe('error table', () => {
 
 describe('short codes', () => {
   it('are 7 characters of [0-9A-Za-z]', () => {
-    for (let i = 0; i < 1000; i++) assert.ok(isShortCode(generateShortCode()));
+    for (let i = 0; i < 1000; i++) {
+      const code = generateShortCode();
+      assert.match(code, SHORT_CODE_PATTERN);
+      assert.ok(isLinkCode(code));
+    }
   });
 
   it('skip bytes at or above 248 so no character is favoured', () => {

@@ -162,6 +162,47 @@ if (!databaseUrl || !redisUrl) {
       assert.equal(clicks, 300);
     });
 
+    it("redirects by a link's new state on every instance within a second of a PATCH or DELETE", async () => {
+      const api = async (i: number, method: string, path: string, body?: unknown) => {
+        const response = await fetch(`${base(i)}/api/v1${path}`, {
+          method,
+          headers: {
+            'x-api-key': keys.roomy as string,
+            ...(body ? { 'content-type': 'application/json' } : {}),
+          },
+          body: body ? JSON.stringify(body) : undefined,
+        });
+        return response.status;
+      };
+      const locationOn = async (i: number) => {
+        const response = await fetch(`${base(i)}/moving-target`, {
+          redirect: 'manual',
+          headers: { 'user-agent': BROWSER },
+        });
+        return response.status === 404 ? 'gone' : response.headers.get('location');
+      };
+      /** How long, in ms, until every instance answers `wanted` (polled every 20 ms, given up after 3 s). */
+      const settle = async (wanted: string) => {
+        const started = performance.now();
+        while (performance.now() - started < 3000) {
+          const seen = await Promise.all([0, 1, 2].map(locationOn));
+          if (seen.every((location) => location === wanted)) return performance.now() - started;
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        return Number.POSITIVE_INFINITY;
+      };
+      const first = target.url('/title?moving=1');
+      const second = target.url('/title?moving=2');
+      assert.equal(await api(0, 'POST', '/links', { url: first, slug: 'moving-target' }), 201);
+      // Every instance has the link cached now.
+      assert.deepEqual(await Promise.all([0, 1, 2].map(locationOn)), [first, first, first]);
+      assert.equal(await api(0, 'PATCH', '/links/moving-target', { url: second }), 200);
+      assert.ok((await settle(second)) < 1000, 'the new target everywhere within a second');
+      assert.equal(await api(1, 'DELETE', '/links/moving-target'), 204);
+      assert.ok((await settle('gone')) < 1000, 'the deleted code answers 404 everywhere within a second');
+      assert.equal(await api(2, 'POST', '/links', { url: first, slug: 'moving-target' }), 409);
+    });
+
     it('streams a demo request made on instance A to the event stream of instance C', async () => {
       const received = new Promise<string>((resolve, reject) => {
         const req = httpRequest(`${base(2)}/demo/log/stream`, (response) => {

@@ -41,6 +41,11 @@ export function postgresAccountStore(db: Db): AccountStore {
       return mapFirst(await query(db, `SELECT ${PLAN_COLUMNS} FROM plans WHERE name = $1`, [name]), toPlan);
     },
 
+    async listAccounts() {
+      const sql = `SELECT ${ACCOUNT_COLUMNS} FROM accounts a JOIN plans p ON p.id = a.plan_id ORDER BY a.id`;
+      return (await query(db, sql)).map(toAccount);
+    },
+
     async listPlans() {
       return (await query(db, `SELECT ${PLAN_COLUMNS} FROM plans ORDER BY id`)).map(toPlan);
     },

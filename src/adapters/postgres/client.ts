@@ -159,3 +159,9 @@ export function isUniqueViolation(error: unknown, constraint: string): boolean {
     error.constraint_name === constraint
   );
 }
+
+/** A statement written with `?` placeholders (shared with SQLite), numbered `$1…` for PostgreSQL. */
+export function numbered(sql: string): string {
+  let n = 0;
+  return sql.replace(/\?/g, () => `$${++n}`);
+}

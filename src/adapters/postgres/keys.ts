@@ -1,50 +1,86 @@
-/** KeyStore on PostgreSQL: API keys by SHA-256, one live key per account. */
+/** KeyStore on PostgreSQL: API keys by SHA-256, one live main key and up to ten in all per account. */
 import type { ApiKeyInfo } from '../../core/entities.ts';
 import type { KeyStore } from '../../core/ports/store.ts';
-import { API_KEY_COLUMNS, JOINED_PLAN_COLUMNS, mapFirst, toApiKeyInfo, toKeyOwner } from '../sql/rows.ts';
-import { type Db, isUniqueViolation, query, transaction } from './client.ts';
+import { MAX_KEYS_PER_ACCOUNT, SCOPES } from '../../core/scopes.ts';
+import { KEY_SQL, MAIN_KEY_NAME } from '../sql/key-statements.ts';
+import { mapFirst, toApiKeyInfo, toKeyOwner } from '../sql/rows.ts';
+import { type Db, isUniqueViolation, numbered, query, type Tx, transaction } from './client.ts';
 
-const FIND_KEY_BY_HASH = `SELECT k.id AS key_id, k.hash, k.prefix, k.revoked_at, k.account_id, ${JOINED_PLAN_COLUMNS}
-  FROM api_keys k JOIN accounts a ON a.id = k.account_id JOIN plans p ON p.id = a.plan_id
-  WHERE k.hash = $1`;
-const REVOKE_KEYS = 'UPDATE api_keys SET revoked_at = $1 WHERE account_id = $2 AND revoked_at IS NULL';
-const INSERT_KEY = `INSERT INTO api_keys (account_id, prefix, hash, created_at) VALUES ($1, $2, $3, $4)
-  RETURNING ${API_KEY_COLUMNS}`;
-const LIVE_KEY = `SELECT ${API_KEY_COLUMNS} FROM api_keys WHERE account_id = $1 AND revoked_at IS NULL`;
+const SQL = Object.fromEntries(Object.entries(KEY_SQL).map(([name, text]) => [name, numbered(text)])) as {
+  [name in keyof typeof KEY_SQL]: string;
+};
 /**
  * Two rotations of one account at once: the second one's UPDATE cannot see the key the first has
- * just inserted (its snapshot predates that commit), so its insert meets api_keys_one_live. Run
+ * just inserted (its snapshot predates that commit), so its insert meets api_keys_one_main. Run
  * again, it revokes that key; the later rotation wins, as with SQLite's serialised writers.
  */
 const ROTATE_ATTEMPTS = 5;
+const TOUCH_ALL = `UPDATE api_keys SET last_used_at = v.at FROM unnest($1::bigint[], $2::bigint[]) AS v (id, at)
+  WHERE api_keys.id = v.id AND (api_keys.last_used_at IS NULL OR api_keys.last_used_at < v.at)`;
+
+async function inserted(tx: Tx, values: Array<string | number | Buffer>): Promise<ApiKeyInfo> {
+  const info = mapFirst(await query(tx, SQL.insert, values), toApiKeyInfo);
+  if (!info) throw new Error('INSERT … RETURNING gave no row');
+  return info;
+}
 
 export function postgresKeyStore(db: Db): KeyStore {
   const rotate = (accountId: number, prefix: string, hash: Buffer) =>
     transaction(db, async (tx) => {
       const now = Date.now();
-      await query(tx, REVOKE_KEYS, [now, accountId]);
-      const info = mapFirst(await query(tx, INSERT_KEY, [accountId, prefix, hash, now]), toApiKeyInfo);
-      if (!info) throw new Error('INSERT … RETURNING gave no row');
-      return info;
+      const revoked = await query(tx, SQL.revokeMain, [now, accountId]);
+      if (revoked.count === 0) await query(tx, SQL.addSlot, [accountId]);
+      return inserted(tx, [accountId, MAIN_KEY_NAME, prefix, hash, SCOPES.join(' '), 1, now]);
     });
 
   return {
     async findKeyByHash(hash) {
-      return mapFirst(await query(db, FIND_KEY_BY_HASH, [hash]), toKeyOwner);
+      return mapFirst(await query(db, SQL.byHash, [hash]), toKeyOwner);
     },
 
-    async replaceApiKey(accountId, prefix, hash): Promise<ApiKeyInfo> {
+    async replaceMainKey(accountId, prefix, hash): Promise<ApiKeyInfo> {
       for (let attempt = 1; ; attempt++) {
         try {
           return await rotate(accountId, prefix, hash);
         } catch (error) {
-          if (attempt >= ROTATE_ATTEMPTS || !isUniqueViolation(error, 'api_keys_one_live')) throw error;
+          if (attempt >= ROTATE_ATTEMPTS || !isUniqueViolation(error, 'api_keys_one_main')) throw error;
         }
       }
     },
 
-    async findLiveApiKey(accountId) {
-      return mapFirst(await query(db, LIVE_KEY, [accountId]), toApiKeyInfo);
+    async findMainKey(accountId) {
+      return mapFirst(await query(db, SQL.main, [accountId]), toApiKeyInfo);
+    },
+
+    async addKey(accountId, key) {
+      return transaction(
+        db,
+        async (tx) => {
+          if ((await query(tx, SQL.takeSlot, [accountId, MAX_KEYS_PER_ACCOUNT])).length === 0) {
+            return { kind: 'too-many' } as const;
+          }
+          const values = [accountId, key.name, key.prefix, key.hash, key.scopes.join(' '), 0, Date.now()];
+          return { kind: 'created', key: await inserted(tx, values) } as const;
+        },
+        (result) => result.kind === 'created',
+      );
+    },
+
+    async listLiveKeys(accountId) {
+      return (await query(db, SQL.live, [accountId])).map(toApiKeyInfo);
+    },
+
+    async revokeKey(accountId, keyId) {
+      return transaction(db, async (tx) => {
+        if ((await query(tx, SQL.revoke, [Date.now(), accountId, keyId])).length === 0) return false;
+        await query(tx, SQL.freeSlot, [accountId]);
+        return true;
+      });
+    },
+
+    async touchKeys(batch) {
+      if (batch.length === 0) return;
+      await query(db, TOUCH_ALL, [batch.map((use) => use.keyId), batch.map((use) => use.at)]);
     },
   };
 }

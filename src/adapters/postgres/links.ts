@@ -4,6 +4,7 @@ import type { InsertLinkResult, LinkStore } from '../../core/ports/store.ts';
 import { linkListing, pageOf } from '../sql/link-list.ts';
 import { LINK_COLUMNS, mapFirst, NEW_LINK_COLUMNS, newLinkValues, toLink } from '../sql/rows.ts';
 import { type Db, type Param, query, type Tx, transaction } from './client.ts';
+import { postgresLinkChanges, setTags } from './link-changes.ts';
 
 // The redirect's cache-miss path: one search of the unique index on code (links_code_unique).
 export const FIND_LINK_BY_CODE = `SELECT ${LINK_COLUMNS} FROM links WHERE code = $1 AND deleted_at IS NULL`;
@@ -32,7 +33,8 @@ const INSERT_BULK = `INSERT INTO links
   (code, account_id, group_id, long_url, normalized_url, url_hash, title, created_at)
   SELECT code, account_id, group_id, long_url, normalized_url, url_hash, title, $8
   FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[])
-    AS t (code, account_id, group_id, long_url, normalized_url, url_hash, title)`;
+    AS t (code, account_id, group_id, long_url, normalized_url, url_hash, title)
+  RETURNING id, code`;
 const ADD_LINK_COUNTS = `UPDATE accounts SET link_count = accounts.link_count + v.added
   FROM unnest($1::bigint[], $2::bigint[]) AS v (id, added) WHERE accounts.id = v.id`;
 /** Rows per bulk transaction, as on SQLite: big enough to be fast, small enough not to hold locks long. */
@@ -58,7 +60,9 @@ export function postgresLinkStore(db: Db): LinkStore {
       const created = mapFirst(await query(tx, INSERT_LINK, values), toLink);
       if (created) {
         const slot = await query(tx, TAKE_QUOTA_SLOT, [link.accountId]);
-        return slot.length === 0 ? { kind: 'quota-exceeded' } : { kind: 'created', link: created };
+        if (slot.length === 0) return { kind: 'quota-exceeded' };
+        if (link.tags?.length) await setTags(tx, created.id, link.tags);
+        return { kind: 'created', link: created };
       }
       // Nothing inserted: a live duplicate or a taken code. The duplicate wins when both apply,
       // as on SQLite: a new code would only meet the same duplicate.
@@ -92,6 +96,10 @@ export function postgresLinkStore(db: Db): LinkStore {
       );
     },
 
+    async isCodeIssued(code) {
+      return (await query(db, 'SELECT 1 FROM links WHERE code = $1', [code])).length > 0;
+    },
+
     async findLinkByCode(code) {
       return mapFirst(await query(db, FIND_LINK_BY_CODE, [code]), toLink);
     },
@@ -104,13 +112,11 @@ export function postgresLinkStore(db: Db): LinkStore {
       const sql = linkListing(accountId, linkQuery, (n) => `$${n}`);
       const [rows, counted] = await Promise.all([
         query(db, sql.select, sql.selectParams),
-        query(db, sql.count, sql.countParams),
+        sql.count === undefined ? undefined : query(db, sql.count, sql.countParams),
       ]);
       const links = rows.map(toLink);
-      return {
-        ...pageOf(links, linkQuery.limit, sql.reversed),
-        total: (counted[0]?.n as number | undefined) ?? 0,
-      };
+      const total = counted === undefined ? undefined : Number(counted[0]?.n ?? 0);
+      return { ...pageOf(links, linkQuery.limit, sql.reversed), total };
     },
 
     async insertLinksBulk(links) {
@@ -127,6 +133,8 @@ export function postgresLinkStore(db: Db): LinkStore {
         return true;
       });
     },
+
+    ...postgresLinkChanges(db),
   };
 }
 
@@ -134,7 +142,7 @@ export function postgresLinkStore(db: Db): LinkStore {
 async function insertChunk(tx: Tx, links: readonly NewLink[]): Promise<void> {
   const perAccount = new Map<number, number>();
   for (const link of links) perAccount.set(link.accountId, (perAccount.get(link.accountId) ?? 0) + 1);
-  await query(tx, INSERT_BULK, [
+  const inserted = await query(tx, INSERT_BULK, [
     links.map((link) => link.code),
     links.map((link) => link.accountId),
     links.map((link) => link.groupId),
@@ -145,4 +153,9 @@ async function insertChunk(tx: Tx, links: readonly NewLink[]): Promise<void> {
     Date.now(),
   ]);
   await query(tx, ADD_LINK_COUNTS, [[...perAccount.keys()], [...perAccount.values()]]);
+  const ids = new Map(inserted.map((row) => [row.code as string, row.id as number]));
+  for (const link of links) {
+    const id = ids.get(link.code);
+    if (link.tags?.length && id !== undefined) await setTags(tx, id, link.tags);
+  }
 }

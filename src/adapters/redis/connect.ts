@@ -31,7 +31,14 @@ export async function connectRedis(
   // Errors surface on the commands that fail; the connection's own events would only repeat them.
   client.on('error', () => {});
   subscriber.on('error', () => {});
-  await Promise.all([client.connect(), subscriber.connect()]);
+  try {
+    await Promise.all([client.connect(), subscriber.connect()]);
+  } catch (error) {
+    // Neither may go on reconnecting in the background: that would keep the process alive.
+    client.disconnect();
+    subscriber.disconnect();
+    throw error;
+  }
   return {
     client,
     subscriber,

@@ -10,7 +10,8 @@ import { containsPattern, LINK_COLUMNS } from './rows.ts';
 export interface ListingSql {
   select: string;
   selectParams: Array<number | string>;
-  count: string;
+  /** Absent when the query asked for no total. */
+  count: string | undefined;
   countParams: Array<number | string>;
   /** Rows come in the opposite order (a page before a position) and are to be reversed. */
   reversed: boolean;
@@ -30,6 +31,11 @@ export function linkListing(
   };
   const conditions = [`account_id = ${param(accountId)}`, 'deleted_at IS NULL'];
   if (query.groupId !== undefined) conditions.push(`group_id = ${param(query.groupId)}`);
+  if (query.tag !== undefined) {
+    conditions.push(
+      `EXISTS (SELECT 1 FROM link_tags t WHERE t.link_id = links.id AND t.tag = ${param(query.tag)})`,
+    );
+  }
   const search = query.search?.trim();
   if (search) {
     const pattern = containsPattern(search);
@@ -41,9 +47,12 @@ export function linkListing(
   // constant time where counting takes milliseconds per 100,000 links.
   const filtered = conditions.length > 2;
   const countParams = filtered ? [...params] : [accountId];
-  const count = filtered
-    ? `SELECT COUNT(*) AS n FROM links WHERE ${conditions.join(' AND ')}`
-    : `SELECT link_count AS n FROM accounts WHERE id = ${placeholder(1)}`;
+  const count =
+    query.counted === false
+      ? undefined
+      : filtered
+        ? `SELECT COUNT(*) AS n FROM links WHERE ${conditions.join(' AND ')}`
+        : `SELECT link_count AS n FROM accounts WHERE id = ${placeholder(1)}`;
   const column = ORDER_COLUMN[query.order ?? 'created'];
   const reversed = query.after === undefined && query.before !== undefined;
   const position = query.after ?? query.before;

@@ -4,6 +4,7 @@
  * PostgreSQL; a hash is a Uint8Array or a Buffer; integers are numbers on both (the PostgreSQL
  * pool parses int8 into numbers).
  */
+
 import type {
   Account,
   ApiKeyInfo,
@@ -14,6 +15,7 @@ import type {
   Plan,
   SessionRecord,
 } from '../../core/entities.ts';
+import { scopesFrom } from '../../core/scopes.ts';
 
 export type Row = Record<string, unknown>;
 
@@ -34,7 +36,7 @@ export const JOINED_PLAN_COLUMNS =
 export const ACCOUNT_COLUMNS = `a.id, a.email, a.password_hash, a.created_at, ${JOINED_PLAN_COLUMNS}`;
 
 export const LINK_COLUMNS =
-  'id, code, account_id, group_id, long_url, normalized_url, title, clicks, bot_hits, created_at';
+  'id, code, account_id, group_id, long_url, normalized_url, title, clicks, bot_hits, created_at, updated_at';
 
 /** The columns a new link is inserted with, in the order of `newLinkValues`. */
 export const NEW_LINK_COLUMNS =
@@ -55,7 +57,8 @@ export function newLinkValues(link: NewLink, createdAt: number): Array<string | 
 
 export const GROUP_COLUMNS = 'id, account_id, name, api_id, created_at';
 
-export const API_KEY_COLUMNS = 'id, account_id, prefix, created_at, revoked_at';
+export const API_KEY_COLUMNS =
+  'id, account_id, name, prefix, scopes, main, created_at, revoked_at, last_used_at';
 
 export const SESSION_COLUMNS = 'account_id, csrf_token, expires_at';
 
@@ -91,6 +94,7 @@ export function toKeyOwner(row: Row): KeyOwner {
     revoked: row.revoked_at !== null,
     accountId: row.account_id as number,
     plan: toJoinedPlan(row),
+    scopes: scopesFrom(row.scopes as string),
   };
 }
 
@@ -98,9 +102,13 @@ export function toApiKeyInfo(row: Row): ApiKeyInfo {
   return {
     id: row.id as number,
     accountId: row.account_id as number,
+    name: row.name as string,
     prefix: row.prefix as string,
+    scopes: scopesFrom(row.scopes as string),
+    main: truthy(row.main),
     createdAt: new Date(row.created_at as number),
     revokedAt: row.revoked_at === null ? null : new Date(row.revoked_at as number),
+    lastUsedAt: row.last_used_at === null ? null : new Date(row.last_used_at as number),
   };
 }
 
@@ -126,6 +134,7 @@ export function toLink(row: Row): Link {
     clicks: row.clicks as number,
     botHits: row.bot_hits as number,
     createdAt: new Date(row.created_at as number),
+    updatedAt: new Date((row.updated_at ?? row.created_at) as number),
   };
 }
 

@@ -31,6 +31,11 @@ export function sqliteAccountStore(conn: Connection): AccountStore {
       return mapRow(conn.stmt(`SELECT ${PLAN_COLUMNS} FROM plans WHERE name = ?`).get(name), toPlan);
     },
 
+    async listAccounts() {
+      const sql = `SELECT ${ACCOUNT_COLUMNS} FROM accounts a JOIN plans p ON p.id = a.plan_id ORDER BY a.id`;
+      return conn.stmt(sql).all().map(toAccount);
+    },
+
     async listPlans() {
       return conn.stmt(`SELECT ${PLAN_COLUMNS} FROM plans ORDER BY id`).all().map(toPlan);
     },

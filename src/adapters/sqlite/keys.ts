@@ -1,35 +1,66 @@
-/** KeyStore on SQLite: API keys by SHA-256, one live key per account. */
+/** KeyStore on SQLite: API keys by SHA-256, one live main key and up to ten in all per account. */
 import type { ApiKeyInfo } from '../../core/entities.ts';
 import type { KeyStore } from '../../core/ports/store.ts';
-import { API_KEY_COLUMNS, JOINED_PLAN_COLUMNS, mapRow, toApiKeyInfo, toKeyOwner } from '../sql/rows.ts';
+import { MAX_KEYS_PER_ACCOUNT, SCOPES } from '../../core/scopes.ts';
+import { KEY_SQL, MAIN_KEY_NAME } from '../sql/key-statements.ts';
+import { mapRow, toApiKeyInfo, toKeyOwner } from '../sql/rows.ts';
 import type { Connection } from './connection.ts';
 
-const FIND_KEY_BY_HASH = `SELECT k.id AS key_id, k.hash, k.prefix, k.revoked_at, k.account_id, ${JOINED_PLAN_COLUMNS}
-  FROM api_keys k JOIN accounts a ON a.id = k.account_id JOIN plans p ON p.id = a.plan_id
-  WHERE k.hash = ?`;
-const REVOKE_KEYS = 'UPDATE api_keys SET revoked_at = ? WHERE account_id = ? AND revoked_at IS NULL';
-const INSERT_KEY = `INSERT INTO api_keys (account_id, prefix, hash, created_at) VALUES (?, ?, ?, ?)
-  RETURNING ${API_KEY_COLUMNS}`;
-const LIVE_KEY = `SELECT ${API_KEY_COLUMNS} FROM api_keys WHERE account_id = ? AND revoked_at IS NULL`;
-
 export function sqliteKeyStore(conn: Connection): KeyStore {
+  const insert = (values: Array<string | number | Buffer>): ApiKeyInfo => {
+    const row = conn.stmt(KEY_SQL.insert).get(...values);
+    if (!row) throw new Error('INSERT … RETURNING gave no row');
+    return toApiKeyInfo(row);
+  };
+
   return {
     async findKeyByHash(hash) {
-      return mapRow(conn.stmt(FIND_KEY_BY_HASH).get(hash), toKeyOwner);
+      return mapRow(conn.stmt(KEY_SQL.byHash).get(hash), toKeyOwner);
     },
 
-    async replaceApiKey(accountId, prefix, hash): Promise<ApiKeyInfo> {
+    async replaceMainKey(accountId, prefix, hash): Promise<ApiKeyInfo> {
       return conn.transaction(() => {
         const now = Date.now();
-        conn.stmt(REVOKE_KEYS).run(now, accountId);
-        const row = conn.stmt(INSERT_KEY).get(accountId, prefix, hash, now);
-        if (!row) throw new Error('INSERT … RETURNING gave no row');
-        return toApiKeyInfo(row);
+        if (conn.stmt(KEY_SQL.revokeMain).run(now, accountId).changes === 0) {
+          conn.stmt(KEY_SQL.addSlot).run(accountId);
+        }
+        return insert([accountId, MAIN_KEY_NAME, prefix, hash, SCOPES.join(' '), 1, now]);
       });
     },
 
-    async findLiveApiKey(accountId) {
-      return mapRow(conn.stmt(LIVE_KEY).get(accountId), toApiKeyInfo);
+    async findMainKey(accountId) {
+      return mapRow(conn.stmt(KEY_SQL.main).get(accountId), toApiKeyInfo);
+    },
+
+    async addKey(accountId, key) {
+      return conn.transaction(
+        () => {
+          if (!conn.stmt(KEY_SQL.takeSlot).get(accountId, MAX_KEYS_PER_ACCOUNT))
+            return { kind: 'too-many' } as const;
+          const values = [accountId, key.name, key.prefix, key.hash, key.scopes.join(' '), 0, Date.now()];
+          return { kind: 'created', key: insert(values) } as const;
+        },
+        (result) => result.kind === 'created',
+      );
+    },
+
+    async listLiveKeys(accountId) {
+      return conn.stmt(KEY_SQL.live).all(accountId).map(toApiKeyInfo);
+    },
+
+    async revokeKey(accountId, keyId) {
+      return conn.transaction(() => {
+        if (!conn.stmt(KEY_SQL.revoke).get(Date.now(), accountId, keyId)) return false;
+        conn.stmt(KEY_SQL.freeSlot).run(accountId);
+        return true;
+      });
+    },
+
+    async touchKeys(batch) {
+      if (batch.length === 0) return;
+      conn.transaction(() => {
+        for (const { keyId, at } of batch) conn.stmt(KEY_SQL.touch).run(at, keyId, at);
+      });
     },
   };
 }

@@ -5,6 +5,7 @@ import type { InsertLinkResult, LinkStore } from '../../core/ports/store.ts';
 import { linkListing, pageOf } from '../sql/link-list.ts';
 import { LINK_COLUMNS, mapRow, NEW_LINK_COLUMNS, newLinkValues, toLink } from '../sql/rows.ts';
 import { type Connection, isUniqueViolation } from './connection.ts';
+import { setTags, sqliteLinkChanges } from './link-changes.ts';
 
 // The redirect's cache-miss path: one search of the unique index on code (links_code_unique).
 export const FIND_LINK_BY_CODE = `SELECT ${LINK_COLUMNS} FROM links WHERE code = ? AND deleted_at IS NULL`;
@@ -50,6 +51,7 @@ export function sqliteLinkStore(conn: Connection): LinkStore {
       throw error;
     }
     if (conn.stmt(TAKE_QUOTA_SLOT).run(link.accountId).changes === 0) return { kind: 'quota-exceeded' };
+    if (link.tags?.length) setTags(conn, created.id, link.tags);
     return { kind: 'created', link: created };
   };
 
@@ -59,7 +61,8 @@ export function sqliteLinkStore(conn: Connection): LinkStore {
     const perAccount = new Map<number, number>();
     const now = Date.now();
     for (const link of links) {
-      insertLink.run(...newLinkValues(link, now));
+      const { lastInsertRowid } = insertLink.run(...newLinkValues(link, now));
+      if (link.tags?.length) setTags(conn, Number(lastInsertRowid), link.tags);
       perAccount.set(link.accountId, (perAccount.get(link.accountId) ?? 0) + 1);
     }
     for (const [accountId, added] of perAccount) conn.stmt(ADD_LINK_COUNT).run(added, accountId);
@@ -86,6 +89,10 @@ export function sqliteLinkStore(conn: Connection): LinkStore {
       );
     },
 
+    async isCodeIssued(code) {
+      return conn.stmt('SELECT 1 FROM links WHERE code = ?').get(code) !== undefined;
+    },
+
     async findLinkByCode(code) {
       return mapRow(conn.stmt(FIND_LINK_BY_CODE).get(code), toLink);
     },
@@ -108,6 +115,7 @@ export function sqliteLinkStore(conn: Connection): LinkStore {
     },
 
     ...sqliteLinkList(conn),
+    ...sqliteLinkChanges(conn),
   };
 }
 
@@ -122,8 +130,9 @@ function sqliteLinkList(conn: Connection): Pick<LinkStore, 'listLinks' | 'findLi
         .stmt(sql.select)
         .all(...sql.selectParams)
         .map(toLink);
-      const total = conn.stmt(sql.count).get(...sql.countParams);
-      return { ...pageOf(rows, query.limit, sql.reversed), total: (total?.n as number | undefined) ?? 0 };
+      const counted = sql.count === undefined ? undefined : conn.stmt(sql.count).get(...sql.countParams);
+      const total = sql.count === undefined ? undefined : ((counted?.n as number | undefined) ?? 0);
+      return { ...pageOf(rows, query.limit, sql.reversed), total };
     },
 
     async findLinkOfAccount(accountId, code) {

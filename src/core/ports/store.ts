@@ -7,8 +7,10 @@ import type {
   GroupRef,
   KeyOwner,
   Link,
+  LinkChange,
   LinkPage,
   LinkQuery,
+  NewKey,
   NewLink,
   Plan,
   PlanSettings,
@@ -34,16 +36,35 @@ export interface AccountStore {
   createAccount(email: string, planId: number, passwordHash: string | null): Promise<CreateAccountResult>;
   findAccountByEmail(email: string): Promise<Account | undefined>;
   findAccountById(id: number): Promise<Account | undefined>;
+  /** Every account, oldest first (the operator's list). */
+  listAccounts(): Promise<Account[]>;
   setAccountPlan(accountId: number, planId: number): Promise<void>;
   setPasswordHash(accountId: number, passwordHash: string): Promise<void>;
+}
+
+export type AddKeyResult = { kind: 'created'; key: ApiKeyInfo } | { kind: 'too-many' };
+
+/** When keys were used, gathered in memory and written in one batch. */
+export interface KeyUse {
+  keyId: number;
+  /** Epoch ms of the latest use. */
+  at: number;
 }
 
 /** API keys, known only by their SHA-256 and a short prefix. */
 export interface KeyStore {
   findKeyByHash(hash: Buffer): Promise<KeyOwner | undefined>;
-  /** Revokes every live key of the account and stores the new one, in one transaction. */
-  replaceApiKey(accountId: number, prefix: string, hash: Buffer): Promise<ApiKeyInfo>;
-  findLiveApiKey(accountId: number): Promise<ApiKeyInfo | undefined>;
+  /** Revokes the account's live main key and stores a new one, in one transaction. */
+  replaceMainKey(accountId: number, prefix: string, hash: Buffer): Promise<ApiKeyInfo>;
+  findMainKey(accountId: number): Promise<ApiKeyInfo | undefined>;
+  /** A further key with a name and scopes, unless the account already holds MAX_KEYS_PER_ACCOUNT. */
+  addKey(accountId: number, key: NewKey): Promise<AddKeyResult>;
+  /** The account's live keys, the main key first, then the newest. */
+  listLiveKeys(accountId: number): Promise<ApiKeyInfo[]>;
+  /** Revokes one of the account's further keys (never the main key); false when there is none such. */
+  revokeKey(accountId: number, keyId: number): Promise<boolean>;
+  /** Records the latest use of each key; an earlier time never overwrites a later one. */
+  touchKeys(batch: readonly KeyUse[]): Promise<void>;
 }
 
 export type CreateGroupResult = { kind: 'created'; group: Group } | { kind: 'api-id-taken' };
@@ -58,6 +79,11 @@ export interface GroupStore {
   /** Deletes a group of the account; its links stay, ungrouped. False when not the account's. */
   deleteGroup(accountId: number, groupId: number): Promise<boolean>;
 }
+
+export type UpdateLinkResult =
+  | { kind: 'updated'; link: Link }
+  | { kind: 'not-found' }
+  | { kind: 'duplicate'; existing: Link };
 
 export type InsertLinkResult =
   | { kind: 'created'; link: Link }
@@ -76,6 +102,8 @@ export interface LinkStore {
    * Duplicate is reported before quota when both apply.
    */
   insertLinkWithinQuota(link: NewLink): Promise<InsertLinkResult>;
+  /** Whether any link, deleted ones included, ever had this code (codes are never issued twice). */
+  isCodeIssued(code: string): Promise<boolean>;
   /** A live link by its code; deleted links are not found. */
   findLinkByCode(code: string): Promise<Link | undefined>;
   /** Soft delete: the row (and so its code) stays forever. Returns false when not the owner's. */
@@ -90,6 +118,15 @@ export interface LinkStore {
   listLinks(accountId: number, query: LinkQuery): Promise<LinkPage>;
   /** A live link by code, only if the account owns it. */
   findLinkOfAccount(accountId: number, code: string): Promise<Link | undefined>;
+  /**
+   * Changes a live link of the account in one transaction; a new target that another live link of
+   * the account already has is a duplicate (the unique index decides), and nothing changes.
+   */
+  updateLink(accountId: number, code: string, change: LinkChange): Promise<UpdateLinkResult>;
+  /** The tags of each link, sorted; links without tags are absent from the map. */
+  tagsOf(linkIds: readonly number[]): Promise<Map<number, string[]>>;
+  /** How many live links each group of the account holds (groups without links are absent). */
+  countLinksPerGroup(accountId: number): Promise<Map<number, number>>;
 }
 
 /** The redirect's counts and their daily history. */

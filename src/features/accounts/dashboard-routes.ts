@@ -1,25 +1,27 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { LinkPosition } from '../../core/entities.ts';
 import { Refusal } from '../../core/errors.ts';
+import type { AccountGroups } from '../../core/groups.ts';
 import type { CreateLinkFor } from '../../core/ports/link-creator.ts';
+import type { LinkEditor } from '../../core/ports/link-editor.ts';
 import { messagePage } from '../../web/message-page.ts';
 import { sendPage } from '../../web/send-page.ts';
-import type { DashboardService, LinkFilter } from './dashboard.ts';
+import { type DashboardService, type LinkFilter, linkChanges } from './dashboard.ts';
 import { field, positiveInt } from './form-fields.ts';
-import type { AccountGroups } from './groups.ts';
 import { refusedOn } from './page-refusals.ts';
 import { type DashboardView, dashboardPage } from './pages/dashboard-page.ts';
 import { linkPage } from './pages/link-page.ts';
 import type { SessionDeps, SignedIn } from './session-cookie.ts';
 import { frameOf, signedInForm, signedInPage } from './signed-in.ts';
 
-/** /dashboard: the account's links, usage, chart and groups; /dashboard/links/<code>: one link. */
+/** /dashboard: the account's links, usage, chart and groups; /dashboard/links/<code>: one link, changed in place. */
 
 export interface DashboardRouteOptions extends SessionDeps {
   dashboard: DashboardService;
   groups: AccountGroups;
   /** Creating a link with every check of /create, for the signed-in account. */
   createLinkFor: CreateLinkFor;
+  editor: LinkEditor;
   baseUrl: URL;
 }
 
@@ -122,10 +124,19 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardRo
   app.post(
     '/dashboard/links',
     signedInForm(options, async (request, reply, user) => {
-      const draft = { url: field(request.body, 'url'), group: field(request.body, 'group') };
+      const draft = {
+        url: field(request.body, 'url'),
+        group: field(request.body, 'group'),
+        slug: field(request.body, 'slug').trim(),
+      };
       try {
         const actor = await dashboard.actorOf(user.account);
-        const { link } = await options.createLinkFor(actor, { ...draft, clientAddress: request.ip });
+        const { link } = await options.createLinkFor(actor, {
+          ...draft,
+          // An empty custom code is none: a code is drawn.
+          slug: draft.slug === '' ? undefined : draft.slug,
+          clientAddress: request.ip,
+        });
         return reply.redirect(`/dashboard?created=${link.code}`, 303);
       } catch (error) {
         const { status, error: shown } = refusedOn(reply, error);
@@ -140,7 +151,36 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardRo
       const { code } = request.params as { code: string };
       const detail = await dashboard.link(user.account, code);
       if (!detail) return notFound(reply, user, 'link');
-      return sendPage(reply, 200, linkPage(frameOf(user), options.baseUrl, detail));
+      const done = (request.query as Query).done;
+      const view = { frame: frameOf(user), baseUrl: options.baseUrl, detail };
+      return sendPage(reply, 200, linkPage({ ...view, done: typeof done === 'string' ? done : undefined }));
+    }),
+  );
+
+  /** Changes what the form changed, with the checks of the API; a refusal keeps the form as sent. */
+  app.post(
+    '/dashboard/links/:code',
+    signedInForm(options, async (request, reply, user) => {
+      const { code } = request.params as { code: string };
+      const detail = await dashboard.link(user.account, code);
+      if (!detail) return notFound(reply, user, 'link');
+      const form = {
+        url: field(request.body, 'url'),
+        title: field(request.body, 'title'),
+        group: field(request.body, 'group'),
+      };
+      const patch = linkChanges(detail.link, form);
+      const page = `/dashboard/links/${detail.link.code}`;
+      if (Object.keys(patch).length === 0) return reply.redirect(`${page}?done=unchanged`, 303);
+      try {
+        await options.editor.editFor(await dashboard.actorOf(user.account), detail.link.code, patch);
+        return reply.redirect(`${page}?done=saved`, 303);
+      } catch (error) {
+        const { status, error: shown } = refusedOn(reply, error);
+        if (shown.code === '314') return notFound(reply, user, 'link');
+        const view = { frame: frameOf(user), baseUrl: options.baseUrl, detail, error: shown, form };
+        return sendPage(reply, status, linkPage(view));
+      }
     }),
   );
 
@@ -148,7 +188,12 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardRo
     '/dashboard/links/:code/delete',
     signedInForm(options, async (request, reply, user) => {
       const { code } = request.params as { code: string };
-      if (!(await dashboard.deleteLink(user.account, code))) return notFound(reply, user, 'link');
+      try {
+        await options.editor.remove(user.account.id, code);
+      } catch (error) {
+        if (error instanceof Refusal && error.code === '314') return notFound(reply, user, 'link');
+        throw error;
+      }
       return reply.redirect(backTo(field(request.body, 'back'), 'link-deleted'), 303);
     }),
   );

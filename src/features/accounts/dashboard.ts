@@ -1,5 +1,6 @@
 import type { Account, Actor, Group, Link, LinkOrder, LinkPage, LinkPosition } from '../../core/entities.ts';
 import { UnavailableError } from '../../core/errors.ts';
+import type { LinkPatch } from '../../core/ports/link-editor.ts';
 import type { WindowCounter } from '../../core/ports/shared-state.ts';
 import type { Store } from '../../core/ports/store.ts';
 import { accountRateWindow, HOUR_MS, secondsUntil, windowAt } from '../../core/rate-window.ts';
@@ -63,7 +64,27 @@ export interface Overview {
 export interface LinkDetail {
   link: Link;
   group: Group | undefined;
+  /** Every group of the account, to move the link into. */
+  groups: Group[];
   chart: ClickSeries;
+}
+
+/** The link page's form as sent: its target, title and group (an ID, or empty for none). */
+export interface LinkForm {
+  url: string;
+  title: string;
+  group: string;
+}
+
+/** What the form changes of the link, and only that: a field left as it was is not checked again. */
+export function linkChanges(link: Link, form: LinkForm): LinkPatch {
+  const patch: LinkPatch = {};
+  if (form.url.trim() !== link.longUrl) patch.url = form.url;
+  if (form.title.trim() !== link.title) patch.title = form.title;
+  const group = form.group.trim();
+  if (group !== (link.groupId === null ? '' : String(link.groupId)))
+    patch.group = group === '' ? null : group;
+  return patch;
 }
 
 export interface DashboardOptions {
@@ -72,17 +93,13 @@ export interface DashboardOptions {
     | 'listLinks'
     | 'listGroups'
     | 'countLiveLinks'
-    | 'findLiveApiKey'
+    | 'findMainKey'
     | 'dailyClicksOfAccount'
     | 'dailyClicksOfLink'
     | 'findLinkOfAccount'
-    | 'findGroupOfAccount'
-    | 'deleteLink'
   >;
   /** The counter /create spends, read without spending. */
   counter: WindowCounter;
-  /** Told of every deleted code, so the redirect stops at once (on every instance). */
-  onDeleted: (code: string) => void | Promise<void>;
   now?: () => number;
 }
 
@@ -92,7 +109,7 @@ export function dashboardService(options: DashboardOptions) {
 
   /** The account acting itself, in the window its live key spends (the API's and the dashboard's). */
   async function actorOf(account: Account): Promise<Actor> {
-    const key = await store.findLiveApiKey(account.id);
+    const key = await store.findMainKey(account.id);
     return { keyId: key?.id ?? 0, accountId: account.id, plan: account.plan };
   }
 
@@ -155,23 +172,17 @@ export function dashboardService(options: DashboardOptions) {
     async link(account: Account, code: string): Promise<LinkDetail | undefined> {
       const link = await store.findLinkOfAccount(account.id, code);
       if (!link) return undefined;
-      const [group, series] = await Promise.all([
-        link.groupId === null ? undefined : store.findGroupOfAccount(account.id, { id: link.groupId }),
+      const [groups, series] = await Promise.all([
+        store.listGroups(account.id),
         chart((from, to) => store.dailyClicksOfLink(link.id, from, to)),
       ]);
-      return { link, group, chart: series };
+      const group = groups.find((candidate) => candidate.id === link.groupId);
+      return { link, group, groups, chart: series };
     },
 
     /** A live link of the account, without its chart. */
     async ownLink(account: Account, code: string): Promise<Link | undefined> {
       return store.findLinkOfAccount(account.id, code);
-    },
-
-    /** Soft delete (the code is never given out again); false when the link is not the account's. */
-    async deleteLink(account: Account, code: string): Promise<boolean> {
-      const deleted = await store.deleteLink(account.id, code);
-      if (deleted) await options.onDeleted(code);
-      return deleted;
     },
   };
 }

@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import type { AccountGroups } from '../../core/groups.ts';
 import type { CreateLinkFor } from '../../core/ports/link-creator.ts';
+import type { LinkEditor } from '../../core/ports/link-editor.ts';
 import type { FrameOf } from '../../web/frame.ts';
 import { answerErrorsAsPages } from '../../web/page-errors.ts';
 import { accountRoutes } from './account-routes.ts';
@@ -8,15 +10,14 @@ import { authRoutes } from './auth-routes.ts';
 import type { FormTokens } from './csrf.ts';
 import type { DashboardService } from './dashboard.ts';
 import { dashboardRoutes } from './dashboard-routes.ts';
-import type { AccountGroups } from './groups.ts';
 import { type SessionDeps, signedIn } from './session-cookie.ts';
 import type { SignInService } from './sign-in.ts';
 import { frameOf } from './signed-in.ts';
 
 /**
  * Everything behind a session: sign-up/in/out, the dashboard and Account Settings (ADR 009, 010).
- * Its services are built by app.ts; the one thing it takes from another feature, creating a link,
- * comes in as the CreateLinkFor port.
+ * Its services are built by app.ts; what it takes from other features, creating and changing links,
+ * comes in as the CreateLinkFor and LinkEditor ports.
  */
 export interface AccountsFeatureOptions {
   session: SessionDeps;
@@ -26,6 +27,8 @@ export interface AccountsFeatureOptions {
   groups: AccountGroups;
   keys: ApiAccess;
   createLinkFor: CreateLinkFor;
+  /** Changing and deleting links with the checks of the API, told to every instance. */
+  editor: LinkEditor;
   baseUrl: URL;
   signupOpen: boolean;
 }
@@ -57,6 +60,7 @@ export async function accountsFeature(app: FastifyInstance, options: AccountsFea
     dashboard: options.dashboard,
     groups: options.groups,
     createLinkFor: options.createLinkFor,
+    editor: options.editor,
     baseUrl: options.baseUrl,
   });
   await app.register(accountRoutes, { ...session, keys: options.keys, auth });

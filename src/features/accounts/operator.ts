@@ -1,5 +1,6 @@
 import type { Account, Group, Link, Plan } from '../../core/entities.ts';
 import { Refusal } from '../../core/errors.ts';
+import { accountGroups } from '../../core/groups.ts';
 import { hashPassword } from '../../core/password.ts';
 import {
   DEFAULT_RATE_LIMIT_PER_HOUR,
@@ -9,7 +10,7 @@ import {
 } from '../../core/plans.ts';
 import type { Store } from '../../core/ports/store.ts';
 import { issueAccountKey } from './api-access.ts';
-import { accountGroups } from './groups.ts';
+import { PASSWORD_MAX, PASSWORD_MIN } from './sign-in.ts';
 
 /** Operator use cases (docs/api.md §5, §6): what `npx snip …` does. Refusals carry what went wrong. */
 
@@ -24,6 +25,24 @@ export interface IssuedAccount {
   apiKey: string;
 }
 
+/** The account of that email (any case), or a refusal naming it. */
+export async function accountWithEmail(
+  store: Pick<Store, 'findAccountByEmail'>,
+  email: string,
+): Promise<Account> {
+  const normalized = normalizeEmail(email);
+  const account = normalized ? await store.findAccountByEmail(normalized) : undefined;
+  if (!account) throw new Refusal('no-such-account', `no account with email "${email}"`);
+  return account;
+}
+
+/** The rule of sign-up: a password has PASSWORD_MIN to PASSWORD_MAX characters. */
+function checkPassword(password: string): void {
+  if (password.length < PASSWORD_MIN || password.length > PASSWORD_MAX) {
+    throw new Refusal('password-invalid', `a password has ${PASSWORD_MIN} to 1,024 characters`);
+  }
+}
+
 export function accountOperations(store: Store) {
   async function planNamed(name: string): Promise<Plan> {
     const plan = await store.findPlanByName(name);
@@ -31,12 +50,7 @@ export function accountOperations(store: Store) {
     return plan;
   }
 
-  async function accountWithEmail(email: string): Promise<Account> {
-    const normalized = normalizeEmail(email);
-    const account = normalized ? await store.findAccountByEmail(normalized) : undefined;
-    if (!account) throw new Refusal('no-such-account', `no account with email "${email}"`);
-    return account;
-  }
+  const accountOf = (email: string) => accountWithEmail(store, email);
 
   const issueKey = (accountId: number) => issueAccountKey(store, accountId);
 
@@ -66,9 +80,7 @@ export function accountOperations(store: Store) {
     async createAccount(email: string, planName: string, password?: string): Promise<IssuedAccount> {
       const normalized = normalizeEmail(email);
       if (!normalized) throw new Refusal('email-invalid', `"${email}" is not an email address`);
-      if (password !== undefined && password.length < 8) {
-        throw new Refusal('password-invalid', 'a password has at least 8 characters');
-      }
+      if (password !== undefined) checkPassword(password);
       const plan = await planNamed(planName);
       const passwordHash = password === undefined ? null : await hashPassword(password);
       const result = await store.createAccount(normalized, plan.id, passwordHash);
@@ -79,7 +91,7 @@ export function accountOperations(store: Store) {
     },
 
     async assignPlan(email: string, planName: string): Promise<Account> {
-      const account = await accountWithEmail(email);
+      const account = await accountOf(email);
       const plan = await planNamed(planName);
       await store.setAccountPlan(account.id, plan.id);
       return { ...account, plan };
@@ -87,14 +99,28 @@ export function accountOperations(store: Store) {
 
     /** Issues a new key and revokes the old one at once. */
     async rotateKey(email: string): Promise<{ account: Account; apiKey: string }> {
-      const account = await accountWithEmail(email);
+      const account = await accountOf(email);
       return { account, apiKey: await issueKey(account.id) };
     },
 
     async createGroup(email: string, name: string, apiId?: string): Promise<Group> {
-      const account = await accountWithEmail(email);
+      const account = await accountOf(email);
       return accountGroups(store).create(account, name, apiId);
     },
+
+    /** Sets the password as sign-up would and ends every session of the account. */
+    async setPassword(email: string, password: string): Promise<Account> {
+      const account = await accountOf(email);
+      checkPassword(password);
+      await store.setPasswordHash(account.id, await hashPassword(password));
+      await store.deleteSessionsOfAccount(account.id);
+      return account;
+    },
+
+    /** Oldest first. */
+    listAccounts: (): Promise<Account[]> => store.listAccounts(),
+
+    listPlans: (): Promise<Plan[]> => store.listPlans(),
 
     async showLink(code: string): Promise<Link> {
       const link = await store.findLinkByCode(code);

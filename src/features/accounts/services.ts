@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import type { LinkEvents, WindowCounter } from '../../core/ports/shared-state.ts';
+import { accountGroups } from '../../core/groups.ts';
+import type { WindowCounter } from '../../core/ports/shared-state.ts';
 import type { Store } from '../../core/ports/store.ts';
 import { apiAccess } from './api-access.ts';
 import { signedFormTokens } from './csrf.ts';
 import { dashboardService } from './dashboard.ts';
-import { accountGroups } from './groups.ts';
 import type { SessionDeps } from './session-cookie.ts';
 import { sessionService } from './sessions.ts';
 import { signInService } from './sign-in.ts';
@@ -23,16 +23,11 @@ export interface AccountSettings {
 export interface AccountPorts {
   store: Store;
   counter: WindowCounter;
-  /** Told of every deleted link, so each instance's cache drops it. */
-  linkEvents: LinkEvents;
   now: () => number;
 }
 
 /** The services behind the account pages, built once by app.ts from its ports and settings. */
-export async function accountServices(
-  settings: AccountSettings,
-  { store, counter, linkEvents, now }: AccountPorts,
-) {
+export async function accountServices(settings: AccountSettings, { store, counter, now }: AccountPorts) {
   const session: SessionDeps = {
     sessions: sessionService({ store, ttlMs: settings.sessionTtlHours * 3_600_000, now }),
     accounts: store,
@@ -55,7 +50,7 @@ export async function accountServices(
       },
       now,
     }),
-    dashboard: dashboardService({ store, counter, onDeleted: (code) => linkEvents.changed(code), now }),
+    dashboard: dashboardService({ store, counter, now }),
     groups: accountGroups(store),
     keys: apiAccess(store),
   };

@@ -23,7 +23,7 @@ export const SIGNUPS_PER_HOUR = 20;
 export interface SignInOptions {
   store: Pick<
     Store,
-    'findAccountByEmail' | 'findPlanByName' | 'createAccount' | 'replaceApiKey' | 'setPasswordHash'
+    'findAccountByEmail' | 'findPlanByName' | 'createAccount' | 'replaceMainKey' | 'setPasswordHash'
   >;
   counter: WindowCounter;
   signup: { open: boolean; plan: string };

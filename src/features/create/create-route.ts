@@ -5,14 +5,15 @@ import { MAX_BODY_BYTES } from '../../http/body-parsers.ts';
 import { refuseOtherMethods } from '../../http/method-guard.ts';
 import type { CreateLinkRequest } from './create-link.ts';
 import type { EnvelopeRenderer } from './envelope.ts';
-import { createRouteSchema } from './openapi.ts';
+import { type CreateOperation, createRouteSchema } from './openapi.ts';
 import type { CreateBody } from './schemas.ts';
 
 export interface CreateRouteOptions {
   path: string;
   createLink: (request: CreateLinkRequest) => Promise<CreatedLink>;
   envelope: EnvelopeRenderer;
-  summary: string;
+  /** Its name, summary and rate window in /openapi.json. */
+  operation: CreateOperation;
   /** Told of every answer with its serialized body (the demo log). */
   onAnswered?: (request: FastifyRequest, status: number, payload: string) => void;
 }
@@ -74,7 +75,7 @@ export async function createRoute(app: FastifyInstance, options: CreateRouteOpti
     options.path,
     {
       bodyLimit: MAX_BODY_BYTES,
-      schema: createRouteSchema(options.summary),
+      schema: createRouteSchema(options.operation),
       // Multipart bodies are streamed past bodyLimit, so their declared size is checked up front.
       onRequest: async (request) => {
         if (!request.headers['content-type']) throw new Refusal('300', 'The request has no Content-Type.');

@@ -4,6 +4,8 @@ import { anonymizeAddress } from '../../core/anonymize.ts';
 import type { CreatedLink } from '../../core/ports/link-creator.ts';
 import type { DemoLog, DemoLogEntry } from '../../core/ports/shared-state.ts';
 import { refuseOtherMethods } from '../../http/method-guard.ts';
+import { problemResponse, RETRY_AFTER_HEADER } from '../../http/openapi-parts.ts';
+import { unreadableRequestResponse } from '../../http/openapi-server-errors.ts';
 import { answerErrorsAsProblems } from '../../http/problem-errors.ts';
 import type { CreateLinkRequest } from './create-link.ts';
 import { createRoute } from './create-route.ts';
@@ -27,7 +29,14 @@ export async function demoRoutes(app: FastifyInstance, options: DemoRouteOptions
     path: '/demo/create',
     createLink: options.createLink,
     envelope: options.envelope,
-    summary: 'Try /create with the public demo key; nothing is stored',
+    operation: {
+      operationId: 'demoCreateShortLink',
+      summary: 'Try /create with the public demo key; nothing is stored',
+      tag: 'Demo',
+      limitDescription:
+        'Demo requests this client address may make in the current window (DEMO_RATE_LIMIT per ' +
+        'DEMO_RATE_WINDOW_SECONDS; 30 a minute by default).',
+    },
     onAnswered: (request, status, payload) => {
       const entry: DemoLogEntry = {
         time: new Date(options.now()).toISOString(),
@@ -48,8 +57,16 @@ export async function demoRoutes(app: FastifyInstance, options: DemoRouteOptions
     '/demo/log',
     {
       schema: {
+        operationId: 'listDemoLog',
         summary: 'The last 200 demo requests, newest first',
-        response: { 200: Type.Array(DemoLogEntrySchema) },
+        tags: ['Demo'],
+        security: [],
+        response: {
+          200: { ...Type.Array(DemoLogEntrySchema), description: 'The entries, newest first.' },
+          '4xx': unreadableRequestResponse(),
+          500: problemResponse('`500`: an unexpected fault of the server.'),
+          503: problemResponse('`503`: the shared demo log (Redis) did not answer.', RETRY_AFTER_HEADER),
+        },
       },
     },
     async () => options.log.recent(),
@@ -62,7 +79,10 @@ export async function demoRoutes(app: FastifyInstance, options: DemoRouteOptions
   });
 
   const streamSchema = {
+    operationId: 'streamDemoLog',
     summary: 'New demo requests as Server-Sent Events',
+    tags: ['Demo'],
+    security: [],
     description:
       'Each new entry arrives as `event: entry` with the entry as JSON data; a comment line every 15 s keeps the stream open.',
     response: {
@@ -70,6 +90,7 @@ export async function demoRoutes(app: FastifyInstance, options: DemoRouteOptions
         description: 'An event stream.',
         content: { 'text/event-stream': { schema: { type: 'string' } } },
       },
+      '4xx': unreadableRequestResponse(),
     },
   };
   app.get('/demo/log/stream', { schema: streamSchema }, (request, reply) => {

@@ -1,11 +1,13 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Group, KeyOwner } from '../../core/entities.ts';
 import { Refusal } from '../../core/errors.ts';
+import { type KeyAuthenticationDeps, keyAuthentication } from '../../core/key-authentication.ts';
+import type { KeyAuthenticator } from '../../core/ports/key-auth.ts';
 import type { LinkStore } from '../../core/ports/store.ts';
+import { SCOPES } from '../../core/scopes.ts';
 import type { CreateLinkStore } from './create-link.ts';
-import type { KeyGate } from './key-gate.ts';
 
-/** Demo mode (docs/api.md §3): the /create story with a key gate and a store that keep nothing. */
+/** Demo mode (docs/api.md §3): the /create story with the demo key and a store that keeps nothing. */
 
 const DEMO_ACCOUNT_ID = 0;
 
@@ -25,6 +27,7 @@ const DEMO_OWNER: KeyOwner = {
   revoked: false,
   accountId: DEMO_ACCOUNT_ID,
   plan: { id: 0, name: 'demo', apiAccess: true, urlQuota: Number.MAX_SAFE_INTEGER, rateLimitPerHour: 0 },
+  scopes: SCOPES,
 };
 
 function sameText(a: string, b: string): boolean {
@@ -33,27 +36,36 @@ function sameText(a: string, b: string): boolean {
   return left.length === right.length && timingSafeEqual(left, right);
 }
 
-/** Only the public demo key passes; the limit is per client address (default 30 per minute). */
-export function demoKeyGate(demoKey: string, limit: number, windowMs: number): KeyGate {
-  return {
+export interface DemoKeyOptions extends Omit<KeyAuthenticationDeps, 'identify' | 'windowOf'> {
+  demoKey: string;
+  /** Requests per client address and window (default 30 per minute). */
+  limit: number;
+  windowMs: number;
+}
+
+/** Only the public demo key passes; the limit is per client address. */
+export function demoKeys(options: DemoKeyOptions): KeyAuthenticator {
+  const { demoKey, limit, windowMs, ...rest } = options;
+  return keyAuthentication({
+    ...rest,
     async identify(key) {
       if (sameText(key, demoKey)) return DEMO_OWNER;
       throw new Refusal('303', 'The demo accepts only the public demo key; account keys work on /create.');
     },
-    rateWindow: (_owner, clientAddress) => ({
+    windowOf: (_owner, clientAddress) => ({
       key: `demo:{${clientAddress}}`,
       limit,
       lengthMs: windowMs,
       spentMessage: 'This address has spent its demo requests for now.',
     }),
-  };
+  });
 }
 
 /**
  * Keeps nothing: no duplicates, no quota, and a fresh code that resolves nowhere. It only reads the
  * real store to be sure the simulated code is not a real link's.
  */
-export function demoLinkStore(real: Pick<LinkStore, 'findLinkByCode'>): CreateLinkStore {
+export function demoLinkStore(real: Pick<LinkStore, 'isCodeIssued'>): CreateLinkStore {
   return {
     async findGroupOfAccount(_accountId, ref) {
       return ('id' in ref ? ref.id === DEMO_GROUP.id : ref.apiId === DEMO_GROUP.apiId)
@@ -66,9 +78,16 @@ export function demoLinkStore(real: Pick<LinkStore, 'findLinkByCode'>): CreateLi
     async countLiveLinks() {
       return 0;
     },
+    async isCodeIssued(code) {
+      return real.isCodeIssued(code);
+    },
     async insertLinkWithinQuota(link) {
-      if (await real.findLinkByCode(link.code)) return { kind: 'code-taken' };
-      return { kind: 'created', link: { ...link, id: 0, clicks: 0, botHits: 0, createdAt: new Date() } };
+      if (await real.isCodeIssued(link.code)) return { kind: 'code-taken' };
+      const at = new Date();
+      return {
+        kind: 'created',
+        link: { ...link, id: 0, clicks: 0, botHits: 0, createdAt: at, updatedAt: at },
+      };
     },
   };
 }

@@ -4,6 +4,7 @@ import type { ApiErrorCode, RateState, Refusal, UnavailableError } from '../../c
 import { qrCodeUrl, shortUrl } from '../../core/short-url.ts';
 import { formatTimestamp } from '../../core/timestamp.ts';
 import { API_STATUS } from '../../http/api-statuses.ts';
+import { rateHeaders } from '../../http/rate-headers.ts';
 import type { ErrorBody, SuccessBody } from './schemas.ts';
 
 /**
@@ -17,15 +18,6 @@ export interface EnvelopeOptions {
   now?: () => number;
   /** Told of every answer's `error` ("" on success), e.g. for metrics. */
   onOutcome?: (error: string) => void;
-}
-
-function rateHeaders(rate: RateState | undefined): Record<string, string> {
-  if (!rate) return {};
-  return {
-    'ratelimit-limit': String(rate.limit),
-    'ratelimit-remaining': String(rate.remaining),
-    'ratelimit-reset': String(rate.resetSeconds),
-  };
 }
 
 export function envelopeRenderer(options: EnvelopeOptions) {

@@ -48,7 +48,12 @@ export async function createFeature(app: FastifyInstance, options: CreateFeature
     path: '/create',
     createLink: options.live.withKey,
     envelope: envelopeFor('/create'),
-    summary: 'Create a short link',
+    operation: {
+      operationId: 'createShortLink',
+      summary: 'Create a short link',
+      tag: 'Create',
+      limitDescription: "Requests the account's keys may make in this clock hour (UTC), all together.",
+    },
   });
   await app.register(demoRoutes, {
     createLink: options.demo.withKey,

@@ -1,11 +1,11 @@
-import { API_ERROR_CODES, API_ERRORS } from '../../core/errors.ts';
+import { API_ERRORS, CREATE_ERROR_CODES } from '../../core/errors.ts';
 import type { Frame } from '../../web/frame.ts';
 import { html } from '../../web/html.ts';
 import { page } from '../../web/layout.ts';
 
 /** GET /: what Snip does, tried on the spot with the demo key, and where to go next. */
 export function landingPage(demoKey: string, origin: string, frame?: Frame): string {
-  const errors = Object.fromEntries(API_ERROR_CODES.map((code) => [code, { meaning: API_ERRORS[code] }]));
+  const errors = Object.fromEntries(CREATE_ERROR_CODES.map((code) => [code, { meaning: API_ERRORS[code] }]));
   return page({
     signedInAs: frame?.email,
     csrfToken: frame?.csrfToken,

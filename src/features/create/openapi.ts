@@ -1,33 +1,49 @@
 import { Type } from '@sinclair/typebox';
-import { API_ERROR_CODES, API_ERRORS, type ApiErrorCode } from '../../core/errors.ts';
+import { API_ERRORS, type ApiErrorCode, CREATE_ERROR_CODES } from '../../core/errors.ts';
 import { API_STATUS } from '../../http/api-statuses.ts';
 import { CreateHeaders, ErrorEnvelope, FormCreateBody, JsonCreateBody, SuccessEnvelope } from './schemas.ts';
 
 /** The route schema of POST /create and /demo/create: validation, serialization and OpenAPI from one place. */
 
-const rateLimitHeaders = {
-  'RateLimit-Limit': { type: 'integer', description: 'Requests the key may make in this clock hour (UTC).' },
-  'RateLimit-Remaining': { type: 'integer', description: 'Requests left in this window.' },
-  'RateLimit-Reset': { type: 'integer', description: 'Seconds until the window resets.' },
-};
-
-function codesFor(status: number): ApiErrorCode[] {
-  return API_ERROR_CODES.filter((code) => API_STATUS[code] === status);
+/** How one of the two create endpoints is named and limited in /openapi.json. */
+export interface CreateOperation {
+  operationId: string;
+  summary: string;
+  tag: string;
+  /** What RateLimit-Limit counts on this endpoint. */
+  limitDescription: string;
 }
 
-function errorResponse(status: number, extraHeaders: Record<string, object> = {}) {
+function rateLimitHeaders(limitDescription: string) {
+  return {
+    'RateLimit-Limit': { type: 'integer', description: limitDescription },
+    'RateLimit-Remaining': { type: 'integer', description: 'Requests left in this window.' },
+    'RateLimit-Reset': { type: 'integer', description: 'Seconds until the window resets.' },
+  };
+}
+
+function codesFor(status: number): ApiErrorCode[] {
+  return CREATE_ERROR_CODES.filter((code) => API_STATUS[code] === status);
+}
+
+function errorResponse(status: number, headers: Record<string, object>) {
   const lines = codesFor(status).map((code) => `\`${code}\`: ${API_ERRORS[code]}`);
   return {
     ...Type.Ref(ErrorEnvelope),
     description: `Refused. \`error\` is one of:\n\n${lines.join('\n\n')}`,
-    headers: { ...rateLimitHeaders, ...extraHeaders },
+    headers,
   };
 }
 
-export function createRouteSchema(summary: string) {
+export function createRouteSchema(operation: CreateOperation) {
   const formSchema = { schema: FormCreateBody };
+  const rate = rateLimitHeaders(operation.limitDescription);
+  const refused = (status: number, extraHeaders: Record<string, object> = {}) =>
+    errorResponse(status, { ...rate, ...extraHeaders });
   return {
-    summary,
+    operationId: operation.operationId,
+    summary: operation.summary,
+    tags: [operation.tag],
     description:
       'Shortens a long http(s) URL after checking the target page. Send JSON with the key in X-API-Key ' +
       '(recommended), or a legacy form (urlencoded or multipart) with the key in the apikey field. ' +
@@ -48,19 +64,24 @@ export function createRouteSchema(summary: string) {
       201: {
         ...Type.Ref(SuccessEnvelope),
         description: 'Created. Location holds short_url.',
-        headers: { Location: { type: 'string', format: 'uri' }, ...rateLimitHeaders },
+        headers: {
+          Location: { type: 'string', format: 'uri', description: 'The short URL.' },
+          ...rate,
+        },
       },
-      400: errorResponse(400),
-      401: { ...errorResponse(401), headers: {} },
-      403: errorResponse(403),
-      409: errorResponse(409, {
+      400: refused(400),
+      // Without an accepted key no window was spent, so no RateLimit-* headers.
+      401: errorResponse(401, {}),
+      403: refused(403),
+      409: refused(409, {
         Location: { type: 'string', format: 'uri', description: 'The existing short_url, when one exists.' },
       }),
-      422: errorResponse(422),
+      422: refused(422),
       429: {
-        ...errorResponse(429, { 'Retry-After': { type: 'integer', description: 'Seconds to wait.' } }),
+        ...refused(429, { 'Retry-After': { type: 'integer', description: 'Seconds to wait.' } }),
         description:
-          "`error` is `429`: the key's hourly limit is spent, or this address sent too many missing or wrong keys.",
+          '`error` is `429`: the window RateLimit-Limit counts is spent (RateLimit-* headers), or this ' +
+          'address sent too many missing or wrong keys.',
       },
       500: faultResponse('500', 'An unexpected fault of the server. Safe to retry.'),
       503: {

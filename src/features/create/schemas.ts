@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { API_ERROR_CODES, type ApiErrorCode } from '../../core/errors.ts';
+import { type ApiErrorCode, CREATE_ERROR_CODES } from '../../core/errors.ts';
 
 /** One schema per request and response: fastify validates and serializes with them, /openapi.json shows them. */
 
@@ -61,7 +61,7 @@ export const ErrorEnvelope = Type.Object(
     message: Type.String({ description: 'Human-readable reason; the wording is not a contract.' }),
     error: Type.Unsafe<ApiErrorCode>({
       type: 'string',
-      enum: API_ERROR_CODES,
+      enum: CREATE_ERROR_CODES,
       description: 'The error code as text (see the error table).',
     }),
   },

@@ -1,4 +1,4 @@
-import { API_ERROR_CODES, API_ERRORS } from '../../core/errors.ts';
+import { API_ERRORS, CREATE_ERROR_CODES } from '../../core/errors.ts';
 import { API_STATUS } from '../../http/api-statuses.ts';
 import type { Frame } from '../../web/frame.ts';
 import { html } from '../../web/html.ts';
@@ -7,7 +7,7 @@ import { page } from '../../web/layout.ts';
 /** GET /tester: compose a /create request, see the whole answer, and watch the demo log live. */
 export function testerPage(demoKey: string, frame?: Frame): string {
   const errors = Object.fromEntries(
-    API_ERROR_CODES.map((code) => [code, { status: API_STATUS[code], meaning: API_ERRORS[code] }]),
+    CREATE_ERROR_CODES.map((code) => [code, { status: API_STATUS[code], meaning: API_ERRORS[code] }]),
   );
   return page({
     title: 'API tester',

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Registry } from 'prom-client';
 import type { ReadinessCheck } from '../../core/ports/readiness.ts';
+import { unreadableRequestResponse } from '../../http/openapi-server-errors.ts';
 
 export interface OpsRouteOptions {
   checks: readonly ReadinessCheck[];
@@ -30,7 +31,18 @@ export async function opsRoutes(app: FastifyInstance, options: OpsRouteOptions):
 
   app.get(
     '/healthz',
-    { schema: { summary: 'Liveness: the process answers', response: { 200: status } } },
+    {
+      schema: {
+        operationId: 'checkLiveness',
+        summary: 'Liveness: the process answers',
+        tags: ['Operations'],
+        security: [],
+        response: {
+          200: { ...status, description: 'The process is up.' },
+          '4xx': unreadableRequestResponse(),
+        },
+      },
+    },
     async () => ({
       status: 'ok',
     }),
@@ -40,8 +52,17 @@ export async function opsRoutes(app: FastifyInstance, options: OpsRouteOptions):
     '/readyz',
     {
       schema: {
+        operationId: 'checkReadiness',
         summary: 'Readiness: the store (and Redis, when configured) answer',
-        response: { 200: status, 503: status },
+        description:
+          'Each check is bounded by STORE_TIMEOUT_MS: a dependency that hangs answers 503 rather than holding the probe.',
+        tags: ['Operations'],
+        security: [],
+        response: {
+          200: { ...status, description: 'Every dependency answered.' },
+          '4xx': unreadableRequestResponse(),
+          503: { ...status, description: 'A dependency did not answer; `checks` says which.' },
+        },
       },
     },
     async (_request, reply) => {

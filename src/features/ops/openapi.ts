@@ -3,6 +3,42 @@ import type { FastifyInstance } from 'fastify';
 import { API_ERROR_CODES, API_ERRORS } from '../../core/errors.ts';
 import { API_STATUS } from '../../http/api-statuses.ts';
 
+/**
+ * The groups operations are listed under, in this order (GET /docs shows them as its sections). A
+ * tag no operation uses is left out of the document.
+ */
+const TAGS = [
+  {
+    name: 'Create',
+    description:
+      'POST /create, the endpoint existing clients script against: both encodings, the JSON envelope, ' +
+      'the numbered codes.',
+  },
+  { name: 'Links', description: "The management API: an account's links, found, changed and exported." },
+  { name: 'Groups', description: 'The management API: the groups links are filed in.' },
+  { name: 'Account', description: "The management API: the key's account, its plan and usage." },
+  {
+    name: 'Demo',
+    description:
+      'POST /demo/create with the public demo key (nothing is stored), and the log of demo requests.',
+  },
+  { name: 'QR codes', description: 'A PNG QR code for every short link.' },
+  { name: 'Operations', description: 'Liveness and readiness, for load balancers and orchestrators.' },
+];
+
+type OpenapiObject = Record<string, unknown> & {
+  tags?: Array<{ name: string }>;
+  paths?: Record<string, Record<string, { tags?: string[] }>>;
+};
+
+/** The document without the tags no operation is listed under. */
+export function withUsedTags<T extends OpenapiObject>(document: T): T {
+  const used = new Set(
+    Object.values(document.paths ?? {}).flatMap((item) => Object.values(item).flatMap((op) => op.tags ?? [])),
+  );
+  return { ...document, tags: (document.tags ?? []).filter((tag) => used.has(tag.name)) };
+}
+
 /** The OpenAPI 3.1 frame around the routes' own schemas (which @fastify/swagger collects). */
 export function openapiDocument(baseUrl: URL): FastifyDynamicSwaggerOptions['openapi'] {
   const rows = API_ERROR_CODES.map((code) => `| ${code} | ${API_STATUS[code]} | ${API_ERRORS[code]} |`).join(
@@ -11,16 +47,30 @@ export function openapiDocument(baseUrl: URL): FastifyDynamicSwaggerOptions['ope
   return {
     openapi: '3.1.0',
     info: {
-      title: 'Snip',
+      title: 'Snip API',
       version: '1',
       description:
         'Snip shortens long http(s) URLs. Every /create answer is a JSON envelope whose `error` field ' +
-        `carries the code below (\`""\` on success).\n\n| error | HTTP | meaning |\n|---|---|---|\n${rows}`,
+        'carries a code below (`""` on success); the management API under /api/v1 answers plain JSON ' +
+        'resources, and its refusals are problem documents whose `code` is one of the same codes.' +
+        `\n\n| error | HTTP | meaning |\n|---|---|---|\n${rows}`,
+      license: { name: 'MIT', identifier: 'MIT' },
     },
-    servers: [{ url: baseUrl.href.replace(/\/$/, '') }],
+    servers: [{ url: baseUrl.href.replace(/\/$/, ''), description: 'This instance (BASE_URL).' }],
+    tags: TAGS,
     components: {
       securitySchemes: {
-        ApiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'JSON encoding.' },
+        ApiKeyHeader: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-API-Key',
+          description: 'The API key: POST /create with a JSON body, and /api/v1.',
+        },
+        BearerToken: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'The API key as a bearer token (/api/v1).',
+        },
       },
     },
   };
@@ -33,6 +83,11 @@ export function openapiDocument(baseUrl: URL): FastifyDynamicSwaggerOptions['ope
 export async function collectOpenapi(app: FastifyInstance, baseUrl: URL): Promise<void> {
   await app.register(swagger, {
     openapi: openapiDocument(baseUrl),
+    // The dynamic mode with `openapi` set always hands an openapiObject.
+    transformObject: (documents) =>
+      'openapiObject' in documents
+        ? withUsedTags(documents.openapiObject as OpenapiObject)
+        : documents.swaggerObject,
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });
 }

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import { isShortCode, SHORT_CODE_LENGTH } from '../../core/short-code.ts';
+import { isLinkCode, SLUG_MAX_LENGTH, SLUG_MIN_LENGTH } from '../../core/short-code.ts';
 import type { ClickBuffer } from './click-buffer.ts';
 import { type ClickKind, clickKind } from './click-kind.ts';
 import type { CachedLink, LinkCache } from './link-cache.ts';
@@ -47,9 +47,9 @@ export function fastRedirect(
     const query = url.indexOf('?');
     const path = query < 0 ? url : url.slice(0, query);
     // "/" and a code: anything longer or shorter is some other route, left to the router.
-    if (path.length !== SHORT_CODE_LENGTH + 1) return false;
+    if (path.length <= SLUG_MIN_LENGTH || path.length > SLUG_MAX_LENGTH + 1) return false;
     const code = path.slice(1);
-    if (!isShortCode(code)) return false;
+    if (!isLinkCode(code)) return false;
     const link = cache.peek(code);
     if (!link) return false;
     answer(link, method, req.headers);

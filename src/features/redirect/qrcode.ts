@@ -3,8 +3,10 @@ import type { FastifyInstance } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import QRCode from 'qrcode';
 import { UnavailableError } from '../../core/errors.ts';
-import { isShortCode } from '../../core/short-code.ts';
+import { isLinkCode } from '../../core/short-code.ts';
 import { shortUrl } from '../../core/short-url.ts';
+import { RETRY_AFTER_HEADER } from '../../http/openapi-parts.ts';
+import { serverErrorResponse } from '../../http/openapi-server-errors.ts';
 import type { LinkCache } from './link-cache.ts';
 import { loadOrUnavailable, sendMiss } from './route.ts';
 
@@ -32,6 +34,22 @@ export function qrSize(raw: unknown): number {
   return Math.min(QR_SIZE.max, Math.max(QR_SIZE.min, Number(digits)));
 }
 
+/** A code with no image: a small page, or JSON when the client asks for JSON rather than HTML. */
+function missResponse(description: string) {
+  const body = {
+    type: 'object',
+    properties: {
+      error: { type: 'string', description: 'The HTTP status as text.' },
+      message: { type: 'string', description: 'Why, for a person. Wording may change.' },
+    },
+    required: ['error', 'message'],
+  };
+  return {
+    description,
+    content: { 'text/html': { schema: { type: 'string' } }, 'application/json': { schema: body } },
+  };
+}
+
 /** GET /qrcode/<short_code>.png: rendered once per code and size, then served from memory. */
 export async function qrcodeRoute(app: FastifyInstance, options: QrRouteOptions): Promise<void> {
   const rendered = new LRUCache<string, Rendered>({ max: 2000 });
@@ -55,24 +73,42 @@ export async function qrcodeRoute(app: FastifyInstance, options: QrRouteOptions)
     '/qrcode/:file',
     {
       schema: {
+        operationId: 'getQrCode',
         summary: 'QR code of a short link',
         description: 'PNG of the short URL. `size` is the width in pixels, clamped to 64-1024 (default 256).',
+        tags: ['QR codes'],
+        security: [],
         params: {
           type: 'object',
-          properties: { file: { type: 'string', pattern: '^[0-9A-Za-z]{7}\\.png$' } },
+          properties: {
+            file: {
+              type: 'string',
+              pattern: '^[0-9A-Za-z]{7}\\.png$',
+              description: 'The short code followed by `.png`.',
+            },
+          },
         },
         querystring: {
           type: 'object',
           properties: { size: { description: 'Width in pixels; out-of-range values are clamped.' } },
         },
-        response: { 200: { description: 'The PNG image.', content: { 'image/png': { schema: {} } } } },
+        response: {
+          200: {
+            description: 'The PNG image.',
+            content: { 'image/png': { schema: { type: 'string', contentMediaType: 'image/png' } } },
+          },
+          400: serverErrorResponse('The path is not valid percent-encoding.'),
+          404: missResponse('No live link has this code.'),
+          500: serverErrorResponse('An unexpected fault of the server.'),
+          503: { ...missResponse('The link cannot be looked up right now.'), headers: RETRY_AFTER_HEADER },
+        },
       },
       // A malformed name is simply an unknown code, not a validation error.
       attachValidation: true,
     },
     async (request, reply) => {
       const code = request.params.file.replace(/\.png$/, '');
-      if (request.validationError || !isShortCode(code)) return sendMiss(request, reply, 404);
+      if (request.validationError || !isLinkCode(code)) return sendMiss(request, reply, 404);
       const cached = options.cache.peek(code);
       const link = cached === undefined ? await loadOrUnavailable(options.cache, code) : cached;
       if (link instanceof UnavailableError) return sendMiss(request, reply, 503, link.retryAfterSeconds);

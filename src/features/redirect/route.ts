@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { UnavailableError } from '../../core/errors.ts';
 import type { WindowCounter } from '../../core/ports/shared-state.ts';
 import { windowAt } from '../../core/rate-window.ts';
-import { isShortCode } from '../../core/short-code.ts';
+import { isLinkCode } from '../../core/short-code.ts';
 import { errorPage } from '../../web/error-page.ts';
 import { NO_STORE, type RedirectAnswer } from './fast-path.ts';
 import type { LinkCache } from './link-cache.ts';
@@ -81,7 +81,7 @@ export function registerRedirects(app: FastifyInstance, options: RedirectRouteOp
 
   app.get<{ Params: { code: string } }>('/:code', { schema: { hide: true } }, async (request, reply) => {
     const { code } = request.params;
-    if (!isShortCode(code)) return miss(request, reply);
+    if (!isLinkCode(code)) return miss(request, reply);
     let link = cache.peek(code);
     if (link === undefined) {
       // Enumeration guard: an address that keeps missing stops costing store reads.

@@ -262,10 +262,10 @@ if (!databaseUrl) {
         const account = await givenAccount(a, 'ada@example.com', plan);
         await Promise.all(
           Array.from({ length: 6 }, (_, i) =>
-            (i % 2 ? a : b).replaceApiKey(account.id, `snip_${i}`, randomBytes(32)),
+            (i % 2 ? a : b).replaceMainKey(account.id, `snip_${i}`, randomBytes(32)),
           ),
         );
-        const live = await a.findLiveApiKey(account.id);
+        const live = await a.findMainKey(account.id);
         assert.ok(live, 'one key is live');
       } finally {
         await a.close();

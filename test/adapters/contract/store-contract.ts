@@ -7,6 +7,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import type { Account, Link, NewLink, Plan, PlanSettings } from '../../../src/core/entities.ts';
 import type { Store } from '../../../src/core/ports/store.ts';
+import { MAX_KEYS_PER_ACCOUNT, SCOPES } from '../../../src/core/scopes.ts';
 
 let codeCounter = 0;
 /** A fresh 7-character code, unique within the run. */
@@ -141,6 +142,13 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
         assert.equal(await store.findAccountById(account.id + 1000), undefined);
       });
 
+      it('lists every account, oldest first', async () => {
+        const plan = await store.upsertPlan(planInput());
+        const ada = await givenAccount(store, 'ada@example.com', plan);
+        const bob = await givenAccount(store, 'bob@example.com', plan);
+        assert.deepEqual(await store.listAccounts(), [ada, bob]);
+      });
+
       it('moves an account to another plan', async () => {
         const free = await store.upsertPlan(planInput({ name: 'free', apiAccess: false }));
         const pro = await store.upsertPlan(planInput({ name: 'pro' }));
@@ -154,7 +162,7 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
       it('stores a key and resolves its hash to the owner and plan', async () => {
         const plan = await store.upsertPlan(planInput());
         const account = await givenAccount(store, 'ada@example.com', plan);
-        const info = await store.replaceApiKey(account.id, 'snip_abc', sha256('key-1'));
+        const info = await store.replaceMainKey(account.id, 'snip_abc', sha256('key-1'));
         assert.equal(info.accountId, account.id);
         assert.equal(info.prefix, 'snip_abc');
         assert.equal(info.revokedAt, null);
@@ -166,19 +174,23 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
           revoked: false,
           accountId: account.id,
           plan,
+          scopes: [...SCOPES],
         });
-        assert.deepEqual(await store.findLiveApiKey(account.id), info);
+        assert.deepEqual(await store.findMainKey(account.id), info);
+        assert.equal(info.main, true);
+        assert.deepEqual(info.scopes, [...SCOPES]);
+        assert.equal(info.lastUsedAt, null);
       });
 
       it('revokes the old key when a new one replaces it', async () => {
         const plan = await store.upsertPlan(planInput());
         const account = await givenAccount(store, 'ada@example.com', plan);
-        const old = await store.replaceApiKey(account.id, 'snip_old', sha256('old'));
-        const fresh = await store.replaceApiKey(account.id, 'snip_new', sha256('new'));
+        const old = await store.replaceMainKey(account.id, 'snip_old', sha256('old'));
+        const fresh = await store.replaceMainKey(account.id, 'snip_new', sha256('new'));
         assert.notEqual(fresh.id, old.id);
         assert.equal((await store.findKeyByHash(sha256('old')))?.revoked, true);
         assert.equal((await store.findKeyByHash(sha256('new')))?.revoked, false);
-        assert.deepEqual(await store.findLiveApiKey(account.id), fresh);
+        assert.deepEqual(await store.findMainKey(account.id), fresh);
       });
 
       it('does not resolve an unknown hash', async () => {
@@ -188,14 +200,98 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
       it('has no live key for an account that never got one', async () => {
         const plan = await store.upsertPlan(planInput());
         const account = await givenAccount(store, 'ada@example.com', plan);
-        assert.equal(await store.findLiveApiKey(account.id), undefined);
+        assert.equal(await store.findMainKey(account.id), undefined);
+      });
+
+      it('adds named keys with scopes, lists the live ones main first, and revokes only those', async () => {
+        const plan = await store.upsertPlan(planInput());
+        const ada = await givenAccount(store, 'ada@example.com', plan);
+        const bob = await givenAccount(store, 'bob@example.com', plan);
+        const main = await store.replaceMainKey(ada.id, 'snip_main', sha256('main'));
+        const added = await store.addKey(ada.id, {
+          name: 'CI',
+          scopes: ['links:read', 'links:create'],
+          prefix: 'snip_ci',
+          hash: sha256('ci'),
+        });
+        assert.equal(added.kind, 'created');
+        assert.equal(added.key.main, false);
+        assert.equal(added.key.name, 'CI');
+        assert.deepEqual(added.key.scopes, ['links:create', 'links:read']);
+        assert.deepEqual((await store.findKeyByHash(sha256('ci')))?.scopes, ['links:create', 'links:read']);
+        assert.deepEqual(
+          (await store.listLiveKeys(ada.id)).map((key) => [key.prefix, key.main]),
+          [
+            ['snip_main', true],
+            ['snip_ci', false],
+          ],
+        );
+        assert.equal(await store.revokeKey(bob.id, added.key.id), false, "not bob's key");
+        assert.equal(await store.revokeKey(ada.id, main.id), false, 'the main key is rotated, not revoked');
+        assert.equal(await store.revokeKey(ada.id, added.key.id), true);
+        assert.equal(await store.revokeKey(ada.id, added.key.id), false, 'already revoked');
+        assert.equal((await store.findKeyByHash(sha256('ci')))?.revoked, true);
+        assert.deepEqual(
+          (await store.listLiveKeys(ada.id)).map((key) => key.prefix),
+          ['snip_main'],
+        );
+      });
+
+      it('holds at most the allowed number of live keys, the main key included', async () => {
+        const plan = await store.upsertPlan(planInput());
+        const ada = await givenAccount(store, 'ada@example.com', plan);
+        await store.replaceMainKey(ada.id, 'snip_main', sha256('main'));
+        const add = (n: number) =>
+          store.addKey(ada.id, {
+            name: `k${n}`,
+            scopes: ['links:read'],
+            prefix: `snip_${n}`,
+            hash: sha256(`k${n}`),
+          });
+        const results = [];
+        for (let n = 1; n < MAX_KEYS_PER_ACCOUNT; n++) results.push(await add(n));
+        assert.ok(results.every((result) => result.kind === 'created'));
+        assert.deepEqual(await add(99), { kind: 'too-many' });
+        const first = results[0];
+        assert.ok(first?.kind === 'created');
+        await store.revokeKey(ada.id, first.key.id);
+        assert.equal((await add(100)).kind, 'created', 'a revoked key frees its place');
+      });
+
+      it('rotating the main key leaves the further keys live', async () => {
+        const plan = await store.upsertPlan(planInput());
+        const ada = await givenAccount(store, 'ada@example.com', plan);
+        await store.replaceMainKey(ada.id, 'snip_old', sha256('old'));
+        await store.addKey(ada.id, {
+          name: 'CI',
+          scopes: ['links:read'],
+          prefix: 'snip_ci',
+          hash: sha256('ci'),
+        });
+        await store.replaceMainKey(ada.id, 'snip_new', sha256('new'));
+        assert.equal((await store.findKeyByHash(sha256('ci')))?.revoked, false);
+        assert.deepEqual(
+          (await store.listLiveKeys(ada.id)).map((key) => key.prefix),
+          ['snip_new', 'snip_ci'],
+        );
+      });
+
+      it('records the latest use of keys in a batch, never going back in time', async () => {
+        const plan = await store.upsertPlan(planInput());
+        const ada = await givenAccount(store, 'ada@example.com', plan);
+        const main = await store.replaceMainKey(ada.id, 'snip_main', sha256('main'));
+        const later = Date.UTC(2026, 10, 23, 12, 0, 0);
+        await store.touchKeys([{ keyId: main.id, at: later }]);
+        await store.touchKeys([{ keyId: main.id, at: later - 60_000 }]);
+        await store.touchKeys([]);
+        assert.equal((await store.findMainKey(ada.id))?.lastUsedAt?.getTime(), later);
       });
 
       it('reports the plan the account holds now', async () => {
         const free = await store.upsertPlan(planInput({ name: 'free', apiAccess: false }));
         const pro = await store.upsertPlan(planInput({ name: 'pro' }));
         const account = await givenAccount(store, 'ada@example.com', pro);
-        await store.replaceApiKey(account.id, 'snip_abc', sha256('key'));
+        await store.replaceMainKey(account.id, 'snip_abc', sha256('key'));
         await store.setAccountPlan(account.id, free.id);
         assert.deepEqual((await store.findKeyByHash(sha256('key')))?.plan, free);
       });
@@ -279,6 +375,7 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
           clicks: 0,
           botHits: 0,
           createdAt: result.link.createdAt,
+          updatedAt: result.link.createdAt,
         });
         assert.deepEqual(await store.findLinkByCode(input.code), result.link);
         assert.deepEqual(await store.findLiveLinkByUrlHash(account.id, input.urlHash), result.link);
@@ -667,6 +764,106 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
         const clash = newLink(account.id, 'https://example.com/b', { code: existing.code });
         await assert.rejects(store.insertLinksBulk([clash]));
         assert.equal(await store.countLiveLinks(account.id), 1);
+      });
+    });
+
+    describe('changing links', () => {
+      async function givenLink(url = 'https://example.com/a', overrides: Partial<NewLink> = {}) {
+        const plan = await store.upsertPlan(planInput());
+        const ada = await givenAccount(store, `ada-${nextCode()}@example.com`, plan);
+        const result = await store.insertLinkWithinQuota(newLink(ada.id, url, overrides));
+        assert.equal(result.kind, 'created');
+        return { ada, link: result.link };
+      }
+      const target = (url: string) => ({
+        longUrl: url,
+        normalizedUrl: url,
+        urlHash: createHash('sha256').update(url).digest('hex'),
+      });
+
+      it('knows every code ever issued, deleted ones included', async () => {
+        const { ada, link } = await givenLink();
+        assert.equal(await store.isCodeIssued(link.code), true);
+        assert.equal(await store.isCodeIssued(link.code.toUpperCase()), false, 'codes are case-sensitive');
+        await store.deleteLink(ada.id, link.code);
+        assert.equal(await store.isCodeIssued(link.code), true);
+        assert.equal(await store.isCodeIssued('never-issued'), false);
+      });
+
+      it('changes target, title, group and tags of a live link, and its updated time', async () => {
+        const { ada, link } = await givenLink('https://example.com/a', { tags: ['b', 'a'] });
+        assert.deepEqual((await store.tagsOf([link.id])).get(link.id), ['a', 'b']);
+        const group = await store.createGroup(ada.id, 'News', 'news');
+        assert.equal(group.kind, 'created');
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        const result = await store.updateLink(ada.id, link.code, {
+          target: target('https://example.com/b'),
+          title: 'B',
+          groupId: group.group.id,
+          tags: ['news'],
+        });
+        assert.equal(result.kind, 'updated');
+        assert.equal(result.link.code, link.code);
+        assert.equal(result.link.longUrl, 'https://example.com/b');
+        assert.equal(result.link.title, 'B');
+        assert.equal(result.link.groupId, group.group.id);
+        assert.ok(result.link.updatedAt.getTime() > link.updatedAt.getTime());
+        assert.deepEqual(result.link.createdAt, link.createdAt);
+        assert.deepEqual(await store.findLinkByCode(link.code), result.link);
+        assert.deepEqual((await store.tagsOf([link.id])).get(link.id), ['news']);
+        assert.deepEqual(await store.countLinksPerGroup(ada.id), new Map([[group.group.id, 1]]));
+        const ungrouped = await store.updateLink(ada.id, link.code, { groupId: null, tags: [] });
+        assert.equal(ungrouped.kind, 'updated');
+        assert.equal(ungrouped.link.groupId, null);
+        assert.equal(ungrouped.link.title, 'B', 'what a change leaves out stays');
+        assert.equal((await store.tagsOf([link.id])).has(link.id), false);
+        assert.deepEqual(await store.countLinksPerGroup(ada.id), new Map());
+      });
+
+      it('finds no link to change for another account, an unknown code or a deleted link', async () => {
+        const { ada, link } = await givenLink();
+        const bob = await givenAccount(store, 'bob-change@example.com', ada.plan);
+        assert.deepEqual(await store.updateLink(bob.id, link.code, { title: 'x' }), { kind: 'not-found' });
+        assert.deepEqual(await store.updateLink(ada.id, 'unknown', { title: 'x' }), { kind: 'not-found' });
+        await store.deleteLink(ada.id, link.code);
+        assert.deepEqual(await store.updateLink(ada.id, link.code, { title: 'x' }), { kind: 'not-found' });
+      });
+
+      it('refuses a target another live link of the account has, and changes nothing', async () => {
+        const { ada, link } = await givenLink('https://example.com/a', { tags: ['keep'] });
+        const other = await store.insertLinkWithinQuota(newLink(ada.id, 'https://example.com/b'));
+        assert.equal(other.kind, 'created');
+        const result = await store.updateLink(ada.id, link.code, {
+          target: target('https://example.com/b'),
+          title: 'changed',
+          tags: ['changed'],
+        });
+        assert.deepEqual(result, { kind: 'duplicate', existing: other.link });
+        assert.deepEqual(await store.findLinkByCode(link.code), link);
+        assert.deepEqual((await store.tagsOf([link.id])).get(link.id), ['keep']);
+        const own = await store.updateLink(ada.id, link.code, { target: target('https://example.com/a') });
+        assert.equal(own.kind, 'updated', 'its own target is no duplicate');
+      });
+
+      it('lists links by tag, and counts only live links per group', async () => {
+        const { ada, link } = await givenLink('https://example.com/a', { tags: ['x', 'y'] });
+        const group = await store.createGroup(ada.id, 'News', 'news');
+        assert.equal(group.kind, 'created');
+        const second = await store.insertLinkWithinQuota(
+          newLink(ada.id, 'https://example.com/b', { tags: ['y'], groupId: group.group.id }),
+        );
+        const third = await store.insertLinkWithinQuota(
+          newLink(ada.id, 'https://example.com/c', { groupId: group.group.id }),
+        );
+        assert.equal(second.kind, 'created');
+        assert.equal(third.kind, 'created');
+        const codes = async (tag: string) =>
+          (await store.listLinks(ada.id, { limit: 10, tag })).links.map((found) => found.code);
+        assert.deepEqual(await codes('x'), [link.code]);
+        assert.deepEqual(await codes('y'), [second.link.code, link.code]);
+        assert.deepEqual(await codes('Y'), [], 'tags are case-sensitive');
+        await store.deleteLink(ada.id, third.link.code);
+        assert.deepEqual(await store.countLinksPerGroup(ada.id), new Map([[group.group.id, 1]]));
       });
     });
 

@@ -35,7 +35,7 @@ describe('sign-up', () => {
       const account = await t.store.findAccountByEmail('ada@example.com');
       assert.equal(account?.plan.name, 'free', 'new accounts get the free plan by default');
       assert.ok(account?.passwordHash?.startsWith('scrypt$'));
-      assert.ok(await t.store.findLiveApiKey(account.id), 'the key is created with the account');
+      assert.ok(await t.store.findMainKey(account.id), 'the key is created with the account');
       assert.equal((await client.get('/dashboard')).statusCode, 200);
     } finally {
       await t.close();

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
 import type { NewLink } from '../../../src/core/entities.ts';
 import { createJson, startTestApp, type TestApp } from '../../helper.ts';
+import { keyWithScopes } from '../links/api-client.ts';
 import { attribute, listedCodes, PageClient } from './page-client.ts';
 
 /** /dashboard: listing, paging, search and group filter, create and delete, groups, ownership, usage. */
@@ -387,15 +388,22 @@ describe('CSRF on the signed-in forms', () => {
       await client.open('/dashboard');
       const group = await t.ops.createGroup('ada@example.com', 'News');
       const code = await createFromDashboard(client, 'https://example.com/keep');
-      const keyBefore = await t.store.findLiveApiKey(id);
+      const keyBefore = await t.store.findMainKey(id);
+      await keyWithScopes(t.store, 'ada@example.com', ['links:read'], 'script');
+      const keysBefore = await t.store.listLiveKeys(id);
+      const further = keysBefore.find((key) => !key.main);
+      const linkBefore = await t.store.findLinkByCode(code);
       const other = await signedIn(t, 'bob@example.com');
       const forms: Array<[string, Record<string, string>]> = [
-        ['/dashboard/links', { url: 'https://example.com/new' }],
+        ['/dashboard/links', { url: 'https://example.com/new', slug: 'forged' }],
+        [`/dashboard/links/${code}`, { url: 'https://example.com/changed', title: 'Forged', group: '' }],
         [`/dashboard/links/${code}/delete`, {}],
         ['/dashboard/groups', { name: 'Other' }],
         [`/dashboard/groups/${group.id}`, { name: 'Renamed', api_id: 'renamed' }],
         [`/dashboard/groups/${group.id}/delete`, {}],
         ['/account/key', { understand: 'yes' }],
+        ['/account/keys', { name: 'Forged', scopes: 'links:write' }],
+        [`/account/keys/${further?.id}/revoke`, {}],
         ['/account/password', { current: PASSWORD, password: 'another password' }],
         ['/logout', {}],
       ];
@@ -407,7 +415,10 @@ describe('CSRF on the signed-in forms', () => {
       }
       assert.deepEqual(listedCodes((await client.open('/dashboard')).body), [code]);
       assert.deepEqual(await t.store.listGroups(id), [group]);
-      assert.deepEqual(await t.store.findLiveApiKey(id), keyBefore);
+      assert.deepEqual(await t.store.findMainKey(id), keyBefore);
+      assert.deepEqual(await t.store.listLiveKeys(id), keysBefore);
+      assert.deepEqual(await t.store.findLinkByCode(code), linkBefore);
+      assert.equal(await t.store.findLinkByCode('forged'), undefined);
       assert.equal((await new PageClient(t.app).signIn('ada@example.com', PASSWORD)).statusCode, 303);
     } finally {
       await t.close();

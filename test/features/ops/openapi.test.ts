@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { API_ERROR_CODES as ERROR_CODES } from '../../../src/core/errors.ts';
+import { CREATE_ERROR_CODES as ERROR_CODES } from '../../../src/core/errors.ts';
 import { startTestApp, type TestApp } from '../../helper.ts';
 
 describe('GET /openapi.json', () => {
@@ -23,6 +23,42 @@ describe('GET /openapi.json', () => {
     assert.deepEqual(result.errors ?? [], []);
     assert.equal(result.valid, true);
     assert.equal(validator.version, '3.1');
+  });
+
+  it('names, summarizes and secures every operation, and documents a 4xx answer of each', () => {
+    const operations = Object.entries(document.paths).flatMap(([path, item]) =>
+      Object.entries(item as Record<string, Record<string, unknown>>).map(([method, operation]) => ({
+        where: `${method.toUpperCase()} ${path}`,
+        operation,
+      })),
+    );
+    assert.ok(operations.length > 0);
+    const ids = new Set<string>();
+    for (const { where, operation } of operations) {
+      assert.equal(typeof operation.operationId, 'string', `${where} has an operationId`);
+      assert.ok(!ids.has(operation.operationId as string), `${where} has its own operationId`);
+      ids.add(operation.operationId as string);
+      assert.ok(typeof operation.summary === 'string' && operation.summary !== '', `${where} has a summary`);
+      assert.ok(Array.isArray(operation.security), `${where} says its security ([] when public)`);
+      const statuses = Object.keys(operation.responses as object);
+      assert.ok(
+        statuses.some((status) => status.startsWith('4')),
+        `${where} documents a 4xx answer`,
+      );
+    }
+  });
+
+  it('says every public operation is public, and the license', () => {
+    for (const [path, method] of [
+      ['/healthz', 'get'],
+      ['/readyz', 'get'],
+      ['/demo/log', 'get'],
+      ['/demo/log/stream', 'get'],
+      ['/qrcode/{file}', 'get'],
+    ] as const) {
+      assert.deepEqual(document.paths[path][method].security, [], `${method} ${path}`);
+    }
+    assert.deepEqual(document.info.license, { name: 'MIT', identifier: 'MIT' });
   });
 
   it('describes both encodings of POST /create', () => {

@@ -1,5 +1,6 @@
 import type { Link } from '../../../core/entities.ts';
 import { isApiErrorCode } from '../../../core/errors.ts';
+import { SLUG_MAX_LENGTH, SLUG_MIN_LENGTH } from '../../../core/short-code.ts';
 import { dailyBars, horizontalBars } from '../../../web/charts.ts';
 import type { Frame } from '../../../web/frame.ts';
 import { html, type SafeHtml } from '../../../web/html.ts';
@@ -22,7 +23,7 @@ export interface DashboardView {
   created?: Link;
   /** A refused form: the create form shows the API's error code and message. */
   error?: PageError;
-  draft?: { url: string; group: string };
+  draft?: { url: string; group: string; slug: string };
 }
 
 const DONE: Record<string, string> = {
@@ -31,6 +32,9 @@ const DONE: Record<string, string> = {
   'group-renamed': 'The group was saved.',
   'group-deleted': 'The group was deleted; its links stay, ungrouped.',
 };
+
+/** The browser's check of a custom code (docs/api.md §8.1); the server checks it again, and whether it is free. */
+const SLUG_INPUT_PATTERN = `[A-Za-z0-9_\\-]{${SLUG_MIN_LENGTH},${SLUG_MAX_LENGTH}}`;
 
 const figure = (n: number) => n.toLocaleString('en-US');
 
@@ -48,7 +52,7 @@ function usage(overview: Overview): SafeHtml {
 }
 
 function createCard(view: DashboardView): SafeHtml {
-  const draft = view.draft ?? { url: '', group: '' };
+  const draft = view.draft ?? { url: '', group: '', slug: '' };
   const error = view.error && isApiErrorCode(view.error.code) ? view.error : undefined;
   return html`<section class="card" id="create" aria-labelledby="create-heading">
 <h2 id="create-heading">Shorten a URL</h2>
@@ -61,9 +65,13 @@ ${
 <form method="post" action="/dashboard/links" class="row">
   ${csrfField(view.frame.csrfToken)}
   <label class="grow">Long URL <input type="text" name="url" inputmode="url" required placeholder="https://example.com/a/long/page" value="${draft.url}"></label>
+  <label class="slug">Custom code <span class="hint">optional</span>
+    <input type="text" name="slug" minlength="${SLUG_MIN_LENGTH}" maxlength="${SLUG_MAX_LENGTH}" pattern="${SLUG_INPUT_PATTERN}"
+      spellcheck="false" autocapitalize="none" autocomplete="off" aria-describedby="slug-hint" value="${draft.slug}"></label>
   <label>Group <select name="group">${groupOptions(view.overview.groups, draft.group, 'No group')}</select></label>
   <button type="submit">Shorten</button>
 </form>
+<p class="hint" id="slug-hint">A custom code is ${SLUG_MIN_LENGTH}–${SLUG_MAX_LENGTH} letters, digits, <code>_</code> or <code>-</code>, case-sensitive; no code is ever given out twice. Without one, a 7-character code is drawn.</p>
 <p class="hint">The checks of <code>POST /create</code> run first: the target is fetched and must answer, and the request counts in the hour.</p>
 </section>`;
 }

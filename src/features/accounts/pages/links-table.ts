@@ -84,7 +84,7 @@ export function linksCard(view: LinksView): SafeHtml {
   const back = dashboardHref(filter, { after: filter.after, before: filter.before });
   const filtered = filter.search !== '' || filter.groupId !== undefined;
   const selected = filter.groupId === undefined ? '' : String(filter.groupId);
-  const { total } = overview.links;
+  const total = overview.links.total ?? 0;
   return html`<section class="card" id="links" aria-labelledby="links-heading">
 <h2 id="links-heading">Links <span class="hint" data-total="${total}">${total.toLocaleString('en-US')} ${filtered ? 'matching' : 'in all'}</span></h2>
 ${

@@ -1,9 +1,9 @@
-import type { Account, Group } from '../../core/entities.ts';
-import { Refusal } from '../../core/errors.ts';
-import type { GroupStore } from '../../core/ports/store.ts';
-import { isApiId, slugify } from '../../core/slug.ts';
+import type { Account, Group } from './entities.ts';
+import { Refusal } from './errors.ts';
+import type { GroupStore } from './ports/store.ts';
+import { isApiId, slugify } from './slug.ts';
 
-/** Groups of one account, for the dashboard and `snip group create` alike (ADR 005). */
+/** Groups of one account, for the dashboard, the API and `snip group create` alike (ADR 005). */
 
 const NAME_RULE = 'a group name has 1-100 characters';
 const API_ID_RULE =
@@ -24,7 +24,10 @@ export function groupFields(name: string, apiId?: string): { name: string; apiId
 
 const taken = () => new Refusal('api-id-taken', 'another group of this account has that API identifier');
 
-export function accountGroups(store: Pick<GroupStore, 'createGroup' | 'renameGroup' | 'deleteGroup'>) {
+export function accountGroups(
+  store: Pick<GroupStore, 'createGroup' | 'renameGroup' | 'deleteGroup' | 'findGroupOfAccount'>,
+) {
+  const notFound = () => new Refusal('not-found', 'no group of this account has that ID');
   return {
     async create(account: Pick<Account, 'id'>, name: string, apiId?: string): Promise<Group> {
       const fields = groupFields(name, apiId);
@@ -37,14 +40,27 @@ export function accountGroups(store: Pick<GroupStore, 'createGroup' | 'renameGro
       const fields = groupFields(name, apiId);
       const result = await store.renameGroup(account.id, groupId, fields.name, fields.apiId);
       if (result === 'api-id-taken') throw taken();
-      if (result === 'not-found') throw new Refusal('not-found', 'no group of this account has that ID');
+      if (result === 'not-found') throw notFound();
+    },
+
+    /** Changes what is given of a group's name and API identifier; the group as it is now. */
+    async update(
+      account: Pick<Account, 'id'>,
+      groupId: number,
+      change: { name?: string; apiId?: string },
+    ): Promise<Group> {
+      const group = await store.findGroupOfAccount(account.id, { id: groupId });
+      if (!group) throw notFound();
+      const fields = groupFields(change.name ?? group.name, change.apiId ?? group.apiId);
+      const result = await store.renameGroup(account.id, groupId, fields.name, fields.apiId);
+      if (result === 'api-id-taken') throw taken();
+      if (result === 'not-found') throw notFound();
+      return { ...group, ...fields };
     },
 
     /** Its links stay, ungrouped. */
-    async delete(account: Account, groupId: number): Promise<void> {
-      if (!(await store.deleteGroup(account.id, groupId))) {
-        throw new Refusal('not-found', 'no group of this account has that ID');
-      }
+    async delete(account: Pick<Account, 'id'>, groupId: number): Promise<void> {
+      if (!(await store.deleteGroup(account.id, groupId))) throw notFound();
     },
   };
 }

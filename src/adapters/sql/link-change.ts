@@ -1,0 +1,56 @@
+import type { LinkChange } from '../../core/entities.ts';
+import { LINK_COLUMNS } from './rows.ts';
+
+/**
+ * Statements of a link's change and its tags, one text for both dialects (`?` placeholders; the
+ * PostgreSQL adapter numbers them).
+ */
+export const CHANGE_SQL = {
+  liveId: 'SELECT id FROM links WHERE account_id = ? AND code = ? AND deleted_at IS NULL',
+  byId: `SELECT ${LINK_COLUMNS} FROM links WHERE id = ?`,
+  liveByUrlHash: `SELECT ${LINK_COLUMNS} FROM links WHERE account_id = ? AND url_hash = ? AND deleted_at IS NULL`,
+  dropTags: 'DELETE FROM link_tags WHERE link_id = ?',
+  addTag: 'INSERT INTO link_tags (link_id, tag) VALUES (?, ?)',
+  perGroup: `SELECT group_id, COUNT(*) AS n FROM links
+    WHERE account_id = ? AND deleted_at IS NULL AND group_id IS NOT NULL GROUP BY group_id`,
+} as const;
+
+/** The UPDATE of a change (its last placeholder is the link's id), and its values before the id. */
+export function changeStatement(
+  change: LinkChange,
+  now: number,
+): { sql: string; values: Array<string | number | null> } {
+  const sets: string[] = ['updated_at = ?'];
+  const values: Array<string | number | null> = [now];
+  if (change.target) {
+    sets.push('long_url = ?', 'normalized_url = ?', 'url_hash = ?');
+    values.push(change.target.longUrl, change.target.normalizedUrl, change.target.urlHash);
+  }
+  if (change.title !== undefined) {
+    sets.push('title = ?');
+    values.push(change.title);
+  }
+  if (change.groupId !== undefined) {
+    sets.push('group_id = ?');
+    values.push(change.groupId);
+  }
+  return { sql: `UPDATE links SET ${sets.join(', ')} WHERE id = ?`, values };
+}
+
+/** Rows of (link id, tag) into the map tagsOf answers: each link's tags, sorted. */
+export function tagMap(rows: ReadonlyArray<Record<string, unknown>>): Map<number, string[]> {
+  const tags = new Map<number, string[]>();
+  for (const row of rows) {
+    const id = row.link_id as number;
+    const list = tags.get(id) ?? [];
+    list.push(row.tag as string);
+    tags.set(id, list);
+  }
+  for (const list of tags.values()) list.sort();
+  return tags;
+}
+
+/** Rows of (group id, count) into a map. */
+export function countMap(rows: ReadonlyArray<Record<string, unknown>>): Map<number, number> {
+  return new Map(rows.map((row) => [row.group_id as number, Number(row.n)]));
+}

@@ -1,0 +1,41 @@
+import type { Group } from './entities.ts';
+import { API_ERRORS, Refusal } from './errors.ts';
+import type { Inspector } from './ports/inspector.ts';
+import type { GroupStore } from './ports/store.ts';
+import { parseTargetUrl, pointsAtOwnHost, type TargetUrl } from './target-url.ts';
+
+/** The checks a link's target and group pass wherever a link is made or changed (docs/api.md §2.3, §7.3). */
+
+/** The url as an absolute http(s) URL (300 otherwise). */
+export function targetOrRefuse(url: string): TargetUrl {
+  const target = parseTargetUrl(url);
+  if (!target)
+    throw new Refusal('300', 'The url must be an absolute http(s) URL of at most 2,048 characters.');
+  return target;
+}
+
+/** A link to this shortener itself would loop (305). */
+export function refuseOwnHost(target: TargetUrl, baseUrl: URL): void {
+  if (pointsAtOwnHost(target.parsed, baseUrl)) throw new Refusal('305', 'The URL points at this shortener.');
+}
+
+/** The target page fetched and judged (306–311); its title when it passes. */
+export async function inspectOrRefuse(inspector: Inspector, target: TargetUrl): Promise<string> {
+  const outcome = await inspector.inspect(target.parsed);
+  if (!outcome.ok) throw new Refusal(outcome.code, `${API_ERRORS[outcome.code]} (${outcome.reason})`);
+  return outcome.title;
+}
+
+/** A group named by its numeric ID or its API identifier (312 when the account has none such). */
+export async function groupOrRefuse(
+  store: Pick<GroupStore, 'findGroupOfAccount'>,
+  accountId: number,
+  ref: string,
+): Promise<Group> {
+  const wanted = ref.trim();
+  const group = /^\d{1,15}$/.test(wanted)
+    ? await store.findGroupOfAccount(accountId, { id: Number(wanted) })
+    : await store.findGroupOfAccount(accountId, { apiId: wanted.toLowerCase() });
+  if (!group) throw new Refusal('312');
+  return group;
+}

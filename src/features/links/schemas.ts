@@ -1,0 +1,239 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { MAX_TAG_LENGTH, MAX_TAGS, MAX_TITLE_LENGTH } from '../../core/link-fields.ts';
+import { MAX_URL_LENGTH } from '../../core/target-url.ts';
+
+/**
+ * The management API's resources and request bodies (docs/api.md §7.2–7.3): fastify validates and
+ * serializes with them, /openapi.json shows them. Checks a schema cannot state (a past expires_at,
+ * a reserved slug) are the services'.
+ */
+
+const time = (description: string) => Type.String({ format: 'date-time', description });
+
+export const GroupRefSchema = Type.Object(
+  {
+    id: Type.Integer({ description: 'The numeric ID.' }),
+    api_id: Type.String({ description: 'The API identifier: a lower-case slug, unique in the account.' }),
+    name: Type.String(),
+  },
+  { $id: 'GroupRef', additionalProperties: false },
+);
+
+const RuleSchema = Type.Object(
+  {
+    if: Type.Object(
+      {
+        device: Type.Optional(
+          Type.Union([
+            Type.Literal('ios'),
+            Type.Literal('android'),
+            Type.Literal('mobile'),
+            Type.Literal('desktop'),
+          ]),
+        ),
+        country: Type.Optional(Type.String({ pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2.' })),
+        language: Type.Optional(Type.String({ pattern: '^[a-z]{2,3}$', description: 'ISO 639 code.' })),
+      },
+      { additionalProperties: false },
+    ),
+    url: Type.String({ maxLength: MAX_URL_LENGTH }),
+  },
+  { additionalProperties: false },
+);
+
+export const LinkSchema = Type.Object(
+  {
+    short_code: Type.String({ description: 'The code: 7 drawn characters, or the custom slug.' }),
+    short_url: Type.String({ format: 'uri' }),
+    long_url: Type.String({ format: 'uri' }),
+    qr_code: Type.String({ format: 'uri', description: 'PNG QR code of short_url.' }),
+    title: Type.String({ description: 'The title given, else the target page title, "" when it has none.' }),
+    group: Type.Union([Type.Ref(GroupRefSchema), Type.Null()]),
+    tags: Type.Array(Type.String(), { description: 'Sorted.' }),
+    created_at: time('When the link was created (UTC).'),
+    updated_at: time('When the link last changed (UTC).'),
+    expires_at: Type.Union([time('From this instant the link answers 410.'), Type.Null()]),
+    max_clicks: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()]),
+    has_password: Type.Boolean(),
+    rules: Type.Array(RuleSchema),
+    clicks: Type.Integer({ minimum: 0, description: 'Human clicks.' }),
+    unique_visitors: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], {
+      description: 'null until visit analytics are kept.',
+    }),
+    bot_hits: Type.Integer({ minimum: 0, description: 'Redirects of bots, previews and prefetches.' }),
+  },
+  { $id: 'Link', additionalProperties: false },
+);
+
+export type LinkResource = Static<typeof LinkSchema>;
+
+export const LinkListSchema = Type.Object(
+  {
+    items: Type.Array(Type.Ref(LinkSchema)),
+    next_cursor: Type.Union([Type.String(), Type.Null()], {
+      description: 'Pass as `cursor` for the next page; null on the last page.',
+    }),
+  },
+  { $id: 'LinkList', additionalProperties: false },
+);
+
+export const GroupSchema = Type.Object(
+  {
+    id: Type.Integer(),
+    api_id: Type.String(),
+    name: Type.String(),
+    links: Type.Integer({ minimum: 0, description: 'Live links in the group.' }),
+  },
+  { $id: 'Group', additionalProperties: false },
+);
+
+export type GroupResource = Static<typeof GroupSchema>;
+
+export const GroupListSchema = Type.Object(
+  {
+    items: Type.Array(Type.Ref(GroupSchema)),
+    next_cursor: Type.Null({ description: 'Every group fits one page.' }),
+  },
+  { $id: 'GroupList', additionalProperties: false },
+);
+
+export const AccountSchema = Type.Object(
+  {
+    email: Type.String(),
+    plan: Type.String(),
+    api_access: Type.Boolean(),
+    url_quota: Type.Integer(),
+    links_used: Type.Integer(),
+    rate_limit_per_hour: Type.Integer(),
+    requests_this_hour: Type.Integer({ description: 'This request included.' }),
+  },
+  { $id: 'Account', additionalProperties: false },
+);
+
+const groupRef = Type.Union([Type.String({ minLength: 1, maxLength: 64 }), Type.Integer({ minimum: 1 })], {
+  description: "A group's numeric ID or API identifier.",
+});
+const tags = Type.Array(Type.String({ maxLength: MAX_TAG_LENGTH * 4 }), {
+  maxItems: MAX_TAGS * 4,
+  description: `At most ${MAX_TAGS} tags of 1-${MAX_TAG_LENGTH} characters; duplicates are dropped.`,
+});
+const title = Type.String({
+  maxLength: MAX_TITLE_LENGTH * 4,
+  description: `At most ${MAX_TITLE_LENGTH} characters.`,
+});
+const ruleFields = {
+  expires_at: Type.Optional(
+    Type.Union([
+      Type.String({ maxLength: 40, description: 'RFC 3339 date-time in the future.' }),
+      Type.Null(),
+    ]),
+  ),
+  max_clicks: Type.Optional(Type.Union([Type.Integer(), Type.Null()], { description: 'At least 1.' })),
+  password: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Null()])),
+  rules: Type.Optional(Type.Union([Type.Array(RuleSchema, { maxItems: 20 }), Type.Null()])),
+};
+const RULES_NOTE =
+  ' `expires_at`, `max_clicks`, `password` and `rules` are validated, and refused with 300 while this ' +
+  'Snip does not enforce link rules; null is accepted.';
+
+export const CreateLinkBody = Type.Object(
+  {
+    // Needed, but checked by the service as on /create: a missing url is 302, not a malformed body.
+    url: Type.Optional(
+      Type.String({
+        maxLength: MAX_URL_LENGTH * 4,
+        description: 'Absolute http(s) URL, at most 2,048 characters. Needed: 302 when missing or empty.',
+      }),
+    ),
+    group: Type.Optional(groupRef),
+    slug: Type.Optional(
+      Type.String({
+        maxLength: 256,
+        description: '3-64 characters of A-Z, a-z, 0-9, "_", "-"; case-sensitive; never a path of Snip.',
+      }),
+    ),
+    title: Type.Optional(title),
+    tags: Type.Optional(tags),
+    ...ruleFields,
+  },
+  { additionalProperties: false, description: `A new link.${RULES_NOTE}` },
+);
+
+export type CreateLinkBodyType = Static<typeof CreateLinkBody>;
+
+export const PatchLinkBody = Type.Object(
+  {
+    url: Type.Optional(
+      Type.String({ maxLength: MAX_URL_LENGTH * 4, description: 'A new target, checked as on create.' }),
+    ),
+    title: Type.Optional(title),
+    group: Type.Optional(
+      Type.Union([groupRef, Type.Null()], { description: 'null takes the link out of its group.' }),
+    ),
+    tags: Type.Optional(tags),
+    ...ruleFields,
+  },
+  {
+    additionalProperties: false,
+    minProperties: 1,
+    description: `What to change; fields left out stay as they are.${RULES_NOTE}`,
+  },
+);
+
+export type PatchLinkBodyType = Static<typeof PatchLinkBody>;
+
+export const ListLinksQuery = Type.Object(
+  {
+    q: Type.Optional(
+      Type.String({ maxLength: 200, description: 'The long URL or the title contains this.' }),
+    ),
+    group: Type.Optional(
+      Type.String({ maxLength: 64, description: "A group's numeric ID or API identifier." }),
+    ),
+    tag: Type.Optional(Type.String({ maxLength: MAX_TAG_LENGTH * 4 })),
+    expired: Type.Optional(
+      Type.Boolean({ description: 'Only links past their expires_at, or only the others.' }),
+    ),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
+    cursor: Type.Optional(Type.String({ maxLength: 200, description: 'next_cursor of the previous page.' })),
+  },
+  { additionalProperties: false },
+);
+
+export type ListLinksQueryType = Static<typeof ListLinksQuery>;
+
+export const CodeParams = Type.Object({
+  code: Type.String({ maxLength: 64, description: 'The short code.' }),
+});
+
+export const GroupParams = Type.Object({
+  id: Type.Integer({ minimum: 1, description: "The group's numeric ID." }),
+});
+
+export const CreateGroupBody = Type.Object(
+  {
+    name: Type.String({ maxLength: 400, description: '1-100 characters.' }),
+    api_id: Type.Optional(
+      Type.String({ maxLength: 256, description: 'A lower-case slug; derived from the name when left out.' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const PatchGroupBody = Type.Object(
+  {
+    name: Type.Optional(Type.String({ maxLength: 400 })),
+    api_id: Type.Optional(Type.String({ maxLength: 256 })),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+
+/** Shared schemas, added on the root instance so /openapi.json lists them as components. */
+export const LINK_SCHEMAS = [
+  GroupRefSchema,
+  LinkSchema,
+  LinkListSchema,
+  GroupSchema,
+  GroupListSchema,
+  AccountSchema,
+];

@@ -1,0 +1,245 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { FakeInspector, startTestApp, type TestApp } from '../../helper.ts';
+import { attribute, PageClient } from './page-client.ts';
+
+/** Changing a link in place on its page, and custom codes on the dashboard's create form. */
+
+const PASSWORD = 'correct horse battery';
+
+async function signedIn(t: TestApp, email: string, plan = 'tester'): Promise<PageClient> {
+  await t.ops.createAccount(email, plan, PASSWORD);
+  const client = new PageClient(t.app);
+  assert.equal((await client.signIn(email, PASSWORD)).statusCode, 303);
+  return client;
+}
+
+/** Creates a link through the dashboard form; answers its code. */
+async function created(client: PageClient, fields: Record<string, string>): Promise<string> {
+  const answer = await client.post('/dashboard/links', fields);
+  assert.equal(answer.statusCode, 303, answer.body);
+  const code = /created=([A-Za-z0-9_-]+)$/.exec(String(answer.headers.location))?.[1];
+  assert.ok(code);
+  return code;
+}
+
+/** Where the short URL sends a visitor now. */
+async function target(t: TestApp, code: string): Promise<string | undefined> {
+  const answer = await t.app.inject({ method: 'GET', url: `/${code}` });
+  return answer.statusCode === 302 ? String(answer.headers.location) : undefined;
+}
+
+describe('changing a link on its page', () => {
+  it('changes the target, the title and the group; the short URL follows at once', async () => {
+    const t = await startTestApp();
+    try {
+      const client = await signedIn(t, 'ada@example.com');
+      await client.open('/dashboard');
+      const group = await t.ops.createGroup('ada@example.com', 'Spring');
+      const code = await created(client, { url: 'https://example.com/old' });
+      assert.equal(await target(t, code), 'https://example.com/old', 'cached now');
+
+      const page = await client.open(`/dashboard/links/${code}`);
+      assert.match(page.body, new RegExp(`<form method="post" action="/dashboard/links/${code}"`));
+      assert.match(page.body, /name="url"[^>]*value="https:\/\/example\.com\/old"/);
+      const saved = await client.post(`/dashboard/links/${code}`, {
+        url: 'https://example.com/new',
+        title: 'Spring landing page',
+        group: String(group.id),
+      });
+      assert.equal(saved.statusCode, 303, saved.body);
+      assert.equal(saved.headers.location, `/dashboard/links/${code}?done=saved`);
+      assert.equal(await target(t, code), 'https://example.com/new');
+
+      const after = await client.open(`/dashboard/links/${code}?done=saved`);
+      assert.equal(attribute(after.body, 'data-done'), 'saved');
+      assert.match(after.body, /<dd class="title">Spring landing page<\/dd>/);
+      assert.match(after.body, new RegExp(`<option value="${group.id}" selected>Spring</option>`));
+      const link = await t.store.findLinkByCode(code);
+      assert.equal(link?.longUrl, 'https://example.com/new');
+      assert.equal(link?.groupId, group.id);
+
+      // Back out of the group, the rest as it is.
+      const ungrouped = await client.post(`/dashboard/links/${code}`, {
+        url: 'https://example.com/new',
+        title: 'Spring landing page',
+        group: '',
+      });
+      assert.equal(ungrouped.statusCode, 303);
+      assert.equal((await t.store.findLinkByCode(code))?.groupId, null);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('changes a title alone without fetching the target, and saves nothing when nothing changed', async () => {
+    const inspector = new FakeInspector();
+    const t = await startTestApp({ inspector });
+    try {
+      const client = await signedIn(t, 'ada@example.com');
+      await client.open('/dashboard');
+      const code = await created(client, { url: 'https://example.com/page' });
+      const fetched = inspector.fetched.length;
+      // The target would now be refused (306) if it were checked again.
+      inspector.outcome = () => ({ ok: false, code: '306', reason: 'connection refused', cause: 'refused' });
+      const saved = await client.post(`/dashboard/links/${code}`, {
+        url: 'https://example.com/page',
+        title: 'Renamed',
+        group: '',
+      });
+      assert.equal(saved.statusCode, 303, saved.body);
+      assert.equal(inspector.fetched.length, fetched);
+      assert.equal((await t.store.findLinkByCode(code))?.title, 'Renamed');
+      const same = await client.post(`/dashboard/links/${code}`, {
+        url: 'https://example.com/page',
+        title: 'Renamed',
+        group: '',
+      });
+      assert.equal(same.headers.location, `/dashboard/links/${code}?done=unchanged`);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('refuses a social-network target or a foreign group, keeping the input and changing nothing', async () => {
+    const t = await startTestApp();
+    try {
+      const client = await signedIn(t, 'ada@example.com');
+      await client.open('/dashboard');
+      const foreign = await t.ops.createGroup(t.email, 'Not yours');
+      const code = await created(client, { url: 'https://example.com/kept' });
+      const before = await t.store.findLinkByCode(code);
+      assert.equal(await target(t, code), 'https://example.com/kept');
+
+      const social = await client.post(`/dashboard/links/${code}`, {
+        url: 'https://facebook.com/x',
+        title: 'Typed title',
+        group: '',
+      });
+      assert.equal(social.statusCode, 422);
+      assert.equal(attribute(social.body, 'data-error'), '310');
+      assert.match(social.body, /name="url"[^>]*value="https:\/\/facebook\.com\/x"/);
+      assert.match(social.body, /name="title"[^>]*value="Typed title"/);
+
+      const grouped = await client.post(`/dashboard/links/${code}`, {
+        url: 'https://example.com/kept',
+        title: '',
+        group: String(foreign.id),
+      });
+      assert.equal(grouped.statusCode, 422);
+      assert.equal(attribute(grouped.body, 'data-error'), '312');
+
+      const malformed = await client.post(`/dashboard/links/${code}`, {
+        url: 'ftp://example.com/',
+        group: '',
+      });
+      assert.equal(malformed.statusCode, 400);
+      assert.equal(attribute(malformed.body, 'data-error'), '300');
+
+      assert.deepEqual(await t.store.findLinkByCode(code), before);
+      assert.equal(await target(t, code), 'https://example.com/kept');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it("answers 404 for another account's link, and 429 once the hour's window is spent", async () => {
+    const t = await startTestApp({ plan: { rateLimitPerHour: 2 } });
+    try {
+      const ada = await signedIn(t, 'ada@example.com');
+      const bob = await signedIn(t, 'bob@example.com');
+      await ada.open('/dashboard');
+      await bob.open('/dashboard');
+      const code = await created(ada, { url: 'https://example.com/ada' });
+      const taken = await bob.post(`/dashboard/links/${code}`, { url: 'https://example.com/bob', group: '' });
+      assert.equal(taken.statusCode, 404);
+      assert.equal(await target(t, code), 'https://example.com/ada');
+
+      const first = await ada.post(`/dashboard/links/${code}`, {
+        url: 'https://example.com/ada',
+        title: 'One',
+      });
+      assert.equal(first.statusCode, 303);
+      const limited = await ada.post(`/dashboard/links/${code}`, {
+        url: 'https://example.com/ada',
+        title: 'Two',
+      });
+      assert.equal(limited.statusCode, 429);
+      assert.equal(attribute(limited.body, 'data-error'), '429');
+      assert.ok(Number(limited.headers['retry-after']) > 0);
+      assert.equal((await t.store.findLinkByCode(code))?.title, 'One');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('deletes through the same editor: 404 for a link that is gone or not the account’s', async () => {
+    const t = await startTestApp();
+    try {
+      const client = await signedIn(t, 'ada@example.com');
+      await client.open('/dashboard');
+      const code = await created(client, { url: 'https://example.com/bye' });
+      assert.equal((await client.post(`/dashboard/links/${code}/delete`)).statusCode, 303);
+      assert.equal(await target(t, code), undefined);
+      assert.equal(
+        (await client.post(`/dashboard/links/${code}`, { url: 'https://example.com/x' })).statusCode,
+        404,
+      );
+      assert.equal((await client.post(`/dashboard/links/${code}/delete`)).statusCode, 404);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('a custom code on the dashboard', () => {
+  it('creates the link under the code asked for', async () => {
+    const t = await startTestApp();
+    try {
+      const client = await signedIn(t, 'ada@example.com');
+      await client.open('/dashboard');
+      const code = await created(client, { url: 'https://example.com/sale', slug: ' Spring-sale_26 ' });
+      assert.equal(code, 'Spring-sale_26');
+      const link = await t.store.findLinkByCode('Spring-sale_26');
+      assert.equal(link?.longUrl, 'https://example.com/sale');
+      assert.equal(await target(t, 'Spring-sale_26'), 'https://example.com/sale');
+      const page = await client.open(`/dashboard?created=${code}`);
+      assert.equal(attribute(page.body, 'data-done'), 'link-created');
+      assert.match(page.body, /<tr data-code="Spring-sale_26">/);
+      // Without one, a code is drawn.
+      assert.match(await created(client, { url: 'https://example.com/drawn', slug: '' }), /^[0-9A-Za-z]{7}$/);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('answers 409 (313) for a code taken, deleted or reserved, and 400 (300) for a malformed one', async () => {
+    const t = await startTestApp();
+    try {
+      const client = await signedIn(t, 'ada@example.com');
+      await client.open('/dashboard');
+      await created(client, { url: 'https://example.com/first', slug: 'launch' });
+      const gone = await created(client, { url: 'https://example.com/gone', slug: 'old-news' });
+      assert.equal((await client.post(`/dashboard/links/${gone}/delete`)).statusCode, 303);
+      const cases: Array<[string, number, string]> = [
+        ['launch', 409, '313'],
+        ['old-news', 409, '313'],
+        ['dashboard', 409, '313'],
+        ['Dashboard', 409, '313'],
+        ['ab', 400, '300'],
+        ['not a code', 400, '300'],
+      ];
+      for (const [slug, status, error] of cases) {
+        const answer = await client.post('/dashboard/links', { url: 'https://example.com/second', slug });
+        assert.equal(answer.statusCode, status, slug);
+        assert.equal(attribute(answer.body, 'data-error'), error, slug);
+        assert.match(answer.body, new RegExp(`name="slug"[^>]*value="${slug}"`), 'the input is kept');
+        assert.match(answer.body, /name="url"[^>]*value="https:\/\/example\.com\/second"/);
+      }
+      const account = await t.store.findAccountByEmail('ada@example.com');
+      assert.equal((await t.store.listLinks(account?.id ?? 0, { limit: 10 })).total, 1);
+    } finally {
+      await t.close();
+    }
+  });
+});
