@@ -1,5 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { openStore } from '../src/adapters/open-store.ts';
+import type { NewLink } from '../src/core/entities.ts';
+import { urlHash } from '../src/core/target-url.ts';
 import { memoryOf, type Started, startSnip } from './processes.ts';
 import { createGoal, type Goal, type Run, redirectGoal, rssGoal } from './report.ts';
 import { codeOf, prepareStore, sampleIndexes, seedLinks, writeCodes } from './seed.ts';
@@ -51,6 +54,7 @@ export async function sqlitePhase({ session, dir, bare, target, hotSmall }: Benc
     script: 'redirect.lua',
     env: redirect(hotSmall),
   });
+  const guarded = await measureGuardedLinks(session, dir, databaseUrl, store.accountId, snip);
   await snip.stop();
 
   await timed('seed: up to 1M links', () => seedLinks(databaseUrl, store.accountId, SMALL, LARGE));
@@ -94,9 +98,89 @@ export async function sqlitePhase({ session, dir, bare, target, hotSmall }: Benc
     create,
     goals: [redirectGoal('10k', small), redirectGoal('1M', large), createGoal(create), rssGoal(peakRssMb)],
     notes: [
+      ...guarded,
       `snip RSS just after start: ${startSmall.rssMb.toFixed(0)} MB (10k), ${startLarge.rssMb.toFixed(0)} MB (1M); ` +
         `peak (VmHWM) ${small.peakRssMb?.toFixed(0)} MB in the 10k phase, ${peakRssMb.toFixed(0)} MB in the 1M phase`,
     ],
     memoryAtStart: { links10k: startSmall, links1m: startLarge },
   };
+}
+
+/**
+ * One hot link each, clicked by a browser (a User-Agent, so every request is a human click): a plain
+ * link, one with targeting rules that none of the requests matches (every rule is tried: the user
+ * agent parsed, the language read), and one with a visit limit it never reaches (each click takes a
+ * visit in the store). Their server CPU per request is set beside the plain link's.
+ */
+async function measureGuardedLinks(
+  session: Session,
+  dir: string,
+  databaseUrl: string,
+  accountId: number,
+  snip: Started,
+): Promise<string[]> {
+  const links = { plain: 'benchP1', rules: 'benchR1', limited: 'benchL1' } as const;
+  const store = await openStore(databaseUrl, { prepare: true });
+  try {
+    const add = async (code: string, url: string, guards: NewLink['guards']) => {
+      const result = await store.insertLinkWithinQuota({
+        code,
+        accountId,
+        groupId: null,
+        longUrl: url,
+        normalizedUrl: url,
+        urlHash: urlHash(url),
+        title: code,
+        guards,
+      });
+      if (result.kind !== 'created') throw new Error(`bench link ${code}: ${result.kind}`);
+    };
+    await add(links.plain, 'https://example.com/plain', {});
+    await add(links.rules, 'https://example.com/ruled', {
+      rules: [
+        { if: { device: 'ios' }, url: 'https://example.com/ios' },
+        { if: { device: 'android', country: 'DE' }, url: 'https://example.com/android-de' },
+        { if: { language: 'fr' }, url: 'https://example.com/fr' },
+      ],
+    });
+    await add(links.limited, 'https://example.com/limited', { maxClicks: 1_000_000_000 });
+  } finally {
+    await store.close();
+  }
+  const browser = (code: string) => () => ({
+    BENCH_CODES: writeCodesOf(join(dir, `${code}.txt`), [code]),
+    BENCH_UA: BROWSER_UA,
+    BENCH_LANG: 'en-GB, en;q=0.9',
+  });
+  const plain = await session.measure({
+    target: 'snip redirect, one plain link, browser clicks',
+    servers: [snip],
+    script: 'redirect.lua',
+    env: browser(links.plain),
+  });
+  const rules = await session.measure({
+    target: 'snip redirect, one link with 3 targeting rules (none matches), browser clicks',
+    servers: [snip],
+    script: 'redirect.lua',
+    env: browser(links.rules),
+  });
+  const limited = await session.measure({
+    target: 'snip redirect, one link with max_clicks (SQLite takes each visit), browser clicks',
+    servers: [snip],
+    script: 'redirect.lua',
+    env: browser(links.limited),
+  });
+  const cpu = (run: Run) => run.cpuUsPerRequest ?? 0;
+  const beside = (what: string, run: Run) =>
+    `${what}: ${cpu(run).toFixed(1)} µs server CPU per request, ${(cpu(run) / Math.max(0.001, cpu(plain))).toFixed(2)}× ` +
+    `the plain link's ${cpu(plain).toFixed(1)} µs (${run.ratioVsBare?.toFixed(2) ?? '?'}× bare req/s)`;
+  return [beside('link with targeting rules', rules), beside('link with max_clicks', limited)];
+}
+
+const BROWSER_UA =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0 Safari/537.36';
+
+function writeCodesOf(path: string, codes: readonly string[]): string {
+  writeFileSync(path, `${codes.join('\n')}\n`);
+  return path;
 }

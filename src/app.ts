@@ -9,10 +9,12 @@ import { MemoryWindowCounter } from './adapters/memory/window-counter.ts';
 import type { Config } from './config.ts';
 import { accountGroups } from './core/groups.ts';
 import { accountKeys } from './core/key-authentication.ts';
+import type { CountryLookup } from './core/ports/geo.ts';
 import type { Inspector } from './core/ports/inspector.ts';
 import type { ReadinessCheck } from './core/ports/readiness.ts';
 import type { DemoLog, LinkEvents, WindowCounter } from './core/ports/shared-state.ts';
 import type { Store } from './core/ports/store.ts';
+import type { VisitLimits } from './core/ports/visit-limits.ts';
 import { socialMatcher } from './core/social.ts';
 import { ACCOUNT_ASSETS, accountsFeature, frameOfSession } from './features/accounts/index.ts';
 import { KeyUses } from './features/accounts/key-uses.ts';
@@ -39,6 +41,7 @@ import { ClickBuffer } from './features/redirect/click-buffer.ts';
 import { fastRedirect, redirectAnswer } from './features/redirect/fast-path.ts';
 import { REDIRECT_ROUTES, redirectFeature } from './features/redirect/index.ts';
 import { cachedLink, type LinkCache, linkCacheOver } from './features/redirect/link-cache.ts';
+import { storeVisitLimits } from './features/redirect/visit-limits.ts';
 import { logAccess } from './http/access-log.ts';
 import { registerBodyParsers } from './http/body-parsers.ts';
 import { ProblemSchema } from './http/openapi-parts.ts';
@@ -58,6 +61,10 @@ export interface AppDeps {
   demoLog?: DemoLog;
   /** Cache invalidation across instances (Redis pub/sub); in-process by default. */
   linkEvents?: LinkEvents;
+  /** Visit limits shared by every instance (Redis); the store's atomic update by default. */
+  visitLimits?: VisitLimits;
+  /** The country of a client address, for targeting rules; none known by default. */
+  countries?: CountryLookup;
   /** Dependencies besides the store that /readyz checks (Redis). */
   readinessChecks?: ReadinessCheck[];
   logger?: FastifyServerOptions['logger'];
@@ -74,6 +81,10 @@ declare module 'fastify' {
     demoLog: DemoLog;
   }
 }
+
+/** Wrong passwords an address may try per protected link in a window (docs/api.md §8.2). */
+const PASSWORD_TRIES = 10;
+const PASSWORD_TRIES_WINDOW_MS = 15 * 60_000;
 
 /** Builds the whole application without listening; tests call inject() on it. */
 export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyInstance> {
@@ -162,6 +173,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     groups,
     cursors: pageCursors(await store.secret('page-cursors', randomBytes(32))),
     baseUrl: config.baseUrl,
+    now,
   });
 
   const accounts = await accountServices(config, { store, counter, now });
@@ -235,6 +247,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     notFoundLimit: config.notFoundLimit,
     baseUrl: config.baseUrl,
     now,
+    limits: deps.visitLimits ?? storeVisitLimits(store),
+    countries: deps.countries ?? { countryOf: () => undefined },
+    passwordTries: { limit: PASSWORD_TRIES, windowMs: PASSWORD_TRIES_WINDOW_MS },
   });
   await app.register(opsFeature, {
     checks: [{ name: 'store', check: () => store.ping() }, ...(deps.readinessChecks ?? [])],

@@ -1,3 +1,4 @@
+import { openCountryLookup } from './adapters/geo/country.ts';
 import { openStore } from './adapters/open-store.ts';
 import { buildApp } from './app.ts';
 import { runCli } from './cli.ts';
@@ -17,8 +18,11 @@ async function serve(config: Config): Promise<void> {
         config.storeTimeoutMs,
       )
     : undefined;
+  // The offline country database of targeting rules, loaded once before serving (docs/adr/017).
+  const countries = await openCountryLookup();
   const app = await buildApp(config, {
     store,
+    countries,
     ...shared?.ports,
     logger: {
       level: config.logLevel,
@@ -41,6 +45,7 @@ async function serve(config: Config): Promise<void> {
       await app.close();
       await shared?.close();
       await store.close();
+      countries.close?.();
     } finally {
       clearTimeout(force);
     }

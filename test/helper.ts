@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyServerOptions, InjectOptions } from 'fasti
 import { openStore } from '../src/adapters/open-store.ts';
 import { buildApp } from '../src/app.ts';
 import { type Config, loadConfig } from '../src/config.ts';
+import type { CountryLookup } from '../src/core/ports/geo.ts';
 import type { InspectOutcome, Inspector } from '../src/core/ports/inspector.ts';
 import type { ReadinessCheck } from '../src/core/ports/readiness.ts';
 import type { WindowCounter } from '../src/core/ports/shared-state.ts';
@@ -51,6 +52,7 @@ export interface TestAppOptions {
   /** What the app is given instead of the store itself (e.g. one that hangs), the store staying the test's. */
   storeSeenByApp?: (store: Store) => Store;
   logger?: FastifyServerOptions['logger'];
+  countries?: CountryLookup;
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -77,6 +79,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     now: options.now,
     counter: options.counter,
     readinessChecks: options.readinessChecks,
+    countries: options.countries,
   });
   return {
     app,

@@ -17,7 +17,11 @@ function init(args)
   codes = file:read('*a')
   file:close()
   count = #codes / 8
-  head, tail = wrk.format('GET', '/0000000'):match('^(GET /)0000000(.*)$')
+  -- BENCH_UA / BENCH_LANG: requests as a browser sends them (a human click, a language to match).
+  local headers = {}
+  if os.getenv('BENCH_UA') then headers['User-Agent'] = os.getenv('BENCH_UA') end
+  if os.getenv('BENCH_LANG') then headers['Accept-Language'] = os.getenv('BENCH_LANG') end
+  head, tail = wrk.format('GET', '/0000000', headers):match('^(GET /)0000000(.*)$')
 end
 
 function request()

@@ -1,4 +1,5 @@
 import type { Scope } from './scopes.ts';
+import type { LinkRule } from './targeting.ts';
 
 /**
  * What Snip is made of: plans, accounts, their keys and groups, links and their counts. Plain data,
@@ -88,6 +89,25 @@ export interface Link {
   createdAt: Date;
   /** When the link last changed; its creation time until then. */
   updatedAt: Date;
+  /** From this instant the link answers 410 Gone (docs/api.md §8.2). */
+  expiresAt: Date | null;
+  /** Human clicks after which the link answers 410. */
+  maxClicks: number | null;
+  /** Clicks taken against maxClicks by the store (without Redis); the link's clicks when the limit was set. */
+  limitUsed: number;
+  /** scrypt hash of the link's password; never shown. */
+  passwordHash: string | null;
+  /** Targeting rules, in order; [] when none. */
+  rules: readonly LinkRule[];
+}
+
+/** The rules a link keeps besides its target (docs/api.md §8.2–8.3), as stored. */
+export interface LinkGuards {
+  expiresAt?: Date | null;
+  maxClicks?: number | null;
+  passwordHash?: string | null;
+  /** [] removes them. */
+  rules?: readonly LinkRule[];
 }
 
 export interface NewLink {
@@ -100,6 +120,7 @@ export interface NewLink {
   urlHash: string;
   title: string;
   tags?: readonly string[];
+  guards?: LinkGuards;
 }
 
 /** What a change of a link sets; what it leaves out stays as it is. The code never changes. */
@@ -109,6 +130,8 @@ export interface LinkChange {
   /** null takes the link out of its group. */
   groupId?: number | null;
   tags?: readonly string[];
+  /** What is given of them changes; setting a limit where there was none starts it from the link's clicks. */
+  guards?: LinkGuards;
 }
 
 /** Counts gathered in memory by the redirect and written in one batch. */
@@ -143,6 +166,8 @@ export interface LinkQuery {
   search?: string;
   /** Only links with this tag. */
   tag?: string;
+  /** Only links past their expiry at `now` (true), or only the others (false). */
+  expired?: { is: boolean; now: number };
   /** Default `created`. */
   order?: LinkOrder;
   /** false: leave the total out (an API page or an export needs none). Default true. */

@@ -1,5 +1,7 @@
 import { Refusal } from './errors.ts';
 import { isReservedPath, LINK_CODE_PATTERN } from './short-code.ts';
+import { parseTargetUrl, type TargetUrl } from './target-url.ts';
+import { DEVICES, type Device, MAX_RULES, type RuleCondition } from './targeting.ts';
 
 /**
  * The fields an account holder gives a link besides its target (docs/api.md §7–8): a custom slug,
@@ -59,37 +61,96 @@ export interface LinkRuleFields {
   rules?: readonly unknown[] | null;
 }
 
-/**
- * Link rules are validated (a past `expires_at`, a `max_clicks` below 1 are 300) but not yet
- * enforced by the redirect, so a value that would set one is refused with 300 rather than stored and
- * ignored (docs/adr/015). null, or no rules, is what every link has and passes.
- */
-export function refuseLinkRules(fields: LinkRuleFields, nowMs: number): void {
-  const { expiresAt, maxClicks, password, rules } = fields;
-  if (typeof expiresAt === 'string') {
-    const at = Date.parse(expiresAt);
-    if (!RFC3339.test(expiresAt) || Number.isNaN(at)) {
-      throw new Refusal('300', 'expires_at is an RFC 3339 date-time, e.g. 2027-01-31T12:00:00Z.');
-    }
-    if (at <= nowMs) throw new Refusal('300', 'expires_at is in the past.');
-  }
-  if (typeof maxClicks === 'number' && (!Number.isInteger(maxClicks) || maxClicks < 1)) {
-    throw new Refusal('300', 'max_clicks is a whole number of at least 1.');
-  }
-  if (typeof password === 'string' && password.length === 0) {
-    throw new Refusal('300', 'A password is not empty; null removes it.');
-  }
-  const setsRule =
-    typeof expiresAt === 'string' ||
-    typeof maxClicks === 'number' ||
-    typeof password === 'string' ||
-    (Array.isArray(rules) && rules.length > 0);
-  if (setsRule) {
-    throw new Refusal(
-      '300',
-      'Expiry, visit limits, passwords and targeting rules are not available on this Snip yet; send them as null.',
-    );
-  }
+/** The rule fields once their shape is checked: null clears one, undefined leaves it as it is. */
+export interface CheckedRuleFields {
+  expiresAt?: Date | null;
+  maxClicks?: number | null;
+  password?: string | null;
+  rules?: Array<{ if: RuleCondition; url: string; target: TargetUrl }>;
 }
 
+export const MAX_CLICKS_LIMIT = 1_000_000_000;
+export const MAX_LINK_PASSWORD = 1024;
+
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2})$/i;
+
+function checkExpiry(value: string, nowMs: number): Date {
+  const at = Date.parse(value);
+  if (!RFC3339.test(value) || Number.isNaN(at)) {
+    throw new Refusal('300', 'expires_at is an RFC 3339 date-time, e.g. 2027-01-31T12:00:00Z.');
+  }
+  if (at <= nowMs) throw new Refusal('300', 'expires_at is in the past.');
+  return new Date(at);
+}
+
+function checkCondition(raw: unknown): RuleCondition {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    throw new Refusal('300', 'A rule\'s "if" is an object of device, country and language.');
+  }
+  const { device, country, language, ...rest } = raw as Record<string, unknown>;
+  if (Object.keys(rest).length > 0)
+    throw new Refusal('300', 'A rule names only device, country and language.');
+  const condition: RuleCondition = {};
+  if (device !== undefined) {
+    if (typeof device !== 'string' || !(DEVICES as readonly string[]).includes(device)) {
+      throw new Refusal('300', `A rule's device is one of ${DEVICES.join(', ')}.`);
+    }
+    condition.device = device as Device;
+  }
+  if (country !== undefined) {
+    if (typeof country !== 'string' || !/^[A-Za-z]{2}$/.test(country)) {
+      throw new Refusal('300', "A rule's country is a two-letter ISO 3166 code, e.g. DE.");
+    }
+    condition.country = country.toUpperCase();
+  }
+  if (language !== undefined) {
+    if (typeof language !== 'string' || !/^[A-Za-z]{2,3}$/.test(language)) {
+      throw new Refusal('300', "A rule's language is a two- or three-letter ISO 639 code, e.g. fr.");
+    }
+    condition.language = language.toLowerCase();
+  }
+  if (Object.keys(condition).length === 0) throw new Refusal('300', 'A rule names at least one condition.');
+  return condition;
+}
+
+function checkRules(rules: readonly unknown[]): NonNullable<CheckedRuleFields['rules']> {
+  if (rules.length > MAX_RULES) throw new Refusal('300', `A link has at most ${MAX_RULES} rules.`);
+  return rules.map((raw) => {
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+      throw new Refusal('300', 'A rule is an object with "if" and "url".');
+    }
+    const { if: condition, url, ...rest } = raw as Record<string, unknown>;
+    if (Object.keys(rest).length > 0) throw new Refusal('300', 'A rule has only "if" and "url".');
+    if (typeof url !== 'string') throw new Refusal('300', "A rule's url is an absolute http(s) URL.");
+    const target = parseTargetUrl(url);
+    if (!target)
+      throw new Refusal('300', "A rule's url must be an absolute http(s) URL of at most 2,048 characters.");
+    return { if: checkCondition(condition), url: target.longUrl, target };
+  });
+}
+
+/**
+ * The shapes of expiry, visit limit, password and rules (all 300): a future RFC 3339 time, a whole
+ * number of clicks from 1 to a billion, a password of 1-1,024 characters, at most 20 rules each with
+ * at least one known condition and an absolute http(s) URL. Their targets' further checks (social,
+ * inspection) are the services'.
+ */
+export function checkLinkRules(fields: LinkRuleFields, nowMs: number): CheckedRuleFields {
+  const checked: CheckedRuleFields = {};
+  const { expiresAt, maxClicks, password, rules } = fields;
+  if (expiresAt !== undefined) checked.expiresAt = expiresAt === null ? null : checkExpiry(expiresAt, nowMs);
+  if (maxClicks !== undefined && maxClicks !== null) {
+    if (!Number.isInteger(maxClicks) || maxClicks < 1 || maxClicks > MAX_CLICKS_LIMIT) {
+      throw new Refusal('300', 'max_clicks is a whole number from 1 to 1,000,000,000.');
+    }
+  }
+  if (maxClicks !== undefined) checked.maxClicks = maxClicks;
+  if (password !== undefined && password !== null) {
+    if (password.length === 0 || password.length > MAX_LINK_PASSWORD) {
+      throw new Refusal('300', 'A link password has 1-1,024 characters; null removes it.');
+    }
+  }
+  if (password !== undefined) checked.password = password;
+  if (rules !== undefined) checked.rules = rules === null ? [] : checkRules(rules);
+  return checked;
+}

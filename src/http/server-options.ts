@@ -24,12 +24,24 @@ export const CLIENT_DEADLINES = {
   connectionsCheckingInterval: 1_000,
 } as const;
 
+/**
+ * The trust function of `hops` proxies in front (TRUST_PROXY): the socket's peer and the last
+ * hops - 1 X-Forwarded-For entries are proxies, the entry before them is the client. Clients must
+ * not reach the server around the proxies (ADR 011).
+ */
+export function trustHops(hops: false | number): false | ((address: string, index: number) => boolean) {
+  if (hops === false || hops <= 0) return false;
+  return (_address, index) => index < hops;
+}
+
 /** Fastify's options: body limit, strict validation, quiet request logging, and the hot path first. */
 export function serverOptions(options: ServerOptions): FastifyServerOptions {
   return {
     logger: options.logger ?? false,
-    // A hop count: only the addresses the operator's own proxies appended are believed (proxy-addr semantics).
-    trustProxy: options.trustProxy as FastifyServerOptions['trustProxy'],
+    // A hop count: only the addresses the operator's own proxies appended are believed. Given as a
+    // function: fastify reads a bare number as "trust nothing" (it cannot check the peer), which
+    // would make every client the proxy's address and share one bucket of every per-address limit.
+    trustProxy: trustHops(options.trustProxy),
     bodyLimit: MAX_BODY_BYTES,
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
     // No per-request info lines on the hot path; errors are still logged, with keys redacted.

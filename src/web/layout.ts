@@ -25,6 +25,8 @@ export interface PageOptions {
   styleNonce?: string;
   /** A description for search engines and link previews. */
   description?: string;
+  /** Keep the page out of search engines (a link's password form). */
+  noindex?: boolean;
 }
 
 /** Snip's mark: two links of a chain, cut short. */
@@ -65,7 +67,12 @@ export function page(options: PageOptions): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${options.documentTitle ?? `${options.title} · Snip`}</title>
 <meta name="description" content="${options.description ?? 'Snip: short links, checked before they are made.'}">
-<link rel="icon" href="/assets/favicon.svg" type="image/svg+xml">
+${
+  options.noindex
+    ? html`<meta name="robots" content="noindex, nofollow">
+`
+    : html``
+}<link rel="icon" href="/assets/favicon.svg" type="image/svg+xml">
 ${
   options.styleNonce
     ? html`<meta property="csp-nonce" content="${options.styleNonce}">

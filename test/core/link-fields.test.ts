@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Refusal } from '../../src/core/errors.ts';
-import { checkSlug, checkTags, checkTitle, refuseLinkRules } from '../../src/core/link-fields.ts';
+import { checkLinkRules, checkSlug, checkTags, checkTitle } from '../../src/core/link-fields.ts';
 
 /** The fields of a link besides its target (docs/api.md §7–8): slug, title, tags, link rules. */
 
@@ -44,24 +44,54 @@ describe('link fields', () => {
     }
   });
 
-  it('validate link rules and refuse any that would need enforcing; null passes', () => {
+  it('check the shape of link rules: a future expiry, 1 to a billion clicks, a password, at most 20 rules', () => {
     const now = Date.UTC(2026, 10, 23);
-    refuseLinkRules({}, now);
-    refuseLinkRules({ expiresAt: null, maxClicks: null, password: null, rules: null }, now);
-    refuseLinkRules({ rules: [] }, now);
+    assert.deepEqual(checkLinkRules({}, now), {});
+    assert.deepEqual(checkLinkRules({ expiresAt: null, maxClicks: null, password: null, rules: null }, now), {
+      expiresAt: null,
+      maxClicks: null,
+      password: null,
+      rules: [],
+    });
+    const checked = checkLinkRules(
+      {
+        expiresAt: '2027-01-01T00:00:00+01:00',
+        maxClicks: 10,
+        password: 'pw',
+        rules: [{ if: { device: 'ios', country: 'de', language: 'FR' }, url: 'HTTPS://Example.com/ios' }],
+      },
+      now,
+    );
+    assert.equal(checked.expiresAt?.toISOString(), '2026-12-31T23:00:00.000Z');
+    assert.equal(checked.maxClicks, 10);
+    assert.equal(checked.password, 'pw');
+    assert.deepEqual(
+      checked.rules?.map((rule) => [rule.if, rule.url]),
+      [[{ device: 'ios', country: 'DE', language: 'fr' }, 'HTTPS://Example.com/ios']],
+    );
+    const rule = { if: { device: 'ios' }, url: 'https://example.com/' };
     for (const fields of [
       { expiresAt: '2026-11-22T00:00:00Z' },
       { expiresAt: '2026-11-23' },
       { expiresAt: 'soon' },
       { maxClicks: 0 },
+      { maxClicks: -1 },
       { maxClicks: 2.5 },
+      { maxClicks: 1_000_000_001 },
       { password: '' },
-      { expiresAt: '2027-01-01T00:00:00+01:00' },
-      { maxClicks: 5 },
-      { password: 'pw' },
-      { rules: [{ if: {}, url: 'https://example.com' }] },
+      { password: 'x'.repeat(1025) },
+      { rules: Array.from({ length: 21 }, () => rule) },
+      { rules: [{ if: {}, url: 'https://example.com/' }] },
+      { rules: [{ if: { device: 'fridge' }, url: 'https://example.com/' }] },
+      { rules: [{ if: { country: 'Germany' }, url: 'https://example.com/' }] },
+      { rules: [{ if: { language: 'french' }, url: 'https://example.com/' }] },
+      { rules: [{ if: { device: 'ios', weekday: 'mon' }, url: 'https://example.com/' }] },
+      { rules: [{ if: { device: 'ios' }, url: 'ftp://example.com/' }] },
+      { rules: [{ if: { device: 'ios' } }] },
+      { rules: ['https://example.com/'] },
     ]) {
-      refusedWith('300', () => refuseLinkRules(fields, now));
+      refusedWith('300', () => checkLinkRules(fields, now));
     }
+    assert.equal(checkLinkRules({ rules: Array.from({ length: 20 }, () => rule) }, now).rules?.length, 20);
   });
 });

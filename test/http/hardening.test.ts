@@ -195,3 +195,26 @@ describe('slow and numerous clients', () => {
     }
   });
 });
+
+describe('client addresses behind proxies (TRUST_PROXY)', () => {
+  async function ipSeen(env: Record<string, string>, forwardedFor: string): Promise<string> {
+    const t = await startTestApp({ env });
+    try {
+      t.app.get('/which-ip', { schema: { hide: true } }, async (request) => ({ ip: request.ip }));
+      const answer = await t.app.inject({
+        method: 'GET',
+        url: '/which-ip',
+        headers: { 'x-forwarded-for': forwardedFor },
+      });
+      return (answer.json() as { ip: string }).ip;
+    } finally {
+      await t.close();
+    }
+  }
+
+  it('believes as many X-Forwarded-For entries as there are proxies, from the right', async () => {
+    assert.equal(await ipSeen({}, '192.0.2.9'), '127.0.0.1', 'no proxy trusted: the socket');
+    assert.equal(await ipSeen({ TRUST_PROXY: '1' }, '203.0.113.5, 192.0.2.9'), '192.0.2.9');
+    assert.equal(await ipSeen({ TRUST_PROXY: '2' }, '203.0.113.5, 192.0.2.9'), '203.0.113.5');
+  });
+});

@@ -203,6 +203,47 @@ if (!databaseUrl || !redisUrl) {
       assert.equal(await api(2, 'POST', '/links', { url: first, slug: 'moving-target' }), 409);
     });
 
+    it('gives one slug to exactly one of 20 concurrent creates over the instances', async () => {
+      const statuses = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          fetch(`${base(i)}/api/v1/links`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-api-key': keys.roomy as string },
+            body: JSON.stringify({ url: target.url(`/title?slug-race=${i}`), slug: 'one-slug' }),
+          }).then(async (response) => [response.status, ((await response.json()) as { code?: string }).code]),
+        ),
+      );
+      assert.equal(statuses.filter(([status]) => status === 201).length, 1);
+      assert.equal(statuses.filter(([status, code]) => status === 409 && code === '313').length, 19);
+    });
+
+    it('lets exactly 10 of 50 concurrent browser clicks through a link with max_clicks 10', async () => {
+      const created = await fetch(`${base(0)}/api/v1/links`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': keys.roomy as string },
+        body: JSON.stringify({ url: target.url('/title?limited'), slug: 'ten-only', max_clicks: 10 }),
+      });
+      assert.equal(created.status, 201);
+      // A bot and a HEAD on every instance first: they never take a visit.
+      for (const i of [0, 1, 2]) {
+        await fetch(`${base(i)}/ten-only`, { redirect: 'manual', headers: { 'user-agent': 'Slackbot 1.0' } });
+        await fetch(`${base(i)}/ten-only`, {
+          method: 'HEAD',
+          redirect: 'manual',
+          headers: { 'user-agent': BROWSER },
+        });
+      }
+      const statuses = await Promise.all(
+        Array.from({ length: 50 }, (_, i) =>
+          fetch(`${base(i)}/ten-only`, { redirect: 'manual', headers: { 'user-agent': BROWSER } }).then(
+            (response) => response.status,
+          ),
+        ),
+      );
+      assert.equal(statuses.filter((status) => status === 302).length, 10);
+      assert.equal(statuses.filter((status) => status === 410).length, 40);
+    });
+
     it('streams a demo request made on instance A to the event stream of instance C', async () => {
       const received = new Promise<string>((resolve, reject) => {
         const req = httpRequest(`${base(2)}/demo/log/stream`, (response) => {

@@ -2,7 +2,14 @@
 import type { NewLink } from '../../core/entities.ts';
 import type { InsertLinkResult, LinkStore } from '../../core/ports/store.ts';
 import { linkListing, pageOf } from '../sql/link-list.ts';
-import { LINK_COLUMNS, mapFirst, NEW_LINK_COLUMNS, newLinkValues, toLink } from '../sql/rows.ts';
+import {
+  LINK_COLUMNS,
+  mapFirst,
+  NEW_LINK_COLUMNS,
+  NEW_LINK_PLACEHOLDERS,
+  newLinkValues,
+  toLink,
+} from '../sql/rows.ts';
 import { type Db, type Param, query, type Tx, transaction } from './client.ts';
 import { postgresLinkChanges, setTags } from './link-changes.ts';
 
@@ -18,7 +25,7 @@ const FIND_LIVE_BY_URL_HASH = `SELECT ${LINK_COLUMNS} FROM links
  * error that would abort the whole transaction. The reads after it tell the two apart.
  */
 const INSERT_LINK = `INSERT INTO links (${NEW_LINK_COLUMNS})
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING RETURNING ${LINK_COLUMNS}`;
+  VALUES (${NEW_LINK_PLACEHOLDERS((n) => `$${n}`)}) ON CONFLICT DO NOTHING RETURNING ${LINK_COLUMNS}`;
 const CODE_EXISTS = 'SELECT 1 FROM links WHERE code = $1';
 // Takes the slot only while the account is under its plan's quota; no row back = quota full.
 const TAKE_QUOTA_SLOT = `UPDATE accounts SET link_count = link_count + 1
@@ -41,6 +48,10 @@ const ADD_LINK_COUNTS = `UPDATE accounts SET link_count = accounts.link_count + 
 const BULK_CHUNK = 10_000;
 /** A live duplicate that vanishes between the insert and the read is retried; more is a bug. */
 const INSERT_ATTEMPTS = 3;
+
+// One visit of a limited link, or nothing when its limit is reached: the row lock makes it exact.
+const TAKE_VISIT = `UPDATE links SET limit_used = limit_used + 1
+  WHERE id = $1 AND deleted_at IS NULL AND max_clicks IS NOT NULL AND limit_used < max_clicks`;
 
 export function postgresLinkStore(db: Db): LinkStore {
   /**
@@ -93,6 +104,16 @@ export function postgresLinkStore(db: Db): LinkStore {
         db,
         (tx) => insert(tx, link),
         (result) => result.kind === 'created',
+      );
+    },
+
+    async takeVisit(linkId) {
+      return (await query(db, `${TAKE_VISIT} RETURNING id`, [linkId])).length === 1;
+    },
+
+    async visitsTaken(linkId) {
+      return Number(
+        (await query(db, 'SELECT limit_used FROM links WHERE id = $1', [linkId]))[0]?.limit_used ?? 0,
       );
     },
 

@@ -1,5 +1,5 @@
 import type { LinkChange } from '../../core/entities.ts';
-import { LINK_COLUMNS } from './rows.ts';
+import { LINK_COLUMNS, rulesText } from './rows.ts';
 
 /**
  * Statements of a link's change and its tags, one text for both dialects (`?` placeholders; the
@@ -33,6 +33,24 @@ export function changeStatement(
   if (change.groupId !== undefined) {
     sets.push('group_id = ?');
     values.push(change.groupId);
+  }
+  const guards = change.guards ?? {};
+  if (guards.expiresAt !== undefined) {
+    sets.push('expires_at = ?');
+    values.push(guards.expiresAt?.getTime() ?? null);
+  }
+  if (guards.maxClicks !== undefined) {
+    // A limit set where there was none starts from the clicks counted so far (the SET sees the old row).
+    sets.push('max_clicks = ?', 'limit_used = CASE WHEN max_clicks IS NULL THEN clicks ELSE limit_used END');
+    values.push(guards.maxClicks);
+  }
+  if (guards.passwordHash !== undefined) {
+    sets.push('password_hash = ?');
+    values.push(guards.passwordHash);
+  }
+  if (guards.rules !== undefined) {
+    sets.push('rules = ?');
+    values.push(rulesText(guards.rules));
   }
   return { sql: `UPDATE links SET ${sets.join(', ')} WHERE id = ?`, values };
 }

@@ -36,6 +36,14 @@ export function linkListing(
       `EXISTS (SELECT 1 FROM link_tags t WHERE t.link_id = links.id AND t.tag = ${param(query.tag)})`,
     );
   }
+  if (query.expired !== undefined) {
+    const now = param(query.expired.now);
+    conditions.push(
+      query.expired.is
+        ? `(expires_at IS NOT NULL AND expires_at <= ${now})`
+        : `(expires_at IS NULL OR expires_at > ${now})`,
+    );
+  }
   const search = query.search?.trim();
   if (search) {
     const pattern = containsPattern(search);

@@ -16,6 +16,7 @@ import type {
   SessionRecord,
 } from '../../core/entities.ts';
 import { scopesFrom } from '../../core/scopes.ts';
+import type { LinkRule } from '../../core/targeting.ts';
 
 export type Row = Record<string, unknown>;
 
@@ -36,13 +37,20 @@ export const JOINED_PLAN_COLUMNS =
 export const ACCOUNT_COLUMNS = `a.id, a.email, a.password_hash, a.created_at, ${JOINED_PLAN_COLUMNS}`;
 
 export const LINK_COLUMNS =
-  'id, code, account_id, group_id, long_url, normalized_url, title, clicks, bot_hits, created_at, updated_at';
+  'id, code, account_id, group_id, long_url, normalized_url, title, clicks, bot_hits, created_at, updated_at, ' +
+  'expires_at, max_clicks, limit_used, password_hash, rules';
 
 /** The columns a new link is inserted with, in the order of `newLinkValues`. */
 export const NEW_LINK_COLUMNS =
-  'code, account_id, group_id, long_url, normalized_url, url_hash, title, created_at';
+  'code, account_id, group_id, long_url, normalized_url, url_hash, title, created_at, ' +
+  'expires_at, max_clicks, password_hash, rules';
+
+/** Placeholders for NEW_LINK_COLUMNS. */
+export const NEW_LINK_PLACEHOLDERS = (mark: (n: number) => string) =>
+  Array.from({ length: 12 }, (_, i) => mark(i + 1)).join(', ');
 
 export function newLinkValues(link: NewLink, createdAt: number): Array<string | number | null> {
+  const guards = link.guards ?? {};
   return [
     link.code,
     link.accountId,
@@ -52,7 +60,25 @@ export function newLinkValues(link: NewLink, createdAt: number): Array<string | 
     link.urlHash,
     link.title,
     createdAt,
+    guards.expiresAt?.getTime() ?? null,
+    guards.maxClicks ?? null,
+    guards.passwordHash ?? null,
+    rulesText(guards.rules),
   ];
+}
+
+/** Rules as stored: JSON, or NULL for none. */
+export function rulesText(rules: readonly LinkRule[] | undefined): string | null {
+  return rules && rules.length > 0 ? JSON.stringify(rules) : null;
+}
+
+function rulesOf(text: unknown): LinkRule[] {
+  if (typeof text !== 'string' || text === '') return [];
+  return JSON.parse(text) as LinkRule[];
+}
+
+function numberOrNull(value: unknown): number | null {
+  return value === null || value === undefined ? null : Number(value);
 }
 
 export const GROUP_COLUMNS = 'id, account_id, name, api_id, created_at';
@@ -135,6 +161,12 @@ export function toLink(row: Row): Link {
     botHits: row.bot_hits as number,
     createdAt: new Date(row.created_at as number),
     updatedAt: new Date((row.updated_at ?? row.created_at) as number),
+    expiresAt:
+      row.expires_at === null || row.expires_at === undefined ? null : new Date(Number(row.expires_at)),
+    maxClicks: numberOrNull(row.max_clicks),
+    limitUsed: Number(row.limit_used ?? 0),
+    passwordHash: (row.password_hash as string | null | undefined) ?? null,
+    rules: rulesOf(row.rules),
   };
 }
 

@@ -3,7 +3,14 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Link, NewLink } from '../../core/entities.ts';
 import type { InsertLinkResult, LinkStore } from '../../core/ports/store.ts';
 import { linkListing, pageOf } from '../sql/link-list.ts';
-import { LINK_COLUMNS, mapRow, NEW_LINK_COLUMNS, newLinkValues, toLink } from '../sql/rows.ts';
+import {
+  LINK_COLUMNS,
+  mapRow,
+  NEW_LINK_COLUMNS,
+  NEW_LINK_PLACEHOLDERS,
+  newLinkValues,
+  toLink,
+} from '../sql/rows.ts';
 import { type Connection, isUniqueViolation } from './connection.ts';
 import { setTags, sqliteLinkChanges } from './link-changes.ts';
 
@@ -12,11 +19,11 @@ export const FIND_LINK_BY_CODE = `SELECT ${LINK_COLUMNS} FROM links WHERE code =
 const FIND_LIVE_BY_URL_HASH = `SELECT ${LINK_COLUMNS} FROM links
   WHERE account_id = ? AND url_hash = ? AND deleted_at IS NULL`;
 const INSERT_LINK = `INSERT INTO links (${NEW_LINK_COLUMNS})
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${LINK_COLUMNS}`;
+  VALUES (${NEW_LINK_PLACEHOLDERS(() => '?')}) RETURNING ${LINK_COLUMNS}`;
 // Takes the slot only while the account is under its plan's quota; 0 rows changed = quota full.
 const TAKE_QUOTA_SLOT = `UPDATE accounts SET link_count = link_count + 1
   WHERE id = ? AND link_count < (SELECT url_quota FROM plans WHERE plans.id = accounts.plan_id)`;
-const INSERT_BULK_LINK = `INSERT INTO links (${NEW_LINK_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`;
+const INSERT_BULK_LINK = `INSERT INTO links (${NEW_LINK_COLUMNS}) VALUES (${NEW_LINK_PLACEHOLDERS(() => '?')})`;
 const ADD_LINK_COUNT = 'UPDATE accounts SET link_count = link_count + ? WHERE id = ?';
 /**
  * Rows per bulk transaction: holds the write lock (and, node:sqlite being synchronous, the thread)
@@ -26,6 +33,10 @@ const BULK_CHUNK = 10_000;
 const FREE_QUOTA_SLOT = 'UPDATE accounts SET link_count = link_count - 1 WHERE id = ?';
 const SOFT_DELETE = `UPDATE links SET deleted_at = ?
   WHERE account_id = ? AND code = ? AND deleted_at IS NULL`;
+
+// One visit of a limited link, or nothing when its limit is reached: the row lock makes it exact.
+const TAKE_VISIT = `UPDATE links SET limit_used = limit_used + 1
+  WHERE id = ? AND deleted_at IS NULL AND max_clicks IS NOT NULL AND limit_used < max_clicks`;
 
 export function sqliteLinkStore(conn: Connection): LinkStore {
   const findLiveByUrlHash = (accountId: number, urlHash: string): Link | undefined =>
@@ -87,6 +98,14 @@ export function sqliteLinkStore(conn: Connection): LinkStore {
         () => insert(link),
         (result) => result.kind === 'created',
       );
+    },
+
+    async takeVisit(linkId) {
+      return conn.stmt(TAKE_VISIT).run(linkId).changes === 1;
+    },
+
+    async visitsTaken(linkId) {
+      return Number(conn.stmt('SELECT limit_used FROM links WHERE id = ?').get(linkId)?.limit_used ?? 0);
     },
 
     async isCodeIssued(code) {

@@ -102,6 +102,13 @@ export interface LinkStore {
    * Duplicate is reported before quota when both apply.
    */
   insertLinkWithinQuota(link: NewLink): Promise<InsertLinkResult>;
+  /**
+   * Takes one visit of a live link's limit in one conditional update (`limit_used < max_clicks`):
+   * exact however many instances share the store. False when none is left or the link has no limit.
+   */
+  takeVisit(linkId: number): Promise<boolean>;
+  /** Visits taken of a link's limit, as the store counts them. */
+  visitsTaken(linkId: number): Promise<number>;
   /** Whether any link, deleted ones included, ever had this code (codes are never issued twice). */
   isCodeIssued(code: string): Promise<boolean>;
   /** A live link by its code; deleted links are not found. */

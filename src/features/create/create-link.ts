@@ -1,7 +1,15 @@
-import type { Actor, Group, Link } from '../../core/entities.ts';
+import type { Actor, Group, Link, LinkGuards } from '../../core/entities.ts';
 import { Refusal } from '../../core/errors.ts';
-import { groupOrRefuse, inspectOrRefuse, refuseOwnHost, targetOrRefuse } from '../../core/link-checks.ts';
-import { checkSlug, checkTags, checkTitle, refuseLinkRules } from '../../core/link-fields.ts';
+import {
+  groupOrRefuse,
+  guardsOf,
+  inspectOrRefuse,
+  inspectRuleTargets,
+  refuseOwnHost,
+  refuseRuleTargets,
+  targetOrRefuse,
+} from '../../core/link-checks.ts';
+import { checkLinkRules, checkSlug, checkTags, checkTitle } from '../../core/link-fields.ts';
 import type { Inspector } from '../../core/ports/inspector.ts';
 import type { KeyAuthenticator } from '../../core/ports/key-auth.ts';
 import type { CreatedLink, LinkDraft } from '../../core/ports/link-creator.ts';
@@ -75,6 +83,7 @@ export function createLinkService(deps: CreateLinkDeps) {
     slug: string | undefined;
     title: string;
     tags: readonly string[];
+    guards: LinkGuards;
   }
 
   async function store(actor: Actor, link: Checked): Promise<Link> {
@@ -89,6 +98,7 @@ export function createLinkService(deps: CreateLinkDeps) {
         urlHash: link.hash,
         title: link.title,
         tags: link.tags,
+        guards: link.guards,
       });
       if (result.kind === 'created') {
         deps.onCreated?.(result.link);
@@ -109,13 +119,15 @@ export function createLinkService(deps: CreateLinkDeps) {
     const slug = await freeSlug(draft.slug);
     const givenTitle = draft.title === undefined ? undefined : checkTitle(draft.title);
     const tags = checkTags(draft.tags ?? []);
-    refuseLinkRules(draft, now());
+    const rules = checkLinkRules(draft, now());
     if (deps.isSocial(target.parsed.hostname)) throw new Refusal('310');
+    refuseRuleTargets(rules.rules, deps.isSocial, deps.baseUrl);
     const hash = urlHash(target.normalized);
     await refuseDuplicateOrFull(actor, target, hash);
     const pageTitle = await inspectOrRefuse(deps.inspector, target);
+    await inspectRuleTargets(deps.inspector, rules.rules);
     const title = givenTitle === undefined || givenTitle === '' ? pageTitle : givenTitle;
-    return store(actor, { target, hash, group, slug, title, tags });
+    return store(actor, { target, hash, group, slug, title, tags, guards: await guardsOf(rules) });
   }
 
   return {

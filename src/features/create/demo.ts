@@ -84,10 +84,21 @@ export function demoLinkStore(real: Pick<LinkStore, 'isCodeIssued'>): CreateLink
     async insertLinkWithinQuota(link) {
       if (await real.isCodeIssued(link.code)) return { kind: 'code-taken' };
       const at = new Date();
-      return {
-        kind: 'created',
-        link: { ...link, id: 0, clicks: 0, botHits: 0, createdAt: at, updatedAt: at },
+      const { guards, tags: _tags, ...fields } = link;
+      const stored = {
+        ...fields,
+        id: 0,
+        clicks: 0,
+        botHits: 0,
+        createdAt: at,
+        updatedAt: at,
+        expiresAt: guards?.expiresAt ?? null,
+        maxClicks: guards?.maxClicks ?? null,
+        limitUsed: 0,
+        passwordHash: guards?.passwordHash ?? null,
+        rules: guards?.rules ?? [],
       };
+      return { kind: 'created', link: stored };
     },
   };
 }

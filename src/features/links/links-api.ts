@@ -36,6 +36,7 @@ export interface LinksApiDeps {
   groups: AccountGroups;
   cursors: PageCursors;
   baseUrl: URL;
+  now: () => number;
 }
 
 /** Links read per store round trip while exporting. */
@@ -88,12 +89,11 @@ export function linksApi(deps: LinksApiDeps) {
       const after = query.cursor === undefined ? undefined : deps.cursors.read(actor.accountId, query.cursor);
       const group =
         query.group === undefined ? undefined : await groupOrRefuse(store, actor.accountId, query.group);
-      // No link has an expiry while link rules are not kept: none is expired.
-      if (query.expired === true) return { items: [], next_cursor: null };
       const page = await store.listLinks(actor.accountId, {
         groupId: group?.id,
         search: query.q,
         tag: query.tag,
+        expired: query.expired === undefined ? undefined : { is: query.expired, now: deps.now() },
         limit,
         after,
         counted: false,

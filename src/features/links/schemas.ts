@@ -1,6 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { MAX_TAG_LENGTH, MAX_TAGS, MAX_TITLE_LENGTH } from '../../core/link-fields.ts';
+import { MAX_LINK_PASSWORD, MAX_TAG_LENGTH, MAX_TAGS, MAX_TITLE_LENGTH } from '../../core/link-fields.ts';
 import { MAX_URL_LENGTH } from '../../core/target-url.ts';
+import { MAX_RULES } from '../../core/targeting.ts';
 
 /**
  * The management API's resources and request bodies (docs/api.md §7.2–7.3): fastify validates and
@@ -31,14 +32,24 @@ const RuleSchema = Type.Object(
             Type.Literal('desktop'),
           ]),
         ),
-        country: Type.Optional(Type.String({ pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2.' })),
-        language: Type.Optional(Type.String({ pattern: '^[a-z]{2,3}$', description: 'ISO 639 code.' })),
+        country: Type.Optional(
+          Type.String({
+            pattern: '^[A-Za-z]{2}$',
+            description: 'ISO 3166-1 alpha-2, e.g. DE (of the client address).',
+          }),
+        ),
+        language: Type.Optional(
+          Type.String({
+            pattern: '^[A-Za-z]{2,3}$',
+            description: "ISO 639 code, e.g. fr: the visitor's most preferred language (Accept-Language).",
+          }),
+        ),
       },
-      { additionalProperties: false },
+      { additionalProperties: false, description: 'Every condition given must hold; at least one is given.' },
     ),
-    url: Type.String({ maxLength: MAX_URL_LENGTH }),
+    url: Type.String({ maxLength: MAX_URL_LENGTH * 4, description: "Checked like the link's url." }),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, description: 'The first rule that holds names the target.' },
 );
 
 export const LinkSchema = Type.Object(
@@ -53,8 +64,10 @@ export const LinkSchema = Type.Object(
     created_at: time('When the link was created (UTC).'),
     updated_at: time('When the link last changed (UTC).'),
     expires_at: Type.Union([time('From this instant the link answers 410.'), Type.Null()]),
-    max_clicks: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()]),
-    has_password: Type.Boolean(),
+    max_clicks: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], {
+      description: 'Human clicks after which the link answers 410.',
+    }),
+    has_password: Type.Boolean({ description: 'The password itself is never shown.' }),
     rules: Type.Array(RuleSchema),
     clicks: Type.Integer({ minimum: 0, description: 'Human clicks.' }),
     unique_visitors: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], {
@@ -123,18 +136,30 @@ const title = Type.String({
 });
 const ruleFields = {
   expires_at: Type.Optional(
-    Type.Union([
-      Type.String({ maxLength: 40, description: 'RFC 3339 date-time in the future.' }),
-      Type.Null(),
-    ]),
+    Type.Union([Type.String({ maxLength: 40 }), Type.Null()], {
+      description: 'RFC 3339 date-time in the future: from then on the link answers 410. null removes it.',
+    }),
   ),
-  max_clicks: Type.Optional(Type.Union([Type.Integer(), Type.Null()], { description: 'At least 1.' })),
-  password: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Null()])),
-  rules: Type.Optional(Type.Union([Type.Array(RuleSchema, { maxItems: 20 }), Type.Null()])),
+  max_clicks: Type.Optional(
+    Type.Union([Type.Integer(), Type.Null()], {
+      description:
+        'From 1 to 1,000,000,000: after that many human clicks (bots and HEAD never count) the link ' +
+        'answers 410. null removes the limit.',
+    }),
+  ),
+  password: Type.Optional(
+    Type.Union([Type.String({ maxLength: MAX_LINK_PASSWORD * 4 }), Type.Null()], {
+      description:
+        '1-1,024 characters: visitors get a form and go on only with it. Stored as a scrypt hash, never ' +
+        'shown. null removes it.',
+    }),
+  ),
+  rules: Type.Optional(
+    Type.Union([Type.Array(RuleSchema, { maxItems: MAX_RULES * 2 }), Type.Null()], {
+      description: `At most ${MAX_RULES} targeting rules, in order; [] or null removes them.`,
+    }),
+  ),
 };
-const RULES_NOTE =
-  ' `expires_at`, `max_clicks`, `password` and `rules` are validated, and refused with 300 while this ' +
-  'Snip does not enforce link rules; null is accepted.';
 
 export const CreateLinkBody = Type.Object(
   {
@@ -156,7 +181,7 @@ export const CreateLinkBody = Type.Object(
     tags: Type.Optional(tags),
     ...ruleFields,
   },
-  { additionalProperties: false, description: `A new link.${RULES_NOTE}` },
+  { additionalProperties: false, description: 'A new link.' },
 );
 
 export type CreateLinkBodyType = Static<typeof CreateLinkBody>;
@@ -176,7 +201,7 @@ export const PatchLinkBody = Type.Object(
   {
     additionalProperties: false,
     minProperties: 1,
-    description: `What to change; fields left out stay as they are.${RULES_NOTE}`,
+    description: 'What to change; fields left out stay as they are.',
   },
 );
 

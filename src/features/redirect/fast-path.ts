@@ -13,7 +13,7 @@ export interface RedirectAnswerOptions {
 }
 
 /** Whichever speculation header came (browsers send at most one); usually none. */
-function purposeOf(headers: IncomingHttpHeaders): string {
+export function purposeOf(headers: IncomingHttpHeaders): string {
   return String(headers['sec-purpose'] ?? headers.purpose ?? headers['x-purpose'] ?? headers['x-moz'] ?? '');
 }
 
@@ -51,7 +51,8 @@ export function fastRedirect(
     const code = path.slice(1);
     if (!isLinkCode(code)) return false;
     const link = cache.peek(code);
-    if (!link) return false;
+    // A link with rules (expiry, a limit, a password, targeting) is the route's to answer.
+    if (!link || link.guard) return false;
     answer(link, method, req.headers);
     // The flat array form skips building and walking a headers object.
     res.writeHead(status, ['location', link.location, ...tail]);

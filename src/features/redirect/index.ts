@@ -1,6 +1,9 @@
 import type { FastifyInstance } from 'fastify';
+import type { CountryLookup } from '../../core/ports/geo.ts';
 import type { WindowCounter } from '../../core/ports/shared-state.ts';
+import type { VisitLimits } from '../../core/ports/visit-limits.ts';
 import type { RedirectAnswer } from './fast-path.ts';
+import { guardedRedirects } from './guarded.ts';
 import type { LinkCache } from './link-cache.ts';
 import { qrcodeRoute } from './qrcode.ts';
 import { registerRedirects } from './route.ts';
@@ -18,6 +21,11 @@ export interface RedirectFeatureOptions {
   notFoundLimit: number;
   baseUrl: URL;
   now: () => number;
+  /** Visit limits: Redis when configured, the store otherwise. */
+  limits: VisitLimits;
+  countries: CountryLookup;
+  /** Wrong passwords an address may try per link and window (docs/api.md §8.2: 10 in 15 minutes). */
+  passwordTries: { limit: number; windowMs: number };
 }
 
 /** The redirect's routes: logged only at debug, like the hot path's answers. */
@@ -26,5 +34,14 @@ export const REDIRECT_ROUTES: ReadonlySet<string> = new Set(['/:code', '/qrcode/
 /** Called on the root instance: the redirect also owns the application-wide not-found answer. */
 export async function redirectFeature(app: FastifyInstance, options: RedirectFeatureOptions): Promise<void> {
   await app.register(qrcodeRoute, { cache: options.cache, baseUrl: options.baseUrl });
-  registerRedirects(app, options);
+  const guarded = guardedRedirects({
+    answer: options.answer,
+    limits: options.limits,
+    counter: options.counter,
+    countries: options.countries,
+    redirectStatus: options.redirectStatus,
+    now: options.now,
+    passwordTries: options.passwordTries,
+  });
+  registerRedirects(app, { ...options, guarded });
 }

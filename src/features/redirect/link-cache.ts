@@ -1,12 +1,15 @@
 import { LRUCache } from 'lru-cache';
 import type { Link } from '../../core/entities.ts';
 import { UnavailableError } from '../../core/errors.ts';
+import { guardOf, type LinkGuard } from './guard.ts';
 
 /** What a redirect needs of a link; nothing more is kept in memory. */
 export interface CachedLink {
   id: number;
   /** The long URL as an ASCII Location value (punycode host, percent-encoded). */
   location: string;
+  /** Its expiry, visit limit, password and targeting; absent for a plain link. */
+  guard?: LinkGuard;
 }
 
 export interface LinkCacheOptions {
@@ -111,9 +114,11 @@ export class LinkCache {
   }
 }
 
-/** What the cache keeps of a link: its id (for counting) and its Location, computed once. */
+/** What the cache keeps of a link: its id (for counting), its Location and its guard, computed once. */
 export function cachedLink(link: Link): CachedLink {
-  return { id: link.id, location: new URL(link.longUrl).href };
+  const guard = guardOf(link);
+  const location = new URL(link.longUrl).href;
+  return guard ? { id: link.id, location, guard } : { id: link.id, location };
 }
 
 /** The hot-link cache over a store's look-up by code; unknown codes are remembered for 5 s. */

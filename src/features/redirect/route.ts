@@ -5,6 +5,7 @@ import { windowAt } from '../../core/rate-window.ts';
 import { isLinkCode } from '../../core/short-code.ts';
 import { errorPage } from '../../web/error-page.ts';
 import { NO_STORE, type RedirectAnswer } from './fast-path.ts';
+import type { GuardedRedirects } from './guarded.ts';
 import type { LinkCache } from './link-cache.ts';
 
 export interface RedirectRouteOptions {
@@ -15,6 +16,8 @@ export interface RedirectRouteOptions {
   /** Unknown codes an address may try per minute before it gets 429. */
   notFoundLimit: number;
   now: () => number;
+  /** Links with rules: expiry, a visit limit, a password, targeting. */
+  guarded: GuardedRedirects;
 }
 
 const MINUTE_MS = 60_000;
@@ -79,8 +82,8 @@ export function registerRedirects(app: FastifyInstance, options: RedirectRouteOp
 
   app.setNotFoundHandler((request, reply) => miss(request, reply));
 
-  app.get<{ Params: { code: string } }>('/:code', { schema: { hide: true } }, async (request, reply) => {
-    const { code } = request.params;
+  /** The link of a code: cached, or loaded from the store; a FastifyReply when the answer is a miss. */
+  async function linkOf(request: FastifyRequest, reply: FastifyReply, code: string) {
     if (!isLinkCode(code)) return miss(request, reply);
     let link = cache.peek(code);
     if (link === undefined) {
@@ -92,6 +95,14 @@ export function registerRedirects(app: FastifyInstance, options: RedirectRouteOp
       link = loaded ?? null;
     }
     if (link === null) return miss(request, reply);
+    return link;
+  }
+
+  app.get<{ Params: { code: string } }>('/:code', { schema: { hide: true } }, async (request, reply) => {
+    const { code } = request.params;
+    const link = await linkOf(request, reply, code);
+    if (!('location' in link)) return link;
+    if (link.guard) return options.guarded.get(request, reply, code, link);
     options.answer(link, request.method, request.headers);
     return reply
       .code(options.redirectStatus)
@@ -99,4 +110,17 @@ export function registerRedirects(app: FastifyInstance, options: RedirectRouteOp
       .header('cache-control', NO_STORE)
       .send();
   });
+
+  // The password form of a protected link posts here (docs/api.md §8.2).
+  app.post<{ Params: { code: string } }>(
+    '/:code',
+    { schema: { hide: true }, bodyLimit: 16_384 },
+    async (request, reply) => {
+      const { code } = request.params;
+      const link = await linkOf(request, reply, code);
+      if (!('location' in link)) return link;
+      if (link.guard) return options.guarded.post(request, reply, code, link);
+      return reply.code(405).header('allow', 'GET, HEAD').header('cache-control', 'no-store').send();
+    },
+  );
 }

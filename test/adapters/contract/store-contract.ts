@@ -376,6 +376,11 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
           botHits: 0,
           createdAt: result.link.createdAt,
           updatedAt: result.link.createdAt,
+          expiresAt: null,
+          maxClicks: null,
+          limitUsed: 0,
+          passwordHash: null,
+          rules: [],
         });
         assert.deepEqual(await store.findLinkByCode(input.code), result.link);
         assert.deepEqual(await store.findLiveLinkByUrlHash(account.id, input.urlHash), result.link);
@@ -843,6 +848,41 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
         assert.deepEqual((await store.tagsOf([link.id])).get(link.id), ['keep']);
         const own = await store.updateLink(ada.id, link.code, { target: target('https://example.com/a') });
         assert.equal(own.kind, 'updated', 'its own target is no duplicate');
+      });
+
+      it('stores link rules and changes them; a limit set later starts from the clicks counted', async () => {
+        const rules = [{ if: { device: 'ios' as const }, url: 'https://example.com/ios' }];
+        const expiresAt = new Date(Date.UTC(2030, 0, 1));
+        const { ada, link } = await givenLink('https://example.com/ruled', {
+          guards: { expiresAt, maxClicks: 5, passwordHash: 'scrypt$x', rules },
+        });
+        assert.deepEqual(
+          [link.expiresAt, link.maxClicks, link.limitUsed, link.passwordHash, link.rules],
+          [expiresAt, 5, 0, 'scrypt$x', rules],
+        );
+        const cleared = await store.updateLink(ada.id, link.code, {
+          guards: { expiresAt: null, maxClicks: null, passwordHash: null, rules: [] },
+        });
+        assert.equal(cleared.kind, 'updated');
+        assert.deepEqual(
+          [cleared.link.expiresAt, cleared.link.maxClicks, cleared.link.passwordHash, cleared.link.rules],
+          [null, null, null, []],
+        );
+        await store.addClicks([{ linkId: link.id, day: '2026-11-23', clicks: 7, botHits: 0 }]);
+        const limited = await store.updateLink(ada.id, link.code, { guards: { maxClicks: 9 } });
+        assert.equal(limited.kind, 'updated');
+        assert.equal(limited.link.limitUsed, 7);
+        assert.deepEqual([await store.takeVisit(link.id), await store.takeVisit(link.id)], [true, true]);
+        assert.equal(await store.takeVisit(link.id), false);
+        assert.equal(await store.visitsTaken(link.id), 9);
+      });
+
+      it('takes visits atomically under concurrency and never for a link without a limit', async () => {
+        const { link } = await givenLink('https://example.com/race', { guards: { maxClicks: 10 } });
+        const taken = await Promise.all(Array.from({ length: 30 }, () => store.takeVisit(link.id)));
+        assert.equal(taken.filter(Boolean).length, 10);
+        const { link: free } = await givenLink('https://example.com/free');
+        assert.equal(await store.takeVisit(free.id), false);
       });
 
       it('lists links by tag, and counts only live links per group', async () => {

@@ -165,8 +165,9 @@ describe('links on /api/v1', () => {
       assertProblem(form, 400, '300');
     });
 
-    it('validates link rules, and refuses any it would have to enforce (300), while null passes', async () => {
+    it('refuses link rules of the wrong shape with 300 and keeps valid ones; null is none', async () => {
       const future = new Date(Date.now() + 86_400_000).toISOString();
+      const rule = { if: { device: 'ios' }, url: 'https://example.com/ios' };
       const refused: LinkBody[] = [
         { expires_at: '2020-01-01T00:00:00Z' },
         { expires_at: 'tomorrow' },
@@ -175,18 +176,33 @@ describe('links on /api/v1', () => {
         { max_clicks: -3 },
         { max_clicks: 1.5 },
         { max_clicks: '10' },
+        { max_clicks: 1_000_000_001 },
         { password: '' },
+        { password: 'x'.repeat(10_000) },
         { rules: [{ if: { device: 'fridge' }, url: 'https://example.com/' }] },
+        { rules: [{ if: {}, url: 'https://example.com/' }] },
+        { rules: Array.from({ length: 21 }, () => rule) },
         { rules: 'none' },
-        // Valid, but not enforced on this Snip yet: refused rather than ignored.
-        { expires_at: future },
-        { max_clicks: 10 },
-        { password: 'secret' },
-        { rules: [{ if: { device: 'ios' }, url: 'https://example.com/ios' }] },
       ];
       for (const fields of refused) assertProblem(await create({ url: fresh(), ...fields }), 400, '300');
       const none = await created({ expires_at: null, max_clicks: null, password: null, rules: [] });
-      assert.equal(none.expires_at, null);
+      assert.deepEqual(
+        [none.expires_at, none.max_clicks, none.has_password, none.rules],
+        [null, null, false, []],
+      );
+      const all = await created({ expires_at: future, max_clicks: 10, password: 'secret', rules: [rule] });
+      assert.deepEqual(
+        [all.expires_at, all.max_clicks, all.has_password, all.rules],
+        [future, 10, true, [rule]],
+      );
+      const cleared = await callApi(t.app, 'PATCH', `/links/${all.short_code}`, {
+        key: t.apiKey,
+        body: { expires_at: null, max_clicks: null, password: null, rules: null },
+      });
+      assert.deepEqual(
+        [cleared.body.expires_at, cleared.body.max_clicks, cleared.body.has_password, cleared.body.rules],
+        [null, null, false, []],
+      );
     });
 
     it('keeps to the quota (304) and counts a refused request in the window', async () => {
