@@ -6,6 +6,8 @@ import type { SharedState } from './adapters/redis/shared-state.ts';
 import type { Config } from './config.ts';
 import { Refusal, UnavailableError } from './core/errors.ts';
 import type { Inspector } from './core/ports/inspector.ts';
+import type { KeyAuthenticator } from './core/ports/key-auth.ts';
+import type { CreateLinkAs } from './core/ports/link-creator.ts';
 import type { LinkEditor } from './core/ports/link-editor.ts';
 import type { Store } from './core/ports/store.ts';
 import { socialMatcher } from './core/social.ts';
@@ -20,6 +22,7 @@ import {
   type Values,
 } from './features/accounts/operator-command.ts';
 import { findCommand, GLOBAL_USAGE, usageOf } from './features/accounts/operator-commands.ts';
+import { createLinkService } from './features/create/create-link.ts';
 import { linkEditor } from './features/links/edit-link.ts';
 
 /**
@@ -38,7 +41,10 @@ export interface Io {
 
 /** What tests put in place of the real thing. */
 export interface CliDeps {
-  /** Inspects new targets of `link edit`; by default the real, SSRF-safe one (closed afterwards). */
+  /**
+   * Inspects new targets of `link edit` and the rows of `link import`; by default the real,
+   * SSRF-safe one (closed afterwards).
+   */
   inspector?: Inspector;
 }
 
@@ -58,6 +64,58 @@ async function openSharedState(config: Config): Promise<SharedState | undefined>
   }
 }
 
+/** The inspector given, or the real one, made only when a target needs inspecting. */
+function lazyInspector(config: Config, deps: CliDeps): Inspector {
+  let created: Inspector | undefined;
+  return (
+    deps.inspector ?? {
+      inspect: (url) => {
+        created ??= createInspector({ allowPrivate: config.allowPrivateTargets });
+        return created.inspect(url);
+      },
+      close: async () => created?.close(),
+    }
+  );
+}
+
+/** `link import --no-inspect`: every target passes unfetched, its title only what the file gives. */
+const ACCEPT_UNFETCHED: Inspector = {
+  inspect: async (url) => ({ ok: true, title: '', finalUrl: url.href, status: 200 }),
+  close: async () => {},
+};
+
+/** The create service acts for an account directly (`createAs`); no key is ever presented to it. */
+const NO_KEYS: KeyAuthenticator = {
+  authenticate: async () => {
+    throw new Refusal('301');
+  },
+};
+
+/** The API's create service, acting for an account as `link import` does: no key, no hourly window. */
+async function withLinkCreator<T>(
+  store: Store,
+  config: Config,
+  deps: CliDeps,
+  options: { inspect: boolean },
+  use: (createAs: CreateLinkAs) => Promise<T>,
+): Promise<T> {
+  const inspector = options.inspect ? lazyInspector(config, deps) : ACCEPT_UNFETCHED;
+  const service = createLinkService({
+    store,
+    keys: NO_KEYS,
+    inspector,
+    counter: new MemoryWindowCounter(),
+    isSocial: socialMatcher(config.socialDomains),
+    baseUrl: config.baseUrl,
+  });
+  try {
+    return await use(service.createAs);
+  } finally {
+    // An injected inspector belongs to the caller.
+    if (inspector !== deps.inspector) await inspector.close();
+  }
+}
+
 /** The API's link editor; the real inspector is made only if a new target needs inspecting. */
 async function withLinkEditor<T>(
   store: Store,
@@ -65,14 +123,7 @@ async function withLinkEditor<T>(
   deps: CliDeps,
   use: (editor: LinkEditor) => Promise<T>,
 ): Promise<T> {
-  let created: Inspector | undefined;
-  const inspector: Inspector = deps.inspector ?? {
-    inspect: (url) => {
-      created ??= createInspector({ allowPrivate: config.allowPrivateTargets });
-      return created.inspect(url);
-    },
-    close: async () => created?.close(),
-  };
+  const inspector = lazyInspector(config, deps);
   const shared = await openSharedState(config);
   const linkEvents = shared?.ports.linkEvents ?? new LocalLinkEvents();
   try {
@@ -87,7 +138,7 @@ async function withLinkEditor<T>(
       }),
     );
   } finally {
-    await created?.close();
+    if (inspector !== deps.inspector) await inspector.close();
     await linkEvents.close();
     await shared?.ports.demoLog.close();
     await shared?.close();
@@ -162,8 +213,9 @@ export async function runCli(
       noGroup,
       store: opened,
       baseUrl: config.baseUrl,
-      io: { err: io.err, input: () => io.in ?? process.stdin },
+      io: { out: io.out, err: io.err, input: () => io.in ?? process.stdin },
       withLinkEditor: (use) => withLinkEditor(opened, config, deps, use),
+      withLinkCreator: (options, use) => withLinkCreator(opened, config, deps, options, use),
     });
     io.out.write(json ? `${JSON.stringify(result)}\n` : human(result, command));
     return EXIT.done;

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import type { CreateLinkAs } from '../../core/ports/link-creator.ts';
 import type { LinkEditor } from '../../core/ports/link-editor.ts';
 import type { Store } from '../../core/ports/store.ts';
 
@@ -23,6 +24,8 @@ export const OPTIONS = {
   tags: { type: 'string' },
   'expires-at': { type: 'string' },
   'max-clicks': { type: 'string' },
+  format: { type: 'string' },
+  inspect: { type: 'boolean' },
 } as const;
 
 /** parseArgs negates only booleans, so `--no-group` is taken out of the words before they parse. */
@@ -70,6 +73,8 @@ export class UsageError extends Error {
 }
 
 export interface CommandIo {
+  /** Where lines go while a command runs (the result is printed after it). */
+  out: { write(text: string): unknown };
   err: { write(text: string): unknown };
   /** Standard input (a pipe or a terminal), opened only when a command reads it. */
   input(): NodeJS.ReadableStream & { isTTY?: boolean };
@@ -85,6 +90,11 @@ export interface CommandContext {
   io: CommandIo;
   /** Runs `use` with the link editor of the API, announcing changes as the servers hear them. */
   withLinkEditor<T>(use: (editor: LinkEditor) => Promise<T>): Promise<T>;
+  /**
+   * Runs `use` with the create service of the API acting for an account without a key or window;
+   * `inspect: false` accepts every target without fetching it.
+   */
+  withLinkCreator<T>(options: { inspect: boolean }, use: (createAs: CreateLinkAs) => Promise<T>): Promise<T>;
 }
 
 export type Result = Record<string, unknown>;

@@ -1,5 +1,6 @@
 import type { LinkPatch } from '../../core/ports/link-editor.ts';
 import { type Command, type CommandContext, count, tab, UsageError } from './operator-command.ts';
+import { LINK_IMPORT } from './operator-import-command.ts';
 import { linkJson } from './operator-json.ts';
 import { LINK_LIST_DEFAULT, LINK_LIST_MAX, linkOperations } from './operator-links.ts';
 
@@ -112,4 +113,5 @@ ${CACHE_NOTE}`,
       return { short_code: code };
     },
   },
+  'link import': LINK_IMPORT,
 };
