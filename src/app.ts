@@ -249,6 +249,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     now,
     limits: deps.visitLimits ?? storeVisitLimits(store),
     countries: deps.countries ?? { countryOf: () => undefined },
+    trustCountryHeaders: config.trustProxy !== false,
     passwordTries: { limit: PASSWORD_TRIES, windowMs: PASSWORD_TRIES_WINDOW_MS },
   });
   await app.register(opsFeature, {

@@ -2,11 +2,14 @@ import type { ClientContext, Redis, Result } from 'ioredis';
 import { UnavailableError } from '../../core/errors.ts';
 import type { LimitedLink, VisitLimits } from '../../core/ports/visit-limits.ts';
 
-// Starts the counter at the visits the store knew of when it has none, then takes one only while
-// some are left: one key, one round trip, atomic; the count never passes the limit.
+// Both the counter and the store's figure (human clicks, flushed a second late) are lower bounds of
+// the visits taken, so the larger is used: a counter left from a limit since removed and set again
+// then counts from the link's clicks. Takes one only while some are left: one key, one round trip,
+// atomic; the count never passes the limit.
 const TAKE = `
-local taken = redis.call('GET', KEYS[1])
-if taken then taken = tonumber(taken) else taken = tonumber(ARGV[2]) end
+local taken = tonumber(ARGV[2])
+local counted = redis.call('GET', KEYS[1])
+if counted and tonumber(counted) > taken then taken = tonumber(counted) end
 if taken >= tonumber(ARGV[1]) then
   redis.call('SET', KEYS[1], taken, 'EX', ARGV[3])
   return 0
@@ -53,7 +56,7 @@ export class RedisVisitLimits implements VisitLimits {
   async exhausted(link: LimitedLink): Promise<boolean> {
     try {
       const taken = await this.#redis.get(this.#key(link));
-      return (taken === null ? link.taken : Number(taken)) >= link.maxClicks;
+      return Math.max(link.taken, Number(taken ?? 0)) >= link.maxClicks;
     } catch (error) {
       throw new UnavailableError('The shared visit counter is unreachable.', 5, { cause: error });
     }

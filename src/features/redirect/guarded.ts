@@ -25,6 +25,7 @@ export interface GuardedOptions {
   /** Wrong passwords per address and link. */
   counter: WindowCounter;
   countries: CountryLookup;
+  trustCountryHeaders: boolean;
   redirectStatus: 301 | 302 | 307 | 308;
   now: () => number;
   passwordTries: { limit: number; windowMs: number };
@@ -102,7 +103,9 @@ export function guardedRedirects(options: GuardedOptions) {
       }
     }
     const rule =
-      guard.rules.length > 0 ? firstMatch(guard.rules, visitorFacts(request, options.countries)) : undefined;
+      guard.rules.length > 0
+        ? firstMatch(guard.rules, visitorFacts(request, options.countries, options))
+        : undefined;
     options.answer(link, request.method === 'POST' ? 'GET' : request.method, request.headers);
     return reply
       .code(status)

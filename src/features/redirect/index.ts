@@ -24,6 +24,8 @@ export interface RedirectFeatureOptions {
   /** Visit limits: Redis when configured, the store otherwise. */
   limits: VisitLimits;
   countries: CountryLookup;
+  /** Believe a CDN's country header (CF-IPCountry, CloudFront-Viewer-Country): only behind TRUST_PROXY. */
+  trustCountryHeaders: boolean;
   /** Wrong passwords an address may try per link and window (docs/api.md §8.2: 10 in 15 minutes). */
   passwordTries: { limit: number; windowMs: number };
 }
@@ -39,6 +41,7 @@ export async function redirectFeature(app: FastifyInstance, options: RedirectFea
     limits: options.limits,
     counter: options.counter,
     countries: options.countries,
+    trustCountryHeaders: options.trustCountryHeaders,
     redirectStatus: options.redirectStatus,
     now: options.now,
     passwordTries: options.passwordTries,

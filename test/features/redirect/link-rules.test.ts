@@ -214,7 +214,33 @@ describe('link rules on the redirect', () => {
     assert.equal(await target({ 'accept-language': 'es-MX, en;q=0.5' }), 'https://example.com/es');
     assert.equal(await target({ 'accept-language': 'en, es;q=0.9' }), 'https://example.com/default');
     assert.equal(await target({}), 'https://example.com/default');
-    assert.equal((await clicksOf(code)).clicks, 6, 'every rule-routed visit is a click of the link');
+    // Behind TRUST_PROXY, a CDN's country header wins over the address's country.
+    assert.equal(
+      await target({ 'x-forwarded-for': '203.0.113.7', 'cf-ipcountry': 'fr' }),
+      'https://example.com/fr',
+    );
+    assert.equal((await clicksOf(code)).clicks, 7, 'every rule-routed visit is a click of the link');
+  });
+
+  it('believes no country header and no X-Forwarded-For without TRUST_PROXY', async () => {
+    const direct = await startTestApp({
+      countries: { countryOf: (address) => ({ '127.0.0.1': 'DE' })[address] },
+    });
+    try {
+      const created = await callApi(direct.app, 'POST', '/links', {
+        key: direct.apiKey,
+        body: {
+          url: 'https://example.com/home',
+          rules: [{ if: { country: 'FR' }, url: 'https://example.com/fr' }],
+        },
+      });
+      assert.equal(created.status, 201);
+      const headers = { 'user-agent': BROWSER, 'cf-ipcountry': 'FR', 'x-forwarded-for': '198.51.100.9' };
+      const answer = await send(direct.app, { method: 'GET', url: `/${created.body.short_code}`, headers });
+      assert.equal(answer.headers.location, 'https://example.com/home');
+    } finally {
+      await direct.close();
+    }
   });
 
   it('checks each rule URL like url: 310 for a social network, 305 for Snip, inspected', async () => {
