@@ -15,7 +15,8 @@ import {
   type Command,
   hasFlag,
   looseWords,
-  NO_GROUP,
+  type Negated,
+  negatedFlags,
   parseWords,
   type Result,
   UsageError,
@@ -157,14 +158,22 @@ function human(result: Result, command: Command): string {
     return items.length === 0 ? '(none)\n' : `${items.map(command.line).join('\n')}\n`;
   }
   return `${Object.entries(result)
-    .map(([key, value]) => `${key}: ${Array.isArray(value) ? value.join(', ') || '(none)' : String(value)}`)
+    .map(
+      ([key, value]) =>
+        `${key}: ${Array.isArray(value) ? value.map(word).join(', ') || '(none)' : String(value)}`,
+    )
     .join('\n')}\n`;
 }
 
+/** An item of a list as a human reads it: objects (a link's rules) as JSON. */
+function word(item: unknown): string {
+  return typeof item === 'object' && item !== null ? JSON.stringify(item) : String(item);
+}
+
 /** The flags given that the command does not take. */
-function strayFlags(values: Values, noGroup: boolean, command: Command): string[] {
+function strayFlags(values: Values, negated: ReadonlySet<Negated>, command: Command): string[] {
   const given: string[] = Object.keys(values).filter((key) => key !== 'json' && key !== 'help');
-  if (noGroup) given.push('no-group');
+  given.push(...negated);
   return given
     .filter((flag) => !(command.flags as readonly string[]).includes(flag))
     .map((flag) => `--${flag}`);
@@ -202,15 +211,15 @@ export async function runCli(
     if (args.length !== command.args) {
       throw new UsageError(`expected ${command.args} argument(s), got ${args.length}`);
     }
-    const noGroup = hasFlag(argv, NO_GROUP);
-    const stray = strayFlags(values, noGroup, command);
+    const negated = negatedFlags(argv);
+    const stray = strayFlags(values, negated, command);
     if (stray.length > 0) throw new UsageError(`snip ${name} does not take ${stray.join(', ')}`);
     const opened = await openStore(config.databaseUrl, { prepare: command.prepare ?? true });
     store = opened;
     const result = await command.run({
       args,
       values,
-      noGroup,
+      negated,
       store: opened,
       baseUrl: config.baseUrl,
       io: { out: io.out, err: io.err, input: () => io.in ?? process.stdin },

@@ -613,13 +613,49 @@ describe('snip link edit and link delete', () => {
     assert.equal((await show('EditMe')).long_url, 'https://example.org/new');
   });
 
-  it('refuses an unknown group with 312 and link rules with 300', async () => {
+  it('refuses an unknown group with 312, and link rules of a wrong shape with 300', async () => {
     const group = await snip('link', 'edit', 'EditMe', '--group', 'nope', '--json');
     assert.deepEqual([group.code, group.json.code], [1, '312']);
-    const expires = await snip('link', 'edit', 'EditMe', '--expires-at', '2099-01-01T00:00:00Z', '--json');
-    assert.deepEqual([expires.code, expires.json.code], [1, '300']);
-    const visits = await snip('link', 'edit', 'EditMe', '--max-clicks', '5', '--json');
-    assert.deepEqual([visits.code, visits.json.code], [1, '300']);
+    const past = await snip('link', 'edit', 'EditMe', '--expires-at', '2001-01-01T00:00:00Z', '--json');
+    assert.deepEqual([past.code, past.json.code], [1, '300']);
+    const zero = await snip('link', 'edit', 'EditMe', '--max-clicks', '0', '--json');
+    assert.deepEqual([zero.code, zero.json.code], [1, '300']);
+    const device = JSON.stringify([{ if: { device: 'fridge' }, url: 'https://example.org/x' }]);
+    const rule = await snip('link', 'edit', 'EditMe', '--rules', device, '--json');
+    assert.deepEqual([rule.code, rule.json.code], [1, '300']);
+    assert.equal((await snip('link', 'edit', 'EditMe', '--rules', '{"if": {}}')).code, 64);
+    assert.equal((await snip('link', 'edit', 'EditMe', '--password', 'a', '--no-password')).code, 64);
+  });
+
+  it('sets and clears expiry, visit limit, password and rules, and shows them', async () => {
+    const rules = [{ if: { device: 'ios', country: 'de' }, url: 'https://example.org/ios' }];
+    const set = await snipWith(
+      { inspector: passing() },
+
+      'link',
+      'edit',
+      'EditMe',
+      '--expires-at',
+      '2099-01-01T00:00:00Z',
+      '--max-clicks',
+      '5',
+      '--password',
+      'open sesame',
+      '--rules',
+      JSON.stringify(rules),
+      '--json',
+    );
+    assert.equal(set.code, 0);
+    assert.deepEqual(
+      [set.json.expires_at, set.json.max_clicks, set.json.has_password, set.json.rules],
+      [
+        '2099-01-01T00:00:00.000Z',
+        5,
+        true,
+        [{ if: { device: 'ios', country: 'DE' }, url: 'https://example.org/ios' }],
+      ],
+    );
+    assert.equal(JSON.stringify(set.json).includes('open sesame'), false);
     const cleared = await snip(
       'link',
       'edit',
@@ -628,9 +664,16 @@ describe('snip link edit and link delete', () => {
       'none',
       '--max-clicks',
       'none',
+      '--no-password',
+      '--rules',
+      'none',
       '--json',
     );
     assert.equal(cleared.code, 0);
+    assert.deepEqual(
+      [cleared.json.expires_at, cleared.json.max_clicks, cleared.json.has_password, cleared.json.rules],
+      [null, null, false, []],
+    );
   });
 
   it('answers an unknown code with 314, exit 1', async () => {

@@ -24,14 +24,19 @@ export const OPTIONS = {
   tags: { type: 'string' },
   'expires-at': { type: 'string' },
   'max-clicks': { type: 'string' },
+  rules: { type: 'string' },
   format: { type: 'string' },
   inspect: { type: 'boolean' },
 } as const;
 
-/** parseArgs negates only booleans, so `--no-group` is taken out of the words before they parse. */
-export const NO_GROUP = '--no-group';
+/**
+ * Flags that clear what a string flag sets (`--no-group`, `--no-password`). parseArgs negates only
+ * booleans, so these are taken out of the words before they parse.
+ */
+export const NEGATED = ['no-group', 'no-password'] as const;
+export type Negated = (typeof NEGATED)[number];
 
-export type Flag = keyof typeof OPTIONS | 'no-group';
+export type Flag = keyof typeof OPTIONS | Negated;
 
 /** The words before the first `--`, where a flag can still be. */
 function flagsPart(argv: readonly string[]): readonly string[] {
@@ -43,15 +48,22 @@ export function hasFlag(argv: readonly string[], flag: string): boolean {
   return flagsPart(argv).includes(flag);
 }
 
-function withoutNoGroup(argv: readonly string[]): string[] {
+const NEGATED_WORDS: readonly string[] = NEGATED.map((flag) => `--${flag}`);
+
+function withoutNegated(argv: readonly string[]): string[] {
   const flags = flagsPart(argv);
-  return [...flags.filter((word) => word !== NO_GROUP), ...argv.slice(flags.length)];
+  return [...flags.filter((word) => !NEGATED_WORDS.includes(word)), ...argv.slice(flags.length)];
+}
+
+/** The negated flags among the words. */
+export function negatedFlags(argv: readonly string[]): ReadonlySet<Negated> {
+  return new Set(NEGATED.filter((flag) => hasFlag(argv, `--${flag}`)));
 }
 
 /** The words as flags and positionals; throws ERR_PARSE_ARGS_* on a flag it does not know. */
 export function parseWords(argv: readonly string[]) {
   return parseArgs({
-    args: withoutNoGroup(argv),
+    args: withoutNegated(argv),
     options: OPTIONS,
     allowPositionals: true,
     allowNegative: true,
@@ -61,7 +73,7 @@ export function parseWords(argv: readonly string[]) {
 
 /** The positionals of words that may not parse, to find which command they meant. */
 export function looseWords(argv: readonly string[]): string[] {
-  return parseArgs({ args: withoutNoGroup(argv), options: OPTIONS, allowPositionals: true, strict: false })
+  return parseArgs({ args: withoutNegated(argv), options: OPTIONS, allowPositionals: true, strict: false })
     .positionals;
 }
 
@@ -83,8 +95,8 @@ export interface CommandIo {
 export interface CommandContext {
   args: string[];
   values: Values;
-  /** `--no-group` was given. */
-  noGroup: boolean;
+  /** The negated flags given (`--no-group`, `--no-password`). */
+  negated: ReadonlySet<Negated>;
   store: Store;
   baseUrl: URL;
   io: CommandIo;

@@ -28,6 +28,10 @@ export function linkJson({ link, group, tags }: LinkDetails, baseUrl: URL) {
     tags,
     clicks: link.clicks,
     bot_hits: link.botHits,
+    expires_at: link.expiresAt?.toISOString() ?? null,
+    max_clicks: link.maxClicks,
+    has_password: link.passwordHash !== null,
+    rules: link.rules,
     created_at: link.createdAt.toISOString(),
     updated_at: link.updatedAt.toISOString(),
   };

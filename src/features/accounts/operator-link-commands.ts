@@ -9,9 +9,23 @@ import { LINK_LIST_DEFAULT, LINK_LIST_MAX, linkOperations } from './operator-lin
 const CACHE_NOTE = `Running servers drop the link from their caches at once through Redis when REDIS_URL is set;
 without Redis they pick the change up within LINK_CACHE_TTL_SECONDS (30 s by default).`;
 
-/** The change the flags name; `none` clears expiry and visit limit as null does in the API. */
-function linkPatch({ values, noGroup }: CommandContext): LinkPatch {
+/** The rules of `--rules`: a JSON array as the API takes it; `none` (or `[]`) clears them. */
+function rulesOf(text: string): unknown[] {
+  if (text === 'none') return [];
+  try {
+    const rules: unknown = JSON.parse(text);
+    if (Array.isArray(rules)) return rules;
+  } catch {}
+  throw new UsageError('--rules takes a JSON array of {"if": {…}, "url": …} or none');
+}
+
+/** The change the flags name; `none` clears expiry, visit limit and rules as null does in the API. */
+function linkPatch({ values, negated }: CommandContext): LinkPatch {
+  const noGroup = negated.has('no-group');
   if (noGroup && values.group !== undefined) throw new UsageError('give --group or --no-group, not both');
+  if (negated.has('no-password') && values.password !== undefined) {
+    throw new UsageError('give --password or --no-password, not both');
+  }
   const patch: LinkPatch = {};
   if (values.url !== undefined) patch.url = values.url;
   if (values.title !== undefined) patch.title = values.title;
@@ -27,6 +41,9 @@ function linkPatch({ values, noGroup }: CommandContext): LinkPatch {
     }
     patch.maxClicks = maxClicks === 'none' ? null : Number(maxClicks);
   }
+  if (values.password !== undefined) patch.password = values.password;
+  if (negated.has('no-password')) patch.password = null;
+  if (values.rules !== undefined) patch.rules = rulesOf(values.rules);
   if (Object.keys(patch).length === 0) throw new UsageError('name at least one thing to change');
   return patch;
 }
@@ -76,7 +93,7 @@ bot_hits, created_at, updated_at.`,
   },
   'link edit': {
     synopsis:
-      '<short_code> [--url U] [--title T] [--group G | --no-group] [--tags a,b,c] [--expires-at T] [--max-clicks N]',
+      '<short_code> [--url U] [--title T] [--group G | --no-group] [--tags a,b,c] [--expires-at T] [--max-clicks N] [--password P | --no-password] [--rules JSON]',
     about: 'changes a link with the checks of the API; its code never changes',
     details: `  --url U           a new target, checked as on create (300, 310, 305, 306-311; fetched once)
   --title T         a new title ('' clears it)
@@ -84,12 +101,26 @@ bot_hits, created_at, updated_at.`,
   --no-group        takes it out of its group
   --tags a,b,c      replaces its tags ('' clears them)
   --expires-at T    an RFC 3339 time, or none
-  --max-clicks N    a visit limit, or none
-Expiry and visit limits are refused (300) until link rules are enforced; none passes.
+  --max-clicks N    a visit limit in human clicks, or none
+  --password P      asks visitors for this password (1-1,024 characters; stored as a scrypt hash)
+  --no-password     removes the password
+  --rules JSON      targeting rules as the API takes them, e.g.
+                    '[{"if": {"device": "ios"}, "url": "https://apps.apple.com/…"}]'; none clears them
 Prints the link as \`snip link list\` does. A refused change changes nothing and exits 1;
 --json then prints {"error", "code"} with the API's code (314: no such live link).
 ${CACHE_NOTE}`,
-    flags: ['url', 'title', 'group', 'no-group', 'tags', 'expires-at', 'max-clicks'],
+    flags: [
+      'url',
+      'title',
+      'group',
+      'no-group',
+      'tags',
+      'expires-at',
+      'max-clicks',
+      'password',
+      'no-password',
+      'rules',
+    ],
     args: 1,
     run: async (ctx) => {
       const [code = ''] = ctx.args;
