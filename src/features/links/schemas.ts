@@ -25,17 +25,21 @@ const RuleSchema = Type.Object(
     if: Type.Object(
       {
         device: Type.Optional(
-          Type.Union([
-            Type.Literal('ios'),
-            Type.Literal('android'),
-            Type.Literal('mobile'),
-            Type.Literal('desktop'),
-          ]),
+          Type.Union(
+            [Type.Literal('ios'), Type.Literal('android'), Type.Literal('mobile'), Type.Literal('desktop')],
+            {
+              description:
+                'From the User-Agent: ios (iPhone, iPad, iPod), android, mobile (any phone or tablet), ' +
+                'desktop (anything else, an unknown agent included).',
+            },
+          ),
         ),
         country: Type.Optional(
           Type.String({
             pattern: '^[A-Za-z]{2}$',
-            description: 'ISO 3166-1 alpha-2, e.g. DE (of the client address).',
+            description:
+              "ISO 3166-1 alpha-2, e.g. DE: the client address's country in the bundled offline database, " +
+              "or a CDN's country header when TRUST_PROXY is set.",
           }),
         ),
         language: Type.Optional(
@@ -65,7 +69,9 @@ export const LinkSchema = Type.Object(
     updated_at: time('When the link last changed (UTC).'),
     expires_at: Type.Union([time('From this instant the link answers 410.'), Type.Null()]),
     max_clicks: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], {
-      description: 'Human clicks after which the link answers 410.',
+      description:
+        "Human clicks over the link's life after which it answers 410, exact across instances; " +
+        'bots and HEAD never count.',
     }),
     has_password: Type.Boolean({ description: 'The password itself is never shown.' }),
     rules: Type.Array(RuleSchema),
