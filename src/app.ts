@@ -39,6 +39,7 @@ import {
 import { collectOpenapi } from './features/ops/openapi.ts';
 import { ClickBuffer } from './features/redirect/click-buffer.ts';
 import { fastRedirect, redirectAnswer } from './features/redirect/fast-path.ts';
+import { fastTargeting } from './features/redirect/fast-targeting.ts';
 import { REDIRECT_ROUTES, redirectFeature } from './features/redirect/index.ts';
 import { cachedLink, type LinkCache, linkCacheOver } from './features/redirect/link-cache.ts';
 import { storeVisitLimits } from './features/redirect/visit-limits.ts';
@@ -114,7 +115,14 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const counted = redirectCounters(metrics, config.redirectStatus);
   const answer = redirectAnswer({ clicks, onRedirect: counted.redirected });
   const https = config.baseUrl.protocol === 'https:';
-  const fast = fastRedirect(cache, answer, config.redirectStatus, everyAnswerHeaders(https));
+  const countries = deps.countries ?? { countryOf: () => undefined };
+  const fast = fastRedirect(
+    cache,
+    answer,
+    config.redirectStatus,
+    everyAnswerHeaders(https),
+    fastTargeting({ now, countries, socketIsClient: config.trustProxy === false }),
+  );
 
   // Creating links: /create and the dashboard share one service; the demo has its own gate and store.
   const inFlight = new InFlight();
@@ -248,7 +256,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     baseUrl: config.baseUrl,
     now,
     limits: deps.visitLimits ?? storeVisitLimits(store),
-    countries: deps.countries ?? { countryOf: () => undefined },
+    countries,
     trustCountryHeaders: config.trustProxy !== false,
     passwordTries: { limit: PASSWORD_TRIES, windowMs: PASSWORD_TRIES_WINDOW_MS },
   });

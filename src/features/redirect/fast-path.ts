@@ -39,6 +39,8 @@ export function fastRedirect(
   status: number,
   /** What every answer carries besides (security headers), as name/value pairs. */
   common: readonly string[],
+  /** The target of a link with a guard, when it can be told here; undefined leaves it to the route. */
+  guardedTarget: (link: CachedLink, req: IncomingMessage) => string | undefined = () => undefined,
 ) {
   const tail = ['cache-control', NO_STORE, 'content-length', '0', ...common];
   return (req: IncomingMessage, res: ServerResponse): boolean => {
@@ -51,11 +53,13 @@ export function fastRedirect(
     const code = path.slice(1);
     if (!isLinkCode(code)) return false;
     const link = cache.peek(code);
-    // A link with rules (expiry, a limit, a password, targeting) is the route's to answer.
-    if (!link || link.guard) return false;
+    if (!link) return false;
+    // A link with rules: targeting and a future expiry are answered here, the rest by the route.
+    const location = link.guard ? guardedTarget(link, req) : link.location;
+    if (location === undefined) return false;
     answer(link, method, req.headers);
     // The flat array form skips building and walking a headers object.
-    res.writeHead(status, ['location', link.location, ...tail]);
+    res.writeHead(status, ['location', location, ...tail]);
     res.end();
     return true;
   };

@@ -13,6 +13,10 @@ export interface LinkGuard {
   passwordHash: string | null;
   /** The targeting rules with each URL already as a Location value. */
   rules: ReadonlyArray<{ if: RuleCondition; location: string }>;
+  /** No password and no limit: the answer needs nothing but the clock and the request. */
+  synchronous: boolean;
+  /** Some rule asks for a country. */
+  namesCountry: boolean;
 }
 
 export function guardOf(link: Link): LinkGuard | undefined {
@@ -27,5 +31,7 @@ export function guardOf(link: Link): LinkGuard | undefined {
       : null,
     passwordHash: link.passwordHash,
     rules: link.rules.map((rule) => ({ if: rule.if, location: new URL(rule.url).href })),
+    synchronous: link.passwordHash === null && !limited,
+    namesCountry: link.rules.some((rule) => rule.if.country !== undefined),
   };
 }

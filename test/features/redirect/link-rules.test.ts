@@ -263,3 +263,51 @@ describe('link rules on the redirect', () => {
     );
   });
 });
+
+describe('link rules over a real connection (rule-only links answered below the router)', () => {
+  it('answers as the route does: targeting, a future expiry, then 410, the password form', async () => {
+    let now = Date.UTC(2026, 10, 23, 12, 0, 0);
+    const t = await startTestApp({
+      now: () => now,
+      countries: { countryOf: (address) => (address === '127.0.0.1' ? 'DE' : undefined) },
+      env: { CLICK_FLUSH_MS: '60000' },
+    });
+    try {
+      const create = async (body: Record<string, unknown>) => {
+        const answer = await callApi(t.app, 'POST', '/links', { key: t.apiKey, body });
+        assert.equal(answer.status, 201, JSON.stringify(answer.body));
+        return String(answer.body.short_code);
+      };
+      const ruled = await create({
+        url: 'https://example.com/home',
+        expires_at: '2026-11-23T13:00:00Z',
+        rules: [
+          { if: { device: 'ios' }, url: 'https://example.com/ios' },
+          { if: { country: 'DE' }, url: 'https://example.com/de' },
+        ],
+      });
+      const locked = await create({ url: 'https://example.com/locked', password: 'open sesame' });
+      await t.app.listen({ port: 0, host: '127.0.0.1' });
+      const { port } = t.app.server.address() as { port: number };
+      const get = (code: string, userAgent: string) =>
+        fetch(`http://127.0.0.1:${port}/${code}`, {
+          redirect: 'manual',
+          headers: { 'user-agent': userAgent },
+        });
+      for (let i = 0; i < 2; i++) {
+        // The first request fills the cache through the route; the second is answered below it.
+        const ios = await get(ruled, IPHONE);
+        assert.deepEqual([ios.status, ios.headers.get('location')], [302, 'https://example.com/ios']);
+        const desktop = await get(ruled, BROWSER);
+        assert.deepEqual([desktop.status, desktop.headers.get('location')], [302, 'https://example.com/de']);
+        assert.equal((await get(locked, BROWSER)).status, 200);
+      }
+      now = Date.UTC(2026, 10, 23, 13, 0, 0);
+      assert.equal((await get(ruled, BROWSER)).status, 410);
+      await t.app.clicks.flush();
+      assert.equal((await t.store.findLinkByCode(ruled))?.clicks, 4);
+    } finally {
+      await t.close();
+    }
+  });
+});
