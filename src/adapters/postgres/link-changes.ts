@@ -17,6 +17,11 @@ const NOT_FOUND = Symbol('not-found');
 /** Inside an open transaction: the link's tags replaced by these. */
 export async function setTags(tx: Tx, linkId: number, tags: readonly string[]): Promise<void> {
   await query(tx, SQL.dropTags, [linkId]);
+  await addTags(tx, linkId, tags);
+}
+
+/** Tags of a link that has none yet. */
+export async function addTags(tx: Tx, linkId: number, tags: readonly string[]): Promise<void> {
   if (tags.length > 0) await query(tx, ADD_TAGS, [linkId, [...tags]]);
 }
 

@@ -11,7 +11,7 @@ import {
   toLink,
 } from '../sql/rows.ts';
 import { type Db, type Param, query, type Tx, transaction } from './client.ts';
-import { postgresLinkChanges, setTags } from './link-changes.ts';
+import { addTags, postgresLinkChanges } from './link-changes.ts';
 
 // The redirect's cache-miss path: one search of the unique index on code (links_code_unique).
 export const FIND_LINK_BY_CODE = `SELECT ${LINK_COLUMNS} FROM links WHERE code = $1 AND deleted_at IS NULL`;
@@ -70,9 +70,11 @@ export function postgresLinkStore(db: Db): LinkStore {
     for (let attempt = 1; attempt <= INSERT_ATTEMPTS; attempt++) {
       const created = mapFirst(await query(tx, INSERT_LINK, values), toLink);
       if (created) {
+        await addTags(tx, created.id, link.tags ?? []);
+        // Last before the commit: the account row stays locked for one statement and the commit.
+        // Over quota, the transaction rolls back with the link and its tags.
         const slot = await query(tx, TAKE_QUOTA_SLOT, [link.accountId]);
         if (slot.length === 0) return { kind: 'quota-exceeded' };
-        if (link.tags?.length) await setTags(tx, created.id, link.tags);
         return { kind: 'created', link: created };
       }
       // Nothing inserted: a live duplicate or a taken code. The duplicate wins when both apply,
@@ -177,6 +179,6 @@ async function insertChunk(tx: Tx, links: readonly NewLink[]): Promise<void> {
   const ids = new Map(inserted.map((row) => [row.code as string, row.id as number]));
   for (const link of links) {
     const id = ids.get(link.code);
-    if (link.tags?.length && id !== undefined) await setTags(tx, id, link.tags);
+    if (link.tags?.length && id !== undefined) await addTags(tx, id, link.tags);
   }
 }
