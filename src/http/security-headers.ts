@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
  * whose renderer writes its own <style> elements (the API reference) names a fresh nonce they carry;
  * no page allows inline style or script at large.
  */
-export function pagePolicy(options: { styleNonce?: string } = {}): string {
+export function pagePolicy(options: { styleNonce?: string; formAction?: string } = {}): string {
   return [
     "default-src 'self'",
     "script-src 'self'",
@@ -15,7 +15,7 @@ export function pagePolicy(options: { styleNonce?: string } = {}): string {
     "font-src 'self'",
     "object-src 'none'",
     "base-uri 'none'",
-    "form-action 'self'",
+    `form-action ${options.formAction ?? "'self'"}`,
     "frame-ancestors 'none'",
   ].join('; ');
 }

@@ -6,6 +6,7 @@ import type { WindowCounter } from '../../core/ports/shared-state.ts';
 import type { VisitLimits } from '../../core/ports/visit-limits.ts';
 import { secondsUntil, windowAt } from '../../core/rate-window.ts';
 import { firstMatch } from '../../core/targeting.ts';
+import { pagePolicy } from '../../http/security-headers.ts';
 import { errorPage } from '../../web/error-page.ts';
 import { clickKind } from './click-kind.ts';
 import { NO_STORE, purposeOf, type RedirectAnswer } from './fast-path.ts';
@@ -48,6 +49,12 @@ function sendGone(request: FastifyRequest, reply: FastifyReply, why: keyof typeo
   return reply.type('text/html; charset=utf-8').send(errorPage(410, title, detail));
 }
 
+/**
+ * The form posts to the link itself, which answers with a redirect to the target; browsers hold
+ * that redirect to form-action too, so this page lets a form lead on to any http(s) address.
+ */
+const FORM_POLICY = pagePolicy({ formAction: "'self' http: https:" });
+
 function sendForm(
   reply: FastifyReply,
   status: number,
@@ -57,6 +64,7 @@ function sendForm(
   return reply
     .code(status)
     .header('cache-control', 'no-store')
+    .header('content-security-policy', FORM_POLICY)
     .header('x-robots-tag', 'noindex, nofollow')
     .type('text/html; charset=utf-8')
     .send(passwordPage(code, error));
