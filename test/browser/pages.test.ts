@@ -3,7 +3,8 @@ import { createHash } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Cookie, Page } from 'playwright-core';
-import type { NewLink } from '../../src/core/entities.ts';
+import type { LinkGuards, NewLink } from '../../src/core/entities.ts';
+import { hashPassword } from '../../src/core/password.ts';
 import { apiAccess } from '../../src/features/accounts/api-access.ts';
 import { sealFreshKey } from '../../src/features/accounts/fresh-key.ts';
 import { FakeInspector, startTestApp, type TestApp } from '../helper.ts';
@@ -12,14 +13,15 @@ import { checkPage, DESKTOP, problems } from './page-checks.ts';
 
 /**
  * Every page in Chromium through the shared checks (page-checks.ts): the landing page, the tester,
- * sign-up and sign-in, the dashboard empty and with 200 links in 3 groups, one link's page, Account
- * Settings, the 404 page and the API reference. New pages join this list.
+ * sign-up and sign-in, the dashboard empty and with 200 links in 3 groups (some with rules), one
+ * link's page with and without rules, Account Settings, the 404 page, the 410 pages of an expired and
+ * a used-up link, a link's password form and the API reference. New pages join this list.
  */
 
 const PASSWORD = 'correct horse battery';
 const DAY_MS = 86_400_000;
 
-function seededLinks(accountId: number, groupIds: number[]): NewLink[] {
+function seededLinks(accountId: number, groupIds: number[], guards: Record<number, LinkGuards>): NewLink[] {
   return Array.from({ length: 200 }, (_, i) => {
     const url = `https://example.com/articles/${i}/a-rather-long-path-that-goes-on-and-on?utm_source=newsletter&n=${i}`;
     return {
@@ -30,6 +32,7 @@ function seededLinks(accountId: number, groupIds: number[]): NewLink[] {
       normalizedUrl: url,
       urlHash: createHash('sha256').update(url).digest('hex'),
       title: i % 5 === 0 ? '' : `Article ${i}: a headline long enough to be cut short in the list of links`,
+      guards: guards[i],
     };
   });
 }
@@ -63,7 +66,23 @@ describe('every page in Chromium, at 1280 and 390 px, light and dark', () => {
     for (const name of ['Spring sale', 'Newsletter', 'Docs']) {
       groupIds.push((await t.ops.createGroup('busy@example.com', name)).id);
     }
-    await t.store.insertLinksBulk(seededLinks(account.id, groupIds));
+    // The newest links carry rules, so that their badges are on the first page: expired, used up
+    // (a limit of one, then clicked), every rule at once, a password alone.
+    const rules = [
+      { if: { device: 'ios' as const }, url: 'https://example.com/app' },
+      { if: { country: 'DE', language: 'de' }, url: 'https://example.com/de' },
+    ];
+    const passwordHash = await hashPassword('open sesame');
+    await t.store.insertLinksBulk(
+      seededLinks(account.id, groupIds, {
+        199: { expiresAt: new Date(Date.now() - DAY_MS) },
+        198: { maxClicks: 1, rules },
+        197: { expiresAt: new Date(Date.now() + 90 * DAY_MS), maxClicks: 1000, passwordHash, rules },
+        196: { passwordHash },
+      }),
+    );
+    const usedUp = await t.store.findLinkByCode('P000198');
+    assert.ok(usedUp && (await t.store.takeVisit(usedUp.id)));
     const listed = await t.store.listLinks(account.id, { limit: 30 });
     const today = Date.now();
     await t.store.addClicks(
@@ -99,6 +118,10 @@ describe('every page in Chromium, at 1280 and 390 px, light and dark', () => {
     ['link', '/dashboard/links/LINK', () => full],
     ['account', '/account', () => full],
     ['not-found', '/Zzzzzzz', () => undefined],
+    ['gone-expired', '/P000199', () => undefined],
+    ['gone-used-up', '/P000198', () => undefined],
+    ['link-password', '/P000196', () => undefined],
+    ['link-rules', '/dashboard/links/P000197', () => full],
     ['docs', '/docs', () => undefined],
   ];
   /** What a page's script must have finished before it is checked. */
@@ -177,6 +200,73 @@ describe('every page in Chromium, at 1280 and 390 px, light and dark', () => {
     assert.deepEqual(problems(report), []);
   });
 
+  it('checks the 410 pages and the password form under their own statuses', async () => {
+    const statuses = [];
+    for (const code of ['P000199', 'P000198', 'P000196']) {
+      statuses.push((await fetch(`${base}/${code}`, { redirect: 'manual' })).status);
+    }
+    assert.deepEqual(statuses, [410, 410, 200]);
+  });
+
+  // States of the rule forms and the password form: filled in, refused with the input kept.
+  const ruleStates: Array<[string, string, () => Cookie[] | undefined, (page: Page) => Promise<void>]> = [
+    [
+      'link-password-wrong',
+      '/P000197',
+      () => undefined,
+      async (page) => {
+        await page.fill('input[name=password]', 'not it');
+        await page.click('form[action="/P000197"] button[type=submit]');
+        await page.waitForSelector('[data-error="wrong-password"]');
+      },
+    ],
+    [
+      'dashboard-rules',
+      '/dashboard',
+      () => full,
+      async (page) => {
+        await page.click('#create details.more summary');
+        await page.fill('#create input[name=expires_at]', '2099-06-30T18:30');
+        await page.fill('#create input[name=max_clicks]', '100');
+        await page.selectOption('#create select[name=rule_device_0]', 'android');
+        await page.fill(
+          '#create input[name=rule_url_0]',
+          'https://example.com/a-rather-long-path-for-android',
+        );
+      },
+    ],
+    [
+      'dashboard-rules-refused',
+      '/dashboard',
+      () => full,
+      async (page) => {
+        await page.fill('#create input[name=url]', 'https://example.com/launch-with-rules');
+        await page.click('#create details.more summary');
+        await page.fill('#create input[name=rule_country_0]', 'DE');
+        await page.fill('#create input[name=rule_url_0]', 'https://facebook.com/x');
+        await page.click('#create details.more button[type=submit]');
+        await page.waitForSelector('#create [data-error="310"]');
+      },
+    ],
+    [
+      'link-rules-refused',
+      '/dashboard/links/P000197',
+      () => full,
+      async (page) => {
+        await page.fill('#edit input[name=rule_url_2]', 'https://facebook.com/x');
+        await page.selectOption('#edit select[name=rule_device_2]', 'desktop');
+        await page.click('#edit button[type=submit]');
+        await page.waitForSelector('#edit [data-error="310"]');
+      },
+    ],
+  ];
+  for (const [name, path, cookies, ready] of ruleStates) {
+    it(`shows ${name} without overflow, overlaps or violations`, async () => {
+      const report = await checkPage(browser, `${base}${path}`, name, { cookies: cookies(), ready });
+      assert.deepEqual(problems(report), []);
+    });
+  }
+
   it('lists 50 links a page, each on one line of at most 72 px, ordered and paged by keyset', async (test) => {
     const context = await browser.newContext({ viewport: DESKTOP });
     await context.addCookies(full);
@@ -186,6 +276,13 @@ describe('every page in Chromium, at 1280 and 390 px, light and dark', () => {
       rows.map((row) => row.getBoundingClientRect().height),
     );
     assert.equal(heights.length, 50);
+    assert.deepEqual(
+      await page.$$eval(
+        'tr[data-code="P000199"] [data-badge], tr[data-code="P000198"] [data-badge]',
+        (badges) => badges.map((badge) => badge.getAttribute('data-badge')),
+      ),
+      ['expired', 'used-up', 'rules'],
+    );
     assert.ok(Math.max(...heights) <= 72, `rows up to ${Math.max(...heights)} px`);
     test.diagnostic(`link rows ${Math.min(...heights)}–${Math.max(...heights)} px high at 1280 px`);
     await page.click('a[rel=next]');

@@ -11,6 +11,7 @@ import { field, positiveInt } from './form-fields.ts';
 import { refusedOn } from './page-refusals.ts';
 import { type DashboardView, dashboardPage } from './pages/dashboard-page.ts';
 import { linkPage } from './pages/link-page.ts';
+import { readRuleForm, ruleDraft } from './rule-form.ts';
 import type { SessionDeps, SignedIn } from './session-cookie.ts';
 import { frameOf, signedInForm, signedInPage } from './signed-in.ts';
 
@@ -128,13 +129,16 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardRo
         url: field(request.body, 'url'),
         group: field(request.body, 'group'),
         slug: field(request.body, 'slug').trim(),
+        rules: readRuleForm(request.body),
       };
       try {
         const actor = await dashboard.actorOf(user.account);
         const { link } = await options.createLinkFor(actor, {
-          ...draft,
+          url: draft.url,
+          group: draft.group,
           // An empty custom code is none: a code is drawn.
           slug: draft.slug === '' ? undefined : draft.slug,
+          ...ruleDraft(draft.rules),
           clientAddress: request.ip,
         });
         return reply.redirect(`/dashboard?created=${link.code}`, 303);
@@ -168,6 +172,7 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardRo
         url: field(request.body, 'url'),
         title: field(request.body, 'title'),
         group: field(request.body, 'group'),
+        rules: readRuleForm(request.body),
       };
       const patch = linkChanges(detail.link, form);
       const page = `/dashboard/links/${detail.link.code}`;

@@ -5,6 +5,7 @@ import type { WindowCounter } from '../../core/ports/shared-state.ts';
 import type { Store } from '../../core/ports/store.ts';
 import { accountRateWindow, HOUR_MS, secondsUntil, windowAt } from '../../core/rate-window.ts';
 import { type ClickSeries, clickSeries, lastDays } from './click-series.ts';
+import { type RuleForm, ruleChanges } from './rule-form.ts';
 
 /** What the dashboard shows of one account: a page of its links, its groups, usage and clicks over time. */
 
@@ -69,11 +70,13 @@ export interface LinkDetail {
   chart: ClickSeries;
 }
 
-/** The link page's form as sent: its target, title and group (an ID, or empty for none). */
+/** The link page's form as sent: its target, title, group (an ID, or empty for none) and rules. */
 export interface LinkForm {
   url: string;
   title: string;
   group: string;
+  /** Expiry, visit limit, password and targeting; absent, they stay as they are. */
+  rules?: RuleForm;
 }
 
 /** What the form changes of the link, and only that: a field left as it was is not checked again. */
@@ -84,7 +87,7 @@ export function linkChanges(link: Link, form: LinkForm): LinkPatch {
   const group = form.group.trim();
   if (group !== (link.groupId === null ? '' : String(link.groupId)))
     patch.group = group === '' ? null : group;
-  return patch;
+  return form.rules ? { ...patch, ...ruleChanges(link, form.rules) } : patch;
 }
 
 export interface DashboardOptions {

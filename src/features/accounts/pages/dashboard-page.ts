@@ -7,9 +7,11 @@ import { html, type SafeHtml } from '../../../web/html.ts';
 import { page } from '../../../web/layout.ts';
 import { csrfField, doneNotice, errorNotice, type PageError } from '../../../web/notices.ts';
 import type { LinkFilter, Overview } from '../dashboard.ts';
+import { EMPTY_RULE_FORM, type RuleForm } from '../rule-form.ts';
 import { groupsCard } from './groups-card.ts';
 import { copyableShortUrl } from './link-parts.ts';
 import { groupOptions, linksCard } from './links-table.ts';
+import { namesRules, ruleFields } from './rule-fields.ts';
 
 /** GET /dashboard: usage, a create form, clicks by day and the most clicked, the links and the groups. */
 
@@ -23,7 +25,7 @@ export interface DashboardView {
   created?: Link;
   /** A refused form: the create form shows the API's error code and message. */
   error?: PageError;
-  draft?: { url: string; group: string; slug: string };
+  draft?: { url: string; group: string; slug: string; rules?: RuleForm };
 }
 
 const DONE: Record<string, string> = {
@@ -70,6 +72,10 @@ ${
       spellcheck="false" autocapitalize="none" autocomplete="off" aria-describedby="slug-hint" value="${draft.slug}"></label>
   <label>Group <select name="group">${groupOptions(view.overview.groups, draft.group, 'No group')}</select></label>
   <button type="submit">Shorten</button>
+  <details class="more"${namesRules(draft.rules) ? html` open` : html``}><summary>Expiry, visit limit, password and targeting</summary>
+  <div class="stack">${ruleFields(draft.rules ?? EMPTY_RULE_FORM)}
+  <button type="submit">Shorten with these rules</button></div>
+  </details>
 </form>
 <p class="hint" id="slug-hint">A custom code is ${SLUG_MIN_LENGTH}–${SLUG_MAX_LENGTH} letters, digits, <code>_</code> or <code>-</code>, case-sensitive; no code is ever given out twice. Without one, a 7-character code is drawn.</p>
 <p class="hint">The checks of <code>POST /create</code> run first: the target is fetched and must answer, and the request counts in the hour.</p>

@@ -6,8 +6,11 @@ import { html, type SafeHtml } from '../../../web/html.ts';
 import { page } from '../../../web/layout.ts';
 import { csrfField, doneNotice, errorNotice, type PageError } from '../../../web/notices.ts';
 import type { LinkDetail, LinkForm } from '../dashboard.ts';
+import { ruleFormOf } from '../rule-form.ts';
 import { copyableShortUrl, deleteLinkForm, longUrlLink, qrImage, when } from './link-parts.ts';
 import { groupOptions } from './links-table.ts';
+import { ruleFacts } from './rule-badges.ts';
+import { ruleFields } from './rule-fields.ts';
 
 /** GET /dashboard/links/<code>: one link, changed in place, its clicks over 30 days, and its QR code. */
 
@@ -32,6 +35,7 @@ function editCard(view: LinkView): SafeHtml {
     url: link.longUrl,
     title: link.title,
     group: link.groupId === null ? '' : String(link.groupId),
+    rules: ruleFormOf(link),
   };
   const error = view.error && {
     code: view.error.code,
@@ -48,10 +52,11 @@ ${errorNotice(error)}
   <label>Title <span class="hint">optional; shown in your list of links</span>
     <input type="text" name="title" maxlength="${MAX_TITLE_LENGTH}" value="${form.title}"></label>
   <label>Group <select name="group">${groupOptions(view.detail.groups, form.group, 'No group')}</select></label>
+  ${ruleFields(form.rules ?? ruleFormOf(link), link)}
   <button type="submit">Save changes</button>
 </form>
-<p class="hint">A new long URL is checked as when a link is made: it is fetched and must answer. The short code stays;
-saving counts as a request in this hour's window.</p>
+<p class="hint">A new long URL, and a new rule's URL, is checked as when a link is made: it is fetched and must answer.
+The short code stays; saving counts as a request in this hour's window.</p>
 </section>`;
 }
 
@@ -91,6 +96,7 @@ ${doneNotice(view.done, DONE)}
   <dt>Long URL</dt><dd>${longUrlLink(link)}</dd>
   <dt>Title</dt><dd class="title">${link.title || html`<span class="hint">none</span>`}</dd>
   <dt>Group</dt><dd>${group ? html`${group.name} (<code>${group.apiId}</code>, ID ${group.id})` : html`<span class="hint">none</span>`}</dd>
+  ${ruleFacts(link, Date.now())}
 </dl>
 <p class="hint">Bot hits are link previews, prefetches and crawlers: redirected, never counted as clicks.</p>
 ${deleteLinkForm(link.code, frame.csrfToken, '/dashboard')}

@@ -3,6 +3,7 @@ import { shortUrl } from '../../../core/short-url.ts';
 import { html, type SafeHtml } from '../../../web/html.ts';
 import type { LinkFilter, Overview } from '../dashboard.ts';
 import { copyableShortUrl, day, linkActions, longUrlLink, when } from './link-parts.ts';
+import { ruleBadges } from './rule-badges.ts';
 
 /** The dashboard's list of links: filters, one line per link (cards on a phone), order and pages. */
 
@@ -36,11 +37,16 @@ export function groupOptions(groups: readonly Group[], selected: string, none: s
   )}`;
 }
 
-function row(view: LinksView, link: Link, groups: Map<number, Group>, back: string): SafeHtml {
+/** A link's rule badges lead the line of its long URL, which keeps what room is left. */
+function withBadges(badges: SafeHtml, url: SafeHtml): SafeHtml {
+  return badges.html === '' ? url : html`<span class="url-line">${badges}${url}</span>`;
+}
+
+function row(view: LinksView, link: Link, groups: Map<number, Group>, back: string, now: number): SafeHtml {
   const group = link.groupId === null ? undefined : groups.get(link.groupId);
   const title = link.title || shortUrl(view.baseUrl, link.code);
   return html`<tr data-code="${link.code}">
-<td data-label="Link"><a class="title truncate" href="/dashboard/links/${link.code}" title="${title}">${title}</a>${longUrlLink(link, true)}</td>
+<td data-label="Link"><a class="title truncate" href="/dashboard/links/${link.code}" title="${title}">${title}</a>${withBadges(ruleBadges(link, now), longUrlLink(link, true))}</td>
 <td data-label="Short URL">${copyableShortUrl(view.baseUrl, link.code)}</td>
 <td data-label="Group"><span class="truncate">${group ? group.name : html`<span class="hint">none</span>`}</span></td>
 <td data-label="Clicks" class="num" data-clicks="${link.clicks}">${link.clicks.toLocaleString('en-US')}</td>
@@ -85,6 +91,8 @@ export function linksCard(view: LinksView): SafeHtml {
   const filtered = filter.search !== '' || filter.groupId !== undefined;
   const selected = filter.groupId === undefined ? '' : String(filter.groupId);
   const total = overview.links.total ?? 0;
+  // Expired or not is judged once for the whole page.
+  const now = Date.now();
   return html`<section class="card" id="links" aria-labelledby="links-heading">
 <h2 id="links-heading">Links <span class="hint" data-total="${total}">${total.toLocaleString('en-US')} ${filtered ? 'matching' : 'in all'}</span></h2>
 ${
@@ -104,7 +112,7 @@ ${
     : html`<div class="table-wrap"><table class="links">
 <colgroup><col class="col-link"><col class="col-short"><col class="col-group"><col class="col-clicks"><col class="col-created"><col class="col-actions"></colgroup>
 <thead><tr><th scope="col">Link</th><th scope="col">Short URL</th><th scope="col">Group</th>${sortable(view, 'clicks', 'Clicks', true)}${sortable(view, 'created', 'Created', false)}<th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
-<tbody>${overview.links.links.map((link) => row(view, link, groups, back))}</tbody></table></div>`
+<tbody>${overview.links.links.map((link) => row(view, link, groups, back, now))}</tbody></table></div>`
 }
 ${pager(view)}
 </section>`;
