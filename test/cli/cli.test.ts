@@ -3,52 +3,23 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { MemoryWindowCounter } from '../../src/adapters/memory/window-counter.ts';
 import { openStore } from '../../src/adapters/open-store.ts';
-import { type CliDeps, runCli } from '../../src/cli.ts';
-import { loadConfig } from '../../src/config.ts';
 import { hashApiKey } from '../../src/core/api-key.ts';
-import type { InspectOutcome, Inspector } from '../../src/core/ports/inspector.ts';
 import type { Store } from '../../src/core/ports/store.ts';
 import { urlHash } from '../../src/core/target-url.ts';
 import { signInService } from '../../src/features/accounts/sign-in.ts';
+import { FakeInspector, type RunOptions, runSnip, withStoreAt } from './cli-harness.ts';
 
 /** The operator commands of docs/api.md §6, each with --json. */
 
 let dir: string;
 let env: Record<string, string>;
 
-interface Run {
-  code: number;
-  json: Record<string, unknown>;
-  out: string;
-  err: string;
-}
-
 /** Runs one command in this process; `stdin` is what the command reads from standard input. */
-async function snipWith(
-  options: CliDeps & { stdin?: string; env?: Record<string, string> },
-  ...argv: string[]
-): Promise<Run> {
-  let out = '';
-  let err = '';
-  const code = await runCli(
-    argv,
-    loadConfig({ ...env, ...options.env }),
-    {
-      out: { write: (text: string) => (out += text) },
-      err: { write: (text: string) => (err += text) },
-      in: Readable.from([options.stdin ?? '']),
-    },
-    options,
-  );
-  const json = argv.includes('--json') && out.trim() ? JSON.parse(out) : {};
-  return { code, json, out, err };
-}
-
+const snipWith = (options: RunOptions, ...argv: string[]) => runSnip(env, options, argv);
 const snip = (...argv: string[]) => snipWith({}, ...argv);
 
 before(async () => {
@@ -213,31 +184,10 @@ describe('snip CLI', () => {
   });
 });
 
-/** An inspector that never fetches: it answers `outcome` and records what it was asked. */
-class FakeInspector implements Inspector {
-  readonly asked: string[] = [];
-  readonly outcome: InspectOutcome;
-  constructor(outcome: InspectOutcome) {
-    this.outcome = outcome;
-  }
-  async inspect(url: URL): Promise<InspectOutcome> {
-    this.asked.push(url.href);
-    return this.outcome;
-  }
-  async close(): Promise<void> {}
-}
-
 const passing = () =>
   new FakeInspector({ ok: true, title: 'T', finalUrl: 'https://example.org/', status: 200 });
 
-async function withStore<T>(use: (store: Store) => Promise<T>): Promise<T> {
-  const store = await openStore(env.DATABASE_URL as string, { prepare: true });
-  try {
-    return await use(store);
-  } finally {
-    await store.close();
-  }
-}
+const withStore = <T>(use: (store: Store) => Promise<T>) => withStoreAt(env.DATABASE_URL as string, use);
 
 /** Stores a link of the account directly, as the API would have made it. */
 async function seedLink(

@@ -3,15 +3,13 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { openStore } from '../../src/adapters/open-store.ts';
-import { type CliDeps, runCli } from '../../src/cli.ts';
-import { loadConfig } from '../../src/config.ts';
+import type { CliDeps } from '../../src/cli.ts';
 import type { Link } from '../../src/core/entities.ts';
-import type { InspectOutcome, Inspector } from '../../src/core/ports/inspector.ts';
 import type { Store } from '../../src/core/ports/store.ts';
 import { urlHash } from '../../src/core/target-url.ts';
 import { importLinks } from '../../src/features/accounts/operator-import.ts';
 import { readImportFile } from '../../src/features/accounts/operator-import-formats.ts';
+import { FakeInspector, runSnip, withStoreAt } from './cli-harness.ts';
 
 /** `snip link import` (docs/api.md §8.4), run in this process with an inspector that never fetches. */
 
@@ -20,58 +18,12 @@ const FIXTURES = join(import.meta.dirname, '../fixtures/import');
 let dir: string;
 let env: Record<string, string>;
 
-interface Run {
-  code: number;
-  json: Record<string, unknown>;
-  out: string;
-  err: string;
-}
-
-async function snipWith(deps: CliDeps, ...argv: string[]): Promise<Run> {
-  let out = '';
-  let err = '';
-  const code = await runCli(
-    argv,
-    loadConfig(env),
-    { out: { write: (text: string) => (out += text) }, err: { write: (text: string) => (err += text) } },
-    deps,
-  );
-  const json = argv.includes('--json') && out.trim() ? JSON.parse(out) : {};
-  return { code, json, out, err };
-}
+const snipWith = (deps: CliDeps, ...argv: string[]) => runSnip(env, deps, argv);
 
 /** Every run gets an inspector: a test that forgets --no-inspect still fetches nothing. */
 const snip = (...argv: string[]) => snipWith({ inspector: new FakeInspector() }, ...argv);
 
-/** Answers every target with `answer(url)` (a page titled "Page title" by default) and records what it was asked. */
-class FakeInspector implements Inspector {
-  readonly asked: string[] = [];
-  readonly answer: (url: URL) => InspectOutcome;
-  constructor(
-    answer: (url: URL) => InspectOutcome = (url) => ({
-      ok: true,
-      title: 'Page title',
-      finalUrl: url.href,
-      status: 200,
-    }),
-  ) {
-    this.answer = answer;
-  }
-  async inspect(url: URL): Promise<InspectOutcome> {
-    this.asked.push(url.href);
-    return this.answer(url);
-  }
-  async close(): Promise<void> {}
-}
-
-async function withStore<T>(use: (store: Store) => Promise<T>): Promise<T> {
-  const store = await openStore(env.DATABASE_URL as string, { prepare: true });
-  try {
-    return await use(store);
-  } finally {
-    await store.close();
-  }
-}
+const withStore = <T>(use: (store: Store) => Promise<T>) => withStoreAt(env.DATABASE_URL as string, use);
 
 let accounts = 0;
 /** A fresh account on the plan (pro: 10,000 links); its email. */
