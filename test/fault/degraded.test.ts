@@ -41,6 +41,11 @@ function switchableCounter(down: { value: boolean }): WindowCounter {
       return counts.get(name) ?? 0;
     },
     peek: async (key, window) => (down.value ? fail() : (counts.get(`${key}:${window.start}`) ?? 0)),
+    decrement: async (key, window) => {
+      if (down.value) return fail();
+      const name = `${key}:${window.start}`;
+      counts.set(name, Math.max(0, (counts.get(name) ?? 0) - 1));
+    },
   };
 }
 

@@ -21,6 +21,11 @@ export class MemoryWindowCounter implements WindowCounter {
     return entry && entry.start === window.start ? entry.count : 0;
   }
 
+  async decrement(key: string, window: Window): Promise<void> {
+    const entry = this.#counts.get(key);
+    if (entry && entry.start === window.start && entry.count > 0) entry.count -= 1;
+  }
+
   /** Drops finished windows so memory stays bounded by the keys active now. */
   #sweep(now: number): void {
     if (now - this.#lastSweep < SWEEP_EVERY_MS) return;

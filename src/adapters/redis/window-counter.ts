@@ -9,9 +9,16 @@ local count = redis.call('INCR', KEYS[1])
 if count == 1 then redis.call('PEXPIREAT', KEYS[1], ARGV[1]) end
 return count`;
 
+// DECR only a counter that exists and is above zero: a window that ended is not started again.
+const DECREMENT = `
+local count = tonumber(redis.call('GET', KEYS[1]) or '0')
+if count > 0 then redis.call('DECR', KEYS[1]) end
+return 0`;
+
 declare module 'ioredis' {
   interface RedisCommander<Context extends ClientContext = { type: 'default' }> {
     snipIncrement(key: string, expiresAtMs: number): Result<number, Context>;
+    snipDecrement(key: string): Result<number, Context>;
   }
 }
 
@@ -24,6 +31,7 @@ export class RedisWindowCounter implements WindowCounter {
     this.#redis = redis;
     this.#prefix = prefix;
     redis.defineCommand('snipIncrement', { numberOfKeys: 1, lua: INCREMENT });
+    redis.defineCommand('snipDecrement', { numberOfKeys: 1, lua: DECREMENT });
   }
 
   #key(key: string, window: Window): string {
@@ -44,6 +52,16 @@ export class RedisWindowCounter implements WindowCounter {
   async peek(key: string, window: Window): Promise<number> {
     try {
       return Number((await this.#redis.get(this.#key(key, window))) ?? 0);
+    } catch (error) {
+      throw new UnavailableError('The shared rate-limit store is unreachable; nothing was done.', 5, {
+        cause: error,
+      });
+    }
+  }
+
+  async decrement(key: string, window: Window): Promise<void> {
+    try {
+      await this.#redis.snipDecrement(this.#key(key, window));
     } catch (error) {
       throw new UnavailableError('The shared rate-limit store is unreachable; nothing was done.', 5, {
         cause: error,

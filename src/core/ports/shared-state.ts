@@ -11,6 +11,8 @@ export interface WindowCounter {
   increment(key: string, window: Window): Promise<number>;
   /** The key's count for this window, without adding. */
   peek(key: string, window: Window): Promise<number>;
+  /** Takes back one an attempt added and did not spend (a right password); never below zero. */
+  decrement(key: string, window: Window): Promise<void>;
 }
 
 /**

@@ -144,14 +144,17 @@ export function guardedRedirects(options: GuardedOptions) {
       }
       const at = options.now();
       const window = windowAt(at, options.passwordTries.windowMs);
-      let wrong: number;
+      const key = tries(request, code);
+      // Every try is counted before the password is checked, so that tries sent at once cannot all
+      // pass the limit; a right password takes its count back. Only wrong ones are left counted.
+      let counted: number;
       try {
-        wrong = await options.counter.peek(tries(request, code), window);
+        counted = await options.counter.increment(key, window);
       } catch (error) {
         if (error instanceof UnavailableError) return sendUnavailable(reply, error);
         throw error;
       }
-      if (wrong >= options.passwordTries.limit) {
+      if (counted > options.passwordTries.limit) {
         reply.header('retry-after', String(secondsUntil(window.end, at)));
         return sendForm(reply, 429, code, {
           code: 'throttled',
@@ -161,12 +164,12 @@ export function guardedRedirects(options: GuardedOptions) {
       const body = request.body as Record<string, unknown> | undefined;
       const given = typeof body?.password === 'string' ? body.password : '';
       if (given === '' || given.length > 1024 || !(await verifyPassword(given, hash))) {
-        await options.counter.increment(tries(request, code), window).catch(() => 0);
         return sendForm(reply, 401, code, {
           code: 'wrong-password',
           message: 'That is not the password of this link.',
         });
       }
+      await options.counter.decrement(key, window).catch(() => undefined);
       // A POST is answered with 303: the browser then GETs the target, never re-posting the password.
       return follow(request, reply, link, 303);
     },

@@ -61,6 +61,12 @@ if (!url) {
         Array.from({ length: 200 }, (_, i) => i + 1),
       );
       assert.equal(await two.peek('rate:{key-1}', window), 200);
+      await one.decrement('rate:{key-1}', window);
+      assert.equal(await two.peek('rate:{key-1}', window), 199);
+      // A counter that does not exist (its window ended) is not started below zero.
+      await one.decrement('rate:{key-2}', window);
+      assert.equal(await two.peek('rate:{key-2}', window), 0);
+      assert.equal(await a.client.exists(`${prefix}rate:{key-2}:${window.start}`), 0);
       assert.equal(await one.peek('rate:{key-2}', window), 0);
       const ttl = await a.client.pttl(`${prefix}rate:{key-1}:${window.start}`);
       assert.ok(ttl > 0 && ttl <= window.end + 60_000 - Date.now() + 1000, `ttl ${ttl}`);

@@ -15,6 +15,9 @@ const unreachable: WindowCounter = {
   peek: async () => {
     throw new UnavailableError('The shared rate-limit store is unreachable; nothing was done.');
   },
+  decrement: async () => {
+    throw new UnavailableError('The shared rate-limit store is unreachable; nothing was done.');
+  },
 };
 
 describe('health, readiness and metrics', () => {

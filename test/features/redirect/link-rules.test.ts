@@ -176,6 +176,30 @@ describe('link rules on the redirect', () => {
     assert.equal((await post(code, 'right')).status, 303);
   });
 
+  it('counts only wrong passwords, and lets no more than 10 through however many come at once', async () => {
+    const code = await link({ url: 'https://example.com/guarded-race', password: 'right' });
+    const post = (password: string, address: string) =>
+      send(t.app, {
+        method: 'POST',
+        url: `/${code}`,
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          'user-agent': BROWSER,
+          'x-forwarded-for': address,
+        },
+        payload: `password=${password}`,
+      });
+    // Right passwords do not spend the allowance: an office behind one address can all come in.
+    for (let i = 0; i < 9; i++) assert.equal((await post('wrong', '192.0.2.30')).status, 401);
+    for (let i = 0; i < 5; i++) assert.equal((await post('right', '192.0.2.30')).status, 303);
+    assert.equal((await post('wrong', '192.0.2.30')).status, 401, 'the tenth wrong one');
+    assert.equal((await post('right', '192.0.2.30')).status, 429);
+    const burst = await Promise.all(Array.from({ length: 30 }, () => post('wrong', '192.0.2.31')));
+    const statuses = burst.map((answer) => answer.status);
+    assert.equal(statuses.filter((status) => status === 401).length, 10);
+    assert.equal(statuses.filter((status) => status === 429).length, 20);
+  });
+
   it('answers 405 to a POST on a link without a password', async () => {
     const code = await link({ url: 'https://example.com/plain-post' });
     const answer = await send(t.app, {
