@@ -12,6 +12,8 @@ import { type ServerProcess, startServerProcess } from './server-process.ts';
 /** Three Snip processes sharing one PostgreSQL database and one Redis (the scale-out issue's proof). */
 const databaseUrl = process.env.TEST_DATABASE_URL;
 const redisUrl = process.env.TEST_REDIS_URL;
+const IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
 const BROWSER =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0 Safari/537.36';
 
@@ -242,6 +244,57 @@ if (!databaseUrl || !redisUrl) {
       );
       assert.equal(statuses.filter((status) => status === 302).length, 10);
       assert.equal(statuses.filter((status) => status === 410).length, 40);
+    });
+
+    it('enforces expiry, passwords and targeting alike on every instance', async () => {
+      const make = async (body: Record<string, unknown>) => {
+        const answer = await fetch(`${base(0)}/api/v1/links`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-api-key': keys.roomy as string },
+          body: JSON.stringify(body),
+        });
+        assert.equal(answer.status, 201);
+      };
+      const visit = (i: number, code: string, headers: Record<string, string> = {}) =>
+        fetch(`${base(i)}/${code}`, { redirect: 'manual', headers: { 'user-agent': BROWSER, ...headers } });
+      const post = (i: number, code: string, password: string) =>
+        fetch(`${base(i)}/${code}`, {
+          method: 'POST',
+          redirect: 'manual',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': BROWSER },
+          body: new URLSearchParams({ password }),
+        });
+      const expiresAt = new Date(Date.now() + 4000).toISOString();
+      await make({ url: target.url('/title?soon'), slug: 'soon-gone', expires_at: expiresAt });
+      await make({ url: target.url('/title?locked'), slug: 'locked-1', password: 'open sesame' });
+      await make({
+        url: target.url('/title?home'),
+        slug: 'by-device',
+        rules: [
+          { if: { device: 'ios' }, url: target.url('/title?ios') },
+          { if: { language: 'fr' }, url: target.url('/title?fr') },
+        ],
+      });
+      for (const i of [0, 1, 2]) {
+        assert.equal((await visit(i, 'soon-gone')).status, 302);
+        assert.equal(
+          (await visit(i, 'by-device', { 'user-agent': IPHONE })).headers.get('location'),
+          target.url('/title?ios'),
+        );
+        assert.equal(
+          (await visit(i, 'by-device', { 'accept-language': 'fr-FR, en;q=0.8' })).headers.get('location'),
+          target.url('/title?fr'),
+        );
+        assert.equal((await visit(i, 'by-device')).headers.get('location'), target.url('/title?home'));
+      }
+      // Ten wrong passwords spread over the instances spend the one allowance of this address.
+      const wrong = await Promise.all(Array.from({ length: 10 }, (_, i) => post(i, 'locked-1', 'nope')));
+      assert.deepEqual(new Set(wrong.map((answer) => answer.status)), new Set([401]));
+      for (const i of [0, 1, 2]) assert.equal((await post(i, 'locked-1', 'open sesame')).status, 429);
+      await new Promise((resolve) =>
+        setTimeout(resolve, Math.max(0, Date.parse(expiresAt) - Date.now() + 50)),
+      );
+      for (const i of [0, 1, 2]) assert.equal((await visit(i, 'soon-gone')).status, 410);
     });
 
     it('streams a demo request made on instance A to the event stream of instance C', async () => {
