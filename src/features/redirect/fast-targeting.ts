@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { hasExpired } from '../../core/link-state.ts';
 import type { CountryLookup } from '../../core/ports/geo.ts';
 import { firstMatch } from '../../core/targeting.ts';
 import type { CachedLink } from './link-cache.ts';
@@ -22,7 +23,7 @@ export function fastTargeting(options: FastTargetingOptions) {
   return (link: CachedLink, req: IncomingMessage): string | undefined => {
     const guard = link.guard;
     if (!guard?.synchronous) return undefined;
-    if (guard.expiresAtMs !== null && options.now() >= guard.expiresAtMs) return undefined;
+    if (hasExpired(guard.expiresAtMs, options.now())) return undefined;
     if (guard.rules.length === 0) return link.location;
     if (guard.namesCountry && !options.socketIsClient) return undefined;
     const visitor = { headers: req.headers, ip: req.socket.remoteAddress ?? '' };

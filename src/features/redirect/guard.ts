@@ -1,4 +1,5 @@
 import type { Link } from '../../core/entities.ts';
+import { visitsTaken } from '../../core/link-state.ts';
 import type { LimitedLink } from '../../core/ports/visit-limits.ts';
 import type { RuleCondition } from '../../core/targeting.ts';
 
@@ -26,9 +27,7 @@ export function guardOf(link: Link): LinkGuard | undefined {
   }
   return {
     expiresAtMs: link.expiresAt?.getTime() ?? null,
-    limit: limited
-      ? { id: link.id, maxClicks: link.maxClicks as number, taken: Math.max(link.limitUsed, link.clicks) }
-      : null,
+    limit: limited ? { id: link.id, maxClicks: link.maxClicks as number, taken: visitsTaken(link) } : null,
     passwordHash: link.passwordHash,
     rules: link.rules.map((rule) => ({ if: rule.if, location: new URL(rule.url).href })),
     synchronous: link.passwordHash === null && !limited,

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { UnavailableError } from '../../core/errors.ts';
+import { hasExpired } from '../../core/link-state.ts';
 import { verifyPassword } from '../../core/password.ts';
 import type { CountryLookup } from '../../core/ports/geo.ts';
 import type { WindowCounter } from '../../core/ports/shared-state.ts';
@@ -123,9 +124,7 @@ export function guardedRedirects(options: GuardedOptions) {
   }
 
   const expired = (link: CachedLink) =>
-    link.guard?.expiresAtMs !== null &&
-    link.guard?.expiresAtMs !== undefined &&
-    options.now() >= link.guard.expiresAtMs;
+    link.guard !== undefined && hasExpired(link.guard.expiresAtMs, options.now());
 
   return {
     /** GET or HEAD of a link with a guard. */

@@ -119,8 +119,8 @@ export function registerRedirects(app: FastifyInstance, options: RedirectRouteOp
       const { code } = request.params;
       const link = await linkOf(request, reply, code);
       if (!('location' in link)) return link;
-      if (link.guard) return options.guarded.post(request, reply, code, link);
-      return reply.code(405).header('allow', 'GET, HEAD').header('cache-control', 'no-store').send();
+      // A link without a password (or without any rule) is answered 405 there.
+      return options.guarded.post(request, reply, code, link);
     },
   );
 }

@@ -1,16 +1,14 @@
 import type { Link } from '../../../core/entities.ts';
+import { hasExpired, visitsTaken } from '../../../core/link-state.ts';
 import { html, type SafeHtml } from '../../../web/html.ts';
 import { day, when } from './link-parts.ts';
 import { DEVICE_NAMES } from './rule-fields.ts';
 
 /** A link's rules at a glance: badges in the list of links, facts on the link's page. */
 
-const isExpired = (link: Link, now: number) => link.expiresAt !== null && link.expiresAt.getTime() <= now;
+const isExpired = (link: Link, now: number) => hasExpired(link.expiresAt?.getTime() ?? null, now);
 
-/** The visits taken as the redirect starts counting them from the store (guard.ts): the larger of the two. */
-const taken = (link: Link) => Math.max(link.limitUsed, link.clicks);
-
-const isUsedUp = (link: Link) => link.maxClicks !== null && taken(link) >= link.maxClicks;
+const isUsedUp = (link: Link) => link.maxClicks !== null && visitsTaken(link) >= link.maxClicks;
 
 const none = html`<span class="hint">none</span>`;
 
@@ -54,7 +52,7 @@ export function ruleFacts(link: Link, now: number): SafeHtml {
   const limit =
     link.maxClicks === null
       ? none
-      : html`${Math.min(taken(link), link.maxClicks).toLocaleString('en-US')} of ${link.maxClicks.toLocaleString('en-US')} visits taken${isUsedUp(link) ? html` <span class="badge gone">Used up</span>` : html``}`;
+      : html`${Math.min(visitsTaken(link), link.maxClicks).toLocaleString('en-US')} of ${link.maxClicks.toLocaleString('en-US')} visits taken${isUsedUp(link) ? html` <span class="badge gone">Used up</span>` : html``}`;
   const rules =
     link.rules.length === 0
       ? none
