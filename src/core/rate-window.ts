@@ -1,16 +1,10 @@
 import type { Actor } from './entities.ts';
 import { type RateState, Refusal } from './errors.ts';
-import type { WindowCounter } from './ports/shared-state.ts';
+import type { Window, WindowCounter } from './ports/shared-state.ts';
 
 /** Fixed rate-limit windows aligned to the epoch, so hourly windows start at the top of the UTC hour. */
 
 export const HOUR_MS = 3_600_000;
-
-export interface Window {
-  /** Epoch ms at which the window started; together with a key it names the counter. */
-  start: number;
-  end: number;
-}
 
 export function windowAt(nowMs: number, lengthMs: number): Window {
   const start = nowMs - (nowMs % lengthMs);

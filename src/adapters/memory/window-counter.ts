@@ -1,5 +1,4 @@
-import type { WindowCounter } from '../../core/ports/shared-state.ts';
-import type { Window } from '../../core/rate-window.ts';
+import type { Window, WindowCounter } from '../../core/ports/shared-state.ts';
 
 const SWEEP_EVERY_MS = 60_000;
 

@@ -1,7 +1,6 @@
 import type { ClientContext, Redis, Result } from 'ioredis';
 import { UnavailableError } from '../../core/errors.ts';
-import type { WindowCounter } from '../../core/ports/shared-state.ts';
-import type { Window } from '../../core/rate-window.ts';
+import type { Window, WindowCounter } from '../../core/ports/shared-state.ts';
 
 // INCR and set the expiry on first use, in one round trip and atomically (one key: Cluster-safe).
 const INCREMENT = `

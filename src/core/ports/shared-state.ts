@@ -1,9 +1,14 @@
-import type { Window } from '../rate-window.ts';
-
 /**
  * State that every instance must see alike: window counters, the demo log and link changes. One
  * process keeps it in memory (adapters/memory); several share it through Redis (adapters/redis).
  */
+
+/** A fixed window of time (core/rate-window.ts draws them). */
+export interface Window {
+  /** Epoch ms at which the window started; together with a key it names the counter. */
+  start: number;
+  end: number;
+}
 
 /** Counters per key and fixed window: the rate limits and the failed-key limiter count here. */
 export interface WindowCounter {
