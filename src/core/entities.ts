@@ -86,6 +86,8 @@ export interface Link {
   title: string;
   clicks: number;
   botHits: number;
+  /** Visitors counted unique per UTC day on this link, summed over its days (docs/api.md §9.2). */
+  uniqueVisitors: number;
   createdAt: Date;
   /** When the link last changed; its creation time until then. */
   updatedAt: Date;
@@ -137,8 +139,8 @@ export interface LinkChange {
 /** Counts gathered in memory by the redirect and written in one batch. */
 export interface ClickCount {
   linkId: number;
-  /** UTC day, YYYY-MM-DD, for the daily history. */
-  day: string;
+  /** UTC day, YYYY-MM-DD, for the daily history; null with TRACKING=off (the totals only). */
+  day: string | null;
   clicks: number;
   botHits: number;
 }

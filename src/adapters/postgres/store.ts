@@ -9,6 +9,7 @@ import { postgresLinkStore } from './links.ts';
 import { migratePostgres } from './migrate.ts';
 import { postgresSecretStore } from './secrets.ts';
 import { postgresSessionStore } from './sessions.ts';
+import { postgresStatsStore } from './stats.ts';
 
 /** Seconds close() lets running queries finish before the connections are cut. */
 const CLOSE_TIMEOUT_S = 5;
@@ -25,6 +26,7 @@ export function openPostgresStore(url: string, options: PoolOptions = {}): Store
     ...postgresGroupStore(db),
     ...postgresLinkStore(db),
     ...postgresClickStore(db),
+    ...postgresStatsStore(db),
     ...postgresSessionStore(db),
     ...postgresSecretStore(db),
     migrate: () => migratePostgres(db),

@@ -37,8 +37,8 @@ export const JOINED_PLAN_COLUMNS =
 export const ACCOUNT_COLUMNS = `a.id, a.email, a.password_hash, a.created_at, ${JOINED_PLAN_COLUMNS}`;
 
 export const LINK_COLUMNS =
-  'id, code, account_id, group_id, long_url, normalized_url, title, clicks, bot_hits, created_at, updated_at, ' +
-  'expires_at, max_clicks, limit_used, password_hash, rules';
+  'id, code, account_id, group_id, long_url, normalized_url, title, clicks, bot_hits, unique_visitors, ' +
+  'created_at, updated_at, expires_at, max_clicks, limit_used, password_hash, rules';
 
 /** The columns a new link is inserted with, in the order of `newLinkValues`. */
 export const NEW_LINK_COLUMNS =
@@ -159,6 +159,7 @@ export function toLink(row: Row): Link {
     title: row.title as string,
     clicks: row.clicks as number,
     botHits: row.bot_hits as number,
+    uniqueVisitors: Number(row.unique_visitors ?? 0),
     createdAt: new Date(row.created_at as number),
     updatedAt: new Date((row.updated_at ?? row.created_at) as number),
     expiresAt:

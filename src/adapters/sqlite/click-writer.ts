@@ -1,27 +1,39 @@
 import { Worker } from 'node:worker_threads';
-import { type Entry, writeClicks } from './clicks.ts';
+import { PURGE_SLICE } from '../sql/stats-queries.ts';
+import type { CheckedBatch } from '../sql/visit-batch.ts';
 import type { Connection } from './connection.ts';
+import { purgeEvents, writeClicks } from './write-clicks.ts';
 
 /**
- * Click batches are written by a worker thread with its own connection to the same file (WAL lets
- * it write while the main thread reads): node:sqlite blocks its thread, and thousands of counter
- * updates a second would otherwise stall every redirect. An in-memory database has no second
- * connection, so there the batch is written in place.
+ * Click batches (and the purge of old events) are written by a worker thread with its own
+ * connection to the same file (WAL lets it write while the main thread reads): node:sqlite blocks
+ * its thread, and thousands of counter updates and events a second would otherwise stall every
+ * redirect. An in-memory database has no second connection, so there the batch is written in place.
  */
 export interface ClickWriter {
-  write(entries: Entry[]): Promise<void>;
+  write(batch: CheckedBatch): Promise<void>;
+  /** Deletes events older than `beforeMs`; how many went. */
+  purge(beforeMs: number): Promise<number>;
   close(): Promise<void>;
 }
 
-interface Reply {
+/** What the thread is asked to do; it answers each with a Reply of the same id, in order. */
+export type Job = { kind: 'write'; batch: CheckedBatch } | { kind: 'purge'; beforeMs: number; slice: number };
+
+export interface Reply {
   id: number;
   error?: string;
+  /** Rows purged, for a purge. */
+  count?: number;
 }
 
 export function inPlaceClickWriter(conn: Connection): ClickWriter {
   return {
-    async write(entries) {
-      writeClicks(conn, entries);
+    async write(batch) {
+      writeClicks(conn, batch);
+    },
+    async purge(beforeMs) {
+      return purgeEvents(conn, beforeMs, PURGE_SLICE);
     },
     async close() {},
   };
@@ -29,9 +41,9 @@ export function inPlaceClickWriter(conn: Connection): ClickWriter {
 
 export function threadClickWriter(path: string): ClickWriter {
   const worker = new Worker(new URL('./click-writer-worker.ts', import.meta.url), { workerData: { path } });
-  const pending = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
+  const pending = new Map<number, { resolve: (count: number) => void; reject: (error: Error) => void }>();
   let next = 0;
-  // The thread keeps the process alive only while a write is under way.
+  // The thread keeps the process alive only while a job is under way.
   worker.unref();
   const settleAll = (error: Error) => {
     for (const { reject } of pending.values()) reject(error);
@@ -41,7 +53,7 @@ export function threadClickWriter(path: string): ClickWriter {
     const waiting = pending.get(reply.id);
     pending.delete(reply.id);
     if (pending.size === 0) worker.unref();
-    if (reply.error === undefined) waiting?.resolve();
+    if (reply.error === undefined) waiting?.resolve(reply.count ?? 0);
     else waiting?.reject(new Error(reply.error));
   });
   worker.on('error', (error) => settleAll(error));
@@ -50,19 +62,25 @@ export function threadClickWriter(path: string): ClickWriter {
     exited = true;
     settleAll(new Error('the click writer thread stopped'));
   });
+  const run = (job: Job) => {
+    const id = next++;
+    return new Promise<number>((resolve, reject) => {
+      pending.set(id, { resolve, reject });
+      worker.ref();
+      worker.postMessage({ id, job });
+    });
+  };
 
   return {
-    write(entries) {
-      const id = next++;
-      return new Promise((resolve, reject) => {
-        pending.set(id, { resolve, reject });
-        worker.ref();
-        worker.postMessage({ id, entries });
-      });
+    async write(batch) {
+      await run({ kind: 'write', batch });
+    },
+    purge(beforeMs) {
+      return run({ kind: 'purge', beforeMs, slice: PURGE_SLICE });
     },
     async close() {
       if (exited) return;
-      // Writes already posted are answered first: the thread handles messages in order.
+      // Jobs already posted are answered first: the thread handles messages in order.
       await new Promise<void>((resolve) => {
         worker.once('exit', () => resolve());
         worker.ref();

@@ -10,6 +10,7 @@ import { sqliteLinkStore } from './links.ts';
 import { migrateSqlite } from './migrate.ts';
 import { sqliteSecretStore } from './secrets.ts';
 import { sqliteSessionStore } from './sessions.ts';
+import { sqliteStatsStore } from './stats.ts';
 
 /** Opens (creating the file and its directory if missing) a store; call `migrate()` before use. */
 export function openSqliteStore(path: string): Store {
@@ -20,7 +21,8 @@ export function openSqliteStore(path: string): Store {
     ...sqliteKeyStore(conn),
     ...sqliteGroupStore(conn),
     ...sqliteLinkStore(conn),
-    ...sqliteClickStore(conn, (entries) => clickWriter.write(entries)),
+    ...sqliteClickStore(conn, (batch) => clickWriter.write(batch)),
+    ...sqliteStatsStore(conn, (beforeMs) => clickWriter.purge(beforeMs)),
     ...sqliteSessionStore(conn),
     ...sqliteSecretStore(conn),
     migrate: () => migrateSqlite(conn),

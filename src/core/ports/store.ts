@@ -1,3 +1,4 @@
+import type { StatsRange, StatsScope, StoredStats, VisitBatch } from '../analytics.ts';
 import type {
   Account,
   ApiKeyInfo,
@@ -139,14 +140,28 @@ export interface LinkStore {
 /** The redirect's counts and their daily history. */
 export interface ClickStore {
   /**
-   * Adds a batch of buffered counts in one transaction: `clicks` and `bot_hits` on each link and
-   * the human clicks to the link's daily history. Counts of deleted links are still recorded.
+   * Adds a batch of buffered counts in one transaction: `clicks` and `bot_hits` on each link, the
+   * human clicks and bot hits to the link's and its account's daily history (unless the count has
+   * no day: TRACKING=off), and what `visits` carries: raw events, their per-day breakdowns, new
+   * unique visitors and bot kinds (docs/api.md §9). Counts of deleted links are still recorded.
    */
-  addClicks(batch: readonly ClickCount[]): Promise<void>;
+  addClicks(batch: readonly ClickCount[], visits?: VisitBatch): Promise<void>;
   /** Human clicks per UTC day for one link, days without clicks omitted, oldest first. */
   dailyClicksOfLink(linkId: number, fromDay: string, toDay: string): Promise<DailyClicks[]>;
   /** Human clicks per UTC day over all links of an account, days without clicks omitted, oldest first. */
   dailyClicksOfAccount(accountId: number, fromDay: string, toDay: string): Promise<DailyClicks[]>;
+}
+
+/** Visit analytics read back (docs/api.md §9.4) and raw events aged out. */
+export interface StatsStore {
+  /**
+   * Totals, series and complete breakdowns of a link (deleted links too) or an account over the
+   * range. Daily answers read the per-day aggregates (kept for the link's life); hourly answers
+   * read the raw events, so only within the retention.
+   */
+  stats(scope: StatsScope, range: StatsRange): Promise<StoredStats>;
+  /** Deletes raw events older than `beforeMs` (the aggregates stay); how many went. */
+  purgeEvents(beforeMs: number): Promise<number>;
 }
 
 /** Server-side sessions; the cookie holds a random id, the store only its SHA-256. */
@@ -172,6 +187,7 @@ export interface Store
     GroupStore,
     LinkStore,
     ClickStore,
+    StatsStore,
     SessionStore,
     SecretStore {
   /** Applies pending migrations; returns the names of those applied now. */

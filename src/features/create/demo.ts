@@ -90,6 +90,7 @@ export function demoLinkStore(real: Pick<LinkStore, 'isCodeIssued'>): CreateLink
         id: 0,
         clicks: 0,
         botHits: 0,
+        uniqueVisitors: 0,
         createdAt: at,
         updatedAt: at,
         expiresAt: guards?.expiresAt ?? null,

@@ -6,9 +6,11 @@ import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, it } from 'node:test';
 import { Worker } from 'node:worker_threads';
 import { loadMigrations, SCHEMA_MIGRATIONS_DDL } from '../../../src/adapters/sql/migrations.ts';
+import { STATS_SQL } from '../../../src/adapters/sql/stats-queries.ts';
 import { DAYS_OF_ACCOUNT, DAYS_OF_LINK } from '../../../src/adapters/sqlite/clicks.ts';
 import { FIND_LINK_BY_CODE } from '../../../src/adapters/sqlite/links.ts';
 import { openSqliteStore } from '../../../src/adapters/sqlite/store.ts';
+import { PURGE_EVENTS } from '../../../src/adapters/sqlite/write-clicks.ts';
 import type { NewLink } from '../../../src/core/entities.ts';
 import type { Store } from '../../../src/core/ports/store.ts';
 import { givenAccount, newLink, planInput, runStoreContract } from './store-contract.ts';
@@ -167,6 +169,74 @@ describe('SQLite store', () => {
       );
     } finally {
       db.close();
+    }
+  });
+
+  it('answers stats from the per-day keys and the events from their indexes, never a scan', async () => {
+    const path = freshPath();
+    const store = await openMigrated(path);
+    await store.close();
+    const db = new DatabaseSync(path);
+    const plan = (sql: string) =>
+      db
+        .prepare(`EXPLAIN QUERY PLAN ${sql}`)
+        .all()
+        .map((row) => String(row.detail));
+    try {
+      for (const scope of ['link', 'account'] as const) {
+        const sql = STATS_SQL[scope];
+        const key = `USING PRIMARY KEY \\(${scope}_id=\\? AND day>\\? AND day<\\?\\)`;
+        assert.match(plan(sql.series)[0] ?? '', new RegExp(`^SEARCH ${scope}_daily_clicks ${key}$`));
+        assert.match(plan(sql.breakdowns)[0] ?? '', new RegExp(`^SEARCH ${scope}_daily_stats ${key}$`));
+        const hourly = plan(sql.hourly);
+        const reads = hourly.filter((step) => step.includes('click_events'));
+        assert.deepEqual(reads, [
+          `SEARCH click_events USING INDEX click_events_${scope}_at (${scope}_id=? AND at>? AND at<?)`,
+        ]);
+        assert.equal(hourly.filter((step) => step === 'MATERIALIZE e').length, 1, 'the range is read once');
+      }
+      assert.ok(
+        plan(PURGE_EVENTS).includes('SEARCH click_events USING COVERING INDEX click_events_at (at<?)'),
+      );
+    } finally {
+      db.close();
+    }
+  });
+
+  it('writes the events of a batch in the writer thread, visible to the reading handle', async () => {
+    const store = await openMigrated();
+    try {
+      const plan = await store.upsertPlan(planInput());
+      const account = await givenAccount(store, 'ada@example.com', plan);
+      const created = await store.insertLinkWithinQuota(newLink(account.id, 'https://example.com/'));
+      assert.equal(created.kind, 'created');
+      const at = Date.UTC(2024, 2, 1, 12);
+      const events = Array.from({ length: 1000 }, (_, i) => ({
+        linkId: created.link.id,
+        accountId: account.id,
+        at: at + i,
+        referrer: 'direct',
+        country: 'ZZ',
+        device: 'other' as const,
+        os: 'Other',
+        browser: 'Other',
+        language: 'unknown',
+        source: 'link' as const,
+        visitor: i.toString(16).padStart(16, '0'),
+      }));
+      await store.addClicks([{ linkId: created.link.id, day: '2024-03-01', clicks: 1000, botHits: 0 }], {
+        events,
+        visitors: [],
+        bots: [],
+      });
+      const answer = await store.stats(
+        { linkId: created.link.id },
+        { from: at, to: at + 3_600_000, interval: 'hour' },
+      );
+      assert.deepEqual(answer.series, [{ t: at, clicks: 1000, uniqueVisitors: 1000 }]);
+      assert.equal(await store.purgeEvents(at + 500), 500);
+    } finally {
+      await store.close();
     }
   });
 

@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, it } from 'node:test';
 import type { Account, Link, NewLink, Plan, PlanSettings } from '../../../src/core/entities.ts';
 import type { Store } from '../../../src/core/ports/store.ts';
 import { MAX_KEYS_PER_ACCOUNT, SCOPES } from '../../../src/core/scopes.ts';
+import { runStatsContract } from './stats-contract.ts';
 
 let codeCounter = 0;
 /** A fresh 7-character code, unique within the run. */
@@ -374,6 +375,7 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
           title: 'Example A',
           clicks: 0,
           botHits: 0,
+          uniqueVisitors: 0,
           createdAt: result.link.createdAt,
           updatedAt: result.link.createdAt,
           expiresAt: null,
@@ -1250,5 +1252,7 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
         assert.deepEqual(await store.migrate(), []);
       });
     });
+
+    runStatsContract(() => store);
   });
 }

@@ -1,0 +1,89 @@
+/**
+ * A flush written on PostgreSQL in one transaction, a fixed number of statements however many
+ * entries: each statement takes its rows as parallel arrays (unnest). The batch arrives checked and
+ * is summed first (sql/visit-batch.ts), so each ON CONFLICT DO UPDATE meets each row once.
+ */
+import {
+  type CheckedBatch,
+  type DayRow,
+  dailyWrites,
+  linkTotals,
+  type StatRow,
+  visitorNumber,
+} from '../sql/visit-batch.ts';
+import { type Db, type Param, query, transaction } from './client.ts';
+
+// Deleted links are counted too (no deleted_at filter); RETURNING hands over each link's account,
+// and a link missing from it is unknown.
+const COUNT_ON_LINKS = `UPDATE links SET clicks = links.clicks + v.clicks, bot_hits = links.bot_hits + v.bot_hits,
+  unique_visitors = links.unique_visitors + v.visitors
+  FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::bigint[]) AS v (id, clicks, bot_hits, visitors)
+  WHERE links.id = v.id RETURNING links.id, links.account_id`;
+const ACCOUNTS_OF_LINKS = 'SELECT id, account_id FROM links WHERE id = ANY($1::bigint[])';
+
+const addDays = (table: 'link' | 'account') => `INSERT INTO ${table}_daily_clicks
+  (${table}_id, day, clicks, bot_hits, visitors)
+  SELECT * FROM unnest($1::bigint[], $2::integer[], $3::bigint[], $4::bigint[], $5::bigint[])
+  ON CONFLICT (${table}_id, day) DO UPDATE SET clicks = ${table}_daily_clicks.clicks + excluded.clicks,
+  bot_hits = ${table}_daily_clicks.bot_hits + excluded.bot_hits,
+  visitors = ${table}_daily_clicks.visitors + excluded.visitors`;
+const addStats = (table: 'link' | 'account') => `INSERT INTO ${table}_daily_stats
+  (${table}_id, day, dimension, value, clicks)
+  SELECT * FROM unnest($1::bigint[], $2::integer[], $3::text[], $4::text[], $5::bigint[])
+  ON CONFLICT (${table}_id, day, dimension, value)
+  DO UPDATE SET clicks = ${table}_daily_stats.clicks + excluded.clicks`;
+const ADD_LINK_DAYS = addDays('link');
+const ADD_ACCOUNT_DAYS = addDays('account');
+const ADD_LINK_STATS = addStats('link');
+const ADD_ACCOUNT_STATS = addStats('account');
+// One statement for the batch's events; the visitor ids travel as decimal text (a JS number cannot
+// hold 64 bits) and become BIGINT here.
+const INSERT_EVENTS = `INSERT INTO click_events
+  (link_id, account_id, at, visitor, referrer, country, device, os, browser, language, source)
+  SELECT link_id, account_id, at, visitor::bigint, referrer, country, device, os, browser, language, source
+  FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[],
+    $8::text[], $9::text[], $10::text[], $11::text[])
+  AS v (link_id, account_id, at, visitor, referrer, country, device, os, browser, language, source)`;
+
+/** Rows as the parallel arrays unnest takes. */
+function columns(rows: readonly (DayRow | StatRow)[], width: number): Param[] {
+  return Array.from({ length: width }, (_, i) => rows.map((row) => row[i] as string | number));
+}
+
+export function writeClicks(db: Db, batch: CheckedBatch): Promise<void> {
+  return transaction(db, async (tx) => {
+    const totals = linkTotals(batch);
+    const counted = totals.filter(([, [clicks, botHits, visitors]]) => clicks + botHits + visitors > 0);
+    const named = totals.filter(([, [clicks, botHits, visitors]]) => clicks + botHits + visitors === 0);
+    const found = [
+      ...(counted.length === 0
+        ? []
+        : await query(tx, COUNT_ON_LINKS, [
+            counted.map(([id]) => id),
+            counted.map(([, [clicks]]) => clicks),
+            counted.map(([, [, botHits]]) => botHits),
+            counted.map(([, [, , visitors]]) => visitors),
+          ])),
+      ...(named.length === 0 ? [] : await query(tx, ACCOUNTS_OF_LINKS, [named.map(([id]) => id)])),
+    ];
+    // An unknown link is skipped rather than thrown, so it cannot lose the rest of the batch.
+    const accountOf = new Map(found.map((row) => [row.id as number, row.account_id as number]));
+    const writes = dailyWrites(batch, accountOf);
+    if (writes.linkDays.length > 0) await query(tx, ADD_LINK_DAYS, columns(writes.linkDays, 5));
+    if (writes.accountDays.length > 0) await query(tx, ADD_ACCOUNT_DAYS, columns(writes.accountDays, 5));
+    if (writes.linkStats.length > 0) await query(tx, ADD_LINK_STATS, columns(writes.linkStats, 5));
+    if (writes.accountStats.length > 0) await query(tx, ADD_ACCOUNT_STATS, columns(writes.accountStats, 5));
+    const { events } = writes;
+    if (events.length > 0) {
+      await query(tx, INSERT_EVENTS, [
+        events.map((event) => event.linkId),
+        events.map((event) => event.accountId),
+        events.map((event) => event.at),
+        events.map((event) => visitorNumber(event.visitor).toString()),
+        ...(['referrer', 'country', 'device', 'os', 'browser', 'language', 'source'] as const).map((dim) =>
+          events.map((event) => event[dim]),
+        ),
+      ]);
+    }
+  });
+}

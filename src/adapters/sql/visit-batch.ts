@@ -1,0 +1,290 @@
+/**
+ * One flush of the redirect (counts plus, with TRACKING=full, what `VisitBatch` carries) checked and
+ * summed in memory the same way for both adapters, so each writes every row it touches once:
+ * 10k identical clicks become one row per dimension and scope, not 70k upserts.
+ */
+import {
+  type ClickEvent,
+  DIMENSION_VALUE_MAX,
+  type Dimension,
+  type VisitBatch,
+} from '../../core/analytics.ts';
+import { dayNumber } from '../../core/days.ts';
+import type { ClickCount } from '../../core/entities.ts';
+
+export const DAY_MS = 86_400_000;
+export const HOUR_MS = 3_600_000;
+
+/** The dimensions an event carries (`bot` comes from the bot kinds instead). */
+export const EVENT_DIMENSIONS = [
+  'referrer',
+  'country',
+  'device',
+  'os',
+  'browser',
+  'language',
+  'source',
+] as const satisfies readonly Dimension[];
+
+export interface CountEntry {
+  linkId: number;
+  /** Day number, or null for TRACKING=off: the link's totals only. */
+  day: number | null;
+  clicks: number;
+  botHits: number;
+}
+
+/** An event as written; its account is the link's as stored, not as the caller said. */
+export type EventEntry = Omit<ClickEvent, 'accountId'>;
+
+export interface VisitorEntry {
+  linkId: number;
+  day: number;
+  ofLink: number;
+  ofAccount: number;
+}
+
+export interface BotEntry {
+  linkId: number;
+  day: number;
+  kind: string;
+  hits: number;
+}
+
+/** A batch that passed every check: plain data, so it can be posted to the writer thread as it is. */
+export interface CheckedBatch {
+  counts: CountEntry[];
+  events: EventEntry[];
+  visitors: VisitorEntry[];
+  bots: BotEntry[];
+}
+
+/** [id, day, clicks, bot hits, new visitors] of link_daily_clicks / account_daily_clicks. */
+export type DayRow = [number, number, number, number, number];
+/** [id, day, dimension, value, clicks] of link_daily_stats / account_daily_stats. */
+export type StatRow = [number, number, string, string, number];
+
+export interface DailyWrites {
+  linkDays: DayRow[];
+  accountDays: DayRow[];
+  linkStats: StatRow[];
+  accountStats: StatRow[];
+  /** Events of known links, with the link's account. */
+  events: Array<EventEntry & { accountId: number }>;
+}
+
+const DEVICES = new Set(['desktop', 'mobile', 'tablet', 'other']);
+const SOURCES = new Set(['qr', 'link']);
+const VISITOR = /^[0-9a-f]{16}$/;
+
+function whole(value: unknown, what: string): number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
+    throw new RangeError(`${what} is not a whole number >= 0: ${String(value)}`);
+  }
+  return value;
+}
+
+function text(value: unknown, what: string): string {
+  if (typeof value !== 'string') throw new RangeError(`${what} is not a string: ${String(value)}`);
+  return value.length > DIMENSION_VALUE_MAX ? value.slice(0, DIMENSION_VALUE_MAX) : value;
+}
+
+function oneOf(value: unknown, allowed: ReadonlySet<string>, what: string): string {
+  if (typeof value !== 'string' || !allowed.has(value)) {
+    throw new RangeError(`${what} is not one of ${[...allowed].join(', ')}: ${String(value)}`);
+  }
+  return value;
+}
+
+function checkedCount(count: ClickCount): CountEntry {
+  const linkId = whole(count.linkId, 'click count link');
+  const what = `click count for link ${linkId}`;
+  return {
+    linkId,
+    day: count.day === null ? null : dayNumber(count.day),
+    clicks: whole(count.clicks, what),
+    botHits: whole(count.botHits, what),
+  };
+}
+
+function checkedEvent(event: ClickEvent): EventEntry {
+  const linkId = whole(event.linkId, 'event link');
+  const what = `event of link ${linkId}`;
+  whole(event.accountId, what);
+  if (typeof event.visitor !== 'string' || !VISITOR.test(event.visitor)) {
+    throw new RangeError(`${what}: visitor is not 16 lower-case hex digits`);
+  }
+  return {
+    linkId,
+    at: whole(event.at, `${what}: at`),
+    referrer: text(event.referrer, `${what}: referrer`),
+    country: text(event.country, `${what}: country`),
+    device: oneOf(event.device, DEVICES, `${what}: device`) as EventEntry['device'],
+    os: text(event.os, `${what}: os`),
+    browser: text(event.browser, `${what}: browser`),
+    language: text(event.language, `${what}: language`),
+    source: oneOf(event.source, SOURCES, `${what}: source`) as EventEntry['source'],
+    visitor: event.visitor,
+  };
+}
+
+/**
+ * Every entry checked before anything is written: a malformed one is a bug in the caller, and the
+ * batch is refused whole (RangeError). Values longer than DIMENSION_VALUE_MAX are cut.
+ */
+export function checkedBatch(batch: readonly ClickCount[], visits?: VisitBatch): CheckedBatch {
+  return {
+    counts: batch.map(checkedCount),
+    events: (visits?.events ?? []).map(checkedEvent),
+    visitors: (visits?.visitors ?? []).map((entry) => {
+      const what = `new visitors of link ${entry.linkId}`;
+      whole(entry.accountId, what);
+      return {
+        linkId: whole(entry.linkId, what),
+        day: dayNumber(entry.day),
+        ofLink: whole(entry.ofLink, what),
+        ofAccount: whole(entry.ofAccount, what),
+      };
+    }),
+    bots: (visits?.bots ?? []).map((entry) => {
+      const what = `bot hits of link ${entry.linkId}`;
+      return {
+        linkId: whole(entry.linkId, what),
+        day: dayNumber(entry.day),
+        kind: text(entry.kind, what),
+        hits: whole(entry.hits, what),
+      };
+    }),
+  };
+}
+
+export function isEmpty(batch: CheckedBatch): boolean {
+  return (
+    batch.counts.length === 0 &&
+    batch.events.length === 0 &&
+    batch.visitors.length === 0 &&
+    batch.bots.length === 0
+  );
+}
+
+/**
+ * What each link named anywhere in the batch gains on its own row: [clicks, bot hits, new
+ * visitors], in ascending id order (concurrent flushes then lock rows in the same order). A link
+ * named only by events or bot kinds is listed with zeros, so its account is looked up all the same.
+ */
+export function linkTotals(batch: CheckedBatch): Array<[number, [number, number, number]]> {
+  const totals = new Map<number, [number, number, number]>();
+  const at = (linkId: number) => {
+    let total = totals.get(linkId);
+    if (!total) {
+      total = [0, 0, 0];
+      totals.set(linkId, total);
+    }
+    return total;
+  };
+  for (const { linkId, clicks, botHits } of batch.counts) {
+    const total = at(linkId);
+    total[0] += clicks;
+    total[1] += botHits;
+  }
+  for (const { linkId, ofLink } of batch.visitors) at(linkId)[2] += ofLink;
+  for (const { linkId } of batch.events) at(linkId);
+  for (const { linkId } of batch.bots) at(linkId);
+  return [...totals].sort((a, b) => a[0] - b[0]);
+}
+
+class Sums<Row extends unknown[]> {
+  readonly rows = new Map<string, Row>();
+  add(key: string, make: () => Row, index: number, amount: number): void {
+    const row = this.rows.get(key);
+    if (row) (row[index] as number) += amount;
+    else {
+      const made = make();
+      (made[index] as number) = amount;
+      this.rows.set(key, made);
+    }
+  }
+  sorted(): Row[] {
+    return [...this.rows.values()].sort(compareRows);
+  }
+}
+
+function compareRows(a: unknown[], b: unknown[]): number {
+  for (let i = 0; i < 4; i++) {
+    const [x, y] = [a[i], b[i]];
+    if (x === y || x === undefined) continue;
+    return (x as number | string) < (y as number | string) ? -1 : 1;
+  }
+  return 0;
+}
+
+/**
+ * The daily rows of both scopes and the events, for the links `accountOf` knows (the others are
+ * unknown and skipped, like their counts). Counts without a day (TRACKING=off) add no daily row.
+ */
+export function dailyWrites(batch: CheckedBatch, accountOf: ReadonlyMap<number, number>): DailyWrites {
+  const linkDays = new Sums<DayRow>();
+  const accountDays = new Sums<DayRow>();
+  const day = (scope: Sums<DayRow>, id: number, dayNo: number, index: 2 | 3 | 4, amount: number) => {
+    if (amount > 0) scope.add(`${id}:${dayNo}`, () => [id, dayNo, 0, 0, 0], index, amount);
+  };
+  for (const { linkId, day: dayNo, clicks, botHits } of batch.counts) {
+    const accountId = accountOf.get(linkId);
+    if (accountId === undefined || dayNo === null) continue;
+    for (const [id, scope] of [
+      [linkId, linkDays],
+      [accountId, accountDays],
+    ] as const) {
+      day(scope, id, dayNo, 2, clicks);
+      day(scope, id, dayNo, 3, botHits);
+    }
+  }
+  for (const { linkId, day: dayNo, ofLink, ofAccount } of batch.visitors) {
+    const accountId = accountOf.get(linkId);
+    if (accountId === undefined) continue;
+    day(linkDays, linkId, dayNo, 4, ofLink);
+    day(accountDays, accountId, dayNo, 4, ofAccount);
+  }
+
+  const linkStats = new Sums<StatRow>();
+  const accountStats = new Sums<StatRow>();
+  const stat = (
+    id: number,
+    accountId: number,
+    prefix: string,
+    dayNo: number,
+    dim: string,
+    value: string,
+    n: number,
+  ) => {
+    const key = `${prefix}\t${dim}\t${value}`;
+    linkStats.add(`${id}:${key}`, () => [id, dayNo, dim, value, 0], 4, n);
+    accountStats.add(`${accountId}:${key}`, () => [accountId, dayNo, dim, value, 0], 4, n);
+  };
+  const events: DailyWrites['events'] = [];
+  for (const event of batch.events) {
+    const accountId = accountOf.get(event.linkId);
+    if (accountId === undefined) continue;
+    events.push({ ...event, accountId });
+    const dayNo = Math.floor(event.at / DAY_MS);
+    for (const dim of EVENT_DIMENSIONS)
+      stat(event.linkId, accountId, String(dayNo), dayNo, dim, event[dim], 1);
+  }
+  for (const { linkId, day: dayNo, kind, hits } of batch.bots) {
+    const accountId = accountOf.get(linkId);
+    if (accountId === undefined || hits === 0) continue;
+    stat(linkId, accountId, String(dayNo), dayNo, 'bot', kind, hits);
+  }
+  return {
+    linkDays: linkDays.sorted(),
+    accountDays: accountDays.sorted(),
+    linkStats: linkStats.sorted(),
+    accountStats: accountStats.sorted(),
+    events,
+  };
+}
+
+/** The visitor id's 16 hex digits as the signed 64-bit integer the tables keep. */
+export function visitorNumber(hex: string): bigint {
+  return BigInt.asIntN(64, BigInt(`0x${hex}`));
+}

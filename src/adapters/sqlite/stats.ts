@@ -1,0 +1,29 @@
+/** Visit analytics read back on SQLite (sql/stats-queries.ts); the purge goes to the click writer. */
+import type { StatsStore } from '../../core/ports/store.ts';
+import { checkedQuery, dailyStats, hourlyStats, touchedDays } from '../sql/stats-queries.ts';
+import { DAY_MS } from '../sql/visit-batch.ts';
+import type { Connection } from './connection.ts';
+
+export function sqliteStatsStore(conn: Connection, purge: (beforeMs: number) => Promise<number>): StatsStore {
+  return {
+    async stats(scope, range) {
+      const { sql, id } = checkedQuery(scope, range);
+      if (range.interval === 'day') {
+        const days = [id, range.from / DAY_MS, range.to / DAY_MS];
+        return dailyStats(conn.stmt(sql.series).all(...days), conn.stmt(sql.breakdowns).all(...days));
+      }
+      const days = [id, ...touchedDays(range)];
+      const botHits = conn.stmt(sql.botHits).get(...days)?.bot_hits;
+      return hourlyStats(
+        conn.stmt(sql.hourly).all(id, range.from, range.to),
+        conn.stmt(sql.bots).all(...days),
+        Number(botHits ?? 0),
+      );
+    },
+
+    async purgeEvents(beforeMs) {
+      if (!Number.isSafeInteger(beforeMs)) throw new RangeError(`not a time in epoch ms: ${beforeMs}`);
+      return purge(beforeMs);
+    },
+  };
+}

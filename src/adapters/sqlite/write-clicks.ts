@@ -1,0 +1,93 @@
+/**
+ * A flush written on SQLite in one transaction; runs in the click writer's thread (click-writer.ts),
+ * or in place for :memory:. The batch arrives checked (sql/visit-batch.ts).
+ */
+import {
+  type CheckedBatch,
+  type DailyWrites,
+  dailyWrites,
+  linkTotals,
+  visitorNumber,
+} from '../sql/visit-batch.ts';
+import type { Connection } from './connection.ts';
+
+// Deleted links are counted too (no deleted_at filter); RETURNING hands over the account for the
+// account's rows, and no row means the link is unknown.
+const COUNT_ON_LINK = `UPDATE links SET clicks = clicks + ?, bot_hits = bot_hits + ?,
+  unique_visitors = unique_visitors + ? WHERE id = ? RETURNING account_id`;
+const ACCOUNT_OF_LINK = 'SELECT account_id FROM links WHERE id = ?';
+
+const addDay = (table: 'link' | 'account') => `INSERT INTO ${table}_daily_clicks
+  (${table}_id, day, clicks, bot_hits, visitors) VALUES (?, ?, ?, ?, ?)
+  ON CONFLICT (${table}_id, day) DO UPDATE SET clicks = clicks + excluded.clicks,
+  bot_hits = bot_hits + excluded.bot_hits, visitors = visitors + excluded.visitors`;
+const addStat = (table: 'link' | 'account') => `INSERT INTO ${table}_daily_stats
+  (${table}_id, day, dimension, value, clicks) VALUES (?, ?, ?, ?, ?)
+  ON CONFLICT (${table}_id, day, dimension, value) DO UPDATE SET clicks = clicks + excluded.clicks`;
+
+const EVENT_COLUMNS =
+  'link_id, account_id, at, referrer, country, device, os, browser, language, source, visitor';
+/** Events per INSERT: 64 rows of 11 values, well below SQLite's limit of bound values. */
+const EVENT_ROWS = 64;
+const insertEvents = (rows: number) =>
+  `INSERT INTO click_events (${EVENT_COLUMNS}) VALUES ${Array(rows).fill('(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`;
+const INSERT_EVENT_ROWS = insertEvents(EVENT_ROWS);
+const INSERT_EVENT = insertEvents(1);
+const ADD_LINK_DAY = addDay('link');
+const ADD_ACCOUNT_DAY = addDay('account');
+const ADD_LINK_STAT = addStat('link');
+const ADD_ACCOUNT_STAT = addStat('account');
+
+export const PURGE_EVENTS = `DELETE FROM click_events WHERE rowid IN
+  (SELECT rowid FROM click_events WHERE at < ? LIMIT ?)`;
+
+export function writeClicks(conn: Connection, batch: CheckedBatch): void {
+  conn.transaction(() => {
+    const accountOf = new Map<number, number>();
+    for (const [linkId, [clicks, botHits, visitors]] of linkTotals(batch)) {
+      const row =
+        clicks + botHits + visitors === 0
+          ? conn.stmt(ACCOUNT_OF_LINK).get(linkId)
+          : conn.stmt(COUNT_ON_LINK).get(clicks, botHits, visitors, linkId);
+      // An unknown link is skipped rather than thrown, so it cannot lose the rest of the batch.
+      if (row !== undefined) accountOf.set(linkId, row.account_id as number);
+    }
+    const writes = dailyWrites(batch, accountOf);
+    for (const row of writes.linkDays) conn.stmt(ADD_LINK_DAY).run(...row);
+    for (const row of writes.accountDays) conn.stmt(ADD_ACCOUNT_DAY).run(...row);
+    for (const row of writes.linkStats) conn.stmt(ADD_LINK_STAT).run(...row);
+    for (const row of writes.accountStats) conn.stmt(ADD_ACCOUNT_STAT).run(...row);
+    writeEvents(conn, writes.events);
+  });
+}
+
+function writeEvents(conn: Connection, events: DailyWrites['events']): void {
+  const values = (event: DailyWrites['events'][number]) => [
+    event.linkId,
+    event.accountId,
+    event.at,
+    event.referrer,
+    event.country,
+    event.device,
+    event.os,
+    event.browser,
+    event.language,
+    event.source,
+    visitorNumber(event.visitor),
+  ];
+  let i = 0;
+  for (; i + EVENT_ROWS <= events.length; i += EVENT_ROWS) {
+    conn.stmt(INSERT_EVENT_ROWS).run(...events.slice(i, i + EVENT_ROWS).flatMap(values));
+  }
+  for (; i < events.length; i++) conn.stmt(INSERT_EVENT).run(...values(events[i] as (typeof events)[number]));
+}
+
+/** Deletes events older than `beforeMs`, a slice per transaction; how many went. */
+export function purgeEvents(conn: Connection, beforeMs: number, slice: number): number {
+  let purged = 0;
+  for (;;) {
+    const { changes } = conn.transaction(() => conn.stmt(PURGE_EVENTS).run(beforeMs, slice));
+    purged += Number(changes);
+    if (Number(changes) < slice) return purged;
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * Visit analytics (docs/api.md §9): what one human click leaves behind, and the stats the store
+ * answers from it. Nothing here names a person: no address, no user agent, no full referrer URL;
+ * the visitor is a keyed hash whose key lives one UTC day, in memory and Redis only (docs/adr/018).
+ */
+
+/** How much a click records: `full` (default), `minimal` (counts and days only), `off` (the total only). */
+export type Tracking = 'full' | 'minimal' | 'off';
+
+export type DeviceType = 'desktop' | 'mobile' | 'tablet' | 'other';
+export type VisitSource = 'qr' | 'link';
+
+/** The breakdowns of a stats answer, in the order it lists them; `bot` counts bot hits by kind. */
+export const DIMENSIONS = [
+  'referrer',
+  'country',
+  'device',
+  'os',
+  'browser',
+  'language',
+  'source',
+  'bot',
+] as const;
+export type Dimension = (typeof DIMENSIONS)[number];
+
+/** Longest value kept for a dimension; longer values are cut (a referrer host is at most 253). */
+export const DIMENSION_VALUE_MAX = 253;
+
+/** One human click as stored: a raw event, kept ANALYTICS_RETENTION_DAYS (docs/api.md §9.2). */
+export interface ClickEvent {
+  linkId: number;
+  accountId: number;
+  /** Epoch ms (UTC). */
+  at: number;
+  /** Host of the Referer, lower case; `direct` when none (or not a URL). */
+  referrer: string;
+  /** ISO 3166-1 alpha-2; `ZZ` when unknown. */
+  country: string;
+  device: DeviceType;
+  /** OS family (`Windows`, `iOS`, `Android`, …); `Other` when unknown. */
+  os: string;
+  /** Browser family (`Chrome`, `Firefox`, …); `Other` when unknown. */
+  browser: string;
+  /** Primary subtag of the first Accept-Language entry, lower case; `unknown` when none. */
+  language: string;
+  source: VisitSource;
+  /**
+   * HMAC-SHA256(secret of the event's UTC day, address + user agent), first 8 bytes as 16 hex digits.
+   * Once the day's secret is gone it cannot be recomputed from anyone's address.
+   */
+  visitor: string;
+}
+
+/**
+ * First sightings of visitors in one batch, as counted by the shared visitor sets (memory or
+ * Redis): each adds to a day's unique visitors of a link or of an account.
+ */
+export interface NewVisitors {
+  linkId: number;
+  accountId: number;
+  /** UTC day, YYYY-MM-DD. */
+  day: string;
+  /** Visitors first seen today on this link. */
+  ofLink: number;
+  /** Visitors first seen today on any link of the account. */
+  ofAccount: number;
+}
+
+/** Bot hits of one link and day by kind (`crawler name`, `prefetch`, `head`, `no-agent`). */
+export interface BotKindCount {
+  linkId: number;
+  day: string;
+  kind: string;
+  hits: number;
+}
+
+/** What a batch of visits adds beyond the counts: written in the same transaction as them. */
+export interface VisitBatch {
+  events: readonly ClickEvent[];
+  visitors: readonly NewVisitors[];
+  bots: readonly BotKindCount[];
+}
+
+export type StatsInterval = 'hour' | 'day';
+
+/** A stats range: whole hours or whole UTC days, `from` inclusive, `to` exclusive, epoch ms. */
+export interface StatsRange {
+  from: number;
+  to: number;
+  interval: StatsInterval;
+}
+
+export type StatsScope = { linkId: number } | { accountId: number };
+
+export interface BreakdownRow {
+  value: string;
+  clicks: number;
+}
+
+/** The store's answer for a scope and range; breakdowns complete and sorted, clicks then value. */
+export interface StoredStats {
+  totals: { clicks: number; uniqueVisitors: number; botHits: number; qrScans: number };
+  /** Buckets with clicks or bot hits only, oldest first; `t` is the bucket's start, epoch ms. */
+  series: Array<{ t: number; clicks: number; uniqueVisitors: number }>;
+  breakdowns: Record<Dimension, BreakdownRow[]>;
+}
