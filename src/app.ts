@@ -5,6 +5,7 @@ import { withDeadline } from './adapters/deadline.ts';
 import { createInspector } from './adapters/inspect/inspector.ts';
 import { MemoryDemoLog } from './adapters/memory/demo-log.ts';
 import { LocalLinkEvents } from './adapters/memory/link-events.ts';
+import { MemoryVisitors } from './adapters/memory/visitors.ts';
 import { MemoryWindowCounter } from './adapters/memory/window-counter.ts';
 import type { Config } from './config.ts';
 import { accountGroups } from './core/groups.ts';
@@ -15,6 +16,7 @@ import type { ReadinessCheck } from './core/ports/readiness.ts';
 import type { DemoLog, LinkEvents, WindowCounter } from './core/ports/shared-state.ts';
 import type { Store } from './core/ports/store.ts';
 import type { VisitLimits } from './core/ports/visit-limits.ts';
+import type { Visitors } from './core/ports/visitors.ts';
 import { socialMatcher } from './core/social.ts';
 import { ACCOUNT_ASSETS, accountsFeature, frameOfSession } from './features/accounts/index.ts';
 import { KeyUses } from './features/accounts/key-uses.ts';
@@ -42,7 +44,10 @@ import { fastRedirect, redirectAnswer } from './features/redirect/fast-path.ts';
 import { fastTargeting } from './features/redirect/fast-targeting.ts';
 import { REDIRECT_ROUTES, redirectFeature } from './features/redirect/index.ts';
 import { cachedLink, type LinkCache, linkCacheOver } from './features/redirect/link-cache.ts';
+import { retentionSweep } from './features/redirect/retention.ts';
+import { visitBatchMaker } from './features/redirect/visit-batch.ts';
 import { storeVisitLimits } from './features/redirect/visit-limits.ts';
+import { visitRecorder } from './features/redirect/visits.ts';
 import { logAccess } from './http/access-log.ts';
 import { registerBodyParsers } from './http/body-parsers.ts';
 import { ProblemSchema } from './http/openapi-parts.ts';
@@ -64,8 +69,10 @@ export interface AppDeps {
   linkEvents?: LinkEvents;
   /** Visit limits shared by every instance (Redis); the store's atomic update by default. */
   visitLimits?: VisitLimits;
-  /** The country of a client address, for targeting rules; none known by default. */
+  /** The country of a client address, for targeting rules and analytics; none known by default. */
   countries?: CountryLookup;
+  /** The day's unique-visitor sets (Redis for several instances); in memory by default. */
+  visitors?: Visitors;
   /** Dependencies besides the store that /readyz checks (Redis). */
   readinessChecks?: ReadinessCheck[];
   logger?: FastifyServerOptions['logger'];
@@ -76,6 +83,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Buffered click counts; tests and shutdown flush them. */
     clicks: ClickBuffer;
+    /** Deletes raw click events past the retention; tests sweep at once. */
+    retention: { sweep(): Promise<number> };
     /** Buffered last-used times of keys. */
     keyUses: KeyUses;
     linkCache: LinkCache;
@@ -108,14 +117,32 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   linkEvents.onChanged((code) => cache.invalidate(code));
   linkEvents.onMissed(() => cache.clear());
   let log: FastifyBaseLogger | undefined;
+  const countries = deps.countries ?? { countryOf: () => undefined };
   const clicks = new ClickBuffer(store, {
     intervalMs: config.clickFlushMs,
+    now,
     onError: (error) => log?.error({ err: error }, 'writing clicks failed; kept for the next flush'),
+    makeVisits:
+      config.tracking === 'full'
+        ? visitBatchMaker({ visitors: deps.visitors ?? new MemoryVisitors(), countries })
+        : undefined,
   });
   const counted = redirectCounters(metrics, config.redirectStatus);
-  const answer = redirectAnswer({ clicks, onRedirect: counted.redirected });
+  const record = visitRecorder(clicks, {
+    tracking: config.tracking,
+    honorDnt: config.honorDnt,
+    exclude: config.trackingExclude,
+    trustProxy: config.trustProxy,
+    now,
+  });
+  const answer = redirectAnswer({ record, onRedirect: counted.redirected });
+  // Raw events age out; the per-day aggregates stay (docs/api.md §9.2).
+  const sweep = retentionSweep(store, {
+    retentionDays: config.analyticsRetentionDays,
+    now,
+    onError: (error) => log?.error({ err: error }, 'deleting old click events failed'),
+  });
   const https = config.baseUrl.protocol === 'https:';
-  const countries = deps.countries ?? { countryOf: () => undefined };
   const fast = fastRedirect(
     cache,
     answer,
@@ -182,6 +209,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     cursors: pageCursors(await store.secret('page-cursors', randomBytes(32))),
     baseUrl: config.baseUrl,
     now,
+    retentionDays: config.analyticsRetentionDays,
   });
 
   const accounts = await accountServices(config, { store, counter, now });
@@ -209,6 +237,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   observeRuntime(metrics, { clicks, cache });
   app.addHook('onClose', async () => {
     await inFlight.settled();
+    sweep.stop();
     await clicks.close();
     await keyUses.close();
     await ownInspector?.close();
@@ -217,6 +246,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   });
   app.decorate('clicks', clicks);
   app.decorate('keyUses', keyUses);
+  app.decorate('retention', { sweep: sweep.sweep });
   app.decorate('linkCache', cache);
   app.decorate('demoLog', demoLog);
 

@@ -1,3 +1,5 @@
+import { isIP } from 'node:net';
+import type { Tracking } from './core/analytics.ts';
 import { PLAN_NAME_PATTERN } from './core/plans.ts';
 import { DEFAULT_SOCIAL_DOMAINS } from './core/social.ts';
 import { formatTimestamp } from './core/timestamp.ts';
@@ -49,6 +51,20 @@ export interface Config {
   signinAccountLimit: number;
   signinAddressLimit: number;
   signinWindowSeconds: number;
+  /** What a click records (docs/api.md §9.2): full, minimal (counts and days), off (the total only). */
+  tracking: Tracking;
+  /** Sec-GPC: 1 or DNT: 1 make a click minimal, unless HONOR_DNT=false. */
+  honorDnt: boolean;
+  /** Client networks whose clicks count nothing at all, as address/prefix. */
+  trackingExclude: readonly Cidr[];
+  /** How long raw click events are kept; the per-day aggregates stay for the link's life. */
+  analyticsRetentionDays: number;
+}
+
+export interface Cidr {
+  address: string;
+  prefix: number;
+  family: 'ipv4' | 'ipv6';
 }
 
 export class ConfigError extends Error {
@@ -141,6 +157,28 @@ function planName(env: Env): string {
   return raw;
 }
 
+/** TRACKING_EXCLUDE: comma-separated CIDRs (a bare address is its own /32 or /128). */
+function cidrs(env: Env, name: string): Cidr[] {
+  const raw = env[name]?.trim();
+  if (!raw) return [];
+  return raw
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .map((part) => {
+      const [address = '', prefixText, extra] = part.split('/');
+      const version = isIP(address);
+      const max = version === 6 ? 128 : 32;
+      const prefix = prefixText === undefined ? max : Number(prefixText);
+      if (version === 0 || extra !== undefined || !/^\d{1,3}$/.test(prefixText ?? '0') || prefix > max) {
+        throw new ConfigError(
+          `${name} must be a comma-separated list of CIDRs (1.2.3.0/24, 2001:db8::/32), got "${part}"`,
+        );
+      }
+      return { address, prefix, family: version === 6 ? 'ipv6' : 'ipv4' } as const;
+    });
+}
+
 export function loadConfig(env: Env): Config {
   const port = integer(env, 'PORT', 8080, 0, 65535);
   const social = env.SOCIAL_DOMAINS?.trim();
@@ -187,6 +225,10 @@ export function loadConfig(env: Env): Config {
     signinAccountLimit: integer(env, 'SIGNIN_ACCOUNT_LIMIT', 10, 1, 1_000_000),
     signinAddressLimit: integer(env, 'SIGNIN_ADDRESS_LIMIT', 30, 1, 1_000_000),
     signinWindowSeconds: integer(env, 'SIGNIN_WINDOW_SECONDS', 900, 1, 86_400),
+    tracking: oneOf(env, 'TRACKING', ['full', 'minimal', 'off'], 'full'),
+    honorDnt: boolean(env, 'HONOR_DNT', true),
+    trackingExclude: Object.freeze(cidrs(env, 'TRACKING_EXCLUDE')),
+    analyticsRetentionDays: integer(env, 'ANALYTICS_RETENTION_DAYS', 90, 1, 3650),
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
   });
 }

@@ -10,6 +10,7 @@ import type { InspectOutcome, Inspector } from '../src/core/ports/inspector.ts';
 import type { ReadinessCheck } from '../src/core/ports/readiness.ts';
 import type { WindowCounter } from '../src/core/ports/shared-state.ts';
 import type { Store } from '../src/core/ports/store.ts';
+import type { Visitors } from '../src/core/ports/visitors.ts';
 import { accountOperations } from '../src/features/accounts/operator.ts';
 
 /** A recording inspector: answers what the test says, counts what was fetched. */
@@ -53,6 +54,8 @@ export interface TestAppOptions {
   storeSeenByApp?: (store: Store) => Store;
   logger?: FastifyServerOptions['logger'];
   countries?: CountryLookup;
+  /** The day's visitor sets (Redis in multi-instance tests); in memory by default. */
+  visitors?: Visitors;
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -80,6 +83,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     counter: options.counter,
     readinessChecks: options.readinessChecks,
     countries: options.countries,
+    visitors: options.visitors,
   });
   return {
     app,

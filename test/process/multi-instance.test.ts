@@ -164,6 +164,41 @@ if (!databaseUrl || !redisUrl) {
       assert.equal(clicks, 300);
     });
 
+    it('counts each visitor once a day however many instances see them (docs/api.md §9.2)', async () => {
+      const created = await create(base(0), keys.roomy as string, target.url('/title?visitors'));
+      assert.equal(created.status, 201);
+      const code = created.body.short_code as string;
+      const link = await store.findLinkByCode(code);
+      assert.ok(link);
+      const dayStart = Date.now() - (Date.now() % 86_400_000);
+      const range = { from: dayStart, to: dayStart + 86_400_000, interval: 'day' as const };
+      const accountBefore = (await store.stats({ accountId: link.accountId }, range)).totals.uniqueVisitors;
+      // Three browsers (one address, three user agents), each clicking 5 times on every instance.
+      const agents = [0, 1, 2].map((n) => `${BROWSER} visitor-${name}-${n}`);
+      const statuses = await pool(
+        Array.from(
+          { length: 45 },
+          (_, i) => () =>
+            fetch(`${base(i)}/${code}`, {
+              redirect: 'manual',
+              headers: { 'user-agent': agents[Math.floor(i / 15)] as string },
+            }).then((r) => r.status),
+        ),
+        15,
+      );
+      assert.ok(statuses.every((status) => status === 302));
+      let stats = await store.stats({ linkId: link.id }, range);
+      for (let i = 0; i < 100 && stats.totals.clicks < 45; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        stats = await store.stats({ linkId: link.id }, range);
+      }
+      assert.equal(stats.totals.clicks, 45);
+      assert.equal(stats.totals.uniqueVisitors, 3);
+      assert.equal((await store.findLinkByCode(code))?.uniqueVisitors, 3);
+      const account = await store.stats({ accountId: link.accountId }, range);
+      assert.equal(account.totals.uniqueVisitors - accountBefore, 3);
+    });
+
     it("redirects by a link's new state on every instance within a second of a PATCH or DELETE", async () => {
       const api = async (i: number, method: string, path: string, body?: unknown) => {
         const response = await fetch(`${base(i)}/api/v1${path}`, {

@@ -11,7 +11,7 @@ const BROWSER =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0 Safari/537.36';
 
 describe('graceful shutdown', () => {
-  it('writes every buffered click before the process exits on SIGTERM', async () => {
+  it('writes every buffered click and its event before the process exits on SIGTERM', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'snip-shutdown-'));
     const databaseUrl = `sqlite:${join(dir, 'snip.db')}`;
     try {
@@ -34,8 +34,11 @@ describe('graceful shutdown', () => {
       const clicks = 600;
       for (let batch = 0; batch < clicks / 50; batch++) {
         const answers = await Promise.all(
-          Array.from({ length: 50 }, () =>
-            fetch(`${server.url}/Shutdn1`, { redirect: 'manual', headers: { 'user-agent': BROWSER } }),
+          Array.from({ length: 50 }, (_, i) =>
+            fetch(`${server.url}/Shutdn1${i % 5 === 0 ? '?qr=1' : ''}`, {
+              redirect: 'manual',
+              headers: { 'user-agent': BROWSER, referer: 'https://news.example.com/story' },
+            }),
           ),
         );
         assert.ok(answers.every((a) => a.status === 302));
@@ -44,7 +47,20 @@ describe('graceful shutdown', () => {
 
       const after = await openStore(databaseUrl, { prepare: false });
       try {
-        assert.equal((await after.findLinkByCode('Shutdn1'))?.clicks, clicks);
+        const link = await after.findLinkByCode('Shutdn1');
+        assert.ok(link);
+        assert.equal(link.clicks, clicks);
+        assert.equal(link.uniqueVisitors, 1);
+        // The events of TRACKING=full were buffered too: every one of them was written.
+        const now = Date.now();
+        const day = now - (now % 86_400_000);
+        const stats = await after.stats(
+          { linkId: link.id },
+          { from: day - 3_600_000 * 24, to: day + 86_400_000, interval: 'hour' },
+        );
+        assert.equal(stats.totals.clicks, clicks);
+        assert.equal(stats.totals.qrScans, clicks / 5);
+        assert.deepEqual(stats.breakdowns.referrer, [{ value: 'news.example.com', clicks }]);
       } finally {
         await after.close();
       }

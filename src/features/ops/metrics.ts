@@ -50,7 +50,7 @@ export type Metrics = ReturnType<typeof createMetrics>;
 /** Figures other parts already keep (flushed clicks, cache hits) are read when scraped, not counted twice. */
 /** What the redirect keeps count of anyway, read when scraped. */
 export interface RuntimeFigures {
-  clicks: { readonly flushed: number };
+  clicks: { readonly flushed: number; readonly pendingVisits: number; readonly droppedVisits: number };
   cache: { readonly hits: number; readonly misses: number; readonly size: number };
 }
 
@@ -63,6 +63,23 @@ export function observeRuntime(metrics: Metrics, { clicks, cache }: RuntimeFigur
     collect() {
       this.reset();
       this.inc(clicks.flushed);
+    },
+  });
+  new Gauge({
+    name: 'snip_visits_pending',
+    help: 'Click details (TRACKING=full) buffered and not yet written.',
+    registers,
+    collect() {
+      this.set(clicks.pendingVisits);
+    },
+  });
+  new Counter({
+    name: 'snip_visits_dropped_total',
+    help: 'Click details given up while the visitor sets could not answer (the clicks were counted).',
+    registers,
+    collect() {
+      this.reset();
+      this.inc(clicks.droppedVisits);
     },
   });
   new Gauge({

@@ -1,8 +1,13 @@
+import type { BotKindCount, VisitBatch } from '../../core/analytics.ts';
 import type { ClickCount } from '../../core/entities.ts';
 import type { ClickStore } from '../../core/ports/store.ts';
 import type { ClickKind } from './click-kind.ts';
+import type { MadeVisits } from './visit-batch.ts';
+import type { RawVisit } from './visit-facts.ts';
 
 const DAY_MS = 86_400_000;
+/** Raw visits held at most while they cannot be turned into events (shared visitor sets down). */
+const MAX_HELD_VISITS = 100_000;
 
 export interface ClickBufferOptions {
   /** How often buffered counts are written; the redirect itself never waits on the store. */
@@ -11,11 +16,19 @@ export interface ClickBufferOptions {
   chunkSize?: number;
   now?: () => number;
   onError?: (error: unknown) => void;
+  /** Makes stored events of raw visits (visit-batch.ts); without it visits are not kept. */
+  makeVisits?: (raws: readonly RawVisit[]) => Promise<MadeVisits>;
+}
+
+interface PendingCount extends ClickCount {
+  bots?: Map<string, number>;
 }
 
 /**
- * Counts clicks in memory and writes them in batches. A failed write keeps its counts for the next
- * flush, and close() flushes what is left, so no counted click is lost on a graceful shutdown.
+ * Counts clicks in memory and writes them in batches, with the visits of TRACKING=full (their
+ * events, first sightings and bot kinds) in the first transaction of a flush. A failed write keeps
+ * its counts and visits for the next flush, and close() flushes what is left, so no counted click
+ * is lost on a graceful shutdown.
  */
 export class ClickBuffer {
   readonly #store: Pick<ClickStore, 'addClicks'>;
@@ -23,31 +36,59 @@ export class ClickBuffer {
   readonly #onError: (error: unknown) => void;
   readonly #timer: NodeJS.Timeout;
   readonly #chunk: number;
-  #pending = new Map<string, ClickCount>();
+  readonly #makeVisits: ClickBufferOptions['makeVisits'];
+  #pending = new Map<string, PendingCount>();
+  #raws: RawVisit[] = [];
+  /** Visits made but not yet written (their write failed): never made twice, so never counted twice. */
+  #made: MadeVisits | undefined;
   #writing: Promise<void> = Promise.resolve();
   #day = '';
   #dayEnds = 0;
   flushed = 0;
+  /** Raw visits given up because they could not be made into events for too long. */
+  droppedVisits = 0;
 
   constructor(store: Pick<ClickStore, 'addClicks'>, options: ClickBufferOptions) {
     this.#store = store;
     this.#now = options.now ?? Date.now;
     this.#onError = options.onError ?? (() => {});
     this.#chunk = options.chunkSize ?? 256;
+    this.#makeVisits = options.makeVisits;
     this.#timer = setInterval(() => void this.flush(), options.intervalMs);
     this.#timer.unref();
   }
 
-  record(linkId: number, kind: ClickKind): void {
-    const day = this.#today();
-    const key = `${linkId}:${day}`;
+  /**
+   * Counts one redirect. `history` false (TRACKING=off) adds to the link's totals only, no day;
+   * `botKind` names the kind of a bot hit for the bots breakdown (TRACKING=full).
+   */
+  record(linkId: number, kind: ClickKind, history = true, botKind?: string): void {
+    const day = history ? this.#today() : null;
+    const key = day === null ? `${linkId}:` : `${linkId}:${day}`;
     let count = this.#pending.get(key);
     if (!count) {
       count = { linkId, day, clicks: 0, botHits: 0 };
       this.#pending.set(key, count);
     }
-    if (kind === 'human') count.clicks++;
-    else count.botHits++;
+    if (kind === 'human') {
+      count.clicks++;
+    } else {
+      count.botHits++;
+      if (botKind !== undefined) {
+        count.bots ??= new Map();
+        count.bots.set(botKind, (count.bots.get(botKind) ?? 0) + 1);
+      }
+    }
+  }
+
+  /** Keeps a human click's details for the next flush (TRACKING=full); the click is counted by record(). */
+  visit(raw: RawVisit): void {
+    if (!this.#makeVisits) return;
+    if (this.#raws.length >= MAX_HELD_VISITS) {
+      this.droppedVisits++;
+      return;
+    }
+    this.#raws.push(raw);
   }
 
   /** Writes what is buffered now; flushes never overlap. */
@@ -59,11 +100,20 @@ export class ClickBuffer {
   /** Stops the timer and writes what is left, retrying a store that fails for a moment. */
   async close(attempts = 3): Promise<void> {
     clearInterval(this.#timer);
-    for (let attempt = 0; attempt < attempts && this.#pending.size > 0; attempt++) await this.flush();
+    for (let attempt = 0; attempt < attempts && this.#hasWork(); attempt++) await this.flush();
   }
 
   get pendingLinks(): number {
     return this.#pending.size;
+  }
+
+  /** Raw visits and made events not written yet. */
+  get pendingVisits(): number {
+    return this.#raws.length + (this.#made?.events.length ?? 0);
+  }
+
+  #hasWork(): boolean {
+    return this.#pending.size > 0 || this.pendingVisits > 0;
   }
 
   /**
@@ -71,15 +121,27 @@ export class ClickBuffer {
    * thread, and one transaction for thousands of links would stall every redirect meanwhile.
    */
   async #write(): Promise<void> {
-    if (this.#pending.size === 0) return;
+    if (!this.#hasWork()) return;
+    const visits = await this.#visits();
     const entries = [...this.#pending];
     this.#pending = new Map();
+    if (entries.length === 0 && visits !== undefined)
+      entries.push(['', { linkId: 0, day: null, clicks: 0, botHits: 0 }]);
     for (let start = 0; start < entries.length; start += this.#chunk) {
       if (start > 0) await new Promise((resolve) => setImmediate(resolve));
       const chunk = entries.slice(start, start + this.#chunk);
+      const counts = chunk.map(([, count]) => count).filter((count) => count.clicks + count.botHits > 0);
+      const bots = botKinds(counts);
+      const carries = start === 0 && visits !== undefined;
+      const batch: VisitBatch | undefined = carries
+        ? { ...visits, bots }
+        : bots.length > 0
+          ? { events: [], visitors: [], bots }
+          : undefined;
       try {
-        await this.#store.addClicks(chunk.map(([, count]) => count));
-        for (const [, count] of chunk) this.flushed += count.clicks;
+        await this.#store.addClicks(counts.map(stored), batch);
+        for (const count of counts) this.flushed += count.clicks;
+        if (carries) this.#made = undefined;
       } catch (error) {
         this.#restore(entries.slice(start));
         this.#onError(error);
@@ -88,14 +150,43 @@ export class ClickBuffer {
     }
   }
 
-  #restore(entries: Array<[string, ClickCount]>): void {
+  /** The visits of this flush: those made before and not written, and the raw ones made now. */
+  async #visits(): Promise<MadeVisits | undefined> {
+    if (this.#raws.length > 0 && this.#makeVisits) {
+      const raws = this.#raws;
+      this.#raws = [];
+      try {
+        const made = await this.#makeVisits(raws);
+        this.#made = this.#made
+          ? {
+              events: [...this.#made.events, ...made.events],
+              visitors: [...this.#made.visitors, ...made.visitors],
+            }
+          : made;
+      } catch (error) {
+        // The visitor sets cannot answer: the visits wait for the next flush (the counts do not).
+        const room = MAX_HELD_VISITS - this.#raws.length;
+        this.droppedVisits += Math.max(0, raws.length - room);
+        this.#raws = [...raws.slice(0, room), ...this.#raws];
+        this.#onError(error);
+      }
+    }
+    return this.#made;
+  }
+
+  #restore(entries: Array<[string, PendingCount]>): void {
     for (const [key, count] of entries) {
+      if (key === '') continue;
       const newer = this.#pending.get(key);
-      if (newer) {
-        newer.clicks += count.clicks;
-        newer.botHits += count.botHits;
-      } else {
+      if (!newer) {
         this.#pending.set(key, count);
+        continue;
+      }
+      newer.clicks += count.clicks;
+      newer.botHits += count.botHits;
+      for (const [kind, hits] of count.bots ?? []) {
+        newer.bots ??= new Map();
+        newer.bots.set(kind, (newer.bots.get(kind) ?? 0) + hits);
       }
     }
   }
@@ -108,4 +199,18 @@ export class ClickBuffer {
     }
     return this.#day;
   }
+}
+
+function stored(count: PendingCount): ClickCount {
+  return { linkId: count.linkId, day: count.day, clicks: count.clicks, botHits: count.botHits };
+}
+
+/** The bot kinds of the counts of one chunk, written with them. */
+function botKinds(counts: readonly PendingCount[]): BotKindCount[] {
+  const kinds: BotKindCount[] = [];
+  for (const { linkId, day, bots } of counts) {
+    if (day === null || !bots) continue;
+    for (const [kind, hits] of bots) kinds.push({ linkId, day, kind, hits });
+  }
+  return kinds;
 }

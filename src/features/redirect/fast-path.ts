@@ -1,14 +1,15 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { isLinkCode, SLUG_MAX_LENGTH, SLUG_MIN_LENGTH } from '../../core/short-code.ts';
-import type { ClickBuffer } from './click-buffer.ts';
 import { type ClickKind, clickKind } from './click-kind.ts';
 import type { CachedLink, LinkCache } from './link-cache.ts';
+import type { VisitRecorder, VisitRequest } from './visits.ts';
 
 // Every click must reach us: no browser or proxy may keep the redirect.
 export const NO_STORE = 'private, no-cache, no-store, max-age=0, must-revalidate';
 
 export interface RedirectAnswerOptions {
-  clicks: ClickBuffer;
+  /** Counts the redirect as TRACKING and the request say (visits.ts). */
+  record: VisitRecorder;
   onRedirect?: (kind: ClickKind) => void;
 }
 
@@ -17,11 +18,12 @@ export function purposeOf(headers: IncomingHttpHeaders): string {
   return String(headers['sec-purpose'] ?? headers.purpose ?? headers['x-purpose'] ?? headers['x-moz'] ?? '');
 }
 
-/** Counts the request of a redirect: a click or a bot hit. */
+/** Counts the request of a redirect: a click or a bot hit, and with it what analytics keep. */
 export function redirectAnswer(options: RedirectAnswerOptions) {
-  return (link: CachedLink, method: string, headers: IncomingHttpHeaders): void => {
-    const kind = clickKind({ method, userAgent: headers['user-agent'], purpose: purposeOf(headers) });
-    options.clicks.record(link.id, kind);
+  return (link: CachedLink, method: string, req: VisitRequest): void => {
+    const facts = { method, userAgent: req.headers['user-agent'], purpose: purposeOf(req.headers) };
+    const kind = clickKind(facts);
+    options.record(link.id, link.accountId, kind, facts, req);
     options.onRedirect?.(kind);
   };
 }
@@ -57,7 +59,7 @@ export function fastRedirect(
     // A link with rules: targeting and a future expiry are answered here, the rest by the route.
     const location = link.guard ? guardedTarget(link, req) : link.location;
     if (location === undefined) return false;
-    answer(link, method, req.headers);
+    answer(link, method, req);
     // The flat array form skips building and walking a headers object.
     res.writeHead(status, ['location', location, ...tail]);
     res.end();

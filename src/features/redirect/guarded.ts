@@ -115,7 +115,7 @@ export function guardedRedirects(options: GuardedOptions) {
       guard.rules.length > 0
         ? firstMatch(guard.rules, visitorFacts(request, options.countries, options))
         : undefined;
-    options.answer(link, request.method === 'POST' ? 'GET' : request.method, request.headers);
+    options.answer(link, request.method === 'POST' ? 'GET' : request.method, request.raw);
     return reply
       .code(status)
       .header('location', rule?.location ?? link.location)

@@ -6,6 +6,8 @@ import { guardOf, type LinkGuard } from './guard.ts';
 /** What a redirect needs of a link; nothing more is kept in memory. */
 export interface CachedLink {
   id: number;
+  /** Its account, for the account's analytics. */
+  accountId: number;
   /** The long URL as an ASCII Location value (punycode host, percent-encoded). */
   location: string;
   /** Its expiry, visit limit, password and targeting; absent for a plain link. */
@@ -114,11 +116,12 @@ export class LinkCache {
   }
 }
 
-/** What the cache keeps of a link: its id (for counting), its Location and its guard, computed once. */
+/** What the cache keeps of a link: its ids (for counting), its Location and its guard, computed once. */
 export function cachedLink(link: Link): CachedLink {
   const guard = guardOf(link);
   const location = new URL(link.longUrl).href;
-  return guard ? { id: link.id, location, guard } : { id: link.id, location };
+  const { id, accountId } = link;
+  return guard ? { id, accountId, location, guard } : { id, accountId, location };
 }
 
 /** The hot-link cache over a store's look-up by code; unknown codes are remembered for 5 s. */

@@ -58,7 +58,8 @@ export async function qrcodeRoute(app: FastifyInstance, options: QrRouteOptions)
     const key = `${code}:${size}`;
     const hit = rendered.get(key);
     if (hit) return hit;
-    const png = await QRCode.toBuffer(shortUrl(options.baseUrl, code), {
+    // `?qr=1` tells a scan from a click (docs/api.md §9.1); the redirect never passes it on.
+    const png = await QRCode.toBuffer(`${shortUrl(options.baseUrl, code)}?qr=1`, {
       type: 'png',
       width: size,
       margin: 2,
@@ -75,7 +76,8 @@ export async function qrcodeRoute(app: FastifyInstance, options: QrRouteOptions)
       schema: {
         operationId: 'getQrCode',
         summary: 'QR code of a short link',
-        description: 'PNG of the short URL. `size` is the width in pixels, clamped to 64-1024 (default 256).',
+        description:
+          'PNG of the short URL with `?qr=1`, so that scans are told apart from clicks (the redirect drops the parameter). `size` is the width in pixels, clamped to 64-1024 (default 256).',
         tags: ['QR codes'],
         security: [],
         params: {

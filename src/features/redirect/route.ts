@@ -103,7 +103,7 @@ export function registerRedirects(app: FastifyInstance, options: RedirectRouteOp
     const link = await linkOf(request, reply, code);
     if (!('location' in link)) return link;
     if (link.guard) return options.guarded.get(request, reply, code, link);
-    options.answer(link, request.method, request.headers);
+    options.answer(link, request.method, request.raw);
     return reply
       .code(options.redirectStatus)
       .header('location', link.location)

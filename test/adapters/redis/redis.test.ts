@@ -6,6 +6,7 @@ import { connectRedis, type RedisConnections } from '../../../src/adapters/redis
 import { RedisDemoLog } from '../../../src/adapters/redis/demo-log.ts';
 import { RedisLinkEvents } from '../../../src/adapters/redis/link-events.ts';
 import { RedisVisitLimits } from '../../../src/adapters/redis/visit-limits.ts';
+import { RedisVisitors } from '../../../src/adapters/redis/visitors.ts';
 import { RedisWindowCounter } from '../../../src/adapters/redis/window-counter.ts';
 import { UnavailableError } from '../../../src/core/errors.ts';
 import type { DemoLogEntry } from '../../../src/core/ports/shared-state.ts';
@@ -47,6 +48,35 @@ if (!url) {
       if (keys.length > 0) await a.client.del(...keys);
       await a.close();
       await b.close();
+    });
+
+    it('shares the day secret and counts each visitor once per link and account across instances', async () => {
+      const one = new RedisVisitors(a.client, prefix);
+      const two = new RedisVisitors(b.client, prefix);
+      const today = new Date().toISOString().slice(0, 10);
+      const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+      const [first, second] = await Promise.all([one.secretOf(today), two.secretOf(today)]);
+      assert.equal(first?.length, 32);
+      assert.deepEqual(first, second);
+      assert.notDeepEqual(await one.secretOf(tomorrow), first);
+      const seen = await Promise.all(
+        Array.from({ length: 40 }, (_, i) =>
+          (i % 2 ? one : two).add(today, [
+            { linkId: 1 + (i % 4 === 0 ? 1 : 0), accountId: 9, visitor: `v${i % 10}`.padEnd(16, '0') },
+          ]),
+        ),
+      );
+      const flat = seen.flat();
+      // v0..v9 on link 1 or 2 (every fourth try on link 2): each pair once, each visitor once per account.
+      const pairs = new Set(Array.from({ length: 40 }, (_, i) => `${1 + (i % 4 === 0 ? 1 : 0)}:${i % 10}`));
+      assert.equal(flat.filter((first) => first.ofLink).length, pairs.size);
+      assert.equal(flat.filter((first) => first.ofAccount).length, 10);
+      // Kept until an hour after the day ends, then gone with the secret.
+      const endsIn = Math.round((Date.parse(`${tomorrow}T01:00:00Z`) - Date.now()) / 1000);
+      for (const key of [`l:1`, `a:9`, 'secret']) {
+        const ttl = await a.client.ttl(`${prefix}visitors:{${today}}:${key}`);
+        assert.ok(Math.abs(ttl - endsIn) <= 5, `${key} ttl ${ttl}, day ends in ${endsIn}`);
+      }
     });
 
     it('counts one window across instances and expires it after the window', async () => {

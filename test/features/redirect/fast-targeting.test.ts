@@ -25,7 +25,7 @@ function link(fields: Partial<Link>): CachedLink {
     rules: [],
     ...fields,
   } as unknown as Link;
-  return { id: 7, location: 'https://example.com/home', guard: guardOf(full) };
+  return { id: 7, accountId: 1, location: 'https://example.com/home', guard: guardOf(full) };
 }
 
 function request(userAgent: string, address = '203.0.113.7', url = '/Abc1234'): IncomingMessage {

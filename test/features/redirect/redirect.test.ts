@@ -225,7 +225,7 @@ describe('GET /qrcode/<short_code>.png', () => {
     const png = PNG.sync.read(answer.rawPayload);
     assert.equal(png.width, 256);
     const decoded = jsQR(new Uint8ClampedArray(png.data), png.width, png.height);
-    assert.equal(decoded?.data, `https://sn.ip/${code}`);
+    assert.equal(decoded?.data, `https://sn.ip/${code}?qr=1`);
   });
 
   it('clamps ?size= to 64-1024 and ignores nonsense', async () => {
