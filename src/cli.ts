@@ -14,6 +14,7 @@ import { socialMatcher } from './core/social.ts';
 import {
   type Command,
   hasFlag,
+  InvalidRangeError,
   looseWords,
   type Negated,
   negatedFlags,
@@ -29,8 +30,8 @@ import { linkEditor } from './features/links/edit-link.ts';
 /**
  * `npx snip …`: the operator commands of docs/api.md §6 (features/accounts/operator-commands.ts),
  * wired to the store, the link editor and Redis. Every command prints one object, as JSON with
- * --json, and answers --help with its own usage. Exit codes: 0 done, 1 refused, 64 usage error,
- * 69 a service it needs cannot be reached.
+ * --json, and answers --help with its own usage. Exit codes: 0 done, 1 refused, 2 a stats range it
+ * cannot read, 64 usage error, 69 a service it needs cannot be reached.
  */
 
 export interface Io {
@@ -49,7 +50,7 @@ export interface CliDeps {
   inspector?: Inspector;
 }
 
-const EXIT = { done: 0, refused: 1, usage: 64, unavailable: 69 } as const;
+const EXIT = { done: 0, refused: 1, invalidRange: 2, usage: 64, unavailable: 69 } as const;
 
 /** With REDIS_URL, link changes are announced the way the servers (src/main.ts) hear them. */
 async function openSharedState(config: Config): Promise<SharedState | undefined> {
@@ -153,6 +154,7 @@ function isParseError(error: unknown): error is Error {
 }
 
 function human(result: Result, command: Command): string {
+  if (command.text) return command.text(result);
   if (Array.isArray(result.items) && command.line) {
     const items = result.items as Result[];
     return items.length === 0 ? '(none)\n' : `${items.map(command.line).join('\n')}\n`;
@@ -188,7 +190,7 @@ function usageFor(argv: readonly string[]): string {
   }
 }
 
-/** Runs one operator command; returns the exit code (0 done, 1 refused, 64 usage, 69 unavailable). */
+/** Runs one operator command; returns the exit code (0 done, 1 refused, 2 range, 64 usage, 69 unavailable). */
 export async function runCli(
   argv: readonly string[],
   config: Config,
@@ -222,6 +224,7 @@ export async function runCli(
       negated,
       store: opened,
       baseUrl: config.baseUrl,
+      retentionDays: config.analyticsRetentionDays,
       io: { out: io.out, err: io.err, input: () => io.in ?? process.stdin },
       withLinkEditor: (use) => withLinkEditor(opened, config, deps, use),
       withLinkCreator: (options, use) => withLinkCreator(opened, config, deps, options, use),
@@ -246,6 +249,11 @@ function report(error: unknown, argv: readonly string[], json: boolean, io: Io):
     }
     io.err.write(`snip: ${message} [${error.code}]\n`);
     return EXIT.refused;
+  }
+  if (error instanceof InvalidRangeError) {
+    if (json) io.out.write(`${JSON.stringify({ error: error.message, flag: error.flag })}\n`);
+    io.err.write(`snip: ${error.message}\n`);
+    return EXIT.invalidRange;
   }
   if (error instanceof UnavailableError) {
     if (json) io.out.write(`${JSON.stringify({ error: error.message })}\n`);

@@ -27,6 +27,9 @@ export const OPTIONS = {
   rules: { type: 'string' },
   format: { type: 'string' },
   inspect: { type: 'boolean' },
+  from: { type: 'string' },
+  to: { type: 'string' },
+  interval: { type: 'string' },
 } as const;
 
 /**
@@ -84,6 +87,16 @@ export class UsageError extends Error {
   override name = 'UsageError';
 }
 
+/** A range the stats cannot be read over (exit 2): the flag it names and why. */
+export class InvalidRangeError extends Error {
+  override name = 'InvalidRangeError';
+  readonly flag: string;
+  constructor(flag: string, reason: string) {
+    super(`--${flag}: ${reason}`);
+    this.flag = flag;
+  }
+}
+
 export interface CommandIo {
   /** Where lines go while a command runs (the result is printed after it). */
   out: { write(text: string): unknown };
@@ -99,6 +112,8 @@ export interface CommandContext {
   negated: ReadonlySet<Negated>;
   store: Store;
   baseUrl: URL;
+  /** ANALYTICS_RETENTION_DAYS: how far back hourly stats reach. */
+  retentionDays: number;
   io: CommandIo;
   /** Runs `use` with the link editor of the API, announcing changes as the servers hear them. */
   withLinkEditor<T>(use: (editor: LinkEditor) => Promise<T>): Promise<T>;
@@ -125,6 +140,8 @@ export interface Command {
   prepare?: false;
   /** One line per item of a list result, for people. */
   line?: (item: Result) => string;
+  /** The whole result for people, when `key: value` lines do not fit it. */
+  text?: (result: Result) => string;
   /** Absent for `serve`, which the process runs itself. */
   run?: (ctx: CommandContext) => Promise<Result>;
 }

@@ -198,7 +198,8 @@ ${Object.entries(COMMANDS)
   .join('\n')}
 
 Every command prints one object (--json: as JSON) and answers --help with its own usage.
-Exit codes: 0 done, 1 refused, 64 usage error, 69 a service it needs cannot be reached.`;
+Exit codes: 0 done, 1 refused, 2 a stats range it cannot read, 64 usage error, 69 a service it needs
+cannot be reached.`;
 
 /** The usage that fits what was found. */
 export function usageOf(found: FoundCommand): string {

@@ -3,6 +3,7 @@ import { type Command, type CommandContext, count, tab, UsageError } from './ope
 import { LINK_IMPORT } from './operator-import-command.ts';
 import { linkJson } from './operator-json.ts';
 import { LINK_LIST_DEFAULT, LINK_LIST_MAX, linkOperations } from './operator-links.ts';
+import { LINK_STATS } from './operator-stats.ts';
 
 /** `snip link …`: any account's links, changed through the API's link editor. */
 
@@ -145,4 +146,5 @@ ${CACHE_NOTE}`,
     },
   },
   'link import': LINK_IMPORT,
+  'link stats': LINK_STATS,
 };

@@ -26,6 +26,9 @@ import {
   PatchGroupBody,
   PatchLinkBody,
   type PatchLinkBodyType,
+  StatsQuery,
+  type StatsQueryType,
+  StatsSchema,
 } from './schemas.ts';
 
 export { LINK_SCHEMAS } from './schemas.ts';
@@ -48,6 +51,13 @@ const ok = (schema: TSchema, description: string, headers: Record<string, object
 const noContent = (description: string) => ({ type: 'null', description, headers: RATE_LIMIT_HEADERS });
 const LOCATION = { Location: { type: 'string', format: 'uri', description: 'The new resource.' } };
 const TARGET_REFUSALS = ['306', '307', '308', '309', '310', '311', '312'] as const;
+const STATS_NOTE =
+  'By default the last 30 UTC days, today included, by day; at most 366 days. Unique visitors over ' +
+  'a range are the sum of daily unique visitors: a visitor id changes every UTC day by design, so ' +
+  'one person on three days counts three times. Hourly answers need the raw events, kept ' +
+  'ANALYTICS_RETENTION_DAYS (90 by default); daily answers reach back as far as the link. A range ' +
+  'Snip cannot read (`from` after `to`, longer than 366 days, hours past the retention, not a day ' +
+  'nor an RFC 3339 date-time) is 300.';
 
 /** Bodies are JSON; a form or anything else is refused before it is read. */
 async function jsonOnly(request: FastifyRequest): Promise<void> {
@@ -214,6 +224,46 @@ export async function linksFeature(app: FastifyInstance, options: LinksFeatureOp
         },
       );
 
+      v1.get<{ Params: { code: string }; Querystring: StatsQueryType }>(
+        '/links/:code/stats',
+        {
+          config: { scope: 'stats:read' },
+          schema: {
+            params: CodeParams,
+            querystring: StatsQuery,
+            ...operationDoc({
+              operationId: 'getLinkStats',
+              summary: 'Visit stats of a link',
+              description: `Clicks of one live link of the account over a range. ${STATS_NOTE}`,
+              tag: 'Stats',
+              scope: 'stats:read',
+              ok: { 200: ok(StatsSchema, 'Totals, series and breakdowns of the link.') },
+              refusals: { 404: ['314'] },
+            }),
+          },
+        },
+        async (request) => api.stats(callerOf(request).actor, request.query, request.params.code),
+      );
+
+      v1.get<{ Querystring: StatsQueryType }>(
+        '/stats',
+        {
+          config: { scope: 'stats:read' },
+          schema: {
+            querystring: StatsQuery,
+            ...operationDoc({
+              operationId: 'getAccountStats',
+              summary: 'Visit stats of the account',
+              description: `Clicks of every link of the account, deleted ones included, over a range. ${STATS_NOTE}`,
+              tag: 'Stats',
+              scope: 'stats:read',
+              ok: { 200: ok(StatsSchema, 'Totals, series and breakdowns over all links of the account.') },
+            }),
+          },
+        },
+        async (request) => api.stats(callerOf(request).actor, request.query),
+      );
+
       v1.get(
         '/groups',
         {
@@ -329,6 +379,8 @@ export async function linksFeature(app: FastifyInstance, options: LinksFeatureOp
       refuseOtherMethods(v1, '/links', ['GET', 'POST']);
       refuseOtherMethods(v1, '/links.csv', ['GET']);
       refuseOtherMethods(v1, '/links/:code', ['GET', 'PATCH', 'DELETE']);
+      refuseOtherMethods(v1, '/links/:code/stats', ['GET']);
+      refuseOtherMethods(v1, '/stats', ['GET']);
       refuseOtherMethods(v1, '/groups', ['GET', 'POST']);
       refuseOtherMethods(v1, '/groups/:id', ['PATCH', 'DELETE']);
       refuseOtherMethods(v1, '/account', ['GET']);

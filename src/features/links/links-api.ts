@@ -1,3 +1,4 @@
+import type { StatsScope } from '../../core/analytics.ts';
 import type { Actor, Group, Link } from '../../core/entities.ts';
 import type { RateState } from '../../core/errors.ts';
 import { Refusal } from '../../core/errors.ts';
@@ -6,6 +7,7 @@ import { groupOrRefuse } from '../../core/link-checks.ts';
 import type { CreateLinkAs } from '../../core/ports/link-creator.ts';
 import type { LinkEditor, LinkPatch } from '../../core/ports/link-editor.ts';
 import type { Store } from '../../core/ports/store.ts';
+import { parseStatsRange, type StatsAnswer, type StatsQueryInput, statsAnswer } from '../../core/stats.ts';
 import { csvRow, LINK_CSV_COLUMNS } from './csv.ts';
 import type { PageCursors } from './cursor.ts';
 import { groupResource, linkResource } from './resources.ts';
@@ -30,6 +32,7 @@ export interface LinksApiDeps {
     | 'countLinksPerGroup'
     | 'countLiveLinks'
     | 'findAccountById'
+    | 'stats'
   >;
   createLinkAs: CreateLinkAs;
   editor: LinkEditor;
@@ -37,6 +40,8 @@ export interface LinksApiDeps {
   cursors: PageCursors;
   baseUrl: URL;
   now: () => number;
+  /** ANALYTICS_RETENTION_DAYS: how far back hourly stats reach. */
+  retentionDays: number;
 }
 
 /** Links read per store round trip while exporting. */
@@ -164,7 +169,7 @@ export function linksApi(deps: LinksApiDeps) {
             row.created_at,
             row.expires_at ?? '',
             String(row.clicks),
-            row.unique_visitors === null ? '' : String(row.unique_visitors),
+            String(row.unique_visitors),
           ]);
         }
         if (chunk !== '') yield chunk;
@@ -172,6 +177,21 @@ export function linksApi(deps: LinksApiDeps) {
         if (!page.more || !last) return;
         after = { value: last.createdAt.getTime(), id: last.id };
       }
+    },
+
+    /** The stats of one live link of the account, or of the whole account (docs/api.md §9.4). */
+    async stats(actor: Actor, query: StatsQueryInput, code?: string): Promise<StatsAnswer> {
+      const parsed = parseStatsRange(query, { now: deps.now(), retentionDays: deps.retentionDays });
+      if (parsed.kind === 'invalid') {
+        throw new Refusal('300', `The query parameter ${parsed.field} is invalid: ${parsed.reason}.`);
+      }
+      let scope: StatsScope = { accountId: actor.accountId };
+      if (code !== undefined) {
+        const link = await store.findLinkOfAccount(actor.accountId, code);
+        if (!link) throw noSuchLink();
+        scope = { linkId: link.id };
+      }
+      return statsAnswer(await store.stats(scope, parsed.range), parsed.range);
     },
 
     async groups(actor: Actor) {

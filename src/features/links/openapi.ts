@@ -19,7 +19,7 @@ export interface OperationDoc {
   operationId: string;
   summary: string;
   description: string;
-  tag: 'Links' | 'Groups' | 'Account';
+  tag: 'Links' | 'Stats' | 'Groups' | 'Account';
   scope: Scope | undefined;
   /** The success answers, by status. */
   ok: Record<number, object>;

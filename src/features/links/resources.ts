@@ -25,7 +25,7 @@ export function linkResource(
     has_password: link.passwordHash !== null,
     rules: link.rules.map((rule) => ({ if: { ...rule.if }, url: rule.url })),
     clicks: link.clicks,
-    unique_visitors: null,
+    unique_visitors: link.uniqueVisitors,
     bot_hits: link.botHits,
   };
 }

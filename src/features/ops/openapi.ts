@@ -16,6 +16,10 @@ const TAGS = [
   },
   { name: 'Links', description: "The management API: an account's links, found, changed and exported." },
   { name: 'Groups', description: 'The management API: the groups links are filed in.' },
+  {
+    name: 'Stats',
+    description: 'The management API: visit analytics of a link or of the whole account, by day or by hour.',
+  },
   { name: 'Account', description: "The management API: the key's account, its plan and usage." },
   {
     name: 'Demo',

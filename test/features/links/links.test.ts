@@ -59,7 +59,7 @@ describe('links on /api/v1', () => {
       assert.equal(link.has_password, false);
       assert.deepEqual(link.rules, []);
       assert.equal(link.clicks, 0);
-      assert.equal(link.unique_visitors, null);
+      assert.equal(link.unique_visitors, 0);
       assert.equal(link.bot_hits, 0);
       // The slug redirects at once.
       const redirect = await send(t.app, { method: 'GET', url: '/Spring_sale-26' });
@@ -459,7 +459,7 @@ describe('listing links on /api/v1', () => {
     const row = lines.find((line) => line.startsWith('csv-one,'));
     assert.equal(
       row?.replace(/\d{4}-\d{2}-\d{2}T[\d:.]+Z/, 'TIME'),
-      'csv-one,https://sn.ip/csv-one,https://example.com/csv-one,"\'=HYPERLINK(""http://evil.example"")",,"a,b",TIME,,0,',
+      'csv-one,https://sn.ip/csv-one,https://example.com/csv-one,"\'=HYPERLINK(""http://evil.example"")",,"a,b",TIME,,0,0',
     );
     const listed = codes(await list('?limit=100'));
     assert.equal(lines.filter((line) => line !== '').length, listed.length + 1, 'one row per live link');
