@@ -1,4 +1,4 @@
-import { html, raw, type SafeHtml } from './html.ts';
+import { escapeHtml, html, raw, type SafeHtml } from './html.ts';
 
 /**
  * Charts drawn on the server as SVG: no script, no canvas, nothing to load. Bars for counts per day,
@@ -76,4 +76,52 @@ export function horizontalBars(rows: readonly BarRow[], label: string, unit: str
     ) => html`<li><span class="truncate" title="${row.label}">${row.href ? html`<a href="${row.href}">${row.label}</a>` : row.label}</span>
 <span class="num">${plural(row.value, unit)}</span><meter min="0" max="${top}" value="${row.value}" aria-hidden="true"></meter></li>`,
   )}</ul>`;
+}
+
+export interface VisitSeries {
+  /** Each bucket's name, `YYYY-MM-DD` or `YYYY-MM-DD hh:mm` (the axis leaves the year out), oldest first. */
+  buckets: readonly string[];
+  clicks: readonly number[];
+  visitors: readonly number[];
+}
+
+/**
+ * Clicks and unique visitors per bucket: a wide bar for the clicks with the visitors' narrower bar
+ * in front of it (a bucket never has more visitors than clicks), one tooltip per bucket, a legend,
+ * the numbers in a hidden table (inside a hidden box: a table is never narrower than its cells, and
+ * an hour's rows would widen the page). Axis labels are HTML, as in dailyBars.
+ */
+export function visitBars(series: VisitSeries, label: string, bucket: 'Day' | 'Hour'): SafeHtml {
+  const count = series.buckets.length;
+  const top = niceMax(Math.max(0, ...series.clicks, ...series.visitors));
+  const slot = WIDTH / Math.max(1, count);
+  const y = (value: number) => HEIGHT - (value / top) * HEIGHT;
+  const rect = (css: string, value: number, inset: number) =>
+    `<rect class="${css}" x="${(slot * inset).toFixed(2)}" y="${y(value).toFixed(2)}" width="${(slot * (1 - 2 * inset)).toFixed(2)}" height="${Math.max(1, (value / top) * HEIGHT).toFixed(2)}"/>`;
+  const groups = series.buckets.map((name, i) => {
+    const [clicks, visitors] = [series.clicks[i] ?? 0, series.visitors[i] ?? 0];
+    if (clicks === 0 && visitors === 0) return '';
+    const tip = `${name}: ${plural(clicks, 'click')}, ${plural(visitors, 'unique visitor')}`;
+    return `<g transform="translate(${(i * slot).toFixed(2)} 0)"><title>${escapeHtml(tip)}</title>${clicks > 0 ? rect('bar', clicks, 0.1) : ''}${visitors > 0 ? rect('bar-2', visitors, 0.3) : ''}</g>`;
+  });
+  const grid = [0, top / 2, top].map(
+    (value) =>
+      `<line class="axis" x1="0" x2="${WIDTH}" y1="${y(value).toFixed(2)}" y2="${y(value).toFixed(2)}" vector-effect="non-scaling-stroke"/>`,
+  );
+  const total = (values: readonly number[]) => values.reduce((sum, n) => sum + n, 0);
+  const [clicks, visitors] = [total(series.clicks), total(series.visitors)];
+  const rows = series.buckets
+    .map((name, i) => [name, series.clicks[i] ?? 0, series.visitors[i] ?? 0] as const)
+    .filter(([, c, v]) => c > 0 || v > 0)
+    .map(([name, c, v]) => html`<tr><th scope="row">${name}</th><td>${c}</td><td>${v}</td></tr>`);
+  const middle = series.buckets[Math.floor((count - 1) / 2)] ?? '';
+  const summary = `${plural(clicks, 'click')} and ${plural(visitors, 'unique visitor')} in all`;
+  return html`<figure class="chart" data-total="${clicks}" data-visitors="${visitors}">
+<div class="plot"><div class="y-axis" aria-hidden="true"><span>${top}</span><span>${top / 2}</span><span>0</span></div>
+<svg viewBox="0 0 ${WIDTH} ${HEIGHT}" preserveAspectRatio="none" role="img" aria-label="${label}: ${summary}">${raw(grid.join(''))}${raw(groups.join(''))}</svg>
+<span></span><div class="x-axis" aria-hidden="true"><span>${shortDay(series.buckets[0] ?? '')}</span><span>${shortDay(middle)}</span><span>${shortDay(series.buckets.at(-1) ?? '')}</span></div></div>
+<figcaption class="hint"><div class="legends"><span class="legend"><span class="swatch bar" aria-hidden="true"></span>Clicks</span><span class="legend"><span class="swatch bar-2" aria-hidden="true"></span>Unique visitors</span></div>
+${label} (UTC): ${summary}. Each bar's tooltip gives its ${bucket.toLowerCase()}.</figcaption>
+<div class="visually-hidden"><table><caption>${label}</caption><thead><tr><th scope="col">${bucket}</th><th scope="col">Clicks</th><th scope="col">Unique visitors</th></tr></thead><tbody>${rows}</tbody></table></div>
+</figure>`;
 }

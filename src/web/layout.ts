@@ -50,7 +50,7 @@ function navLink(path: string, label: string, current: string | undefined): Safe
 function navigation(options: PageOptions): SafeHtml {
   const link = (path: string, label: string) => navLink(path, label, options.current);
   const own = options.signedInAs
-    ? html`${link('/dashboard', 'Dashboard')}${link('/account', 'Account')}<span class="who">${options.signedInAs}</span><form method="post" action="/logout" class="sign-out"><input type="hidden" name="_csrf" value="${options.csrfToken ?? ''}"><button type="submit" class="link">Sign out</button></form>`
+    ? html`${link('/dashboard', 'Dashboard')}${link('/dashboard/stats', 'Stats')}${link('/account', 'Account')}<span class="who">${options.signedInAs}</span><form method="post" action="/logout" class="sign-out"><input type="hidden" name="_csrf" value="${options.csrfToken ?? ''}"><button type="submit" class="link">Sign out</button></form>`
     : html`${link('/login', 'Sign in')}<a href="/signup" class="button small">Sign up</a>`;
   return html`<nav aria-label="Main">${link('/tester', 'Tester')}${link('/docs', 'API')}${own}</nav>`;
 }

@@ -14,7 +14,8 @@ import { checkPage, DESKTOP, problems } from './page-checks.ts';
 /**
  * Every page in Chromium through the shared checks (page-checks.ts): the landing page, the tester,
  * sign-up and sign-in, the dashboard empty and with 200 links in 3 groups (some with rules), one
- * link's page with and without rules, Account Settings, the 404 page, the 410 pages of an expired and
+ * link's page with and without rules, the visit stats of the account and of a link (counts without
+ * details; test/browser/stats.test.ts shows them with details and empty), Account Settings, the 404 page, the 410 pages of an expired and
  * a used-up link, a link's password form and the API reference. New pages join this list.
  */
 
@@ -116,6 +117,8 @@ describe('every page in Chromium, at 1280 and 390 px, light and dark', () => {
     ['dashboard-empty', '/dashboard', () => empty],
     ['dashboard-full', '/dashboard', () => full],
     ['link', '/dashboard/links/LINK', () => full],
+    ['stats-account-counts', '/dashboard/stats', () => full],
+    ['stats-link-counts', '/dashboard/links/LINK/stats', () => full],
     ['account', '/account', () => full],
     ['not-found', '/Zzzzzzz', () => undefined],
     ['gone-expired', '/P000199', () => undefined],

@@ -13,6 +13,8 @@ import { dashboardRoutes } from './dashboard-routes.ts';
 import { type SessionDeps, signedIn } from './session-cookie.ts';
 import type { SignInService } from './sign-in.ts';
 import { frameOf } from './signed-in.ts';
+import { statsRoutes } from './stats-routes.ts';
+import type { VisitStats } from './visit-stats.ts';
 
 /**
  * Everything behind a session: sign-up/in/out, the dashboard and Account Settings (ADR 009, 010).
@@ -26,6 +28,8 @@ export interface AccountsFeatureOptions {
   dashboard: DashboardService;
   groups: AccountGroups;
   keys: ApiAccess;
+  /** Visit stats of the account and of each link (docs/api.md §9.4). */
+  stats: VisitStats;
   createLinkFor: CreateLinkFor;
   /** Changing and deleting links with the checks of the API, told to every instance. */
   editor: LinkEditor;
@@ -63,5 +67,6 @@ export async function accountsFeature(app: FastifyInstance, options: AccountsFea
     editor: options.editor,
     baseUrl: options.baseUrl,
   });
+  await app.register(statsRoutes, { ...session, stats: options.stats });
   await app.register(accountRoutes, { ...session, keys: options.keys, auth });
 }

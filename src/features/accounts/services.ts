@@ -8,6 +8,7 @@ import { dashboardService } from './dashboard.ts';
 import type { SessionDeps } from './session-cookie.ts';
 import { sessionService } from './sessions.ts';
 import { signInService } from './sign-in.ts';
+import { visitStats } from './visit-stats.ts';
 
 /** The settings of the account pages (SESSION_TTL_HOURS, SIGNUP, SIGNUP_PLAN, SIGNIN_*). */
 export interface AccountSettings {
@@ -18,6 +19,8 @@ export interface AccountSettings {
   signinAccountLimit: number;
   signinAddressLimit: number;
   signinWindowSeconds: number;
+  /** ANALYTICS_RETENTION_DAYS: how far back the stats pages offer hourly bars. */
+  analyticsRetentionDays: number;
 }
 
 export interface AccountPorts {
@@ -53,5 +56,6 @@ export async function accountServices(settings: AccountSettings, { store, counte
     dashboard: dashboardService({ store, counter, now }),
     groups: accountGroups(store),
     keys: apiAccess(store),
+    stats: visitStats({ store, now, retentionDays: settings.analyticsRetentionDays }),
   };
 }

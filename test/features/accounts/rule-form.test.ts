@@ -24,6 +24,7 @@ function link(fields: Partial<Link> = {}): Link {
     title: '',
     clicks: 0,
     botHits: 0,
+    uniqueVisitors: 0,
     createdAt: at,
     updatedAt: at,
     expiresAt: null,

@@ -106,7 +106,8 @@ function activity(overview: Overview): SafeHtml {
           'click',
         );
   return html`<div class="columns">
-<section class="card" aria-labelledby="activity-heading"><h2 id="activity-heading">Clicks, last 30 days</h2>${chart}</section>
+<section class="card" aria-labelledby="activity-heading"><h2 id="activity-heading">Clicks, last 30 days</h2>${chart}
+<p><a class="button secondary small" href="/dashboard/stats">Visit stats of all links</a></p></section>
 <section class="card" aria-labelledby="top-heading"><h2 id="top-heading">Most clicked</h2>${top}</section>
 </div>`;
 }

@@ -105,6 +105,7 @@ ${editCard(view)}
 </div>
 <section class="card" aria-labelledby="qr-heading"><h2 id="qr-heading">QR code</h2>${qrImage(baseUrl, link.code)}</section>
 </div>
-<section class="card" aria-labelledby="chart-heading"><h2 id="chart-heading">Clicks, last 30 days</h2>${chart}</section>`,
+<section class="card" aria-labelledby="chart-heading"><h2 id="chart-heading">Clicks, last 30 days</h2>${chart}
+<p><a class="button secondary small" href="/dashboard/links/${link.code}/stats">All visit stats</a> <span class="hint">referrers, countries, devices, QR scans…</span></p></section>`,
   });
 }

@@ -1,0 +1,298 @@
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import type { Link } from '../../../src/core/entities.ts';
+import { startTestApp, type TestApp } from '../../helper.ts';
+import { attribute, PageClient } from './page-client.ts';
+import { DAY_MS, dayOf, seedVisits, startOfToday } from './stats-seed.ts';
+
+/** /dashboard/stats and /dashboard/links/<code>/stats: the range picker, totals, series, breakdowns, CSV. */
+
+const PASSWORD = 'correct horse battery';
+
+async function newLink(t: TestApp, email: string, code: string): Promise<Link> {
+  const account = await t.store.findAccountByEmail(email);
+  assert.ok(account);
+  const url = `https://example.com/${code}`;
+  await t.store.insertLinksBulk([
+    {
+      code,
+      accountId: account.id,
+      groupId: null,
+      longUrl: url,
+      normalizedUrl: url,
+      urlHash: createHash('sha256').update(url).digest('hex'),
+      title: '',
+    },
+  ]);
+  const link = await t.store.findLinkByCode(code);
+  assert.ok(link);
+  return link;
+}
+
+const totalOf = (body: string, name: string) => new RegExp(`data-total="${name}">([^<]*)<`).exec(body)?.[1];
+const rowOf = (body: string, dimension: string, value: string) =>
+  new RegExp(`id="by-${dimension}"[\\s\\S]*?<tr data-value="${value}">([\\s\\S]*?)</tr>`).exec(body)?.[1];
+const csvLines = (body: string) => body.split('\r\n').filter(Boolean);
+
+describe('visit stats pages', () => {
+  let t: TestApp;
+  let client: PageClient;
+  let other: PageClient;
+  let busy: Link;
+  let quiet: Link;
+  let theirs: Link;
+
+  before(async () => {
+    t = await startTestApp();
+    await t.ops.createAccount('ada@example.com', 'tester', PASSWORD);
+    await t.ops.createAccount('eve@example.com', 'tester', PASSWORD);
+    client = new PageClient(t.app);
+    assert.equal((await client.signIn('ada@example.com', PASSWORD)).statusCode, 303);
+    other = new PageClient(t.app);
+    assert.equal((await other.signIn('eve@example.com', PASSWORD)).statusCode, 303);
+    busy = await newLink(t, 'ada@example.com', 'busy001');
+    quiet = await newLink(t, 'ada@example.com', 'quiet01');
+    theirs = await newLink(t, 'eve@example.com', 'their01');
+    await seedVisits(
+      t.store,
+      busy,
+      [
+        { daysAgo: 0, hour: 9, country: 'DE', language: 'de', referrer: 'news.example.org', source: 'qr' },
+        {
+          daysAgo: 0,
+          hour: 9,
+          country: 'DE',
+          language: 'de',
+          device: 'mobile',
+          os: 'iOS',
+          browser: 'Safari',
+        },
+        { daysAgo: 2, country: 'ZZ', referrer: '=1+2', browser: 'Firefox' },
+        { daysAgo: 10, country: 'FR', language: 'fr', referrer: 'a,b "c"' },
+        { daysAgo: 200, country: 'JP' },
+      ],
+      [{ daysAgo: 2, kind: 'prefetch', hits: 3 }],
+    );
+    await seedVisits(t.store, theirs, [
+      { daysAgo: 1, country: 'US' },
+      { daysAgo: 1, country: 'US' },
+    ]);
+  });
+
+  after(async () => {
+    await t?.close();
+  });
+
+  it('shows one link over the last 30 days: totals, bars per day, every breakdown with its share', async () => {
+    const page = await client.get('/dashboard/links/busy001/stats');
+    assert.equal(page.statusCode, 200);
+    assert.match(String(page.headers['content-type']), /^text\/html/);
+    assert.equal(page.headers['cache-control'], 'no-store');
+    const body = page.body;
+    assert.equal(totalOf(body, 'clicks'), '4');
+    assert.equal(totalOf(body, 'unique_visitors'), '4');
+    assert.equal(totalOf(body, 'bot_hits'), '3');
+    assert.equal(totalOf(body, 'qr_scans'), '1');
+    assert.match(body, /<a class="button small" href="[^"]*" aria-current="true" data-days="30">/);
+    assert.equal(
+      attribute(body, 'data-range'),
+      `${dayOf(startOfToday() - 29 * DAY_MS)}T00:00:00Z/${dayOf(startOfToday() + DAY_MS)}T00:00:00Z`,
+    );
+    // 30 bars, 3 of them with clicks; the numbers in a table for screen readers.
+    assert.equal(attribute(body, 'class="chart" data-total'), '4');
+    assert.equal((body.match(/<g transform=/g) ?? []).length, 3);
+    assert.match(
+      body,
+      /<th scope="col">Day<\/th><th scope="col">Clicks<\/th><th scope="col">Unique visitors<\/th>/,
+    );
+    // Countries: flag from the regional indicators, English name, ZZ as Unknown; shares of 4.
+    assert.match(
+      rowOf(body, 'country', 'DE') ?? '',
+      /🇩🇪<\/span> Germany <span class="hint">DE<\/span>[\s\S]*>2<\/td><td class="num">50%</,
+    );
+    assert.match(rowOf(body, 'country', 'ZZ') ?? '', /Unknown[\s\S]*>25%</);
+    assert.match(rowOf(body, 'country', 'FR') ?? '', /🇫🇷<\/span> France/);
+    assert.equal(rowOf(body, 'country', 'JP'), undefined, 'the click of 200 days ago is outside the range');
+    assert.match(rowOf(body, 'language', 'de') ?? '', /German <span class="hint">de<\/span>/);
+    assert.match(rowOf(body, 'language', 'unknown') ?? '', /Not sent/);
+    assert.match(rowOf(body, 'referrer', 'direct') ?? '', /Direct \(no referrer\)/);
+    assert.match(rowOf(body, 'source', 'qr') ?? '', /QR code/);
+    assert.match(rowOf(body, 'device', 'mobile') ?? '', /Mobile/);
+    assert.match(rowOf(body, 'os', 'iOS') ?? '', /iOS/);
+    assert.match(rowOf(body, 'browser', 'Firefox') ?? '', /Firefox/);
+    assert.match(rowOf(body, 'bot', 'prefetch') ?? '', /Prefetches[\s\S]*>3<\/td>/);
+    assert.match(body, /<meter min="0" max="4" value="2" aria-hidden="true">/);
+    // Hostile values are text, never markup.
+    assert.ok(!body.includes('a,b "c"'));
+    assert.match(body, /data-value="a,b &#34;c&#34;"/);
+    // The CSV of the same range, and the way back to the link.
+    assert.match(
+      body,
+      /href="\/dashboard\/links\/busy001\/stats\.csv\?from=[^"]+&#38;interval=day" download>Download CSV</,
+    );
+    assert.match(body, /href="\/dashboard\/links\/busy001">← Link busy001</);
+  });
+
+  it('switches to the last 7 days, and to hourly bars within the retention', async () => {
+    const today = startOfToday();
+    const week = await client.get(
+      `/dashboard/links/busy001/stats?from=${dayOf(today - 6 * DAY_MS)}&to=${dayOf(today)}`,
+    );
+    assert.equal(week.statusCode, 200);
+    assert.equal(totalOf(week.body, 'clicks'), '3');
+    assert.match(week.body, /aria-current="true" data-days="7"/);
+    assert.equal(rowOf(week.body, 'country', 'FR'), undefined);
+    assert.match(week.body, /<option value="hour">Hour<\/option>/);
+
+    const hours = await client.get(
+      `/dashboard/links/busy001/stats?from=${dayOf(today)}&to=${dayOf(today)}&interval=hour`,
+    );
+    assert.equal(hours.statusCode, 200);
+    assert.equal(totalOf(hours.body, 'clicks'), '2');
+    assert.match(hours.body, /<option value="hour" selected>Hour<\/option>/);
+    assert.match(hours.body, new RegExp(`<title>${dayOf(today)} 09:00: 2 clicks, 2 unique visitors</title>`));
+    assert.match(hours.body, /<th scope="col">Hour<\/th>/);
+
+    // Beyond the retention (90 days here) only days can be asked for.
+    const old = await client.get(
+      `/dashboard/links/busy001/stats?from=${dayOf(today - 300 * DAY_MS)}&to=${dayOf(today - 100 * DAY_MS)}`,
+    );
+    assert.equal(old.statusCode, 200);
+    assert.equal(totalOf(old.body, 'clicks'), '1');
+    assert.ok(!old.body.includes('<option value="hour"'));
+    assert.match(rowOf(old.body, 'country', 'JP') ?? '', /Japan/);
+  });
+
+  it('answers a range it cannot read with the page, the reason and the last 30 days, never a 500', async () => {
+    const today = startOfToday();
+    for (const query of [
+      'from=yesterday',
+      'to=2024-02-30',
+      `from=${dayOf(today)}&to=${dayOf(today - 5 * DAY_MS)}`,
+      'interval=minute',
+      `from=${dayOf(today - 200 * DAY_MS)}&interval=hour`,
+      'from=2020-01-01&to=2024-01-01',
+    ]) {
+      for (const path of ['/dashboard/stats', '/dashboard/links/busy001/stats']) {
+        const page = await client.get(`${path}?${query}`);
+        assert.equal(page.statusCode, 400, `${path}?${query}`);
+        assert.match(page.body, /data-error="range-invalid"/, query);
+        assert.match(page.body, /aria-current="true" data-days="30"/, query);
+        assert.match(page.body, /data-total="clicks"/, query);
+      }
+    }
+    // Empty fields, as the form sends them, are the defaults.
+    const blank = await client.get('/dashboard/stats?from=&to=&interval=');
+    assert.equal(blank.statusCode, 200);
+    assert.match(blank.body, /aria-current="true" data-days="30"/);
+  });
+
+  it('sums every link of the account, and only of that account', async () => {
+    const page = await client.get('/dashboard/stats');
+    assert.equal(page.statusCode, 200);
+    assert.equal(totalOf(page.body, 'clicks'), '4');
+    assert.equal(rowOf(page.body, 'country', 'US'), undefined);
+    assert.match(page.body, /<a href="\/dashboard\/stats" aria-current="page">Stats<\/a>/);
+    const theirsPage = await other.get('/dashboard/stats');
+    assert.equal(totalOf(theirsPage.body, 'clicks'), '2');
+    assert.match(rowOf(theirsPage.body, 'country', 'US') ?? '', /United States/);
+  });
+
+  it('says what will appear while there is nothing to show', async () => {
+    const page = await client.get('/dashboard/links/quiet01/stats');
+    assert.equal(page.statusCode, 200);
+    assert.equal(totalOf(page.body, 'clicks'), '0');
+    assert.match(page.body, /data-state="no-clicks"><p>Clicks will appear here once the link is clicked/);
+    assert.match(page.body, /The sites visitors came from will appear here once the link is clicked\./);
+    assert.match(page.body, /Countries, with their flags, will appear here/);
+    assert.equal((page.body.match(/data-state="empty"/g) ?? []).length, 8);
+    const fresh = new PageClient(t.app);
+    await t.ops.createAccount('new@example.com', 'tester', PASSWORD);
+    await fresh.signIn('new@example.com', PASSWORD);
+    const account = await fresh.get('/dashboard/stats');
+    assert.match(account.body, /Clicks will appear here once one of your links is clicked/);
+  });
+
+  it('says when clicks and bot hits came without details (tracking minimal or off)', async () => {
+    const bare = await newLink(t, 'ada@example.com', 'bare001');
+    await t.store.addClicks([{ linkId: bare.id, day: dayOf(startOfToday()), clicks: 5, botHits: 2 }]);
+    const page = await client.get('/dashboard/links/bare001/stats');
+    assert.equal(totalOf(page.body, 'clicks'), '5');
+    assert.equal(attribute(page.body, 'class="chart" data-total'), '5');
+    assert.equal((page.body.match(/data-state="no-details"/g) ?? []).length, 8);
+    assert.match(page.body, /No kinds were recorded for these bot hits/);
+  });
+
+  it('downloads the breakdowns and the series as CSV, cells safe from formulas', async () => {
+    const today = startOfToday();
+    const answer = await client.get(
+      `/dashboard/links/busy001/stats.csv?from=${dayOf(today - 6 * DAY_MS)}&to=${dayOf(today)}`,
+    );
+    assert.equal(answer.statusCode, 200);
+    assert.equal(answer.headers['content-type'], 'text/csv; charset=utf-8');
+    assert.equal(
+      answer.headers['content-disposition'],
+      `attachment; filename="snip-stats-busy001-${dayOf(today - 6 * DAY_MS)}-to-${dayOf(today)}.csv"`,
+    );
+    const lines = csvLines(answer.body);
+    assert.deepEqual(lines.slice(0, 4), [
+      'dimension,value,clicks,unique_visitors',
+      'total,all,3,3',
+      'total,bot_hits,3,',
+      'total,qr_scans,1,',
+    ]);
+    const series = lines.filter((line) => line.startsWith('series,'));
+    assert.equal(series.length, 7);
+    assert.equal(series.at(-1), `series,${dayOf(today)}T00:00:00Z,2,2`);
+    assert.ok(lines.includes("referrer,'=1+2,1,"), 'a formula is defused');
+    assert.ok(lines.includes('country,DE,2,'));
+    assert.ok(lines.includes('country,ZZ,1,'));
+    assert.ok(lines.includes('source,qr,1,'));
+    assert.ok(lines.includes('bot,prefetch,3,'));
+    assert.ok(!lines.some((line) => line.startsWith('country,FR')), '10 days ago is outside the week');
+
+    const month = await client.get('/dashboard/links/busy001/stats.csv');
+    assert.ok(csvLines(month.body).includes('referrer,"a,b ""c""",1,'), 'quotes and commas are quoted');
+
+    const account = await client.get(`/dashboard/stats.csv?interval=hour&from=${dayOf(today)}`);
+    assert.equal(account.statusCode, 200);
+    assert.match(String(account.headers['content-disposition']), /filename="snip-stats-account-/);
+    assert.equal(csvLines(account.body).filter((line) => line.startsWith('series,')).length, 24);
+  });
+
+  it("refuses a CSV of a bad range, and anyone else's or an unknown link, as pages", async () => {
+    const bad = await client.get('/dashboard/stats.csv?from=soon');
+    assert.equal(bad.statusCode, 400);
+    assert.match(String(bad.headers['content-type']), /^text\/html/);
+    assert.match(bad.body, /data-error="range-invalid"/);
+    for (const path of [
+      `/dashboard/links/${theirs.code}/stats`,
+      `/dashboard/links/${theirs.code}/stats.csv`,
+      '/dashboard/links/nothing/stats',
+    ]) {
+      const answer = await client.get(path);
+      assert.equal(answer.statusCode, 404, path);
+      assert.match(answer.body, /data-error="not-found"/, path);
+    }
+    for (const path of [
+      '/dashboard/stats',
+      '/dashboard/stats.csv',
+      '/dashboard/links/busy001/stats',
+      '/dashboard/links/busy001/stats.csv',
+    ]) {
+      const answer = await t.app.inject({ method: 'GET', url: path });
+      assert.equal(answer.statusCode, 303, path);
+      assert.equal(answer.headers.location, '/login', path);
+    }
+  });
+
+  it('is linked from the link page and the dashboard', async () => {
+    assert.match(
+      (await client.get('/dashboard/links/busy001')).body,
+      /href="\/dashboard\/links\/busy001\/stats"/,
+    );
+    assert.match((await client.get('/dashboard')).body, /href="\/dashboard\/stats"/);
+    assert.ok(quiet.id > 0);
+  });
+});
