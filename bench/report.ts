@@ -58,6 +58,24 @@ export function rssGoal(peakRssMb: number): Goal {
   };
 }
 
+/** Visit analytics (docs/api.md §9.3): server CPU per browser click against the bare server's. */
+export function trackingGoal(tracking: 'full' | 'off', limit: number, run: Run): Goal {
+  const ratio = run.cpuVsBare ?? Number.POSITIVE_INFINITY;
+  return {
+    goal: `redirect with TRACKING=${tracking} ≤ ${limit.toFixed(1)}× bare node:http server CPU per request`,
+    actual: `${ratio.toFixed(2)}× (${run.cpuUsPerRequest?.toFixed(1)} µs)`,
+    met: ratio <= limit,
+  };
+}
+
+export function analyticsRssGoal(peakRssMb: number): Goal {
+  return {
+    goal: 'peak RSS of the 1M-link phase with analytics on (browser clicks) ≤ 300 MB',
+    actual: `${peakRssMb.toFixed(0)} MB`,
+    met: peakRssMb <= 300,
+  };
+}
+
 const times = (ratio: number | undefined) => (ratio === undefined ? '' : `${ratio.toFixed(2)}×`);
 
 export function formatRun(run: Run): string {

@@ -21,13 +21,15 @@ import {
   WARMUP_S,
 } from './settings.ts';
 import { type SqliteResults, sqlitePhase } from './sqlite-phase.ts';
+import { type StatsQueryResults, statsQueryPhase } from './stats-query.ts';
 import { CONNECTIONS, ensureWrk, THREADS } from './wrk.ts';
 
 /**
  * `npm run bench`: Snip's redirect and POST /create under wrk on 127.0.0.1, against a bare node:http 302:
  * single-process on SQLite at 10k and 1M seeded links, then on PostgreSQL + Redis with one and two
- * instances; then the management API's list and export latency and memory. BENCH_DURATION (seconds,
- * default 10) shortens the measured runs; BENCH_ONLY=sqlite|pg|api runs one phase.
+ * instances; then the management API's list and export latency and memory; then stats queries over
+ * 10M click events (bench/stats-query.ts). BENCH_DURATION (seconds, default 10) shortens the measured
+ * runs; BENCH_ONLY=sqlite|pg|api|stats runs one phase.
  */
 
 const RESULTS = fileURLToPath(new URL('./results/latest.json', import.meta.url));
@@ -49,7 +51,36 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
+/** The stats phase alone: no wrk, no servers; PostgreSQL too when it can be reached. */
+async function statsOnly(): Promise<void> {
+  const reachable = await checkReachable(PG_ADMIN_URL, REDIS_URL).then(
+    () => true,
+    () => false,
+  );
+  console.log('stats query phase');
+  const stats = await statsQueryPhase(
+    dir,
+    reachable ? { adminUrl: PG_ADMIN_URL, redisUrl: REDIS_URL } : undefined,
+  );
+  printStats(stats);
+  // Its own file: a stats-only run leaves the full run's latest.json as it was.
+  writeResults(RESULTS.replace(/latest\.json$/, 'stats-latest.json'), {
+    date: new Date().toISOString(),
+    statsQueries: stats.figures,
+    goals: stats.goals,
+    notes: stats.notes,
+  });
+}
+
+function printStats(stats: StatsQueryResults): void {
+  console.log(`\nstats queries (bench/stats-query.ts):\n${stats.lines.join('\n')}`);
+  for (const goal of stats.goals)
+    console.log(`${goal.met ? 'met   ' : 'MISSED'}  ${goal.goal}: ${goal.actual}`);
+  for (const note of stats.notes) console.log(`note: ${note}`);
+}
+
 async function main(): Promise<void> {
+  if (ONLY === 'stats') return statsOnly();
   const wrkVersion = ensureWrk();
   if (ONLY === undefined || ONLY === 'pg') await checkReachable(PG_ADMIN_URL, REDIS_URL);
   const busy = await otherCoresOver(1000, [process.pid]);
@@ -93,6 +124,11 @@ async function main(): Promise<void> {
     console.log('\nmanagement API phase');
     api = await apiPhase(dir);
   }
+  let stats: StatsQueryResults | undefined;
+  if (ONLY === undefined) {
+    console.log('\nstats query phase');
+    stats = await statsQueryPhase(dir, { adminUrl: PG_ADMIN_URL, redisUrl: REDIS_URL });
+  }
 
   notes.push(...(sqlite?.notes ?? []), ...(pg?.notes ?? []));
   const spread = session.bareSpreadNote();
@@ -101,6 +137,7 @@ async function main(): Promise<void> {
   printTable(session.runs, goals, notes);
   if (api)
     console.log(`\nmanagement API (SQLite, one process, sequential requests):\n${api.lines.join('\n')}`);
+  if (stats) printStats(stats);
   writeResults(RESULTS, {
     date: new Date().toISOString(),
     machine,
@@ -118,6 +155,7 @@ async function main(): Promise<void> {
     runs: session.runs,
     ...(api ? { managementApi: { list: api.list, export: api.export } } : {}),
     ...(sqlite ? { memoryAtStart: sqlite.memoryAtStart } : {}),
+    ...(stats ? { statsQueries: stats.figures } : {}),
     goals,
     notes,
   });

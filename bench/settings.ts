@@ -7,17 +7,17 @@ function positiveInteger(name: string, fallback: number): number {
   return Number(raw);
 }
 
-function only(): 'sqlite' | 'pg' | 'api' | undefined {
+function only(): 'sqlite' | 'pg' | 'api' | 'stats' | undefined {
   const raw = process.env.BENCH_ONLY?.trim();
   if (raw === undefined || raw === '') return undefined;
-  if (raw === 'sqlite' || raw === 'pg' || raw === 'api') return raw;
-  throw new Error(`BENCH_ONLY must be sqlite, pg or api, got "${raw}"`);
+  if (raw === 'sqlite' || raw === 'pg' || raw === 'api' || raw === 'stats') return raw;
+  throw new Error(`BENCH_ONLY must be sqlite, pg, api or stats, got "${raw}"`);
 }
 
 /** BENCH_DURATION: seconds of each measured run (default 10); the warm-up is 3 s, or less if shorter. */
 export const MEASURE_S = positiveInteger('BENCH_DURATION', 10);
 export const WARMUP_S = Math.min(3, MEASURE_S);
-/** BENCH_ONLY=sqlite|pg|api runs one phase; unset, all three. */
+/** BENCH_ONLY=sqlite|pg|api|stats runs one phase; unset, all four. */
 export const ONLY = only();
 /** Where the pg+redis phase creates its throwaway database (any database of the server will do) and keys. */
 export const PG_ADMIN_URL = process.env.BENCH_PG_URL?.trim() || 'postgres://postgres@127.0.0.1:5432/test';

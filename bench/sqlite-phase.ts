@@ -4,7 +4,15 @@ import { openStore } from '../src/adapters/open-store.ts';
 import type { NewLink } from '../src/core/entities.ts';
 import { urlHash } from '../src/core/target-url.ts';
 import { memoryOf, type Started, startSnip } from './processes.ts';
-import { createGoal, type Goal, type Run, redirectGoal, rssGoal } from './report.ts';
+import {
+  analyticsRssGoal,
+  createGoal,
+  type Goal,
+  type Run,
+  redirectGoal,
+  rssGoal,
+  trackingGoal,
+} from './report.ts';
 import { codeOf, prepareStore, sampleIndexes, seedLinks, writeCodes } from './seed.ts';
 import type { Session } from './session.ts';
 import { timed } from './session.ts';
@@ -56,6 +64,7 @@ export async function sqlitePhase({ session, dir, bare, target, hotSmall }: Benc
   });
   const guarded = await measureGuardedLinks(session, dir, databaseUrl, store.accountId, snip);
   await snip.stop();
+  const tracking = await measureTracking(session, databaseUrl, hotSmall, bare);
 
   await timed('seed: up to 1M links', () => seedLinks(databaseUrl, store.accountId, SMALL, LARGE));
   const hotLarge = writeCodes(join(dir, 'hot-1m.txt'), sampleIndexes(LARGE, HOT_SET));
@@ -63,26 +72,28 @@ export async function sqlitePhase({ session, dir, bare, target, hotSmall }: Benc
     join(dir, 'all-1m.txt'),
     Array.from({ length: LARGE }, (_, i) => i),
   );
+  // The 1M phase clicks as browsers do, so analytics (TRACKING=full, the default) record every one.
+  const clicking = (codes: string) => () => ({ BENCH_CODES: codes, ...BROWSER_CLICK });
   await session.measure({
     target: 'bare node:http 302 (the Node limit)',
     bare: true,
     servers: [bare],
     script: 'redirect.lua',
-    env: redirect(hotLarge),
+    env: clicking(hotLarge),
   });
   snip = await startSnip(databaseUrl, `/${codeOf(LARGE - 1)}`, 302);
   const startLarge = memoryOf(snip.child.pid as number);
   const large = await session.measure({
-    target: `snip redirect, 1M links, hot set ${HOT_SET}`,
+    target: `snip redirect, 1M links, hot set ${HOT_SET}, browser clicks`,
     servers: [snip],
     script: 'redirect.lua',
-    env: redirect(hotLarge),
+    env: clicking(hotLarge),
   });
   await session.measure({
-    target: 'extra: snip redirect, 1M links, uniform over all 1M',
+    target: 'extra: snip redirect, 1M links, uniform over all 1M, browser clicks',
     servers: [snip],
     script: 'redirect.lua',
-    env: redirect(allLarge),
+    env: clicking(allLarge),
   });
   const create = await session.measure({
     target: `snip POST /create, ${KEYS} keys, local target`,
@@ -96,9 +107,17 @@ export async function sqlitePhase({ session, dir, bare, target, hotSmall }: Benc
   return {
     redirectSmall: small,
     create,
-    goals: [redirectGoal('10k', small), redirectGoal('1M', large), createGoal(create), rssGoal(peakRssMb)],
+    goals: [
+      redirectGoal('10k', small),
+      redirectGoal('1M', large),
+      createGoal(create),
+      rssGoal(peakRssMb),
+      ...tracking.goals,
+      analyticsRssGoal(peakRssMb),
+    ],
     notes: [
       ...guarded,
+      ...tracking.notes,
       `snip RSS just after start: ${startSmall.rssMb.toFixed(0)} MB (10k), ${startLarge.rssMb.toFixed(0)} MB (1M); ` +
         `peak (VmHWM) ${small.peakRssMb?.toFixed(0)} MB in the 10k phase, ${peakRssMb.toFixed(0)} MB in the 1M phase`,
     ],
@@ -179,6 +198,53 @@ async function measureGuardedLinks(
 
 const BROWSER_UA =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0 Safari/537.36';
+/** What a browser following a link from a page sends: each request a human click with a referrer. */
+const BROWSER_CLICK = {
+  BENCH_UA: BROWSER_UA,
+  BENCH_LANG: 'en-GB, en;q=0.9',
+  BENCH_REFERER: 'https://news.example.com/2026/11/a-story?utm_source=feed',
+};
+
+/**
+ * Visit analytics' cost (docs/api.md §9.3): browser clicks over the 10k hot set, on a bare server
+ * and on Snip with TRACKING=off and =full, each as server CPU per request against the bare one's.
+ */
+async function measureTracking(
+  session: Session,
+  databaseUrl: string,
+  hotSmall: string,
+  bare: Started,
+): Promise<{ goals: Goal[]; notes: string[] }> {
+  const env = () => ({ BENCH_CODES: hotSmall, ...BROWSER_CLICK });
+  await session.measure({
+    target: 'bare node:http 302, browser clicks',
+    bare: true,
+    servers: [bare],
+    script: 'redirect.lua',
+    env,
+  });
+  const runs: Partial<Record<'off' | 'full', Run>> = {};
+  for (const tracking of ['off', 'full'] as const) {
+    const snip = await startSnip(databaseUrl, `/${codeOf(0)}`, 302, { TRACKING: tracking });
+    runs[tracking] = await session.measure({
+      target: `snip redirect, 10k links, browser clicks, TRACKING=${tracking}`,
+      servers: [snip],
+      script: 'redirect.lua',
+      env,
+    });
+    await snip.stop();
+  }
+  const off = runs.off as Run;
+  const full = runs.full as Run;
+  return {
+    goals: [trackingGoal('full', 1.2, full), trackingGoal('off', 1.0, off)],
+    notes: [
+      `analytics: TRACKING=full ${full.cpuUsPerRequest?.toFixed(1)} µs vs off ${off.cpuUsPerRequest?.toFixed(1)} µs ` +
+        `server CPU per browser click (${((full.cpuUsPerRequest ?? 0) / Math.max(0.01, off.cpuUsPerRequest ?? 0)).toFixed(2)}×); ` +
+        `peak RSS ${full.peakRssMb?.toFixed(0)} MB vs ${off.peakRssMb?.toFixed(0)} MB`,
+    ],
+  };
+}
 
 function writeCodesOf(path: string, codes: readonly string[]): string {
   writeFileSync(path, `${codes.join('\n')}\n`);

@@ -17,10 +17,12 @@ function init(args)
   codes = file:read('*a')
   file:close()
   count = #codes / 8
-  -- BENCH_UA / BENCH_LANG: requests as a browser sends them (a human click, a language to match).
+  -- BENCH_UA / BENCH_LANG / BENCH_REFERER: requests as a browser sends them (a human click, a language
+  -- to match, a referrer to record).
   local headers = {}
   if os.getenv('BENCH_UA') then headers['User-Agent'] = os.getenv('BENCH_UA') end
   if os.getenv('BENCH_LANG') then headers['Accept-Language'] = os.getenv('BENCH_LANG') end
+  if os.getenv('BENCH_REFERER') then headers['Referer'] = os.getenv('BENCH_REFERER') end
   head, tail = wrk.format('GET', '/0000000', headers):match('^(GET /)0000000(.*)$')
 end
 
