@@ -116,7 +116,13 @@ export async function startSnip(
     // The flags of `npm start` (package.json), so the bench measures what operators run.
     spawn(
       process.execPath,
-      ['--disable-warning=ExperimentalWarning', '--min-semi-space-size=8', 'bin/snip.js', 'serve'],
+      [
+        '--disable-warning=ExperimentalWarning',
+        '--min-semi-space-size=8',
+        '--max-semi-space-size=16',
+        'bin/snip.js',
+        'serve',
+      ],
       {
         cwd: SNIP_DIR,
         env: {
