@@ -209,6 +209,46 @@ class Sums<Row extends unknown[]> {
   }
 }
 
+/** Clicks per dimension and value of one id's day. */
+type Tally = Map<string, Map<string, number>>;
+
+function bump(tally: Tally, dim: string, value: string, n: number): void {
+  let values = tally.get(dim);
+  if (!values) {
+    values = new Map();
+    tally.set(dim, values);
+  }
+  values.set(value, (values.get(value) ?? 0) + n);
+}
+
+/** The daily stat rows of one scope, summed in nested maps: no key is built per click. */
+class StatTally {
+  readonly #days = new Map<number, Map<number, Tally>>();
+  of(id: number, dayNo: number): Tally {
+    let days = this.#days.get(id);
+    if (!days) {
+      days = new Map();
+      this.#days.set(id, days);
+    }
+    let tally = days.get(dayNo);
+    if (!tally) {
+      tally = new Map();
+      days.set(dayNo, tally);
+    }
+    return tally;
+  }
+  *tallies(): Generator<[number, number, Tally]> {
+    for (const [id, days] of this.#days) for (const [dayNo, tally] of days) yield [id, dayNo, tally];
+  }
+  rows(): StatRow[] {
+    const rows: StatRow[] = [];
+    for (const [id, dayNo, tally] of this.tallies())
+      for (const [dim, values] of tally)
+        for (const [value, n] of values) rows.push([id, dayNo, dim, value, n]);
+    return rows.sort(compareRows);
+  }
+}
+
 function compareRows(a: unknown[], b: unknown[]): number {
   for (let i = 0; i < 4; i++) {
     const [x, y] = [a[i], b[i]];
@@ -246,40 +286,29 @@ export function dailyWrites(batch: CheckedBatch, accountOf: ReadonlyMap<number, 
     day(accountDays, accountId, dayNo, 4, ofAccount);
   }
 
-  const linkStats = new Sums<StatRow>();
-  const accountStats = new Sums<StatRow>();
-  const stat = (
-    id: number,
-    accountId: number,
-    prefix: string,
-    dayNo: number,
-    dim: string,
-    value: string,
-    n: number,
-  ) => {
-    const key = `${prefix}\t${dim}\t${value}`;
-    linkStats.add(`${id}:${key}`, () => [id, dayNo, dim, value, 0], 4, n);
-    accountStats.add(`${accountId}:${key}`, () => [accountId, dayNo, dim, value, 0], 4, n);
-  };
+  const linkStats = new StatTally();
   const events: DailyWrites['events'] = [];
   for (const event of batch.events) {
     const accountId = accountOf.get(event.linkId);
     if (accountId === undefined) continue;
     events.push({ ...event, accountId });
-    const dayNo = Math.floor(event.at / DAY_MS);
-    for (const dim of EVENT_DIMENSIONS)
-      stat(event.linkId, accountId, String(dayNo), dayNo, dim, event[dim], 1);
+    const tally = linkStats.of(event.linkId, Math.floor(event.at / DAY_MS));
+    for (const dim of EVENT_DIMENSIONS) bump(tally, dim, event[dim], 1);
   }
   for (const { linkId, day: dayNo, kind, hits } of batch.bots) {
-    const accountId = accountOf.get(linkId);
-    if (accountId === undefined || hits === 0) continue;
-    stat(linkId, accountId, String(dayNo), dayNo, 'bot', kind, hits);
+    if (accountOf.has(linkId) && hits > 0) bump(linkStats.of(linkId, dayNo), 'bot', kind, hits);
+  }
+  // An account's day is the sum of its links' days.
+  const accountStats = new StatTally();
+  for (const [linkId, dayNo, tally] of linkStats.tallies()) {
+    const into = accountStats.of(accountOf.get(linkId) as number, dayNo);
+    for (const [dim, values] of tally) for (const [value, n] of values) bump(into, dim, value, n);
   }
   return {
     linkDays: linkDays.sorted(),
     accountDays: accountDays.sorted(),
-    linkStats: linkStats.sorted(),
-    accountStats: accountStats.sorted(),
+    linkStats: linkStats.rows(),
+    accountStats: accountStats.rows(),
     events,
   };
 }

@@ -1,10 +1,13 @@
 import { parentPort, workerData } from 'node:worker_threads';
+import type { CheckedBatch } from '../sql/visit-batch.ts';
 import type { Job, Reply } from './click-writer.ts';
 import { openConnection } from './connection.ts';
 import { purgeEvents, writeClicks } from './write-clicks.ts';
 
 /** The click writer's thread: one connection, one transaction per batch, answers in order. */
 const conn = openConnection((workerData as { path: string }).path);
+/** Events handed ahead of their write, by the write's id. */
+const ahead = new Map<number, CheckedBatch['events']>();
 
 parentPort?.on('message', (message: { id: number; job: Job } | { close: true }) => {
   if ('close' in message) {
@@ -15,8 +18,18 @@ parentPort?.on('message', (message: { id: number; job: Job } | { close: true }) 
   const { id, job } = message;
   let reply: Reply;
   try {
-    if (job.kind === 'write') {
-      writeClicks(conn, job.batch);
+    if (job.kind === 'events') {
+      const held = ahead.get(job.write);
+      if (held) held.push(...job.events);
+      else ahead.set(job.write, job.events);
+      reply = { id };
+    } else if (job.kind === 'write') {
+      const before = ahead.get(id) ?? [];
+      ahead.delete(id);
+      writeClicks(
+        conn,
+        before.length > 0 ? { ...job.batch, events: [...before, ...job.batch.events] } : job.batch,
+      );
       reply = { id };
     } else reply = { id, count: purgeEvents(conn, job.beforeMs, job.slice) };
   } catch (error) {

@@ -37,7 +37,8 @@ export class ClickBuffer {
   readonly #timer: NodeJS.Timeout;
   readonly #chunk: number;
   readonly #makeVisits: ClickBufferOptions['makeVisits'];
-  #pending = new Map<string, PendingCount>();
+  /** Counts by day ('' for TRACKING=off, no day) and link: no key is built per click. */
+  #pending = new Map<string, Map<number, PendingCount>>();
   #raws: RawVisit[] = [];
   /** Visits made but not yet written (their write failed): never made twice, so never counted twice. */
   #made: MadeVisits | undefined;
@@ -63,13 +64,7 @@ export class ClickBuffer {
    * `botKind` names the kind of a bot hit for the bots breakdown (TRACKING=full).
    */
   record(linkId: number, kind: ClickKind, history = true, botKind?: string): void {
-    const day = history ? this.#today() : null;
-    const key = day === null ? `${linkId}:` : `${linkId}:${day}`;
-    let count = this.#pending.get(key);
-    if (!count) {
-      count = { linkId, day, clicks: 0, botHits: 0 };
-      this.#pending.set(key, count);
-    }
+    const count = this.#countOf(linkId, history ? this.#today() : null);
     if (kind === 'human') {
       count.clicks++;
     } else {
@@ -104,7 +99,9 @@ export class ClickBuffer {
   }
 
   get pendingLinks(): number {
-    return this.#pending.size;
+    let links = 0;
+    for (const counts of this.#pending.values()) links += counts.size;
+    return links;
   }
 
   /** Raw visits and made events not written yet. */
@@ -116,6 +113,20 @@ export class ClickBuffer {
     return this.#pending.size > 0 || this.pendingVisits > 0;
   }
 
+  #countOf(linkId: number, day: string | null): PendingCount {
+    let counts = this.#pending.get(day ?? '');
+    if (!counts) {
+      counts = new Map();
+      this.#pending.set(day ?? '', counts);
+    }
+    let count = counts.get(linkId);
+    if (!count) {
+      count = { linkId, day, clicks: 0, botHits: 0 };
+      counts.set(linkId, count);
+    }
+    return count;
+  }
+
   /**
    * Writes in chunks, letting the event loop run between them: an embedded store writes on the main
    * thread, and one transaction for thousands of links would stall every redirect meanwhile.
@@ -123,14 +134,14 @@ export class ClickBuffer {
   async #write(): Promise<void> {
     if (!this.#hasWork()) return;
     const visits = await this.#visits();
-    const entries = [...this.#pending];
+    const entries = [...this.#pending.values()].flatMap((counts) => [...counts.values()]);
     this.#pending = new Map();
     if (entries.length === 0 && visits !== undefined)
-      entries.push(['', { linkId: 0, day: null, clicks: 0, botHits: 0 }]);
+      entries.push({ linkId: 0, day: null, clicks: 0, botHits: 0 });
     for (let start = 0; start < entries.length; start += this.#chunk) {
       if (start > 0) await new Promise((resolve) => setImmediate(resolve));
       const chunk = entries.slice(start, start + this.#chunk);
-      const counts = chunk.map(([, count]) => count).filter((count) => count.clicks + count.botHits > 0);
+      const counts = chunk.filter((count) => count.clicks + count.botHits > 0);
       const bots = botKinds(counts);
       const carries = start === 0 && visits !== undefined;
       const batch: VisitBatch | undefined = carries
@@ -174,14 +185,10 @@ export class ClickBuffer {
     return this.#made;
   }
 
-  #restore(entries: Array<[string, PendingCount]>): void {
-    for (const [key, count] of entries) {
-      if (key === '') continue;
-      const newer = this.#pending.get(key);
-      if (!newer) {
-        this.#pending.set(key, count);
-        continue;
-      }
+  #restore(entries: readonly PendingCount[]): void {
+    for (const count of entries) {
+      if (count.clicks + count.botHits === 0) continue;
+      const newer = this.#countOf(count.linkId, count.day);
       newer.clicks += count.clicks;
       newer.botHits += count.botHits;
       for (const [kind, hits] of count.bots ?? []) {

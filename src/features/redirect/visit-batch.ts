@@ -5,6 +5,8 @@ import type { VisitorMember, Visitors } from '../../core/ports/visitors.ts';
 import { clickFacts, type RawVisit } from './visit-facts.ts';
 
 const DAY_MS = 86_400_000;
+/** Visits made between two turns of the event loop. */
+const YIELD_EVERY = 1024;
 
 export interface MadeVisits {
   events: ClickEvent[];
@@ -16,7 +18,19 @@ export interface VisitBatchOptions {
   countries: CountryLookup;
 }
 
-const dayOf = (ms: number) => new Date(ms - (ms % DAY_MS)).toISOString().slice(0, 10);
+/** The UTC day of a time, the last answer remembered (a flush's visits share one day or two). */
+const dayOf = (() => {
+  let start = Number.NaN;
+  let text = '';
+  return (ms: number) => {
+    const dayStart = ms - (ms % DAY_MS);
+    if (dayStart !== start) {
+      start = dayStart;
+      text = new Date(dayStart).toISOString().slice(0, 10);
+    }
+    return text;
+  };
+})();
 
 /**
  * Turns the raw visits of one flush into stored events and first sightings (docs/api.md §9.2):
@@ -40,7 +54,9 @@ export function visitBatchMaker(options: VisitBatchOptions) {
       // One HMAC per visitor of the batch, not per click.
       const ids = new Map<string, string>();
       const members = new Map<string, VisitorMember>();
-      for (const raw of list) {
+      for (const [i, raw] of list.entries()) {
+        // A second of clicks can be tens of thousands: let the redirects between them run.
+        if (i > 0 && i % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
         const who = `${raw.address}\n${raw.userAgent ?? ''}`;
         let visitor = ids.get(who);
         if (visitor === undefined) {

@@ -203,7 +203,7 @@ describe('SQLite store', () => {
     }
   });
 
-  it('writes the events of a batch in the writer thread, visible to the reading handle', async () => {
+  it('writes the events of a batch in the writer thread, handed over in parts, in one piece', async () => {
     const store = await openMigrated();
     try {
       const plan = await store.upsertPlan(planInput());
@@ -211,7 +211,7 @@ describe('SQLite store', () => {
       const created = await store.insertLinkWithinQuota(newLink(account.id, 'https://example.com/'));
       assert.equal(created.kind, 'created');
       const at = Date.UTC(2024, 2, 1, 12);
-      const events = Array.from({ length: 1000 }, (_, i) => ({
+      const events = Array.from({ length: 5000 }, (_, i) => ({
         linkId: created.link.id,
         accountId: account.id,
         at: at + i,
@@ -224,7 +224,7 @@ describe('SQLite store', () => {
         source: 'link' as const,
         visitor: i.toString(16).padStart(16, '0'),
       }));
-      await store.addClicks([{ linkId: created.link.id, day: '2024-03-01', clicks: 1000, botHits: 0 }], {
+      await store.addClicks([{ linkId: created.link.id, day: '2024-03-01', clicks: 5000, botHits: 0 }], {
         events,
         visitors: [],
         bots: [],
@@ -233,8 +233,15 @@ describe('SQLite store', () => {
         { linkId: created.link.id },
         { from: at, to: at + 3_600_000, interval: 'hour' },
       );
-      assert.deepEqual(answer.series, [{ t: at, clicks: 1000, uniqueVisitors: 1000 }]);
-      assert.equal(await store.purgeEvents(at + 500), 500);
+      assert.deepEqual(answer.series, [{ t: at, clicks: 5000, uniqueVisitors: 5000 }]);
+      assert.deepEqual(answer.breakdowns.referrer, [{ value: 'direct', clicks: 5000 }]);
+      const day = Date.UTC(2024, 2, 1);
+      const daily = await store.stats(
+        { linkId: created.link.id },
+        { from: day, to: day + 86_400_000, interval: 'day' },
+      );
+      assert.deepEqual(daily.breakdowns.country, [{ value: 'ZZ', clicks: 5000 }]);
+      assert.equal(await store.purgeEvents(at + 2500), 2500);
     } finally {
       await store.close();
     }
