@@ -62,7 +62,7 @@ export interface Started {
 const STOP_GRACE_MS = 15_000;
 
 /** SIGTERM, so that Snip shuts down as in production; SIGKILL if it has not exited after the grace time. */
-async function stopper(child: ChildProcess): Promise<void> {
+export async function stopper(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = once(child, 'exit');
   child.kill('SIGTERM');
@@ -89,7 +89,7 @@ export async function startHelper(script: string): Promise<Started> {
   return { child, url: `http://127.0.0.1:${port}`, stop: () => stopper(child) };
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const server = createServer().listen(0, '127.0.0.1');
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
@@ -139,18 +139,23 @@ export async function startSnip(
       },
     ),
   );
+  await waitForStatus(child, `${url}${readyPath}`, readyStatus);
+  return { child, url, stop: () => stopper(child) };
+}
+
+/** Waits up to 30 s until `url` answers `status` (no redirect followed); throws if the child exits. */
+export async function waitForStatus(child: ChildProcess, url: string, expected: number): Promise<void> {
   const deadline = Date.now() + 30_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`snip exited early with ${child.exitCode}`);
-    const status = await fetch(`${url}${readyPath}`, { redirect: 'manual' }).then(
+    if (child.exitCode !== null) throw new Error(`${child.spawnfile} exited early with ${child.exitCode}`);
+    const status = await fetch(url, { redirect: 'manual' }).then(
       (response) => response.status,
       () => 0,
     );
-    if (status === readyStatus) break;
-    if (status !== 0 || Date.now() > deadline) throw new Error(`snip answered ${readyPath} with ${status}`);
+    if (status === expected) return;
+    if (status !== 0 || Date.now() > deadline) throw new Error(`${url} answered ${status}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  return { child, url, stop: () => stopper(child) };
 }
 
 /** Resident memory of a live process in MB: now (VmRSS) and its peak so far (VmHWM). */

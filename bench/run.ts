@@ -3,6 +3,7 @@ import { availableParallelism, cpus, release, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type ApiResults, apiPhase } from './api-phase.ts';
+import { ensureNginx } from './nginx.ts';
 import { type PgResults, pgPhase } from './pg-phase.ts';
 import { killAll, otherCoresOver, runCleanups, startHelper } from './processes.ts';
 import { printTable, writeResults } from './report.ts';
@@ -82,6 +83,7 @@ function printStats(stats: StatsQueryResults): void {
 async function main(): Promise<void> {
   if (ONLY === 'stats') return statsOnly();
   const wrkVersion = ensureWrk();
+  const nginxVersion = ONLY === undefined || ONLY === 'sqlite' ? ensureNginx() : null;
   if (ONLY === undefined || ONLY === 'pg') await checkReachable(PG_ADMIN_URL, REDIS_URL);
   const busy = await otherCoresOver(1000, [process.pid]);
   const machine = {
@@ -90,6 +92,7 @@ async function main(): Promise<void> {
     kernel: release(),
     node: process.version,
     wrk: wrkVersion,
+    nginx: nginxVersion,
     coresBusyBeforeStart: Number(busy.toFixed(2)),
   };
   const shared = `wrk (-t${THREADS} -c${CONNECTIONS}) and the server under test share the same ${machine.cores} cores`;

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { openStore } from '../src/adapters/open-store.ts';
 import type { NewLink } from '../src/core/entities.ts';
 import { urlHash } from '../src/core/target-url.ts';
+import { startNginx } from './nginx.ts';
 import { memoryOf, type Started, startSnip } from './processes.ts';
 import {
   analyticsRssGoal,
@@ -54,6 +55,14 @@ export async function sqlitePhase({ session, dir, bare, target, hotSmall }: Benc
     script: 'redirect.lua',
     env: redirect(hotSmall),
   });
+  const nginx = await startNginx(dir, 'https://example.com/articles');
+  const floor = await session.measure({
+    target: 'nginx return 302, one process (the practical floor)',
+    servers: [nginx],
+    script: 'redirect.lua',
+    env: redirect(hotSmall),
+  });
+  await nginx.stop();
   let snip = await startSnip(databaseUrl, `/${codeOf(0)}`, 302);
   const startSmall = memoryOf(snip.child.pid as number);
   const small = await session.measure({
@@ -116,6 +125,9 @@ export async function sqlitePhase({ session, dir, bare, target, hotSmall }: Benc
       analyticsRssGoal(peakRssMb),
     ],
     notes: [
+      `hot redirect (10k links): ${small.cpuUsPerRequest?.toFixed(1)} µs server CPU per request, ` +
+        `${((small.cpuUsPerRequest ?? 0) / Math.max(0.01, floor.cpuUsPerRequest ?? 0)).toFixed(2)}× nginx's ` +
+        `${floor.cpuUsPerRequest?.toFixed(1)} µs`,
       ...guarded,
       ...tracking.notes,
       `snip RSS just after start: ${startSmall.rssMb.toFixed(0)} MB (10k), ${startLarge.rssMb.toFixed(0)} MB (1M); ` +
