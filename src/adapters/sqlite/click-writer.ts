@@ -87,7 +87,10 @@ export function threadClickWriter(path: string): ClickWriter {
       // Parts are answered too (in order), so a thread that stopped fails the write, not a part.
       const parts: Array<Promise<number>> = [];
       for (let start = 0; start + EVENTS_PER_PART < events.length; start += EVENTS_PER_PART) {
-        parts.push(run({ kind: 'events', write: id, events: events.slice(start, start + EVENTS_PER_PART) }));
+        const part = run({ kind: 'events', write: id, events: events.slice(start, start + EVENTS_PER_PART) });
+        // Handled now: the thread may stop while later parts are still being handed over.
+        part.catch(() => {});
+        parts.push(part);
         await new Promise((resolve) => setImmediate(resolve));
       }
       const last = events.slice(Math.floor((events.length - 1) / EVENTS_PER_PART) * EVENTS_PER_PART);
