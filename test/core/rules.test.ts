@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { secondsUntil, windowAt } from '../../src/core/rate-window.ts';
-import { generateShortCode, isLinkCode, SHORT_CODE_PATTERN } from '../../src/core/short-code.ts';
+import {
+  generateShortCode,
+  isLinkCode,
+  pooledRandomBytes,
+  SHORT_CODE_PATTERN,
+} from '../../src/core/short-code.ts';
 import { isApiId, slugify } from '../../src/core/slug.ts';
 import { DEFAULT_SOCIAL_DOMAINS, socialMatcher } from '../../src/core/social.ts';
 import { formatTimestamp } from '../../src/core/timestamp.ts';
@@ -39,6 +44,25 @@ describe('short codes', () => {
       assert.match(code, SHORT_CODE_PATTERN);
       assert.ok(isLinkCode(code));
     }
+  });
+
+  it('draw pooled random bytes that are never handed out twice', () => {
+    const slices = Array.from({ length: 600 }, () => pooledRandomBytes(14));
+    // 600 × 14 bytes span three 4 KB pools: every slice is its own, none overlaps another's bytes.
+    const seen = new Set<string>();
+    for (const slice of slices) {
+      assert.equal(slice.length, 14);
+      seen.add(Buffer.from(slice).toString('hex'));
+    }
+    assert.equal(seen.size, 600);
+    const views = new Map<ArrayBufferLike, Array<[number, number]>>();
+    for (const slice of slices) {
+      const ranges = views.get(slice.buffer) ?? [];
+      for (const [start, end] of ranges) assert.ok(slice.byteOffset >= end || slice.byteOffset + 14 <= start);
+      ranges.push([slice.byteOffset, slice.byteOffset + 14]);
+      views.set(slice.buffer, ranges);
+    }
+    assert.equal(pooledRandomBytes(10_000).length, 10_000);
   });
 
   it('skip bytes at or above 248 so no character is favoured', () => {
