@@ -79,6 +79,47 @@ export function sqliteLinkStore(conn: Connection): LinkStore {
     for (const [accountId, added] of perAccount) conn.stmt(ADD_LINK_COUNT).run(added, accountId);
   };
 
+  /**
+   * Creates that reach the store in one turn of the event loop share one transaction and its one
+   * commit (the commit was the largest cost of a create): each runs in its own savepoint, so a
+   * refused link rolls back only itself and the others see exactly what sequential creates would.
+   * Every create is answered after the commit, so an acknowledged link is stored.
+   */
+  const waiting: Array<{
+    link: NewLink;
+    resolve: (result: InsertLinkResult) => void;
+    reject: (error: unknown) => void;
+  }> = [];
+  const insertWaiting = (): void => {
+    const batch = waiting.splice(0);
+    const outcomes: Array<{ result: InsertLinkResult } | { error: unknown }> = [];
+    try {
+      conn.transaction(() => {
+        for (const { link } of batch) {
+          conn.db.exec('SAVEPOINT create_link');
+          try {
+            const result = insert(link);
+            if (result.kind !== 'created') conn.db.exec('ROLLBACK TO create_link');
+            outcomes.push({ result });
+          } catch (error) {
+            conn.db.exec('ROLLBACK TO create_link');
+            outcomes.push({ error });
+          }
+          conn.db.exec('RELEASE create_link');
+        }
+      });
+    } catch (error) {
+      // BEGIN or COMMIT failed: none of the batch is stored.
+      for (const { reject } of batch) reject(error);
+      return;
+    }
+    batch.forEach(({ resolve, reject }, i) => {
+      const outcome = outcomes[i] as (typeof outcomes)[number];
+      if ('result' in outcome) resolve(outcome.result);
+      else reject(outcome.error);
+    });
+  };
+
   return {
     async findLiveLinkByUrlHash(accountId, urlHash) {
       return findLiveByUrlHash(accountId, urlHash);
@@ -93,11 +134,11 @@ export function sqliteLinkStore(conn: Connection): LinkStore {
       return (row?.n as number | undefined) ?? 0;
     },
 
-    async insertLinkWithinQuota(link) {
-      return conn.transaction(
-        () => insert(link),
-        (result) => result.kind === 'created',
-      );
+    insertLinkWithinQuota(link) {
+      return new Promise((resolve, reject) => {
+        waiting.push({ link, resolve, reject });
+        if (waiting.length === 1) setImmediate(insertWaiting);
+      });
     },
 
     async takeVisit(linkId) {

@@ -561,6 +561,52 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
         assert.equal(results.filter((result) => result.kind === 'quota-exceeded').length, 30);
         assert.equal(await store.countLiveLinks(account.id), 10);
       });
+
+      it('answers creates made at once as if one after another: taken codes, duplicates, quota, tags', async () => {
+        const account = await givenQuota(4);
+        const first = await store.insertLinkWithinQuota(newLink(account.id, 'https://example.com/first'));
+        assert.equal(first.kind, 'created');
+        const paths = ['a', 'taken', 'a', 'b', 'first', 'c', 'd'];
+        const urlOf = (index: number) => `https://example.com/${paths[index]}`;
+        // The first create of `a` has tags; `taken` asks for the code of `first`.
+        const extras: Array<Partial<NewLink>> = [{ tags: ['t1', 't2'] }, { code: first.link.code }];
+        const results = await Promise.all(
+          paths.map((_, i) => store.insertLinkWithinQuota(newLink(account.id, urlOf(i), extras[i]))),
+        );
+        // The order among concurrent creates is the store's (PostgreSQL's pool may reorder them);
+        // what must hold is what some one-after-another order gives.
+        const kinds = results.map((result) => result.kind);
+        assert.deepEqual([...kinds].sort(), [
+          'code-taken',
+          'created',
+          'created',
+          'created',
+          'duplicate',
+          'duplicate',
+          'quota-exceeded',
+        ]);
+        assert.equal(kinds[1], 'code-taken');
+        const dupOfFirst = results[4];
+        assert.ok(dupOfFirst?.kind === 'duplicate');
+        assert.equal(dupOfFirst.existing.code, first.link.code);
+        const ofA = [results[0], results[2]];
+        const createdA = ofA.find((result) => result?.kind === 'created');
+        const duplicateA = ofA.find((result) => result?.kind === 'duplicate');
+        assert.ok(createdA?.kind === 'created' && duplicateA?.kind === 'duplicate');
+        assert.equal(duplicateA.existing.code, createdA.link.code);
+        if (createdA === results[0])
+          assert.deepEqual((await store.tagsOf([createdA.link.id])).get(createdA.link.id), ['t1', 't2']);
+        assert.equal(await store.countLiveLinks(account.id), 4);
+        assert.equal((await store.findLinkByCode(first.link.code))?.longUrl, 'https://example.com/first');
+        // A refused create leaves nothing behind.
+        const refused = kinds.indexOf('quota-exceeded');
+        const leftOut = [urlOf(1), ...(refused === 0 || refused === 2 ? [] : [urlOf(refused)])];
+        for (const url of leftOut)
+          assert.equal(
+            await store.findLiveLinkByUrlHash(account.id, newLink(account.id, url).urlHash),
+            undefined,
+          );
+      });
     });
 
     describe('clicks', () => {
