@@ -32,24 +32,26 @@ export function openConnection(path: string): Connection {
   db.exec('PRAGMA cache_size = -16384');
 
   const cache = new Map<string, StatementSync>();
+  const stmt = (sql: string): StatementSync => {
+    let statement = cache.get(sql);
+    if (!statement) {
+      statement = db.prepare(sql);
+      cache.set(sql, statement);
+    }
+    return statement;
+  };
   return {
     db,
-    stmt(sql) {
-      let statement = cache.get(sql);
-      if (!statement) {
-        statement = db.prepare(sql);
-        cache.set(sql, statement);
-      }
-      return statement;
-    },
+    stmt,
     transaction(body, commitIf = () => true) {
-      db.exec('BEGIN IMMEDIATE');
+      // Prepared once like any statement: exec() would compile BEGIN and COMMIT on every call.
+      stmt('BEGIN IMMEDIATE').run();
       try {
         const result = body();
-        db.exec(commitIf(result) ? 'COMMIT' : 'ROLLBACK');
+        stmt(commitIf(result) ? 'COMMIT' : 'ROLLBACK').run();
         return result;
       } catch (error) {
-        if (db.isTransaction) db.exec('ROLLBACK');
+        if (db.isTransaction) stmt('ROLLBACK').run();
         throw error;
       }
     },

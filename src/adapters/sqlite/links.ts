@@ -96,16 +96,16 @@ export function sqliteLinkStore(conn: Connection): LinkStore {
     try {
       conn.transaction(() => {
         for (const { link } of batch) {
-          conn.db.exec('SAVEPOINT create_link');
+          conn.stmt('SAVEPOINT create_link').run();
           try {
             const result = insert(link);
-            if (result.kind !== 'created') conn.db.exec('ROLLBACK TO create_link');
+            if (result.kind !== 'created') conn.stmt('ROLLBACK TO create_link').run();
             outcomes.push({ result });
           } catch (error) {
-            conn.db.exec('ROLLBACK TO create_link');
+            conn.stmt('ROLLBACK TO create_link').run();
             outcomes.push({ error });
           }
-          conn.db.exec('RELEASE create_link');
+          conn.stmt('RELEASE create_link').run();
         }
       });
     } catch (error) {
