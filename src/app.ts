@@ -43,7 +43,12 @@ import { ClickBuffer } from './features/redirect/click-buffer.ts';
 import { fastRedirect, redirectAnswer } from './features/redirect/fast-path.ts';
 import { fastTargeting } from './features/redirect/fast-targeting.ts';
 import { REDIRECT_ROUTES, redirectFeature } from './features/redirect/index.ts';
-import { cachedLink, type LinkCache, linkCacheOver } from './features/redirect/link-cache.ts';
+import {
+  type CachedLink,
+  cachedLink,
+  type LinkCache,
+  linkCacheOver,
+} from './features/redirect/link-cache.ts';
 import { retentionSweep } from './features/redirect/retention.ts';
 import { visitBatchMaker } from './features/redirect/visit-batch.ts';
 import { storeVisitLimits } from './features/redirect/visit-limits.ts';
@@ -97,6 +102,16 @@ const PASSWORD_TRIES = 10;
 const PASSWORD_TRIES_WINDOW_MS = 15 * 60_000;
 
 /** Builds the whole application without listening; tests call inject() on it. */
+/** The redirect's look-up at once, when the store is embedded (docs/adr/021-cold-codes-below-the-router.md). */
+function lookupNow(store: Store): ((code: string) => CachedLink | undefined) | undefined {
+  const find = store.findLinkByCodeNow?.bind(store);
+  if (!find) return undefined;
+  return (code) => {
+    const link = find(code);
+    return link && cachedLink(link);
+  };
+}
+
 export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyInstance> {
   const now = deps.now ?? Date.now;
   const metrics = createMetrics();
@@ -149,6 +164,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     config.redirectStatus,
     everyAnswerHeaders(https),
     fastTargeting({ now, countries, socketIsClient: config.trustProxy === false }),
+    lookupNow(deps.store),
   );
 
   // Creating links: /create and the dashboard share one service; the demo has its own gate and store.

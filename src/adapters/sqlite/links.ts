@@ -153,6 +153,10 @@ export function sqliteLinkStore(conn: Connection): LinkStore {
       return conn.stmt('SELECT 1 FROM links WHERE code = ?').get(code) !== undefined;
     },
 
+    findLinkByCodeNow(code) {
+      return mapRow(conn.stmt(FIND_LINK_BY_CODE).get(code), toLink);
+    },
+
     async findLinkByCode(code) {
       return mapRow(conn.stmt(FIND_LINK_BY_CODE).get(code), toLink);
     },

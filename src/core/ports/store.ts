@@ -114,6 +114,11 @@ export interface LinkStore {
   isCodeIssued(code: string): Promise<boolean>;
   /** A live link by its code; deleted links are not found. */
   findLinkByCode(code: string): Promise<Link | undefined>;
+  /**
+   * The same look-up answered at once, on a store embedded in the process (SQLite): the redirect
+   * then answers a cold code below the router. Network stores leave it out.
+   */
+  findLinkByCodeNow?(code: string): Link | undefined;
   /** Soft delete: the row (and so its code) stays forever. Returns false when not the owner's. */
   deleteLink(accountId: number, code: string): Promise<boolean>;
   /**

@@ -31,9 +31,10 @@ export function redirectAnswer(options: RedirectAnswerOptions) {
 export type RedirectAnswer = ReturnType<typeof redirectAnswer>;
 
 /**
- * The hot path below the router: a GET or HEAD of /<code> whose link is in the hot-link cache is
- * answered on the socket at once, with the same status, headers and counting as the route. Anything
- * else (a cold or unknown code, any other path) returns false and goes on to the application.
+ * The hot path below the router: a GET or HEAD of /<code> whose link is in the hot-link cache (or,
+ * on an embedded store, found at once) is answered on the socket, with the same status, headers and
+ * counting as the route. Anything else (an unknown code, any other path) returns false and goes on
+ * to the application.
  */
 export function fastRedirect(
   cache: LinkCache,
@@ -43,7 +44,22 @@ export function fastRedirect(
   common: readonly string[],
   /** The target of a link with a guard, when it can be told here; undefined leaves it to the route. */
   guardedTarget: (link: CachedLink, req: IncomingMessage) => string | undefined = () => undefined,
+  /** An embedded store's look-up at once (SQLite): a cold code is answered here too. */
+  lookupNow?: (code: string) => CachedLink | undefined,
 ) {
+  /** The link of a code not cached, or undefined to leave it to the route (unknown, or the store failed). */
+  const coldLink = (code: string): CachedLink | undefined => {
+    if (!lookupNow) return undefined;
+    let link: CachedLink | undefined;
+    try {
+      link = lookupNow(code);
+    } catch {
+      // The route asks again and answers the failure as it does (a stale link, or 503).
+      return undefined;
+    }
+    cache.settle(code, link);
+    return link;
+  };
   const tail = ['cache-control', NO_STORE, 'content-length', '0', ...common];
   return (req: IncomingMessage, res: ServerResponse): boolean => {
     const { method, url } = req;
@@ -54,7 +70,8 @@ export function fastRedirect(
     if (path.length <= SLUG_MIN_LENGTH || path.length > SLUG_MAX_LENGTH + 1) return false;
     const code = path.slice(1);
     if (!isLinkCode(code)) return false;
-    const link = cache.peek(code);
+    const cached = cache.peek(code);
+    const link = cached === undefined ? coldLink(code) : cached;
     if (!link) return false;
     // A link with rules: targeting and a future expiry are answered here, the rest by the route.
     const location = link.guard ? guardedTarget(link, req) : link.location;

@@ -93,6 +93,13 @@ export class LinkCache {
     return loading;
   }
 
+  /** A synchronous store's answer for a code that was not cached, kept as a load's would be. */
+  settle(code: string, link: CachedLink | undefined): void {
+    this.misses++;
+    if (link) this.#entries.set(code, link);
+    else this.#entries.set(code, MISSING, { ttl: this.#missTtlMs });
+  }
+
   /** Remember a link just stored: new links are usually clicked soon after they are shared. */
   remember(code: string, link: CachedLink): void {
     this.#pending.delete(code);

@@ -5,7 +5,7 @@ import type { Link } from '../../../src/core/entities.ts';
 import { fastRedirect } from '../../../src/features/redirect/fast-path.ts';
 import { fastTargeting } from '../../../src/features/redirect/fast-targeting.ts';
 import { guardOf } from '../../../src/features/redirect/guard.ts';
-import type { CachedLink, LinkCache } from '../../../src/features/redirect/link-cache.ts';
+import { type CachedLink, LinkCache } from '../../../src/features/redirect/link-cache.ts';
 
 const IPHONE =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
@@ -87,5 +87,37 @@ describe('guarded links on the hot path', () => {
     assert.equal(fast(request(IPHONE, '203.0.113.7', '/Locked1'), res), false);
     assert.deepEqual(counted, ['GET']);
     assert.equal(written.length, 1);
+  });
+});
+
+describe('cold codes on an embedded store', () => {
+  const plain: CachedLink = { id: 9, accountId: 1, location: 'https://example.com/cold' };
+  const response = (written: unknown[]) =>
+    ({ writeHead: (...args: unknown[]) => written.push(args), end: () => {} }) as unknown as ServerResponse;
+
+  it('answers a code found at once, remembers it, and leaves unknown codes and failures to the route', () => {
+    const cache = new LinkCache(async () => undefined, { max: 10, ttlMs: 60_000, missTtlMs: 5000 });
+    const asked: string[] = [];
+    const lookupNow = (code: string) => {
+      asked.push(code);
+      if (code === 'Broken1') throw new Error('disk I/O error');
+      return code === 'Cold123' ? plain : undefined;
+    };
+    const counted: string[] = [];
+    const fast = fastRedirect(cache, (_link, method) => counted.push(method), 302, [], undefined, lookupNow);
+    const written: unknown[] = [];
+    assert.equal(fast(request(DESKTOP, '203.0.113.7', '/Cold123'), response(written)), true);
+    assert.deepEqual((written[0] as [number, string[]])[1].slice(0, 2), [
+      'location',
+      'https://example.com/cold',
+    ]);
+    assert.deepEqual(cache.peek('Cold123'), plain);
+    assert.equal(fast(request(DESKTOP, '203.0.113.7', '/Cold123'), response(written)), true);
+    assert.deepEqual(asked, ['Cold123'], 'the second click is a cache hit');
+    assert.equal(fast(request(DESKTOP, '203.0.113.7', '/Nobody1'), response(written)), false);
+    assert.equal(cache.peek('Nobody1'), null, 'an unknown code is remembered as unknown for the route');
+    assert.equal(fast(request(DESKTOP, '203.0.113.7', '/Broken1'), response(written)), false);
+    assert.equal(cache.peek('Broken1'), undefined, 'a failed look-up is not remembered');
+    assert.deepEqual(counted, ['GET', 'GET']);
   });
 });
