@@ -1,10 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { FirstSeen, VisitorMember, Visitors } from '../../core/ports/visitors.ts';
 
+/** The visitors of one link or account: the first alone (most links see one a day), a set from two on. */
+type Seen = string | Set<string>;
+
 interface Day {
   secret: Buffer;
-  links: Map<number, Set<string>>;
-  accounts: Map<number, Set<string>>;
+  links: Map<number, Seen>;
+  accounts: Map<number, Seen>;
 }
 
 /** Days kept: today, and yesterday for clicks of its last second flushed after midnight. */
@@ -41,13 +44,18 @@ export class MemoryVisitors implements Visitors {
   }
 }
 
-function addTo(sets: Map<number, Set<string>>, id: number, visitor: string): boolean {
-  let set = sets.get(id);
-  if (!set) {
-    set = new Set();
-    sets.set(id, set);
+function addTo(sets: Map<number, Seen>, id: number, visitor: string): boolean {
+  const seen = sets.get(id);
+  if (seen === undefined) {
+    sets.set(id, visitor);
+    return true;
   }
-  if (set.has(visitor)) return false;
-  set.add(visitor);
+  if (typeof seen === 'string') {
+    if (seen === visitor) return false;
+    sets.set(id, new Set([seen, visitor]));
+    return true;
+  }
+  if (seen.has(visitor)) return false;
+  seen.add(visitor);
   return true;
 }

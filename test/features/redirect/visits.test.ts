@@ -358,3 +358,26 @@ describe('visitRecorder', () => {
     assert.equal(store.events()[0]?.country, 'ZZ');
   });
 });
+
+describe('MemoryVisitors', () => {
+  it('says where each visitor is new, from the first of a link to many, per day', async () => {
+    const visitors = new MemoryVisitors();
+    const add = (day: string, linkId: number, visitor: string) =>
+      visitors.add(day, [{ linkId, accountId: 10, visitor }]).then(([first]) => first);
+    assert.deepEqual(await add('2026-11-24', 1, 'aa'), { ofLink: true, ofAccount: true });
+    assert.deepEqual(await add('2026-11-24', 1, 'aa'), { ofLink: false, ofAccount: false });
+    assert.deepEqual(await add('2026-11-24', 1, 'bb'), { ofLink: true, ofAccount: true });
+    assert.deepEqual(await add('2026-11-24', 1, 'cc'), { ofLink: true, ofAccount: true });
+    assert.deepEqual(await add('2026-11-24', 1, 'bb'), { ofLink: false, ofAccount: false });
+    assert.deepEqual(await add('2026-11-24', 2, 'aa'), { ofLink: true, ofAccount: false });
+    assert.deepEqual(await add('2026-11-25', 1, 'aa'), { ofLink: true, ofAccount: true });
+    const same = await visitors.add('2026-11-24', [
+      { linkId: 3, accountId: 11, visitor: 'dd' },
+      { linkId: 3, accountId: 11, visitor: 'dd' },
+    ]);
+    assert.deepEqual(same, [
+      { ofLink: true, ofAccount: true },
+      { ofLink: false, ofAccount: false },
+    ]);
+  });
+});
