@@ -1,6 +1,6 @@
 import { memoryOf, processTicks, type Started } from './processes.ts';
 import { formatRun, type Run } from './report.ts';
-import { runWrk } from './wrk.ts';
+import { runWrk, type WrkLoad } from './wrk.ts';
 
 /** The runs of one `npm run bench`, each a warm-up then a measured wrk run, in the order they were made. */
 
@@ -17,6 +17,8 @@ export interface Measurement {
   supportPids?: () => Promise<number[]>;
   /** SQLite's run of the same request in this run, for the ratio. */
   sqlite?: Run;
+  /** Another wrk load than -t2 -c64 (a bare run under it is the baseline only of runs under it). */
+  load?: WrkLoad;
 }
 
 const ratio = (run: Run, base: Run) => Number((run.requestsPerSecond / base.requestsPerSecond).toFixed(3));
@@ -48,7 +50,7 @@ export class Session {
         ...m.servers.map((server) => server.child.pid as number),
         ...((await m.supportPids?.()) ?? []),
       ];
-      return runWrk({ targets, script: m.script, seconds, ourPids });
+      return runWrk({ targets, script: m.script, seconds, ourPids, load: m.load });
     };
     // Instances side by side share the cores, so each warms (JIT, link cache) that many times slower: a
     // single warm-up length left the first seconds of a two-instance run with stalls of up to a second.
@@ -61,7 +63,8 @@ export class Session {
     const run: Run = { target: m.target, ...result, cpuUsPerRequest: Number(cpuUsPerRequest.toFixed(2)) };
     if (m.bare) {
       this.#bare = run;
-      this.#bareRuns.push(run);
+      // The spread of identical bare runs tells how the machine drifted: only under the same load.
+      if (!m.load) this.#bareRuns.push(run);
     } else {
       if (m.script === 'redirect.lua' && this.#bare) {
         run.ratioVsBare = ratio(run, this.#bare);

@@ -71,6 +71,30 @@ export async function sqlitePhase({ session, dir, bare, target, hotSmall }: Benc
     script: 'redirect.lua',
     env: redirect(hotSmall),
   });
+  // The same hot load from one wrk thread over 32 connections: less of the 2 cores goes to wrk.
+  const light = { threads: 1, connections: 32 };
+  await session.measure({
+    target: 'bare node:http 302, wrk -t1 -c32',
+    bare: true,
+    servers: [bare],
+    script: 'redirect.lua',
+    env: redirect(hotSmall),
+    load: light,
+  });
+  const smallLight = await session.measure({
+    target: `snip redirect, 10k links, hot set ${HOT_SET}, wrk -t1 -c32`,
+    servers: [snip],
+    script: 'redirect.lua',
+    env: redirect(hotSmall),
+    load: light,
+  });
+  await session.measure({
+    target: 'bare node:http 302 (the Node limit)',
+    bare: true,
+    servers: [bare],
+    script: 'redirect.lua',
+    env: redirect(hotSmall),
+  });
   const guarded = await measureGuardedLinks(session, dir, databaseUrl, store.accountId, snip);
   await snip.stop();
   const tracking = await measureTracking(session, databaseUrl, hotSmall, bare);
@@ -125,6 +149,8 @@ export async function sqlitePhase({ session, dir, bare, target, hotSmall }: Benc
       analyticsRssGoal(peakRssMb),
     ],
     notes: [
+      `hot redirect (10k links) at wrk -t1 -c32: ${smallLight.cpuUsPerRequest?.toFixed(1)} µs server CPU ` +
+        `per request, ${smallLight.cpuVsBare?.toFixed(2)}× the bare server's under the same load`,
       `hot redirect (10k links): ${small.cpuUsPerRequest?.toFixed(1)} µs server CPU per request, ` +
         `${((small.cpuUsPerRequest ?? 0) / Math.max(0.01, floor.cpuUsPerRequest ?? 0)).toFixed(2)}× nginx's ` +
         `${floor.cpuUsPerRequest?.toFixed(1)} µs`,

@@ -8,6 +8,11 @@ export const LUA_DIR = fileURLToPath(new URL('./lua/', import.meta.url));
 export const THREADS = 2;
 export const CONNECTIONS = 64;
 
+export interface WrkLoad {
+  threads: number;
+  connections: number;
+}
+
 export interface WrkResult {
   requests: number;
   requestsPerSecond: number;
@@ -102,12 +107,15 @@ export async function runWrk(options: {
   script: string;
   seconds: number;
   ourPids: readonly number[];
+  /** wrk's threads and connections, split over the targets; default -t2 -c64. */
+  load?: WrkLoad;
 }): Promise<WrkResult & { parts?: WrkPart[] }> {
   const count = options.targets.length;
-  if (count === 0 || THREADS % count !== 0 || CONNECTIONS % count !== 0)
-    throw new Error(`cannot split -t${THREADS} -c${CONNECTIONS} over ${count} wrk processes`);
+  const { threads, connections } = options.load ?? { threads: THREADS, connections: CONNECTIONS };
+  if (count === 0 || threads % count !== 0 || connections % count !== 0)
+    throw new Error(`cannot split -t${threads} -c${connections} over ${count} wrk processes`);
   const started = options.targets.map((target) =>
-    startWrk(target, options.script, options.seconds, THREADS / count, CONNECTIONS / count),
+    startWrk(target, options.script, options.seconds, threads / count, connections / count),
   );
   // Failures are reported once all are done; until then, keep the other rejections from going unhandled.
   const all = Promise.allSettled(started.map((wrk) => wrk.done));
