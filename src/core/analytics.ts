@@ -10,8 +10,8 @@ export type Tracking = 'full' | 'minimal' | 'off';
 export type DeviceType = 'desktop' | 'mobile' | 'tablet' | 'other';
 export type VisitSource = 'qr' | 'link';
 
-/** The breakdowns of a stats answer, in the order it lists them; `bot` counts bot hits by kind. */
-export const DIMENSIONS = [
+/** The dimensions a click event carries. */
+export const EVENT_DIMENSIONS = [
   'referrer',
   'country',
   'device',
@@ -19,8 +19,9 @@ export const DIMENSIONS = [
   'browser',
   'language',
   'source',
-  'bot',
 ] as const;
+/** The breakdowns of a stats answer, in the order it lists them; `bot` counts bot hits by kind. */
+export const DIMENSIONS = [...EVENT_DIMENSIONS, 'bot'] as const;
 export type Dimension = (typeof DIMENSIONS)[number];
 
 /** Longest value kept for a dimension; longer values are cut (a referrer host is at most 253). */

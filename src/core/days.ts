@@ -3,7 +3,8 @@
  * and a range is a plain BETWEEN on integers).
  */
 
-const DAY_MS = 86_400_000;
+export const DAY_MS = 86_400_000;
+export const HOUR_MS = 3_600_000;
 const DAY_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /** Days since 1970-01-01 UTC; RangeError for anything but a real calendar day as YYYY-MM-DD. */

@@ -1,10 +1,9 @@
+import { HOUR_MS } from './days.ts';
 import type { Actor } from './entities.ts';
 import { type RateState, Refusal } from './errors.ts';
 import type { Window, WindowCounter } from './ports/shared-state.ts';
 
 /** Fixed rate-limit windows aligned to the epoch, so hourly windows start at the top of the UTC hour. */
-
-export const HOUR_MS = 3_600_000;
 
 export function windowAt(nowMs: number, lengthMs: number): Window {
   const start = nowMs - (nowMs % lengthMs);

@@ -6,14 +6,13 @@ import {
   type StatsRange,
   type StoredStats,
 } from './analytics.ts';
+import { DAY_MS, HOUR_MS } from './days.ts';
 
 /**
  * The stats answer (docs/api.md §9.4): which range a query asks for, and the store's numbers shaped
  * as the API, the dashboard and the CLI show them. Pure: no store, no HTTP.
  */
 
-const HOUR_MS = 3_600_000;
-const DAY_MS = 86_400_000;
 /** The default range: the last 30 UTC days, today included. */
 export const DEFAULT_RANGE_DAYS = 30;
 /** The longest range one query may ask for. */

@@ -1,7 +1,8 @@
 /** Visit analytics read back on PostgreSQL (sql/stats-queries.ts), and the purge of old events. */
+
+import { DAY_MS } from '../../core/days.ts';
 import type { StatsStore } from '../../core/ports/store.ts';
 import { checkedQuery, dailyStats, hourlyStats, type ScopeSql, touchedDays } from '../sql/stats-queries.ts';
-import { DAY_MS } from '../sql/visit-batch.ts';
 import { type Db, numbered, query } from './client.ts';
 
 const PURGE_EVENTS = 'DELETE FROM click_events WHERE at < $1';

@@ -10,12 +10,13 @@ import {
   type BreakdownRow,
   DIMENSIONS,
   type Dimension,
+  EVENT_DIMENSIONS,
   type StatsRange,
   type StatsScope,
   type StoredStats,
 } from '../../core/analytics.ts';
+import { DAY_MS, HOUR_MS } from '../../core/days.ts';
 import type { Row } from './rows.ts';
-import { DAY_MS, EVENT_DIMENSIONS, HOUR_MS } from './visit-batch.ts';
 
 export interface ScopeSql {
   /** link_daily_clicks or account_daily_clicks. */

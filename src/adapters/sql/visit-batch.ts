@@ -6,25 +6,11 @@
 import {
   type ClickEvent,
   DIMENSION_VALUE_MAX,
-  type Dimension,
+  EVENT_DIMENSIONS,
   type VisitBatch,
 } from '../../core/analytics.ts';
-import { dayNumber } from '../../core/days.ts';
+import { DAY_MS, dayNumber } from '../../core/days.ts';
 import type { ClickCount } from '../../core/entities.ts';
-
-export const DAY_MS = 86_400_000;
-export const HOUR_MS = 3_600_000;
-
-/** The dimensions an event carries (`bot` comes from the bot kinds instead). */
-export const EVENT_DIMENSIONS = [
-  'referrer',
-  'country',
-  'device',
-  'os',
-  'browser',
-  'language',
-  'source',
-] as const satisfies readonly Dimension[];
 
 export interface CountEntry {
   linkId: number;

@@ -1,7 +1,8 @@
 /** Visit analytics read back on SQLite (sql/stats-queries.ts); the purge goes to the click writer. */
+
+import { DAY_MS } from '../../core/days.ts';
 import type { StatsStore } from '../../core/ports/store.ts';
 import { checkedQuery, dailyStats, hourlyStats, touchedDays } from '../sql/stats-queries.ts';
-import { DAY_MS } from '../sql/visit-batch.ts';
 import type { Connection } from './connection.ts';
 
 export function sqliteStatsStore(conn: Connection, purge: (beforeMs: number) => Promise<number>): StatsStore {

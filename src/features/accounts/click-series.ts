@@ -1,3 +1,4 @@
+import { DAY_MS } from '../../core/days.ts';
 import type { DailyClicks } from '../../core/entities.ts';
 
 /** A chart's series: one point per UTC day, days without clicks as 0 (the store omits them). */
@@ -6,8 +7,6 @@ export interface ClickSeries {
   days: string[];
   clicks: number[];
 }
-
-const DAY_MS = 86_400_000;
 
 /** The `length` UTC days ending with the day of `nowMs`, oldest first. */
 export function lastDays(nowMs: number, length: number): string[] {

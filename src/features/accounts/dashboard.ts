@@ -1,9 +1,10 @@
+import { HOUR_MS } from '../../core/days.ts';
 import type { Account, Actor, Group, Link, LinkOrder, LinkPage, LinkPosition } from '../../core/entities.ts';
 import { UnavailableError } from '../../core/errors.ts';
 import type { LinkPatch } from '../../core/ports/link-editor.ts';
 import type { WindowCounter } from '../../core/ports/shared-state.ts';
 import type { Store } from '../../core/ports/store.ts';
-import { accountRateWindow, HOUR_MS, secondsUntil, windowAt } from '../../core/rate-window.ts';
+import { accountRateWindow, secondsUntil, windowAt } from '../../core/rate-window.ts';
 import { type ClickSeries, clickSeries, lastDays } from './click-series.ts';
 import { type RuleForm, ruleChanges } from './rule-form.ts';
 

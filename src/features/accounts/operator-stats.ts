@@ -1,3 +1,4 @@
+import { DAY_MS } from '../../core/days.ts';
 import { Refusal } from '../../core/errors.ts';
 import {
   BREAKDOWN_KEYS,
@@ -16,7 +17,6 @@ import { type Command, InvalidRangeError, type Result } from './operator-command
 
 /** Rows of each breakdown the summary lists before `other`. */
 const SUMMARY_ROWS = 10;
-const DAY_MS = 86_400_000;
 
 const TITLES: Record<(typeof BREAKDOWN_KEYS)[keyof typeof BREAKDOWN_KEYS], string> = {
   referrers: 'Referrers',

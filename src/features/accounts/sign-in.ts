@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
+import { HOUR_MS } from '../../core/days.ts';
 import type { Account } from '../../core/entities.ts';
 import { Refusal } from '../../core/errors.ts';
 import { hashPassword, verifyPassword } from '../../core/password.ts';
 import { normalizeEmail } from '../../core/plans.ts';
 import type { WindowCounter } from '../../core/ports/shared-state.ts';
 import type { Store } from '../../core/ports/store.ts';
-import { HOUR_MS, secondsUntil, windowAt } from '../../core/rate-window.ts';
+import { secondsUntil, windowAt } from '../../core/rate-window.ts';
 import { issueAccountKey } from './api-access.ts';
 
 /**

@@ -1,4 +1,5 @@
 import type { StatsRange, StatsScope } from '../../core/analytics.ts';
+import { DAY_MS } from '../../core/days.ts';
 import type { Account, Link } from '../../core/entities.ts';
 import type { Store } from '../../core/ports/store.ts';
 import { parseStatsRange, type StatsAnswer, statsAnswer } from '../../core/stats.ts';
@@ -8,8 +9,6 @@ import { parseStatsRange, type StatsAnswer, statsAnswer } from '../../core/stats
  * address asks for, read from the store and shaped as the API answers it. A range that cannot be
  * read is reported beside the default range's stats, so the page still shows something useful.
  */
-
-const DAY_MS = 86_400_000;
 
 export interface StatsQuery {
   from: string;

@@ -1,11 +1,11 @@
 import type { BotKindCount, VisitBatch } from '../../core/analytics.ts';
+import { DAY_MS, dayText } from '../../core/days.ts';
 import type { ClickCount } from '../../core/entities.ts';
 import type { ClickStore } from '../../core/ports/store.ts';
 import type { ClickKind } from './click-kind.ts';
 import type { MadeVisits } from './visit-batch.ts';
 import type { RawVisit } from './visit-facts.ts';
 
-const DAY_MS = 86_400_000;
 /** Raw visits held at most while they cannot be turned into events (shared visitor sets down). */
 const MAX_HELD_VISITS = 100_000;
 
@@ -201,7 +201,7 @@ export class ClickBuffer {
   #today(): string {
     const now = this.#now();
     if (now >= this.#dayEnds || now < this.#dayEnds - DAY_MS) {
-      this.#day = new Date(now).toISOString().slice(0, 10);
+      this.#day = dayText(Math.floor(now / DAY_MS));
       this.#dayEnds = now - (now % DAY_MS) + DAY_MS;
     }
     return this.#day;

@@ -1,6 +1,6 @@
+import { DAY_MS } from '../../core/days.ts';
 import type { StatsStore } from '../../core/ports/store.ts';
 
-const DAY_MS = 86_400_000;
 /** How often old events are looked for; every instance sweeps, a repeat deletes nothing. */
 const EVERY_MS = 3_600_000;
 /** The first sweep waits a little, so a starting instance serves first. */

@@ -1,10 +1,10 @@
 import { createHmac } from 'node:crypto';
 import type { ClickEvent, NewVisitors } from '../../core/analytics.ts';
+import { DAY_MS, dayText } from '../../core/days.ts';
 import type { CountryLookup } from '../../core/ports/geo.ts';
 import type { VisitorMember, Visitors } from '../../core/ports/visitors.ts';
 import { clickFacts, type RawVisit } from './visit-facts.ts';
 
-const DAY_MS = 86_400_000;
 /** Visits made between two turns of the event loop. */
 const YIELD_EVERY = 1024;
 
@@ -26,7 +26,7 @@ const dayOf = (() => {
     const dayStart = ms - (ms % DAY_MS);
     if (dayStart !== start) {
       start = dayStart;
-      text = new Date(dayStart).toISOString().slice(0, 10);
+      text = dayText(dayStart / DAY_MS);
     }
     return text;
   };

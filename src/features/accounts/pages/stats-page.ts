@@ -1,3 +1,4 @@
+import { DAY_MS } from '../../../core/days.ts';
 import type { Link } from '../../../core/entities.ts';
 import { DEFAULT_RANGE_DAYS } from '../../../core/stats.ts';
 import type { Frame } from '../../../web/frame.ts';
@@ -20,7 +21,6 @@ export interface StatsView {
   link?: Link;
 }
 
-const DAY_MS = 86_400_000;
 export const PRESET_DAYS = [7, 30, 90] as const;
 
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
