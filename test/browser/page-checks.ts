@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import type { Browser, BrowserContextOptions, Cookie, Page } from 'playwright-core';
 import { screenshot } from './browser.ts';
 
 /**
@@ -140,4 +140,23 @@ export function problems(report: Record<string, Findings>): string[] {
     ...found.overlaps.map((overlap) => `${where}: overlap ${overlap}`),
     ...found.violations.map((violation) => `${where}: ${violation}`),
   ]);
+}
+
+/** Signs in through the sign-in form at desktop width and hands back the session's cookies. */
+export async function signInCookies(
+  browser: Browser,
+  base: string,
+  email: string,
+  password: string,
+): Promise<Cookie[]> {
+  const context = await browser.newContext({ viewport: DESKTOP });
+  const page = await context.newPage();
+  await page.goto(`${base}/login`);
+  await page.fill('input[name=email]', email);
+  await page.fill('input[name=password]', password);
+  await page.click('form[action="/login"] button[type=submit]');
+  await page.waitForURL(`${base}/dashboard`);
+  const cookies = await context.cookies();
+  await context.close();
+  return cookies;
 }

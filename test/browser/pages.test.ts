@@ -9,7 +9,7 @@ import { apiAccess } from '../../src/features/accounts/api-access.ts';
 import { sealFreshKey } from '../../src/features/accounts/fresh-key.ts';
 import { FakeInspector, startTestApp, type TestApp } from '../helper.ts';
 import { launchBrowser } from './browser.ts';
-import { checkPage, DESKTOP, problems } from './page-checks.ts';
+import { checkPage, DESKTOP, problems, signInCookies } from './page-checks.ts';
 
 /**
  * Every page in Chromium through the shared checks (page-checks.ts): the landing page, the tester,
@@ -46,18 +46,7 @@ describe('every page in Chromium, at 1280 and 390 px, light and dark', () => {
   let empty: Cookie[] = [];
   let linkCode = '';
 
-  async function signIn(email: string): Promise<Cookie[]> {
-    const context = await browser.newContext({ viewport: DESKTOP });
-    const page = await context.newPage();
-    await page.goto(`${base}/login`);
-    await page.fill('input[name=email]', email);
-    await page.fill('input[name=password]', PASSWORD);
-    await page.click('form[action="/login"] button[type=submit]');
-    await page.waitForURL(`${base}/dashboard`);
-    const cookies = await context.cookies();
-    await context.close();
-    return cookies;
-  }
+  const signIn = (email: string) => signInCookies(browser, base, email, PASSWORD);
 
   before(async () => {
     t = await startTestApp({ inspector: new FakeInspector(), env: { BASE_URL: 'http://snip.test' } });

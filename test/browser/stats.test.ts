@@ -1,14 +1,13 @@
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Cookie, Page } from 'playwright-core';
 import type { Link } from '../../src/core/entities.ts';
-import { DAY_MS, dayOf, seedVisits, startOfToday } from '../features/accounts/stats-seed.ts';
+import { DAY_MS, dayOf, givenLinkOf, seedVisits, startOfToday } from '../features/accounts/stats-seed.ts';
 import { startTestApp, type TestApp } from '../helper.ts';
 import { launchBrowser, watchForTrouble } from './browser.ts';
-import { checkPage, DESKTOP, PHONE, problems } from './page-checks.ts';
+import { checkPage, DESKTOP, PHONE, problems, signInCookies } from './page-checks.ts';
 
 /**
  * The visit stats pages in Chromium: the account's and one link's, with clicks and empty, through
@@ -33,38 +32,16 @@ describe('visit stats in Chromium', () => {
   let link: Link;
   let quiet: Link;
 
-  async function newLink(email: string, code: string): Promise<Link> {
-    const account = await t.store.findAccountByEmail(email);
-    assert.ok(account);
-    const url = `https://example.com/campaigns/${code}/a-long-path-that-keeps-going?utm_source=newsletter`;
-    await t.store.insertLinksBulk([
-      {
-        code,
-        accountId: account.id,
-        groupId: null,
-        longUrl: url,
-        normalizedUrl: url,
-        urlHash: createHash('sha256').update(url).digest('hex'),
-        title: `Campaign ${code}`,
-      },
-    ]);
-    const found = await t.store.findLinkByCode(code);
-    assert.ok(found);
-    return found;
-  }
+  const newLink = (email: string, code: string) =>
+    givenLinkOf(
+      t.store,
+      email,
+      code,
+      `https://example.com/campaigns/${code}/a-long-path-that-keeps-going?utm_source=newsletter`,
+      `Campaign ${code}`,
+    );
 
-  async function signIn(email: string): Promise<Cookie[]> {
-    const context = await browser.newContext({ viewport: DESKTOP });
-    const page = await context.newPage();
-    await page.goto(`${base}/login`);
-    await page.fill('input[name=email]', email);
-    await page.fill('input[name=password]', PASSWORD);
-    await page.click('form[action="/login"] button[type=submit]');
-    await page.waitForURL(`${base}/dashboard`);
-    const cookies = await context.cookies();
-    await context.close();
-    return cookies;
-  }
+  const signIn = (email: string) => signInCookies(browser, base, email, PASSWORD);
 
   before(async () => {
     t = await startTestApp({ env: { BASE_URL: 'http://snip.test' } });

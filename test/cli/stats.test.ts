@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { type LinkIds, linkIds, VisitSeeder } from '../features/links/stats-seed.ts';
+import { ANSWER_KEYS, type LinkIds, linkIds, VisitSeeder } from '../features/links/stats-seed.ts';
 import { FakeInspector, runSnip, withStoreAt } from './cli-harness.ts';
 
 /** `snip link stats` (docs/api.md §9.4): the API's answer from the store, for scripts and for people. */
@@ -64,21 +64,7 @@ describe('snip link stats', () => {
   it('--json prints the answer of the API: 30 daily buckets by default, totals, breakdowns', async () => {
     const run = await snip('link', 'stats', 'busy-link', '--json');
     assert.equal(run.code, 0, run.err);
-    assert.deepEqual(Object.keys(run.json), [
-      'from',
-      'to',
-      'interval',
-      'totals',
-      'series',
-      'referrers',
-      'countries',
-      'devices',
-      'os',
-      'browsers',
-      'languages',
-      'sources',
-      'bots',
-    ]);
+    assert.deepEqual(Object.keys(run.json), ANSWER_KEYS);
     assert.equal(run.json.interval, 'day');
     const series = run.json.series as Array<{ t: string; clicks: number }>;
     assert.equal(series.length, 30);

@@ -15,6 +15,7 @@ import {
 } from '../../../src/core/analytics.ts';
 import type { Link } from '../../../src/core/entities.ts';
 import type { Store } from '../../../src/core/ports/store.ts';
+import { clickEvent } from '../../fixtures/click-event.ts';
 import { givenAccount, newLink, planInput } from './store-contract.ts';
 
 const HOUR = 3_600_000;
@@ -25,23 +26,6 @@ const D2 = D1 + DAY;
 const D3 = D2 + DAY;
 const D4 = D3 + DAY;
 const [V1, V2, V3, V4] = ['00000000000000a1', 'ffffffffffffffff', '7fffffffffffffff', '0123456789abcdef'];
-
-function event(link: Link, at: number, visitor: string, fields: Partial<ClickEvent> = {}): ClickEvent {
-  return {
-    linkId: link.id,
-    accountId: link.accountId,
-    at,
-    referrer: 'direct',
-    country: 'ZZ',
-    device: 'desktop',
-    os: 'Windows',
-    browser: 'Chrome',
-    language: 'en',
-    source: 'link',
-    visitor,
-    ...fields,
-  };
-}
 
 const days = (from: number, to: number): StatsRange => ({ from, to, interval: 'day' });
 const hours = (from: number, to: number): StatsRange => ({ from, to, interval: 'hour' });
@@ -88,8 +72,8 @@ export function runStatsContract(store: () => Store): void {
       ],
       {
         events: [
-          event(a, D1 + 10 * HOUR + 15 * 60_000, V1, german),
-          event(a, D1 + 10 * HOUR + 40 * 60_000, V2, {
+          clickEvent(a, D1 + 10 * HOUR + 15 * 60_000, V1, german),
+          clickEvent(a, D1 + 10 * HOUR + 40 * 60_000, V2, {
             country: 'FR',
             device: 'mobile',
             os: 'iOS',
@@ -97,9 +81,9 @@ export function runStatsContract(store: () => Store): void {
             language: 'fr',
             source: 'qr',
           }),
-          event(a, D1 + 11 * HOUR + 5 * 60_000, V1, german),
-          event(b, D1 + 10 * HOUR + 20 * 60_000, V3, { country: 'US', os: 'macOS', browser: 'Firefox' }),
-          event(c, D1 + 10 * HOUR, V4),
+          clickEvent(a, D1 + 11 * HOUR + 5 * 60_000, V1, german),
+          clickEvent(b, D1 + 10 * HOUR + 20 * 60_000, V3, { country: 'US', os: 'macOS', browser: 'Firefox' }),
+          clickEvent(c, D1 + 10 * HOUR, V4),
         ],
         visitors: [
           { linkId: a.id, accountId: a.accountId, day: '2024-03-01', ofLink: 2, ofAccount: 2 },
@@ -115,7 +99,7 @@ export function runStatsContract(store: () => Store): void {
     );
     await store().addClicks([{ linkId: a.id, day: '2024-03-02', clicks: 1, botHits: 0 }], {
       events: [
-        event(a, D2 + 9 * HOUR, V1, {
+        clickEvent(a, D2 + 9 * HOUR, V1, {
           referrer: 'news.example',
           country: 'DE',
           device: 'tablet',
@@ -256,7 +240,7 @@ export function runStatsContract(store: () => Store): void {
           { linkId: link.id, day: '2024-03-01', clicks: 1, botHits: 0 },
         ],
         {
-          events: [event(ghost, D1, V1), event(link, D1, V2)],
+          events: [clickEvent(ghost, D1, V1), clickEvent(link, D1, V2)],
           visitors: [
             { linkId: ghost.id, accountId: link.accountId, day: '2024-03-01', ofLink: 1, ofAccount: 1 },
             { linkId: link.id, accountId: link.accountId, day: '2024-03-01', ofLink: 1, ofAccount: 1 },
@@ -276,7 +260,7 @@ export function runStatsContract(store: () => Store): void {
       const [link] = await givenLinks('ada@example.com', 1);
       assert.ok(link);
       await store().addClicks([], {
-        events: [event(link, D1, V1)],
+        events: [clickEvent(link, D1, V1)],
         visitors: [],
         bots: [{ linkId: link.id, day: '2024-03-01', kind: 'head', hits: 2 }],
       });
@@ -299,7 +283,7 @@ export function runStatsContract(store: () => Store): void {
       ];
       const hosts = Array.from({ length: 60 }, (_, i) => `host-${String(i).padStart(2, '0')}.example`);
       const events = [...referrers, ...hosts].map((referrer, i) =>
-        event(link, D1 + i * 1000, V1, { referrer }),
+        clickEvent(link, D1 + i * 1000, V1, { referrer }),
       );
       await store().addClicks([{ linkId: link.id, day: '2024-03-01', clicks: events.length, botHits: 0 }], {
         events,
@@ -351,7 +335,7 @@ export function runStatsContract(store: () => Store): void {
       assert.ok(link);
       const at = D1 + 5 * HOUR;
       await store().addClicks([{ linkId: link.id, day: '2024-03-01', clicks: 10_000, botHits: 0 }], {
-        events: Array.from({ length: 10_000 }, () => event(link, at, V1, { source: 'qr' })),
+        events: Array.from({ length: 10_000 }, () => clickEvent(link, at, V1, { source: 'qr' })),
         visitors: [
           { linkId: link.id, accountId: link.accountId, day: '2024-03-01', ofLink: 1, ofAccount: 1 },
         ],
@@ -373,7 +357,7 @@ export function runStatsContract(store: () => Store): void {
       assert.ok(link);
       const long = `${'a'.repeat(DIMENSION_VALUE_MAX)}.example`;
       await store().addClicks([{ linkId: link.id, day: '2024-03-01', clicks: 1, botHits: 1 }], {
-        events: [event(link, D1, V1, { referrer: long })],
+        events: [clickEvent(link, D1, V1, { referrer: long })],
         visitors: [],
         bots: [{ linkId: link.id, day: '2024-03-01', kind: long, hits: 1 }],
       });
@@ -388,7 +372,7 @@ export function runStatsContract(store: () => Store): void {
       const [link] = await givenLinks('ada@example.com', 1);
       assert.ok(link);
       const counts = [{ linkId: link.id, day: '2024-03-01', clicks: 1, botHits: 0 }];
-      const good = event(link, D1, V1);
+      const good = clickEvent(link, D1, V1);
       const bad: Array<Partial<ClickEvent>> = [
         { visitor: 'not-a-visitor-id' },
         { visitor: V1.toUpperCase() },

@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import type { BotKindCount, ClickEvent, NewVisitors } from '../../../src/core/analytics.ts';
 import type { ClickCount, Link } from '../../../src/core/entities.ts';
 import type { Store } from '../../../src/core/ports/store.ts';
+import { clickEvent } from '../../fixtures/click-event.ts';
 
 /**
  * Visits written the way the redirect's flush writes them (`addClicks(counts, visits)`): the counts,
@@ -8,6 +10,32 @@ import type { Store } from '../../../src/core/ports/store.ts';
  */
 
 export const DAY_MS = 86_400_000;
+
+/** A link of the account with this email, stored as an import would (no inspection), read back. */
+export async function givenLinkOf(
+  store: Store,
+  email: string,
+  code: string,
+  url = `https://example.com/${code}`,
+  title = '',
+): Promise<Link> {
+  const account = await store.findAccountByEmail(email);
+  if (!account) throw new Error(`no account ${email}`);
+  await store.insertLinksBulk([
+    {
+      code,
+      accountId: account.id,
+      groupId: null,
+      longUrl: url,
+      normalizedUrl: url,
+      urlHash: createHash('sha256').update(url).digest('hex'),
+      title,
+    },
+  ]);
+  const link = await store.findLinkByCode(code);
+  if (!link) throw new Error(`link ${code} not stored`);
+  return link;
+}
 
 export interface Visit extends Partial<Omit<ClickEvent, 'linkId' | 'accountId' | 'at'>> {
   /** Days before today (UTC), and the hour of that day. */
@@ -28,20 +56,12 @@ export async function seedVisits(
   bots: ReadonlyArray<{ daysAgo: number; kind: string; hits: number }> = [],
 ): Promise<void> {
   const today = startOfToday();
-  const events: ClickEvent[] = visits.map(({ daysAgo, hour = 0, ...facts }, i) => ({
-    linkId: link.id,
-    accountId: link.accountId,
-    at: today - daysAgo * DAY_MS + hour * 3_600_000,
-    referrer: 'direct',
-    country: 'ZZ',
-    device: 'desktop',
-    os: 'Windows',
-    browser: 'Chrome',
-    language: 'unknown',
-    source: 'link',
-    visitor: (i + 1).toString(16).padStart(16, '0'),
-    ...facts,
-  }));
+  const events: ClickEvent[] = visits.map(({ daysAgo, hour = 0, ...facts }, i) =>
+    clickEvent(link, today - daysAgo * DAY_MS + hour * 3_600_000, (i + 1).toString(16).padStart(16, '0'), {
+      language: 'unknown',
+      ...facts,
+    }),
+  );
   const counts = new Map<string, ClickCount>();
   const seen = new Map<string, Set<string>>();
   for (const event of events) {

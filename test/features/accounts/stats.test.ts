@@ -1,34 +1,15 @@
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type { Link } from '../../../src/core/entities.ts';
 import { startTestApp, type TestApp } from '../../helper.ts';
 import { attribute, PageClient } from './page-client.ts';
-import { DAY_MS, dayOf, seedVisits, startOfToday } from './stats-seed.ts';
+import { DAY_MS, dayOf, givenLinkOf, seedVisits, startOfToday } from './stats-seed.ts';
 
 /** /dashboard/stats and /dashboard/links/<code>/stats: the range picker, totals, series, breakdowns, CSV. */
 
 const PASSWORD = 'correct horse battery';
 
-async function newLink(t: TestApp, email: string, code: string): Promise<Link> {
-  const account = await t.store.findAccountByEmail(email);
-  assert.ok(account);
-  const url = `https://example.com/${code}`;
-  await t.store.insertLinksBulk([
-    {
-      code,
-      accountId: account.id,
-      groupId: null,
-      longUrl: url,
-      normalizedUrl: url,
-      urlHash: createHash('sha256').update(url).digest('hex'),
-      title: '',
-    },
-  ]);
-  const link = await t.store.findLinkByCode(code);
-  assert.ok(link);
-  return link;
-}
+const newLink = (t: TestApp, email: string, code: string) => givenLinkOf(t.store, email, code);
 
 const totalOf = (body: string, name: string) => new RegExp(`data-total="${name}">([^<]*)<`).exec(body)?.[1];
 const rowOf = (body: string, dimension: string, value: string) =>

@@ -4,12 +4,30 @@ import postgres from 'postgres';
 import type { BotKindCount, ClickEvent, NewVisitors } from '../../../src/core/analytics.ts';
 import type { ClickCount } from '../../../src/core/entities.ts';
 import type { Store } from '../../../src/core/ports/store.ts';
+import { clickEvent } from '../../fixtures/click-event.ts';
 import { startTestApp, type TestApp, type TestAppOptions } from '../../helper.ts';
 
 /**
  * Visits written through the store's real write path (`addClicks` with a VisitBatch, as the redirect's
  * flush does), and a test app on either store: SQLite always, PostgreSQL with TEST_DATABASE_URL.
  */
+
+/** The members of a stats answer, in their order (docs/api.md §9.4). */
+export const ANSWER_KEYS = [
+  'from',
+  'to',
+  'interval',
+  'totals',
+  'series',
+  'referrers',
+  'countries',
+  'devices',
+  'os',
+  'browsers',
+  'languages',
+  'sources',
+  'bots',
+];
 
 export interface LinkIds {
   code: string;
@@ -56,19 +74,7 @@ export class VisitSeeder {
     };
     const fresh = new Map<string, NewVisitors>();
     const events: ClickEvent[] = visits.map((visit) => {
-      const event: ClickEvent = {
-        linkId: link.id,
-        accountId: link.accountId,
-        referrer: 'direct',
-        country: 'ZZ',
-        device: 'desktop',
-        os: 'Windows',
-        browser: 'Chrome',
-        language: 'en',
-        source: 'link',
-        visitor: (++this.#people).toString(16).padStart(16, '0'),
-        ...visit,
-      };
+      const event = clickEvent(link, visit.at, (++this.#people).toString(16).padStart(16, '0'), visit);
       const ofDay = day(event.at);
       countOf(ofDay).clicks += 1;
       let added = fresh.get(ofDay);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { send, type TestApp } from '../../helper.ts';
 import { assertProblem, callApi, keyWithScopes } from './api-client.ts';
-import { type LinkIds, linkIds, STORES, VisitSeeder } from './stats-seed.ts';
+import { ANSWER_KEYS, type LinkIds, linkIds, STORES, VisitSeeder } from './stats-seed.ts';
 
 /** GET /api/v1/links/{code}/stats and GET /api/v1/stats (docs/api.md §9.4) on both stores. */
 
@@ -11,21 +11,6 @@ const DAY = 86_400_000;
 const NOW = Date.UTC(2026, 10, 24, 15, 30);
 const TODAY = Date.UTC(2026, 10, 24);
 const RETENTION_DAYS = 10;
-const ANSWER_KEYS = [
-  'from',
-  'to',
-  'interval',
-  'totals',
-  'series',
-  'referrers',
-  'countries',
-  'devices',
-  'os',
-  'browsers',
-  'languages',
-  'sources',
-  'bots',
-];
 
 type Row = { value: string; clicks: number };
 type Point = { t: string; clicks: number; unique_visitors: number };
