@@ -1,3 +1,5 @@
+import type { EventTable } from './event-table.ts';
+
 /**
  * Visit analytics (docs/api.md §9): what one human click leaves behind, and the stats the store
  * answers from it. Nothing here names a person: no address, no user agent, no full referrer URL;
@@ -77,7 +79,8 @@ export interface BotKindCount {
 
 /** What a batch of visits adds beyond the counts: written in the same transaction as them. */
 export interface VisitBatch {
-  events: readonly ClickEvent[];
+  /** The redirect hands over an EventTable (core/event-table.ts); a list of events does as well. */
+  events: readonly ClickEvent[] | EventTable;
   visitors: readonly NewVisitors[];
   bots: readonly BotKindCount[];
 }

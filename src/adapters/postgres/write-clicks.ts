@@ -3,6 +3,8 @@
  * entries: each statement takes its rows as parallel arrays (unnest). The batch arrives checked and
  * is summed first (sql/visit-batch.ts), so each ON CONFLICT DO UPDATE meets each row once.
  */
+
+import { EVENT_DIMENSIONS } from '../../core/analytics.ts';
 import {
   type CheckedBatch,
   type DayRow,
@@ -73,16 +75,14 @@ export function writeClicks(db: Db, batch: CheckedBatch): Promise<void> {
     if (writes.accountDays.length > 0) await query(tx, ADD_ACCOUNT_DAYS, columns(writes.accountDays, 5));
     if (writes.linkStats.length > 0) await query(tx, ADD_LINK_STATS, columns(writes.linkStats, 5));
     if (writes.accountStats.length > 0) await query(tx, ADD_ACCOUNT_STATS, columns(writes.accountStats, 5));
-    const { events } = writes;
-    if (events.length > 0) {
+    const { table, rows, accounts } = writes.events;
+    if (rows.length > 0) {
       await query(tx, INSERT_EVENTS, [
-        events.map((event) => event.linkId),
-        events.map((event) => event.accountId),
-        events.map((event) => event.at),
-        events.map((event) => visitorNumber(event.visitor).toString()),
-        ...(['referrer', 'country', 'device', 'os', 'browser', 'language', 'source'] as const).map((dim) =>
-          events.map((event) => event[dim]),
-        ),
+        rows.map((i) => table.linkId(i)),
+        accounts,
+        rows.map((i) => table.at(i)),
+        rows.map((i) => visitorNumber(table.values[table.visitorCode(i)] as string).toString()),
+        ...EVENT_DIMENSIONS.map((_, k) => rows.map((i) => table.value(i, k))),
       ]);
     }
   });

@@ -11,6 +11,7 @@ import {
 } from '../../core/analytics.ts';
 import { DAY_MS, dayNumber } from '../../core/days.ts';
 import type { ClickCount } from '../../core/entities.ts';
+import { DIMENSION_CODE, EventTable } from '../../core/event-table.ts';
 
 export interface CountEntry {
   linkId: number;
@@ -19,9 +20,6 @@ export interface CountEntry {
   clicks: number;
   botHits: number;
 }
-
-/** An event as written; its account is the link's as stored, not as the caller said. */
-export type EventEntry = Omit<ClickEvent, 'accountId'>;
 
 export interface VisitorEntry {
   linkId: number;
@@ -40,7 +38,8 @@ export interface BotEntry {
 /** A batch that passed every check: plain data, so it can be posted to the writer thread as it is. */
 export interface CheckedBatch {
   counts: CountEntry[];
-  events: EventEntry[];
+  /** Each event's account is the one its link has as stored, not the caller's (dailyWrites). */
+  events: EventTable;
   visitors: VisitorEntry[];
   bots: BotEntry[];
 }
@@ -55,8 +54,8 @@ export interface DailyWrites {
   accountDays: DayRow[];
   linkStats: StatRow[];
   accountStats: StatRow[];
-  /** Events of known links, with the link's account. */
-  events: Array<EventEntry & { accountId: number }>;
+  /** The events of known links: their rows in the batch's table, and each one's account as stored. */
+  events: { table: EventTable; rows: number[]; accounts: number[] };
 }
 
 const DEVICES = new Set(['desktop', 'mobile', 'tablet', 'other']);
@@ -93,25 +92,46 @@ function checkedCount(count: ClickCount): CountEntry {
   };
 }
 
-function checkedEvent(event: ClickEvent): EventEntry {
-  const linkId = whole(event.linkId, 'event link');
-  const what = `event of link ${linkId}`;
-  whole(event.accountId, what);
-  if (typeof event.visitor !== 'string' || !VISITOR.test(event.visitor)) {
-    throw new RangeError(`${what}: visitor is not 16 lower-case hex digits`);
+/**
+ * The events checked: numbers per event, each distinct string once. Values longer than
+ * DIMENSION_VALUE_MAX are cut; the table handed in is left as it was.
+ */
+function checkedEvents(events: EventTable): EventTable {
+  for (let i = 0; i < events.length; i++) {
+    const what = `event of link ${whole(events.linkId(i), 'event link')}`;
+    whole(events.accountId(i), what);
+    whole(events.at(i), `${what}: at`);
+    oneOf(events.value(i, DIMENSION_CODE.device), DEVICES, `${what}: device`);
+    oneOf(events.value(i, DIMENSION_CODE.source), SOURCES, `${what}: source`);
+    const visitor = events.values[events.visitorCode(i)];
+    if (typeof visitor !== 'string' || !VISITOR.test(visitor)) {
+      throw new RangeError(`${what}: visitor is not 16 lower-case hex digits`);
+    }
   }
-  return {
-    linkId,
-    at: whole(event.at, `${what}: at`),
-    referrer: text(event.referrer, `${what}: referrer`),
-    country: text(event.country, `${what}: country`),
-    device: oneOf(event.device, DEVICES, `${what}: device`) as EventEntry['device'],
-    os: text(event.os, `${what}: os`),
-    browser: text(event.browser, `${what}: browser`),
-    language: text(event.language, `${what}: language`),
-    source: oneOf(event.source, SOURCES, `${what}: source`) as EventEntry['source'],
-    visitor: event.visitor,
-  };
+  const long = events.values.some((value, i) => text(value, `event value ${i}`) !== value);
+  if (!long) return events;
+  // Rare: a table of its own with the long values cut.
+  const cut = new EventTable();
+  for (let i = 0; i < events.length; i++) {
+    const event = events.event(i);
+    for (const dimension of EVENT_DIMENSIONS) {
+      (event as unknown as Record<string, string>)[dimension] = text(event[dimension], dimension);
+    }
+    cut.push(event);
+  }
+  return cut;
+}
+
+/** A list of events as a table; numbers that are not numbers are refused before they are stored as such. */
+function tableOf(events: VisitBatch['events']): EventTable {
+  if (Array.isArray(events)) {
+    for (const event of events as readonly ClickEvent[]) {
+      for (const field of ['linkId', 'accountId', 'at'] as const) {
+        if (typeof event[field] !== 'number') throw new RangeError(`event ${field} is not a number`);
+      }
+    }
+  }
+  return EventTable.of(events);
 }
 
 /**
@@ -121,7 +141,7 @@ function checkedEvent(event: ClickEvent): EventEntry {
 export function checkedBatch(batch: readonly ClickCount[], visits?: VisitBatch): CheckedBatch {
   return {
     counts: batch.map(checkedCount),
-    events: (visits?.events ?? []).map(checkedEvent),
+    events: checkedEvents(tableOf(visits?.events ?? [])),
     visitors: (visits?.visitors ?? []).map((entry) => {
       const what = `new visitors of link ${entry.linkId}`;
       whole(entry.accountId, what);
@@ -174,7 +194,7 @@ export function linkTotals(batch: CheckedBatch): Array<[number, [number, number,
     total[1] += botHits;
   }
   for (const { linkId, ofLink } of batch.visitors) at(linkId)[2] += ofLink;
-  for (const { linkId } of batch.events) at(linkId);
+  for (let i = 0; i < batch.events.length; i++) at(batch.events.linkId(i));
   for (const { linkId } of batch.bots) at(linkId);
   return [...totals].sort((a, b) => a[0] - b[0]);
 }
@@ -273,13 +293,16 @@ export function dailyWrites(batch: CheckedBatch, accountOf: ReadonlyMap<number, 
   }
 
   const linkStats = new StatTally();
-  const events: DailyWrites['events'] = [];
-  for (const event of batch.events) {
-    const accountId = accountOf.get(event.linkId);
+  const table = batch.events;
+  const events: DailyWrites['events'] = { table, rows: [], accounts: [] };
+  for (let i = 0; i < table.length; i++) {
+    const linkId = table.linkId(i);
+    const accountId = accountOf.get(linkId);
     if (accountId === undefined) continue;
-    events.push({ ...event, accountId });
-    const tally = linkStats.of(event.linkId, Math.floor(event.at / DAY_MS));
-    for (const dim of EVENT_DIMENSIONS) bump(tally, dim, event[dim], 1);
+    events.rows.push(i);
+    events.accounts.push(accountId);
+    const tally = linkStats.of(linkId, Math.floor(table.at(i) / DAY_MS));
+    for (const [k, dim] of EVENT_DIMENSIONS.entries()) bump(tally, dim, table.value(i, k), 1);
   }
   for (const { linkId, day: dayNo, kind, hits } of batch.bots) {
     if (accountOf.has(linkId) && hits > 0) bump(linkStats.of(linkId, dayNo), 'bot', kind, hits);

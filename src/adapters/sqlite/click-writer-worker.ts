@@ -1,13 +1,13 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import type { CheckedBatch } from '../sql/visit-batch.ts';
-import type { Job, Reply } from './click-writer.ts';
+import type { EventColumns } from '../../core/event-table.ts';
+import { type Job, type Reply, received } from './click-writer.ts';
 import { openConnection } from './connection.ts';
 import { purgeEvents, writeClicks } from './write-clicks.ts';
 
 /** The click writer's thread: one connection, one transaction per batch, answers in order. */
 const conn = openConnection((workerData as { path: string }).path);
 /** Events handed ahead of their write, by the write's id. */
-const ahead = new Map<number, CheckedBatch['events']>();
+const ahead = new Map<number, EventColumns[]>();
 
 parentPort?.on('message', (message: { id: number; job: Job } | { close: true }) => {
   if ('close' in message) {
@@ -20,16 +20,13 @@ parentPort?.on('message', (message: { id: number; job: Job } | { close: true }) 
   try {
     if (job.kind === 'events') {
       const held = ahead.get(job.write);
-      if (held) held.push(...job.events);
-      else ahead.set(job.write, job.events);
+      if (held) held.push(job.events);
+      else ahead.set(job.write, [job.events]);
       reply = { id };
     } else if (job.kind === 'write') {
       const before = ahead.get(id) ?? [];
       ahead.delete(id);
-      writeClicks(
-        conn,
-        before.length > 0 ? { ...job.batch, events: [...before, ...job.batch.events] } : job.batch,
-      );
+      writeClicks(conn, received(job.batch, before));
       reply = { id };
     } else reply = { id, count: purgeEvents(conn, job.beforeMs, job.slice) };
   } catch (error) {

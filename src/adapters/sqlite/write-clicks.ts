@@ -2,6 +2,8 @@
  * A flush written on SQLite in one transaction; runs in the click writer's thread (click-writer.ts),
  * or in place for :memory:. The batch arrives checked (sql/visit-batch.ts).
  */
+
+import { EVENT_DIMENSIONS } from '../../core/analytics.ts';
 import {
   type CheckedBatch,
   type DailyWrites,
@@ -25,8 +27,7 @@ const addStat = (table: 'link' | 'account') => `INSERT INTO ${table}_daily_stats
   (${table}_id, day, dimension, value, clicks) VALUES (?, ?, ?, ?, ?)
   ON CONFLICT (${table}_id, day, dimension, value) DO UPDATE SET clicks = clicks + excluded.clicks`;
 
-const EVENT_COLUMNS =
-  'link_id, account_id, at, referrer, country, device, os, browser, language, source, visitor';
+const EVENT_COLUMNS = `link_id, account_id, at, ${EVENT_DIMENSIONS.join(', ')}, visitor`;
 /** Events per INSERT: 64 rows of 11 values, well below SQLite's limit of bound values. */
 const EVENT_ROWS = 64;
 const insertEvents = (rows: number) =>
@@ -61,25 +62,36 @@ export function writeClicks(conn: Connection, batch: CheckedBatch): void {
   });
 }
 
-function writeEvents(conn: Connection, events: DailyWrites['events']): void {
-  const values = (event: DailyWrites['events'][number]) => [
-    event.linkId,
-    event.accountId,
-    event.at,
-    event.referrer,
-    event.country,
-    event.device,
-    event.os,
-    event.browser,
-    event.language,
-    event.source,
-    visitorNumber(event.visitor),
-  ];
-  let i = 0;
-  for (; i + EVENT_ROWS <= events.length; i += EVENT_ROWS) {
-    conn.stmt(INSERT_EVENT_ROWS).run(...events.slice(i, i + EVENT_ROWS).flatMap(values));
+function writeEvents(conn: Connection, { table, rows, accounts }: DailyWrites['events']): void {
+  // Each distinct visitor id made a number once, not once per event.
+  const visitors = new Map<number, bigint>();
+  const visitorOf = (i: number) => {
+    const code = table.visitorCode(i);
+    let visitor = visitors.get(code);
+    if (visitor === undefined) {
+      visitor = visitorNumber(table.values[code] as string);
+      visitors.set(code, visitor);
+    }
+    return visitor;
+  };
+  const values: Array<number | string | bigint> = [];
+  const add = (n: number) => {
+    const i = rows[n] as number;
+    values.push(table.linkId(i), accounts[n] as number, table.at(i));
+    for (let k = 0; k < EVENT_DIMENSIONS.length; k++) values.push(table.value(i, k));
+    values.push(visitorOf(i));
+  };
+  let n = 0;
+  for (; n + EVENT_ROWS <= rows.length; n += EVENT_ROWS) {
+    values.length = 0;
+    for (let j = n; j < n + EVENT_ROWS; j++) add(j);
+    conn.stmt(INSERT_EVENT_ROWS).run(...values);
   }
-  for (; i < events.length; i++) conn.stmt(INSERT_EVENT).run(...values(events[i] as (typeof events)[number]));
+  for (; n < rows.length; n++) {
+    values.length = 0;
+    add(n);
+    conn.stmt(INSERT_EVENT).run(...values);
+  }
 }
 
 /** Deletes events older than `beforeMs`, a slice per transaction; how many went. */

@@ -4,7 +4,7 @@ import type { ClickCount } from '../../core/entities.ts';
 import type { ClickStore } from '../../core/ports/store.ts';
 import type { ClickKind } from './click-kind.ts';
 import type { MadeVisits } from './visit-batch.ts';
-import type { RawVisit } from './visit-facts.ts';
+import { type RawVisit, VisitLog } from './visit-log.ts';
 
 /** Raw visits held at most while they cannot be turned into events (shared visitor sets down). */
 const MAX_HELD_VISITS = 100_000;
@@ -17,7 +17,7 @@ export interface ClickBufferOptions {
   now?: () => number;
   onError?: (error: unknown) => void;
   /** Makes stored events of raw visits (visit-batch.ts); without it visits are not kept. */
-  makeVisits?: (raws: readonly RawVisit[]) => Promise<MadeVisits>;
+  makeVisits?: (raws: VisitLog) => Promise<MadeVisits>;
 }
 
 interface PendingCount extends ClickCount {
@@ -39,7 +39,7 @@ export class ClickBuffer {
   readonly #makeVisits: ClickBufferOptions['makeVisits'];
   /** Counts by day ('' for TRACKING=off, no day) and link: no key is built per click. */
   #pending = new Map<string, Map<number, PendingCount>>();
-  #raws: RawVisit[] = [];
+  #raws = new VisitLog();
   /** Visits made but not yet written (their write failed): never made twice, so never counted twice. */
   #made: MadeVisits | undefined;
   #writing: Promise<void> = Promise.resolve();
@@ -165,12 +165,12 @@ export class ClickBuffer {
   async #visits(): Promise<MadeVisits | undefined> {
     if (this.#raws.length > 0 && this.#makeVisits) {
       const raws = this.#raws;
-      this.#raws = [];
+      this.#raws = new VisitLog();
       try {
         const made = await this.#makeVisits(raws);
         this.#made = this.#made
           ? {
-              events: [...this.#made.events, ...made.events],
+              events: this.#made.events.concat(made.events),
               visitors: [...this.#made.visitors, ...made.visitors],
             }
           : made;
@@ -178,7 +178,7 @@ export class ClickBuffer {
         // The visitor sets cannot answer: the visits wait for the next flush (the counts do not).
         const room = MAX_HELD_VISITS - this.#raws.length;
         this.droppedVisits += Math.max(0, raws.length - room);
-        this.#raws = [...raws.slice(0, room), ...this.#raws];
+        this.#raws = VisitLog.joined(raws, room, this.#raws);
         this.#onError(error);
       }
     }

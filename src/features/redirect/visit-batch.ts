@@ -1,15 +1,17 @@
 import { createHmac } from 'node:crypto';
-import type { ClickEvent, NewVisitors } from '../../core/analytics.ts';
+import type { NewVisitors } from '../../core/analytics.ts';
 import { DAY_MS, dayText } from '../../core/days.ts';
+import { EventTable } from '../../core/event-table.ts';
 import type { CountryLookup } from '../../core/ports/geo.ts';
 import type { VisitorMember, Visitors } from '../../core/ports/visitors.ts';
-import { clickFacts, type RawVisit } from './visit-facts.ts';
+import { VisitFacts } from './visit-facts.ts';
+import type { VisitLog } from './visit-log.ts';
 
 /** Visits made between two turns of the event loop. */
 const YIELD_EVERY = 1024;
 
 export interface MadeVisits {
-  events: ClickEvent[];
+  events: EventTable;
   visitors: NewVisitors[];
 }
 
@@ -39,34 +41,37 @@ const dayOf = (() => {
  * of the address or the user agent is left but the id and the families.
  */
 export function visitBatchMaker(options: VisitBatchOptions) {
-  return async function make(raws: readonly RawVisit[]): Promise<MadeVisits> {
-    const byDay = new Map<string, RawVisit[]>();
-    for (const raw of raws) {
-      const day = dayOf(raw.at);
-      const list = byDay.get(day);
-      if (list) list.push(raw);
-      else byDay.set(day, [raw]);
-    }
-    const events: ClickEvent[] = [];
+  return async function make(raws: VisitLog): Promise<MadeVisits> {
+    // Nearly always one day; two when a flush straddles midnight. No list of each day's visits is
+    // built: each day's pass skips the others' (see EventTable on what growing lists cost).
+    const days = new Set<string>();
+    for (let i = 0; i < raws.length; i++) days.add(dayOf(raws.at(i)));
+    const facts = new VisitFacts(raws, options.countries);
+    const events = new EventTable(raws.length);
     const visitors: NewVisitors[] = [];
-    for (const [day, list] of byDay) {
+    for (const day of days) {
       const secret = await options.visitors.secretOf(day);
-      // One HMAC per visitor of the batch, not per click.
-      const ids = new Map<string, string>();
-      const members = new Map<string, VisitorMember>();
-      for (const [i, raw] of list.entries()) {
+      // One HMAC per visitor (address and user agent) of the batch, not per click; each visitor
+      // numbered in order of appearance, so a link's visitor is one number too.
+      const ids = new Map<number, { id: string; n: number }>();
+      const members = new Map<number, VisitorMember>();
+      for (let i = 0; i < raws.length; i++) {
         // A second of clicks can be tens of thousands: let the redirects between them run.
         if (i > 0 && i % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
-        const who = `${raw.address}\n${raw.userAgent ?? ''}`;
+        if (days.size > 1 && dayOf(raws.at(i)) !== day) continue;
+        const who = raws.address(i) * WHO_SPAN + raws.userAgent(i);
         let visitor = ids.get(who);
         if (visitor === undefined) {
-          visitor = createHmac('sha256', secret).update(who).digest('hex').slice(0, 16);
+          const text = `${raws.text(raws.address(i)) ?? ''}\n${raws.text(raws.userAgent(i)) ?? ''}`;
+          const id = createHmac('sha256', secret).update(text).digest('hex').slice(0, 16);
+          visitor = { id, n: ids.size };
           ids.set(who, visitor);
         }
-        events.push({ ...clickFacts(raw, options.countries), visitor });
-        const member = `${raw.linkId}:${visitor}`;
+        const linkId = raws.linkId(i);
+        events.push(facts.event(i, visitor.id));
+        const member = linkId * WHO_SPAN + visitor.n;
         if (!members.has(member))
-          members.set(member, { linkId: raw.linkId, accountId: raw.accountId, visitor });
+          members.set(member, { linkId, accountId: raws.accountId(i), visitor: visitor.id });
       }
       const list2 = [...members.values()];
       const seen = await options.visitors.add(day, list2);
@@ -87,5 +92,11 @@ export function visitBatchMaker(options: VisitBatchOptions) {
     return { events, visitors };
   };
 }
+
+/**
+ * Indexes of a log's strings, and visitors of a flush, stay below this (a log holds at most 100k
+ * visits of 4 strings): an address and agent, or a link and visitor, make one exact number.
+ */
+const WHO_SPAN = 2 ** 21;
 
 export type VisitBatchMaker = ReturnType<typeof visitBatchMaker>;

@@ -1,25 +1,10 @@
 import { type ClickEvent, DIMENSION_VALUE_MAX } from '../../core/analytics.ts';
 import type { CountryLookup } from '../../core/ports/geo.ts';
 import { preferredLanguage } from '../../core/targeting.ts';
+import { type RawVisit, VisitLog } from './visit-log.ts';
 import { familiesOf } from './visitor-device.ts';
 
-/**
- * A human click as the redirect saw it, held in memory until the next flush (about a second) and
- * there turned into a ClickEvent: the address and user agent never leave this process
- * (docs/api.md §9.2).
- */
-export interface RawVisit {
-  linkId: number;
-  accountId: number;
-  at: number;
-  address: string;
-  userAgent: string | undefined;
-  referer: string | undefined;
-  acceptLanguage: string | undefined;
-  /** The country a trusted CDN named (TRUST_PROXY only), else undefined. */
-  trustedCountry: string | undefined;
-  qr: boolean;
-}
+export type { RawVisit };
 
 /** Enough of a Referer for any host; longer values are cut before they are parsed. */
 const MAX_REFERER = 2048;
@@ -51,17 +36,64 @@ export function referrerHost(referer: string | undefined): string {
 
 /** Everything a stored event says of a click but the visitor id (computed with the day's secret). */
 export function clickFacts(visit: RawVisit, countries: CountryLookup): Omit<ClickEvent, 'visitor'> {
-  const agent = familiesOf(visit.userAgent);
-  return {
-    linkId: visit.linkId,
-    accountId: visit.accountId,
-    at: visit.at,
-    referrer: referrerHost(visit.referer),
-    country: visit.trustedCountry ?? countries.countryOf(visit.address) ?? 'ZZ',
-    device: agent.device,
-    os: agent.os,
-    browser: agent.browser,
-    language: preferredLanguage(visit.acceptLanguage) ?? 'unknown',
-    source: visit.qr ? 'qr' : 'link',
-  };
+  const log = new VisitLog();
+  log.push(visit);
+  const { visitor: _, ...facts } = new VisitFacts(log, countries).event(0, '');
+  return facts;
+}
+
+/**
+ * The facts of a log's visits, each worked out once per distinct string of the flush: a referrer
+ * host per Referer, a language per Accept-Language, a country per address, families per agent.
+ */
+export class VisitFacts {
+  readonly #raws: VisitLog;
+  readonly #countries: CountryLookup;
+  readonly #referrers: Array<string | undefined> = [];
+  readonly #languages: Array<string | undefined> = [];
+  readonly #addressCountries: Array<string | undefined> = [];
+
+  constructor(raws: VisitLog, countries: CountryLookup) {
+    this.#raws = raws;
+    this.#countries = countries;
+  }
+
+  event(i: number, visitor: string): ClickEvent {
+    const raws = this.#raws;
+    const agent = familiesOf(raws.text(raws.userAgent(i)));
+    const trusted = raws.trustedCountry(i);
+    return {
+      linkId: raws.linkId(i),
+      accountId: raws.accountId(i),
+      at: raws.at(i),
+      referrer: once(this.#referrers, raws.referer(i), (index) => referrerHost(raws.text(index))),
+      country:
+        trusted !== 0
+          ? (raws.text(trusted) as string)
+          : once(
+              this.#addressCountries,
+              raws.address(i),
+              (index) => this.#countries.countryOf(raws.text(index) ?? '') ?? 'ZZ',
+            ),
+      device: agent.device,
+      os: agent.os,
+      browser: agent.browser,
+      language: once(
+        this.#languages,
+        raws.language(i),
+        (index) => preferredLanguage(raws.text(index)) ?? 'unknown',
+      ),
+      source: raws.qr(i) ? 'qr' : 'link',
+      visitor,
+    };
+  }
+}
+
+function once(memo: Array<string | undefined>, index: number, make: (index: number) => string): string {
+  let value = memo[index];
+  if (value === undefined) {
+    value = make(index);
+    memo[index] = value;
+  }
+  return value;
 }

@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { MemoryVisitors } from '../../../src/adapters/memory/visitors.ts';
 import type { VisitBatch } from '../../../src/core/analytics.ts';
 import type { ClickCount } from '../../../src/core/entities.ts';
+import { EventTable } from '../../../src/core/event-table.ts';
 import { ClickBuffer } from '../../../src/features/redirect/click-buffer.ts';
 import { botKindOf } from '../../../src/features/redirect/click-kind.ts';
 import { visitBatchMaker } from '../../../src/features/redirect/visit-batch.ts';
@@ -40,7 +41,7 @@ function fakeStore() {
       writes.push({ counts: counts.map((count) => ({ ...count })), visits });
     },
     events() {
-      return writes.flatMap((write) => write.visits?.events ?? []);
+      return writes.flatMap((write) => (write.visits ? EventTable.of(write.visits.events).all() : []));
     },
   };
 }
