@@ -16,6 +16,9 @@ import { sqliteStatsStore } from './stats.ts';
 export function openSqliteStore(path: string): Store {
   const conn = openConnection(path);
   const clickWriter = path === ':memory:' ? inPlaceClickWriter(conn) : threadClickWriter(path);
+  // The writer thread checkpoints the WAL (click-writer-worker.ts): a commit here, on the redirect's
+  // thread, never copies the WAL into the database file.
+  if (path !== ':memory:') conn.db.exec('PRAGMA wal_autocheckpoint = 0');
   return {
     ...sqliteAccountStore(conn),
     ...sqliteKeyStore(conn),

@@ -10,7 +10,7 @@ import { STATS_SQL } from '../../../src/adapters/sql/stats-queries.ts';
 import { DAYS_OF_ACCOUNT, DAYS_OF_LINK } from '../../../src/adapters/sqlite/clicks.ts';
 import { FIND_LINK_BY_CODE } from '../../../src/adapters/sqlite/links.ts';
 import { openSqliteStore } from '../../../src/adapters/sqlite/store.ts';
-import { PURGE_EVENTS } from '../../../src/adapters/sqlite/write-clicks.ts';
+import { NEXT_EVENT_ACCOUNT, PURGE_EVENTS } from '../../../src/adapters/sqlite/write-clicks.ts';
 import type { NewLink } from '../../../src/core/entities.ts';
 import type { Store } from '../../../src/core/ports/store.ts';
 import { givenAccount, newLink, planInput, runStoreContract } from './store-contract.ts';
@@ -195,8 +195,18 @@ describe('SQLite store', () => {
         ]);
         assert.equal(hourly.filter((step) => step === 'MATERIALIZE e').length, 1, 'the range is read once');
       }
+      // The sweep reads the account index, not one on at alone (there is none to write per event).
       assert.ok(
-        plan(PURGE_EVENTS).includes('SEARCH click_events USING COVERING INDEX click_events_at (at<?)'),
+        plan(PURGE_EVENTS).includes(
+          'SEARCH click_events USING COVERING INDEX click_events_account_at (account_id=? AND at<?)',
+        ),
+        plan(PURGE_EVENTS).join('\n'),
+      );
+      assert.ok(
+        plan(NEXT_EVENT_ACCOUNT).includes(
+          'SEARCH click_events USING COVERING INDEX click_events_account_at (account_id>?)',
+        ),
+        plan(NEXT_EVENT_ACCOUNT).join('\n'),
       );
     } finally {
       db.close();

@@ -323,6 +323,22 @@ export function runStatsContract(store: () => Store): void {
       assert.equal(await store().purgeEvents(D2 + 9 * HOUR + 1), 1);
     });
 
+    it('never purges an event within the retention, even one written after older ones', async () => {
+      const [link] = await givenLinks('ada@example.com', 1);
+      assert.ok(link);
+      const day = (at: number) => [
+        { linkId: link.id, day: new Date(at).toISOString().slice(0, 10), clicks: 1, botHits: 0 },
+      ];
+      // A newer flush lands first, then an older one written again after a failure.
+      await store().addClicks(day(D3), { events: [clickEvent(link, D3, V1)], visitors: [], bots: [] });
+      await store().addClicks(day(D1), { events: [clickEvent(link, D1, V1)], visitors: [], bots: [] });
+      assert.equal(await store().purgeEvents(D2), 1);
+      assert.equal((await store().stats({ linkId: link.id }, hours(D3, D4))).totals.clicks, 1);
+      // Once the newer event is old as well, both go.
+      await store().purgeEvents(D4);
+      assert.equal((await store().stats({ linkId: link.id }, hours(D1, D4))).totals.clicks, 0);
+    });
+
     it('answers for a deleted link', async () => {
       const { a } = await givenVisits();
       assert.equal(await store().deleteLink(a.accountId, a.code), true);
