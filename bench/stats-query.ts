@@ -282,8 +282,7 @@ async function sqliteRun(dir: string, events: number, today: number): Promise<St
         .prepare(`SELECT SUM(pgsize) AS bytes FROM dbstat WHERE name IN (${names.map(() => '?').join(', ')})`)
         .get(...names)?.bytes ?? 0,
     );
-  const bytesPerEvent =
-    size(['click_events', 'click_events_link_at', 'click_events_account_at', 'click_events_at']) / events;
+  const bytesPerEvent = size(['click_events', 'click_events_link_at', 'click_events_account_at']) / events;
   const aggregateBytesPerEvent =
     size(['link_daily_clicks', 'account_daily_clicks', 'link_daily_stats', 'account_daily_stats']) / events;
   const plans = Object.fromEntries(
