@@ -300,8 +300,9 @@ async function measureTracking(
 }
 
 /**
- * Waits until the server has written every click it buffered (its snip_visits_pending gauge reads 0
- * twice in a row, 250 ms apart; at most 120 s) and answers how many seconds that took.
+ * Waits until the server has written every click it buffered (its snip_clicks_pending_links and
+ * snip_visits_pending gauges read 0 twice in a row, 250 ms apart; at most 120 s) and answers how many
+ * seconds that took.
  */
 async function drained(url: string): Promise<number> {
   const started = performance.now();
@@ -309,7 +310,8 @@ async function drained(url: string): Promise<number> {
   while (zeros < 2 && performance.now() - started < 120_000) {
     await new Promise((resolve) => setTimeout(resolve, 250));
     const text = await fetch(`${url}/metrics`).then((response) => response.text());
-    const pending = Number(/^snip_visits_pending (\d+)/m.exec(text)?.[1] ?? Number.NaN);
+    const gauge = (name: string) => Number(new RegExp(`^${name} (\\d+)`, 'm').exec(text)?.[1] ?? Number.NaN);
+    const pending = gauge('snip_clicks_pending_links') + gauge('snip_visits_pending');
     zeros = pending === 0 ? zeros + 1 : 0;
   }
   return (performance.now() - started) / 1000;

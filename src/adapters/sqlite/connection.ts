@@ -13,9 +13,16 @@ export interface Connection {
    * rolls back otherwise or when `body` throws.
    */
   transaction<T>(body: () => T, commitIf?: (result: T) => boolean): T;
+  /**
+   * The same, but only if the write lock is free now: undefined, and nothing run, when another
+   * connection holds it. A thread that must not sleep waits for it by trying again later.
+   */
+  transactionNow<T>(body: () => T): { result: T } | undefined;
   close(): void;
 }
 
+const SQLITE_BUSY = 5;
+const BUSY_TIMEOUT_MS = 5000;
 const SQLITE_CONSTRAINT_UNIQUE = 2067;
 const SQLITE_CONSTRAINT_PRIMARYKEY = 1555;
 const UNIQUE_PREFIX = 'UNIQUE constraint failed: ';
@@ -25,7 +32,7 @@ export function openConnection(path: string): Connection {
   const db = new DatabaseSync(path);
   db.exec('PRAGMA journal_mode = WAL');
   db.exec('PRAGMA synchronous = NORMAL');
-  db.exec('PRAGMA busy_timeout = 5000');
+  db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
   db.exec('PRAGMA foreign_keys = ON');
   // Up to 16 MiB of pages per connection (the default is 2 MB): the hot index pages of a large
   // links table stay in memory, while the process stays small (the redirect cache holds hot links).
@@ -40,20 +47,36 @@ export function openConnection(path: string): Connection {
     }
     return statement;
   };
+  const inTransaction = <T>(body: () => T, commitIf: (result: T) => boolean): T => {
+    try {
+      const result = body();
+      stmt(commitIf(result) ? 'COMMIT' : 'ROLLBACK').run();
+      return result;
+    } catch (error) {
+      if (db.isTransaction) stmt('ROLLBACK').run();
+      throw error;
+    }
+  };
   return {
     db,
     stmt,
     transaction(body, commitIf = () => true) {
       // Prepared once like any statement: exec() would compile BEGIN and COMMIT on every call.
       stmt('BEGIN IMMEDIATE').run();
+      return inTransaction(body, commitIf);
+    },
+    transactionNow(body) {
+      // SQLite's busy handler sleeps the thread, in steps of up to 100 ms: not for this BEGIN.
+      stmt('PRAGMA busy_timeout = 0').run();
       try {
-        const result = body();
-        stmt(commitIf(result) ? 'COMMIT' : 'ROLLBACK').run();
-        return result;
+        stmt('BEGIN IMMEDIATE').run();
       } catch (error) {
-        if (db.isTransaction) stmt('ROLLBACK').run();
+        if ((error as { errcode?: unknown }).errcode === SQLITE_BUSY) return undefined;
         throw error;
+      } finally {
+        stmt(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`).run();
       }
+      return { result: inTransaction(body, () => true) };
     },
     close() {
       cache.clear();

@@ -90,27 +90,44 @@ export function sqliteLinkStore(conn: Connection): LinkStore {
     resolve: (result: InsertLinkResult) => void;
     reject: (error: unknown) => void;
   }> = [];
+  /** How long creates wait for the write lock, as SQLite's busy timeout would have. */
+  const LOCK_WAIT_MS = 5000;
+  /** When the batch waiting now first tried the write lock. */
+  let busySince: number | undefined;
   const insertWaiting = (): void => {
-    const batch = waiting.splice(0);
+    let batch = waiting;
     const outcomes: Array<{ result: InsertLinkResult } | { error: unknown }> = [];
-    try {
-      conn.transaction(() => {
-        for (const { link } of batch) {
-          conn.stmt('SAVEPOINT create_link').run();
-          try {
-            const result = insert(link);
-            if (result.kind !== 'created') conn.stmt('ROLLBACK TO create_link').run();
-            outcomes.push({ result });
-          } catch (error) {
-            conn.stmt('ROLLBACK TO create_link').run();
-            outcomes.push({ error });
-          }
-          conn.stmt('RELEASE create_link').run();
+    const body = () => {
+      batch = waiting.splice(0);
+      for (const { link } of batch) {
+        conn.stmt('SAVEPOINT create_link').run();
+        try {
+          const result = insert(link);
+          if (result.kind !== 'created') conn.stmt('ROLLBACK TO create_link').run();
+          outcomes.push({ result });
+        } catch (error) {
+          conn.stmt('ROLLBACK TO create_link').run();
+          outcomes.push({ error });
         }
-      });
+        conn.stmt('RELEASE create_link').run();
+      }
+    };
+    try {
+      // The click writer's thread may hold the write lock for a flush: wait for it by trying again
+      // a millisecond later, the thread free for redirects meanwhile (and creates that come in the
+      // meantime join the batch), not in SQLite's busy handler; after the busy timeout, as before.
+      busySince ??= Date.now();
+      if (Date.now() - busySince < LOCK_WAIT_MS) {
+        if (conn.transactionNow(body) === undefined) {
+          setTimeout(insertWaiting, 1);
+          return;
+        }
+      } else conn.transaction(body);
+      busySince = undefined;
     } catch (error) {
-      // BEGIN or COMMIT failed: none of the batch is stored.
-      for (const { reject } of batch) reject(error);
+      busySince = undefined;
+      // BEGIN or COMMIT failed: none of the batch is stored (nor taken from the queue, if BEGIN).
+      for (const { reject } of batch === waiting ? waiting.splice(0) : batch) reject(error);
       return;
     }
     batch.forEach(({ resolve, reject }, i) => {

@@ -50,7 +50,12 @@ export type Metrics = ReturnType<typeof createMetrics>;
 /** Figures other parts already keep (flushed clicks, cache hits) are read when scraped, not counted twice. */
 /** What the redirect keeps count of anyway, read when scraped. */
 export interface RuntimeFigures {
-  clicks: { readonly flushed: number; readonly pendingVisits: number; readonly droppedVisits: number };
+  clicks: {
+    readonly flushed: number;
+    readonly pendingLinks: number;
+    readonly pendingVisits: number;
+    readonly droppedVisits: number;
+  };
   cache: { readonly hits: number; readonly misses: number; readonly size: number };
 }
 
@@ -63,6 +68,14 @@ export function observeRuntime(metrics: Metrics, { clicks, cache }: RuntimeFigur
     collect() {
       this.reset();
       this.inc(clicks.flushed);
+    },
+  });
+  new Gauge({
+    name: 'snip_clicks_pending_links',
+    help: 'Links whose buffered clicks are not yet written (buffered, or in a flush under way).',
+    registers,
+    collect() {
+      this.set(clicks.pendingLinks);
     },
   });
   new Gauge({

@@ -43,6 +43,8 @@ export class ClickBuffer {
   /** Visits made but not yet written (their write failed): never made twice, so never counted twice. */
   #made: MadeVisits | undefined;
   #writing: Promise<void> = Promise.resolve();
+  /** Entries of the flush under way not yet written. */
+  #writingLinks = 0;
   #day = '';
   #dayEnds = 0;
   flushed = 0;
@@ -98,8 +100,9 @@ export class ClickBuffer {
     for (let attempt = 0; attempt < attempts && this.#hasWork(); attempt++) await this.flush();
   }
 
+  /** Links with clicks not written yet: buffered, or in a flush still under way. */
   get pendingLinks(): number {
-    let links = 0;
+    let links = this.#writingLinks;
     for (const counts of this.#pending.values()) links += counts.size;
     return links;
   }
@@ -138,6 +141,7 @@ export class ClickBuffer {
     this.#pending = new Map();
     if (entries.length === 0 && visits !== undefined)
       entries.push({ linkId: 0, day: null, clicks: 0, botHits: 0 });
+    this.#writingLinks = entries.length;
     for (let start = 0; start < entries.length; start += this.#chunk) {
       if (start > 0) await new Promise((resolve) => setImmediate(resolve));
       const chunk = entries.slice(start, start + this.#chunk);
@@ -153,7 +157,9 @@ export class ClickBuffer {
         await this.#store.addClicks(counts.map(stored), batch);
         for (const count of counts) this.flushed += count.clicks;
         if (carries) this.#made = undefined;
+        this.#writingLinks = Math.max(0, entries.length - start - this.#chunk);
       } catch (error) {
+        this.#writingLinks = 0;
         this.#restore(entries.slice(start));
         this.#onError(error);
         return;

@@ -257,6 +257,32 @@ describe('SQLite store', () => {
     }
   });
 
+  it('waits for a write lock held elsewhere without stopping the thread, then creates', async () => {
+    const path = freshPath();
+    const store = await openMigrated(path);
+    const other = new DatabaseSync(path);
+    try {
+      const plan = await store.upsertPlan(planInput({ urlQuota: 10 }));
+      const account = await givenAccount(store, 'ada@example.com', plan);
+      // Another handle (as the click writer's thread would) holds the write lock.
+      other.exec('BEGIN IMMEDIATE');
+      let settled = false;
+      const creating = store.insertLinkWithinQuota(newLink(account.id, 'https://example.com/1'));
+      void creating.finally(() => {
+        settled = true;
+      });
+      // The thread runs timers meanwhile; SQLite's busy handler would hold it until its timeout.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.equal(settled, false);
+      other.exec('COMMIT');
+      assert.equal((await creating).kind, 'created');
+      assert.equal(await store.countLiveLinks(account.id), 1);
+    } finally {
+      other.close();
+      await store.close();
+    }
+  });
+
   it('keeps the quota and duplicate rules across two handles on one file', async () => {
     const path = freshPath();
     const a = await openMigrated(path);

@@ -80,6 +80,9 @@ describe('health, readiness and metrics', () => {
       assert.match(text, /snip_redirects_total\{kind="human"\} 1/);
       assert.match(text, /snip_redirects_total\{kind="bot"\} 1/);
       assert.match(text, /snip_clicks_flushed_total 1/);
+      // Flushed: nothing is left to write.
+      assert.match(text, /snip_clicks_pending_links 0/);
+      assert.match(text, /snip_visits_pending 0/);
       assert.match(text, /snip_inspection_duration_seconds_count\{outcome="ok"\} 1/);
       assert.match(text, /snip_store_duration_seconds_count\{operation="insertLinkWithinQuota"\} 1/);
       assert.match(text, /snip_link_cache_hit_ratio 1/);

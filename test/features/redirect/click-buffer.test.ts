@@ -74,6 +74,28 @@ describe('ClickBuffer', () => {
     await buffer.close();
   });
 
+  it('counts the links of a flush under way as pending until each chunk is written', async () => {
+    const gates: Array<() => void> = [];
+    const store = {
+      addClicks: () => new Promise<void>((resolve) => gates.push(resolve)),
+    };
+    const buffer = new ClickBuffer(store, { intervalMs: 60_000, chunkSize: 10 });
+    for (let id = 0; id < 25; id++) buffer.record(id, 'human');
+    const flushing = buffer.flush();
+    const chunkAsked = async () => {
+      while (gates.length === 0) await new Promise((resolve) => setImmediate(resolve));
+    };
+    // 25 links in chunks of 10: each chunk's links stay pending until the store answers it.
+    for (const pending of [25, 15, 5]) {
+      await chunkAsked();
+      assert.equal(buffer.pendingLinks, pending);
+      (gates.shift() as () => void)();
+    }
+    await flushing;
+    assert.equal(buffer.pendingLinks, 0);
+    await buffer.close();
+  });
+
   it('retries on close while the store fails for a moment', async () => {
     const store = fakeStore();
     const buffer = new ClickBuffer(store, { intervalMs: 60_000 });
