@@ -6,6 +6,8 @@ import type { ClickKind } from './click-kind.ts';
 import type { MadeVisits } from './visit-batch.ts';
 import { type RawVisit, VisitLog } from './visit-log.ts';
 
+/** Events written with one chunk of counts, in one transaction. */
+const EVENTS_PER_WRITE = 65_536;
 /** Raw visits held at most while they cannot be turned into events (shared visitor sets down). */
 const MAX_HELD_VISITS = 100_000;
 
@@ -42,6 +44,8 @@ export class ClickBuffer {
   #raws = new VisitLog();
   /** Visits made but not yet written (their write failed): never made twice, so never counted twice. */
   #made: MadeVisits | undefined;
+  /** Events of #made before this one are written already. */
+  #madeFrom = 0;
   #writing: Promise<void> = Promise.resolve();
   /** Entries of the flush under way not yet written. */
   #writingLinks = 0;
@@ -109,7 +113,7 @@ export class ClickBuffer {
 
   /** Raw visits and made events not written yet. */
   get pendingVisits(): number {
-    return this.#raws.length + (this.#made?.events.length ?? 0);
+    return this.#raws.length + (this.#made?.events.length ?? 0) - this.#madeFrom;
   }
 
   #hasWork(): boolean {
@@ -139,24 +143,35 @@ export class ClickBuffer {
     const visits = await this.#visits();
     const entries = [...this.#pending.values()].flatMap((counts) => [...counts.values()]);
     this.#pending = new Map();
-    if (entries.length === 0 && visits !== undefined)
-      entries.push({ linkId: 0, day: null, clicks: 0, botHits: 0 });
+    const events = visits?.events.length ?? 0;
+    // Each store write takes a chunk of the links and a part of the events (the visitors with the
+    // first): one transaction stays short, however many links and events a burst left.
+    const steps = Math.max(Math.ceil(entries.length / this.#chunk), Math.ceil(events / EVENTS_PER_WRITE));
     this.#writingLinks = entries.length;
-    for (let start = 0; start < entries.length; start += this.#chunk) {
-      if (start > 0) await new Promise((resolve) => setImmediate(resolve));
-      const chunk = entries.slice(start, start + this.#chunk);
-      const counts = chunk.filter((count) => count.clicks + count.botHits > 0);
+    for (let step = 0; step < steps; step++) {
+      if (step > 0) await new Promise((resolve) => setImmediate(resolve));
+      const start = step * this.#chunk;
+      const counts = entries
+        .slice(start, start + this.#chunk)
+        .filter((count) => count.clicks + count.botHits > 0);
       const bots = botKinds(counts);
-      const carries = start === 0 && visits !== undefined;
+      const from = step * EVENTS_PER_WRITE;
+      const part = visits && from < events ? visits.events.slice(from, from + EVENTS_PER_WRITE) : undefined;
+      const carries = visits !== undefined && (step === 0 || part !== undefined);
       const batch: VisitBatch | undefined = carries
-        ? { ...visits, bots }
+        ? { events: part ?? [], visitors: step === 0 ? visits.visitors : [], bots }
         : bots.length > 0
           ? { events: [], visitors: [], bots }
           : undefined;
       try {
         await this.#store.addClicks(counts.map(stored), batch);
         for (const count of counts) this.flushed += count.clicks;
-        if (carries) this.#made = undefined;
+        // What is written is never written again: the visits keep only what is left of them.
+        if (visits) {
+          this.#madeFrom = Math.min(events, from + EVENTS_PER_WRITE);
+          this.#made = this.#madeFrom < events ? { events: visits.events, visitors: [] } : undefined;
+          if (this.#made === undefined) this.#madeFrom = 0;
+        }
         this.#writingLinks = Math.max(0, entries.length - start - this.#chunk);
       } catch (error) {
         this.#writingLinks = 0;
@@ -169,6 +184,12 @@ export class ClickBuffer {
 
   /** The visits of this flush: those made before and not written, and the raw ones made now. */
   async #visits(): Promise<MadeVisits | undefined> {
+    // A write that failed part way: what it wrote goes (a copy, only after a failure).
+    if (this.#made && this.#madeFrom > 0) {
+      const { events, visitors } = this.#made;
+      this.#made = { events: events.slice(this.#madeFrom, events.length), visitors };
+      this.#madeFrom = 0;
+    }
     if (this.#raws.length > 0 && this.#makeVisits) {
       const raws = this.#raws;
       this.#raws = new VisitLog();

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import type { VisitBatch } from '../../../src/core/analytics.ts';
 import type { ClickCount } from '../../../src/core/entities.ts';
+import { EventTable } from '../../../src/core/event-table.ts';
 import { ClickBuffer } from '../../../src/features/redirect/click-buffer.ts';
 
 /** A store that records batches and can be told to fail. */
@@ -93,6 +95,70 @@ describe('ClickBuffer', () => {
     }
     await flushing;
     assert.equal(buffer.pendingLinks, 0);
+    await buffer.close();
+  });
+
+  it('writes a burst of visits in parts, each event once, though a part fails', async () => {
+    const written: number[] = [];
+    let calls = 0;
+    const store = {
+      async addClicks(_counts: readonly ClickCount[], visits?: VisitBatch) {
+        calls++;
+        if (calls === 2) throw new Error('store down');
+        const events = EventTable.of(visits?.events ?? []);
+        for (let i = 0; i < events.length; i++) written.push(events.at(i));
+      },
+    };
+    const errors: unknown[] = [];
+    const buffer = new ClickBuffer(store, {
+      intervalMs: 60_000,
+      onError: (error) => errors.push(error),
+      makeVisits: async (raws) => {
+        const events = new EventTable(raws.length);
+        for (let i = 0; i < raws.length; i++) {
+          events.push({
+            linkId: raws.linkId(i),
+            accountId: raws.accountId(i),
+            at: raws.at(i),
+            referrer: 'direct',
+            country: 'ZZ',
+            device: 'desktop',
+            os: 'Linux',
+            browser: 'Chrome',
+            language: 'en',
+            source: 'link',
+            visitor: '0123456789abcdef',
+          });
+        }
+        return { events, visitors: [] };
+      },
+    });
+    const visits = 20_000;
+    for (let at = 0; at < visits; at++) {
+      buffer.record(1, 'human');
+      buffer.visit({
+        linkId: 1,
+        accountId: 1,
+        at,
+        address: '198.51.100.7',
+        userAgent: 'Mozilla/5.0',
+        referer: undefined,
+        acceptLanguage: undefined,
+        trustedCountry: undefined,
+        qr: false,
+      });
+    }
+    await buffer.flush();
+    assert.equal(errors.length, 1);
+    assert.ok(written.length > 0 && written.length < visits, 'the first part went, the second failed');
+    assert.equal(buffer.pendingVisits, visits - written.length);
+    await buffer.flush();
+    assert.equal(buffer.pendingVisits, 0);
+    assert.deepEqual(
+      [...written].sort((a, b) => a - b),
+      Array.from({ length: visits }, (_, at) => at),
+    );
+    assert.ok(calls > 3, 'more than one write per flush');
     await buffer.close();
   });
 
