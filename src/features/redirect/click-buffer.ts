@@ -6,8 +6,6 @@ import type { ClickKind } from './click-kind.ts';
 import type { MadeVisits } from './visit-batch.ts';
 import { type RawVisit, VisitLog } from './visit-log.ts';
 
-/** Events written with one chunk of counts, in one transaction. */
-const EVENTS_PER_WRITE = 65_536;
 /** Raw visits held at most while they cannot be turned into events (shared visitor sets down). */
 const MAX_HELD_VISITS = 100_000;
 
@@ -16,6 +14,11 @@ export interface ClickBufferOptions {
   intervalMs: number;
   /** Links written per transaction; default 256. */
   chunkSize?: number;
+  /**
+   * Events written with one chunk of links, at most; default 65,536 (a second of hot traffic goes in
+   * one part: each part writes the daily rows of its links again, which costs in every part).
+   */
+  eventsPerWrite?: number;
   now?: () => number;
   onError?: (error: unknown) => void;
   /** Makes stored events of raw visits (visit-batch.ts); without it visits are not kept. */
@@ -38,6 +41,7 @@ export class ClickBuffer {
   readonly #onError: (error: unknown) => void;
   readonly #timer: NodeJS.Timeout;
   readonly #chunk: number;
+  readonly #eventsPerWrite: number;
   readonly #makeVisits: ClickBufferOptions['makeVisits'];
   /** Counts by day ('' for TRACKING=off, no day) and link: no key is built per click. */
   #pending = new Map<string, Map<number, PendingCount>>();
@@ -60,6 +64,7 @@ export class ClickBuffer {
     this.#now = options.now ?? Date.now;
     this.#onError = options.onError ?? (() => {});
     this.#chunk = options.chunkSize ?? 256;
+    this.#eventsPerWrite = options.eventsPerWrite ?? 65_536;
     this.#makeVisits = options.makeVisits;
     this.#timer = setInterval(() => void this.flush(), options.intervalMs);
     this.#timer.unref();
@@ -146,7 +151,7 @@ export class ClickBuffer {
     const events = visits?.events.length ?? 0;
     // Each store write takes a chunk of the links and a part of the events (the visitors with the
     // first): one transaction stays short, however many links and events a burst left.
-    const steps = Math.max(Math.ceil(entries.length / this.#chunk), Math.ceil(events / EVENTS_PER_WRITE));
+    const steps = Math.max(Math.ceil(entries.length / this.#chunk), Math.ceil(events / this.#eventsPerWrite));
     this.#writingLinks = entries.length;
     for (let step = 0; step < steps; step++) {
       if (step > 0) await new Promise((resolve) => setImmediate(resolve));
@@ -155,8 +160,9 @@ export class ClickBuffer {
         .slice(start, start + this.#chunk)
         .filter((count) => count.clicks + count.botHits > 0);
       const bots = botKinds(counts);
-      const from = step * EVENTS_PER_WRITE;
-      const part = visits && from < events ? visits.events.slice(from, from + EVENTS_PER_WRITE) : undefined;
+      const from = step * this.#eventsPerWrite;
+      const part =
+        visits && from < events ? visits.events.slice(from, from + this.#eventsPerWrite) : undefined;
       const carries = visits !== undefined && (step === 0 || part !== undefined);
       const batch: VisitBatch | undefined = carries
         ? { events: part ?? [], visitors: step === 0 ? visits.visitors : [], bots }
@@ -168,7 +174,7 @@ export class ClickBuffer {
         for (const count of counts) this.flushed += count.clicks;
         // What is written is never written again: the visits keep only what is left of them.
         if (visits) {
-          this.#madeFrom = Math.min(events, from + EVENTS_PER_WRITE);
+          this.#madeFrom = Math.min(events, from + this.#eventsPerWrite);
           this.#made = this.#madeFrom < events ? { events: visits.events, visitors: [] } : undefined;
           if (this.#made === undefined) this.#madeFrom = 0;
         }

@@ -112,6 +112,7 @@ describe('ClickBuffer', () => {
     const errors: unknown[] = [];
     const buffer = new ClickBuffer(store, {
       intervalMs: 60_000,
+      eventsPerWrite: 8192,
       onError: (error) => errors.push(error),
       makeVisits: async (raws) => {
         const events = new EventTable(raws.length);
