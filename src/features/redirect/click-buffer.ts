@@ -1,6 +1,7 @@
 import type { BotKindCount, VisitBatch } from '../../core/analytics.ts';
 import { DAY_MS, dayText } from '../../core/days.ts';
 import type { ClickCount } from '../../core/entities.ts';
+import type { EventTable } from '../../core/event-table.ts';
 import type { ClickStore } from '../../core/ports/store.ts';
 import type { ClickKind } from './click-kind.ts';
 import type { MadeVisits } from './visit-batch.ts';
@@ -15,10 +16,13 @@ export interface ClickBufferOptions {
   /** Links written per transaction; default 256. */
   chunkSize?: number;
   /**
-   * Events written with one chunk of links, at most; default 65,536 (a second of hot traffic goes in
-   * one part: each part writes the daily rows of its links again, which costs in every part).
+   * Events written with one chunk of links, at most, and of how many links at most; default 65,536
+   * events of 4,096 links. A part costs by the links it names (their daily rows, rewritten in every
+   * part): a second of clicks on hot links goes in one part, clicks spread over many links in parts
+   * small enough that one transaction never holds the write lock for long.
    */
   eventsPerWrite?: number;
+  eventLinksPerWrite?: number;
   now?: () => number;
   onError?: (error: unknown) => void;
   /** Makes stored events of raw visits (visit-batch.ts); without it visits are not kept. */
@@ -42,6 +46,7 @@ export class ClickBuffer {
   readonly #timer: NodeJS.Timeout;
   readonly #chunk: number;
   readonly #eventsPerWrite: number;
+  readonly #eventLinksPerWrite: number;
   readonly #makeVisits: ClickBufferOptions['makeVisits'];
   /** Counts by day ('' for TRACKING=off, no day) and link: no key is built per click. */
   #pending = new Map<string, Map<number, PendingCount>>();
@@ -65,6 +70,7 @@ export class ClickBuffer {
     this.#onError = options.onError ?? (() => {});
     this.#chunk = options.chunkSize ?? 256;
     this.#eventsPerWrite = options.eventsPerWrite ?? 65_536;
+    this.#eventLinksPerWrite = options.eventLinksPerWrite ?? 4096;
     this.#makeVisits = options.makeVisits;
     this.#timer = setInterval(() => void this.flush(), options.intervalMs);
     this.#timer.unref();
@@ -149,9 +155,10 @@ export class ClickBuffer {
     const entries = [...this.#pending.values()].flatMap((counts) => [...counts.values()]);
     this.#pending = new Map();
     const events = visits?.events.length ?? 0;
+    const parts = visits ? this.#parts(visits.events) : [];
     // Each store write takes a chunk of the links and a part of the events (the visitors with the
     // first): one transaction stays short, however many links and events a burst left.
-    const steps = Math.max(Math.ceil(entries.length / this.#chunk), Math.ceil(events / this.#eventsPerWrite));
+    const steps = Math.max(Math.ceil(entries.length / this.#chunk), parts.length);
     this.#writingLinks = entries.length;
     for (let step = 0; step < steps; step++) {
       if (step > 0) await new Promise((resolve) => setImmediate(resolve));
@@ -160,9 +167,8 @@ export class ClickBuffer {
         .slice(start, start + this.#chunk)
         .filter((count) => count.clicks + count.botHits > 0);
       const bots = botKinds(counts);
-      const from = step * this.#eventsPerWrite;
-      const part =
-        visits && from < events ? visits.events.slice(from, from + this.#eventsPerWrite) : undefined;
+      const [from, to] = parts[step] ?? [events, events];
+      const part = visits && from < to ? visits.events.slice(from, to) : undefined;
       const carries = visits !== undefined && (step === 0 || part !== undefined);
       const batch: VisitBatch | undefined = carries
         ? { events: part ?? [], visitors: step === 0 ? visits.visitors : [], bots }
@@ -174,7 +180,7 @@ export class ClickBuffer {
         for (const count of counts) this.flushed += count.clicks;
         // What is written is never written again: the visits keep only what is left of them.
         if (visits) {
-          this.#madeFrom = Math.min(events, from + this.#eventsPerWrite);
+          this.#madeFrom = to;
           this.#made = this.#madeFrom < events ? { events: visits.events, visitors: [] } : undefined;
           if (this.#made === undefined) this.#madeFrom = 0;
         }
@@ -186,6 +192,24 @@ export class ClickBuffer {
         return;
       }
     }
+  }
+
+  /** Where the events' parts begin and end (see eventsPerWrite). */
+  #parts(events: EventTable): Array<[number, number]> {
+    const parts: Array<[number, number]> = [];
+    const links = new Set<number>();
+    let from = 0;
+    for (let i = 0; i < events.length; i++) {
+      links.add(events.linkId(i));
+      if (links.size > this.#eventLinksPerWrite || i - from >= this.#eventsPerWrite) {
+        parts.push([from, i]);
+        from = i;
+        links.clear();
+        links.add(events.linkId(i));
+      }
+    }
+    if (from < events.length) parts.push([from, events.length]);
+    return parts;
   }
 
   /** The visits of this flush: those made before and not written, and the raw ones made now. */
