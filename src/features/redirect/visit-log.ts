@@ -59,32 +59,18 @@ export class VisitLog {
   }
 
   /** The i-th visit's link, account and time, and its strings as indexes (see `text`). */
-  linkId(i: number): number {
-    return this.#numbers[i * WIDTH] as number;
-  }
-  accountId(i: number): number {
-    return this.#numbers[i * WIDTH + 1] as number;
-  }
-  at(i: number): number {
-    return this.#numbers[i * WIDTH + 2] as number;
-  }
-  address(i: number): number {
-    return this.#numbers[i * WIDTH + 3] as number;
-  }
-  userAgent(i: number): number {
-    return this.#numbers[i * WIDTH + 4] as number;
-  }
-  referer(i: number): number {
-    return this.#numbers[i * WIDTH + 5] as number;
-  }
-  language(i: number): number {
-    return this.#numbers[i * WIDTH + 6] as number;
-  }
-  trustedCountry(i: number): number {
-    return Math.floor((this.#numbers[i * WIDTH + 7] as number) / 2);
-  }
-  qr(i: number): boolean {
-    return (this.#numbers[i * WIDTH + 7] as number) % 2 === 1;
+  linkId = (i: number) => this.#field(i, 0);
+  accountId = (i: number) => this.#field(i, 1);
+  at = (i: number) => this.#field(i, 2);
+  address = (i: number) => this.#field(i, 3);
+  userAgent = (i: number) => this.#field(i, 4);
+  referer = (i: number) => this.#field(i, 5);
+  language = (i: number) => this.#field(i, 6);
+  trustedCountry = (i: number) => Math.floor(this.#field(i, 7) / 2);
+  qr = (i: number) => this.#field(i, 7) % 2 === 1;
+
+  #field(i: number, k: number): number {
+    return this.#numbers[i * WIDTH + k] as number;
   }
 
   /** The string of an index (undefined for none). */
