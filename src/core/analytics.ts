@@ -1,5 +1,3 @@
-import type { EventTable } from './event-table.ts';
-
 /**
  * Visit analytics (docs/api.md §9): what one human click leaves behind, and the stats the store
  * answers from it. Nothing here names a person: no address, no user agent, no full referrer URL;
@@ -75,14 +73,6 @@ export interface BotKindCount {
   day: string;
   kind: string;
   hits: number;
-}
-
-/** What a batch of visits adds beyond the counts: written in the same transaction as them. */
-export interface VisitBatch {
-  /** The redirect hands over an EventTable (core/event-table.ts); a list of events does as well. */
-  events: readonly ClickEvent[] | EventTable;
-  visitors: readonly NewVisitors[];
-  bots: readonly BotKindCount[];
 }
 
 export type StatsInterval = 'hour' | 'day';

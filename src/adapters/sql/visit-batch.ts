@@ -3,15 +3,11 @@
  * summed in memory the same way for both adapters, so each writes every row it touches once:
  * 10k identical clicks become one row per dimension and scope, not 70k upserts.
  */
-import {
-  type ClickEvent,
-  DIMENSION_VALUE_MAX,
-  EVENT_DIMENSIONS,
-  type VisitBatch,
-} from '../../core/analytics.ts';
+import { type ClickEvent, DIMENSION_VALUE_MAX, EVENT_DIMENSIONS } from '../../core/analytics.ts';
 import { DAY_MS, dayNumber } from '../../core/days.ts';
 import type { ClickCount } from '../../core/entities.ts';
 import { DIMENSION_CODE, EventTable } from '../../core/event-table.ts';
+import type { VisitBatch } from '../../core/visit-batch.ts';
 
 export interface CountEntry {
   linkId: number;

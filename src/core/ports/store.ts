@@ -1,4 +1,4 @@
-import type { StatsRange, StatsScope, StoredStats, VisitBatch } from '../analytics.ts';
+import type { StatsRange, StatsScope, StoredStats } from '../analytics.ts';
 import type {
   Account,
   ApiKeyInfo,
@@ -17,6 +17,7 @@ import type {
   PlanSettings,
   SessionRecord,
 } from '../entities.ts';
+import type { VisitBatch } from '../visit-batch.ts';
 
 /**
  * The store's ports: what features need from persistence, named by intent, one port per kind of

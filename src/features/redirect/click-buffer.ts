@@ -1,8 +1,9 @@
-import type { BotKindCount, VisitBatch } from '../../core/analytics.ts';
+import type { BotKindCount } from '../../core/analytics.ts';
 import { DAY_MS, dayText } from '../../core/days.ts';
 import type { ClickCount } from '../../core/entities.ts';
 import type { EventTable } from '../../core/event-table.ts';
 import type { ClickStore } from '../../core/ports/store.ts';
+import type { VisitBatch } from '../../core/visit-batch.ts';
 import type { ClickKind } from './click-kind.ts';
 import type { MadeVisits } from './visit-batch.ts';
 import { type RawVisit, VisitLog } from './visit-log.ts';

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { VisitBatch } from '../../../src/core/analytics.ts';
 import type { ClickCount } from '../../../src/core/entities.ts';
 import { EventTable } from '../../../src/core/event-table.ts';
+import type { VisitBatch } from '../../../src/core/visit-batch.ts';
 import { ClickBuffer } from '../../../src/features/redirect/click-buffer.ts';
 
 /** A store that records batches and can be told to fail. */

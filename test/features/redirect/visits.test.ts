@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { MemoryVisitors } from '../../../src/adapters/memory/visitors.ts';
-import type { VisitBatch } from '../../../src/core/analytics.ts';
 import type { ClickCount } from '../../../src/core/entities.ts';
 import { EventTable } from '../../../src/core/event-table.ts';
+import type { VisitBatch } from '../../../src/core/visit-batch.ts';
 import { ClickBuffer } from '../../../src/features/redirect/click-buffer.ts';
 import { botKindOf } from '../../../src/features/redirect/click-kind.ts';
 import { visitBatchMaker } from '../../../src/features/redirect/visit-batch.ts';
