@@ -80,7 +80,12 @@ export class EventTable {
 
   /** The i-th event's value of a dimension (its index in EVENT_DIMENSIONS, see DIMENSION_CODE). */
   value(i: number, dimension: number): string {
-    return this.values[this.#codes[i * CODES + dimension] as number] as string;
+    return this.values[this.code(i, dimension)] as string;
+  }
+
+  /** The index into `values` of the i-th event's value of a dimension. */
+  code(i: number, dimension: number): number {
+    return this.#codes[i * CODES + dimension] as number;
   }
 
   /** The index into `values` of the i-th event's visitor. */

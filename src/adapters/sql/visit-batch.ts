@@ -93,16 +93,29 @@ function checkedCount(count: ClickCount): CountEntry {
  * DIMENSION_VALUE_MAX are cut; the table handed in is left as it was.
  */
 function checkedEvents(events: EventTable): EventTable {
+  // Each distinct value checked once; per event only numbers and table look-ups, no text built
+  // unless something is wrong (a flush holds tens of thousands, checked on the redirect's thread).
+  const fits = (allowed: (value: unknown) => boolean) => events.values.map(allowed);
+  const devices = fits((value) => typeof value === 'string' && DEVICES.has(value));
+  const sources = fits((value) => typeof value === 'string' && SOURCES.has(value));
+  const visitors = fits((value) => typeof value === 'string' && VISITOR.test(value));
+  const isWhole = (n: number) => Number.isSafeInteger(n) && n >= 0;
   for (let i = 0; i < events.length; i++) {
+    if (
+      isWhole(events.linkId(i)) &&
+      isWhole(events.accountId(i)) &&
+      isWhole(events.at(i)) &&
+      devices[events.code(i, DIMENSION_CODE.device)] &&
+      sources[events.code(i, DIMENSION_CODE.source)] &&
+      visitors[events.visitorCode(i)]
+    )
+      continue;
     const what = `event of link ${whole(events.linkId(i), 'event link')}`;
     whole(events.accountId(i), what);
     whole(events.at(i), `${what}: at`);
     oneOf(events.value(i, DIMENSION_CODE.device), DEVICES, `${what}: device`);
     oneOf(events.value(i, DIMENSION_CODE.source), SOURCES, `${what}: source`);
-    const visitor = events.values[events.visitorCode(i)];
-    if (typeof visitor !== 'string' || !VISITOR.test(visitor)) {
-      throw new RangeError(`${what}: visitor is not 16 lower-case hex digits`);
-    }
+    throw new RangeError(`${what}: visitor is not 16 lower-case hex digits`);
   }
   const long = events.values.some((value, i) => text(value, `event value ${i}`) !== value);
   if (!long) return events;
