@@ -11,7 +11,7 @@ import {
   newLinkValues,
   toLink,
 } from '../sql/rows.ts';
-import { type Connection, isUniqueViolation } from './connection.ts';
+import { type Connection, isUniqueViolation, writeWhenFree } from './connection.ts';
 import { setTags, sqliteLinkChanges } from './link-changes.ts';
 
 // The redirect's cache-miss path: one search of the unique index on code (links_code_unique).
@@ -90,11 +90,7 @@ export function sqliteLinkStore(conn: Connection): LinkStore {
     resolve: (result: InsertLinkResult) => void;
     reject: (error: unknown) => void;
   }> = [];
-  /** How long creates wait for the write lock, as SQLite's busy timeout would have. */
-  const LOCK_WAIT_MS = 5000;
-  /** When the batch waiting now first tried the write lock. */
-  let busySince: number | undefined;
-  const insertWaiting = (): void => {
+  const insertWaiting = async (): Promise<void> => {
     let batch = waiting;
     const outcomes: Array<{ result: InsertLinkResult } | { error: unknown }> = [];
     const body = () => {
@@ -113,19 +109,10 @@ export function sqliteLinkStore(conn: Connection): LinkStore {
       }
     };
     try {
-      // The click writer's thread may hold the write lock for a flush: wait for it by trying again
-      // a millisecond later, the thread free for redirects meanwhile (and creates that come in the
-      // meantime join the batch), not in SQLite's busy handler; after the busy timeout, as before.
-      busySince ??= Date.now();
-      if (Date.now() - busySince < LOCK_WAIT_MS) {
-        if (conn.transactionNow(body) === undefined) {
-          setTimeout(insertWaiting, 1);
-          return;
-        }
-      } else conn.transaction(body);
-      busySince = undefined;
+      // The click writer's thread may hold the write lock for a flush; creates that come in while
+      // this waits for it join the batch (the body takes the queue when it runs).
+      await writeWhenFree(conn, body);
     } catch (error) {
-      busySince = undefined;
       // BEGIN or COMMIT failed: none of the batch is stored (nor taken from the queue, if BEGIN).
       for (const { reject } of batch === waiting ? waiting.splice(0) : batch) reject(error);
       return;
@@ -154,12 +141,13 @@ export function sqliteLinkStore(conn: Connection): LinkStore {
     insertLinkWithinQuota(link) {
       return new Promise((resolve, reject) => {
         waiting.push({ link, resolve, reject });
-        if (waiting.length === 1) setImmediate(insertWaiting);
+        if (waiting.length === 1) setImmediate(() => void insertWaiting());
       });
     },
 
     async takeVisit(linkId) {
-      return conn.stmt(TAKE_VISIT).run(linkId).changes === 1;
+      // A write on the redirect's path: it waits for the click writer's lock without stopping the thread.
+      return writeWhenFree(conn, () => conn.stmt(TAKE_VISIT).run(linkId).changes === 1);
     },
 
     async visitsTaken(linkId) {

@@ -257,7 +257,7 @@ describe('SQLite store', () => {
     }
   });
 
-  it('waits for a write lock held elsewhere without stopping the thread, then creates', async () => {
+  it('waits for a write lock held elsewhere without stopping the thread, then creates or takes a visit', async () => {
     const path = freshPath();
     const store = await openMigrated(path);
     const other = new DatabaseSync(path);
@@ -275,8 +275,22 @@ describe('SQLite store', () => {
       await new Promise((resolve) => setTimeout(resolve, 50));
       assert.equal(settled, false);
       other.exec('COMMIT');
-      assert.equal((await creating).kind, 'created');
+      const created = await creating;
+      assert.equal(created.kind, 'created');
       assert.equal(await store.countLiveLinks(account.id), 1);
+      // A visit taken on the redirect's path waits the same way.
+      assert.ok(created.kind === 'created');
+      await store.updateLink(account.id, created.link.code, { guards: { maxClicks: 5 } });
+      other.exec('BEGIN IMMEDIATE');
+      let taken = false;
+      const taking = store.takeVisit(created.link.id).then((result) => {
+        taken = true;
+        return result;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.equal(taken, false);
+      other.exec('COMMIT');
+      assert.equal(await taking, true);
     } finally {
       other.close();
       await store.close();
