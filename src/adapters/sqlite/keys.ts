@@ -4,7 +4,7 @@ import type { KeyStore } from '../../core/ports/store.ts';
 import { MAX_KEYS_PER_ACCOUNT, SCOPES } from '../../core/scopes.ts';
 import { KEY_SQL, MAIN_KEY_NAME } from '../sql/key-statements.ts';
 import { mapRow, toApiKeyInfo, toKeyOwner } from '../sql/rows.ts';
-import type { Connection } from './connection.ts';
+import { type Connection, writeWhenFree } from './connection.ts';
 
 export function sqliteKeyStore(conn: Connection): KeyStore {
   const insert = (values: Array<string | number | Buffer>): ApiKeyInfo => {
@@ -58,7 +58,9 @@ export function sqliteKeyStore(conn: Connection): KeyStore {
 
     async touchKeys(batch) {
       if (batch.length === 0) return;
-      conn.transaction(() => {
+      // Written every second while keys create links: it waits for the click writer's lock
+      // without stopping the thread.
+      await writeWhenFree(conn, () => {
         for (const { keyId, at } of batch) conn.stmt(KEY_SQL.touch).run(at, keyId, at);
       });
     },
