@@ -86,22 +86,6 @@ export function openConnection(path: string): Connection {
 }
 
 /**
- * Runs `body` in a write transaction as soon as the write lock is free: tried again every
- * millisecond, the thread serving other work meanwhile, where SQLite's busy handler would sleep it
- * in steps of up to 100 ms (the click writer's thread holds the lock while it writes a flush). After
- * the busy timeout it waits as any write does, and fails as any write would.
- */
-export async function writeWhenFree<T>(conn: Connection, body: () => T): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const done = conn.transactionNow(body);
-    if (done) return done.result;
-    if (Date.now() - started >= BUSY_TIMEOUT_MS) return conn.transaction(body);
-    await new Promise((resolve) => setTimeout(resolve, 1));
-  }
-}
-
-/**
  * True when `error` is a unique violation on exactly these columns, as SQLite names them
  * (`links.code`, or `links.account_id, links.url_hash`).
  */

@@ -4,9 +4,10 @@ import type { KeyStore } from '../../core/ports/store.ts';
 import { MAX_KEYS_PER_ACCOUNT, SCOPES } from '../../core/scopes.ts';
 import { KEY_SQL, MAIN_KEY_NAME } from '../sql/key-statements.ts';
 import { mapRow, toApiKeyInfo, toKeyOwner } from '../sql/rows.ts';
-import { type Connection, writeWhenFree } from './connection.ts';
+import type { Connection } from './connection.ts';
+import type { WriteQueue } from './write-queue.ts';
 
-export function sqliteKeyStore(conn: Connection): KeyStore {
+export function sqliteKeyStore(conn: Connection, writes: WriteQueue): KeyStore {
   const insert = (values: Array<string | number | Buffer>): ApiKeyInfo => {
     const row = conn.stmt(KEY_SQL.insert).get(...values);
     if (!row) throw new Error('INSERT … RETURNING gave no row');
@@ -58,9 +59,9 @@ export function sqliteKeyStore(conn: Connection): KeyStore {
 
     async touchKeys(batch) {
       if (batch.length === 0) return;
-      // Written every second while keys create links: it waits for the click writer's lock
-      // without stopping the thread.
-      await writeWhenFree(conn, () => {
+      // Written every second while keys create links: queued, so it waits for the click writer's
+      // lock without stopping the thread.
+      await writes.write(() => {
         for (const { keyId, at } of batch) conn.stmt(KEY_SQL.touch).run(at, keyId, at);
       });
     },

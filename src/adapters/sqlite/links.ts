@@ -11,8 +11,9 @@ import {
   newLinkValues,
   toLink,
 } from '../sql/rows.ts';
-import { type Connection, isUniqueViolation, writeWhenFree } from './connection.ts';
+import { type Connection, isUniqueViolation } from './connection.ts';
 import { setTags, sqliteLinkChanges } from './link-changes.ts';
+import type { WriteQueue } from './write-queue.ts';
 
 // The redirect's cache-miss path: one search of the unique index on code (links_code_unique).
 export const FIND_LINK_BY_CODE = `SELECT ${LINK_COLUMNS} FROM links WHERE code = ? AND deleted_at IS NULL`;
@@ -38,7 +39,7 @@ const SOFT_DELETE = `UPDATE links SET deleted_at = ?
 const TAKE_VISIT = `UPDATE links SET limit_used = limit_used + 1
   WHERE id = ? AND deleted_at IS NULL AND max_clicks IS NOT NULL AND limit_used < max_clicks`;
 
-export function sqliteLinkStore(conn: Connection): LinkStore {
+export function sqliteLinkStore(conn: Connection, writes: WriteQueue): LinkStore {
   const findLiveByUrlHash = (accountId: number, urlHash: string): Link | undefined =>
     mapRow(conn.stmt(FIND_LIVE_BY_URL_HASH).get(accountId, urlHash), toLink);
 
@@ -79,51 +80,6 @@ export function sqliteLinkStore(conn: Connection): LinkStore {
     for (const [accountId, added] of perAccount) conn.stmt(ADD_LINK_COUNT).run(added, accountId);
   };
 
-  /**
-   * Creates that reach the store in one turn of the event loop share one transaction and its one
-   * commit (the commit was the largest cost of a create): each runs in its own savepoint, so a
-   * refused link rolls back only itself and the others see exactly what sequential creates would.
-   * Every create is answered after the commit, so an acknowledged link is stored.
-   */
-  const waiting: Array<{
-    link: NewLink;
-    resolve: (result: InsertLinkResult) => void;
-    reject: (error: unknown) => void;
-  }> = [];
-  const insertWaiting = async (): Promise<void> => {
-    let batch = waiting;
-    const outcomes: Array<{ result: InsertLinkResult } | { error: unknown }> = [];
-    const body = () => {
-      batch = waiting.splice(0);
-      for (const { link } of batch) {
-        conn.stmt('SAVEPOINT create_link').run();
-        try {
-          const result = insert(link);
-          if (result.kind !== 'created') conn.stmt('ROLLBACK TO create_link').run();
-          outcomes.push({ result });
-        } catch (error) {
-          conn.stmt('ROLLBACK TO create_link').run();
-          outcomes.push({ error });
-        }
-        conn.stmt('RELEASE create_link').run();
-      }
-    };
-    try {
-      // The click writer's thread may hold the write lock for a flush; creates that come in while
-      // this waits for it join the batch (the body takes the queue when it runs).
-      await writeWhenFree(conn, body);
-    } catch (error) {
-      // BEGIN or COMMIT failed: none of the batch is stored (nor taken from the queue, if BEGIN).
-      for (const { reject } of batch === waiting ? waiting.splice(0) : batch) reject(error);
-      return;
-    }
-    batch.forEach(({ resolve, reject }, i) => {
-      const outcome = outcomes[i] as (typeof outcomes)[number];
-      if ('result' in outcome) resolve(outcome.result);
-      else reject(outcome.error);
-    });
-  };
-
   return {
     async findLiveLinkByUrlHash(accountId, urlHash) {
       return findLiveByUrlHash(accountId, urlHash);
@@ -139,15 +95,17 @@ export function sqliteLinkStore(conn: Connection): LinkStore {
     },
 
     insertLinkWithinQuota(link) {
-      return new Promise((resolve, reject) => {
-        waiting.push({ link, resolve, reject });
-        if (waiting.length === 1) setImmediate(() => void insertWaiting());
-      });
+      // Creates made at once share a commit, each in its savepoint; a refused one rolls back itself.
+      return writes.write(
+        () => insert(link),
+        (result) => result.kind === 'created',
+      );
     },
 
     async takeVisit(linkId) {
-      // A write on the redirect's path: it waits for the click writer's lock without stopping the thread.
-      return writeWhenFree(conn, () => conn.stmt(TAKE_VISIT).run(linkId).changes === 1);
+      // A write on the redirect's path: queued, so it waits for the click writer's lock without
+      // stopping the thread, and visits taken at once share a commit.
+      return writes.write(() => conn.stmt(TAKE_VISIT).run(linkId).changes === 1);
     },
 
     async visitsTaken(linkId) {

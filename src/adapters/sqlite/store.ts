@@ -11,6 +11,7 @@ import { migrateSqlite } from './migrate.ts';
 import { sqliteSecretStore } from './secrets.ts';
 import { sqliteSessionStore } from './sessions.ts';
 import { sqliteStatsStore } from './stats.ts';
+import { writeQueue } from './write-queue.ts';
 
 /** Opens (creating the file and its directory if missing) a store; call `migrate()` before use. */
 export function openSqliteStore(path: string): Store {
@@ -19,11 +20,12 @@ export function openSqliteStore(path: string): Store {
   // The writer thread checkpoints the WAL (click-writer-worker.ts): a commit here, on the redirect's
   // thread, never copies the WAL into the database file.
   if (path !== ':memory:') conn.db.exec('PRAGMA wal_autocheckpoint = 0');
+  const writes = writeQueue(conn);
   return {
     ...sqliteAccountStore(conn),
-    ...sqliteKeyStore(conn),
+    ...sqliteKeyStore(conn, writes),
     ...sqliteGroupStore(conn),
-    ...sqliteLinkStore(conn),
+    ...sqliteLinkStore(conn, writes),
     ...sqliteClickStore(conn, (batch) => clickWriter.write(batch)),
     ...sqliteStatsStore(conn, (beforeMs) => clickWriter.purge(beforeMs)),
     ...sqliteSessionStore(conn),
