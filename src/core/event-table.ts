@@ -50,17 +50,15 @@ export class EventTable {
     return table;
   }
 
-  /** One table of the events of several parts, in order. */
-  static fromColumns(...parts: EventColumns[]): EventTable {
-    const table = new EventTable(parts.reduce((sum, part) => sum + part.links.length, 0));
-    for (const part of parts) {
-      const map = part.values.map((value) => table.#intern(value));
-      for (let i = 0; i < part.links.length; i++) {
-        const row = table.#row(part.links[i] as number, part.accounts[i] as number, part.at[i] as number);
-        for (let k = 0; k < CODES; k++)
-          table.#codes[row * CODES + k] = map[part.codes[i * CODES + k] as number] as number;
-      }
-    }
+  /** The table of toColumns() again (its values are distinct, so its codes stand as they are). */
+  static fromColumns(columns: EventColumns): EventTable {
+    const table = new EventTable(0);
+    for (const value of columns.values) table.#intern(value);
+    table.#links = columns.links;
+    table.#accounts = columns.accounts;
+    table.#at = columns.at;
+    table.#codes = columns.codes;
+    table.#length = columns.links.length;
     return table;
   }
 
@@ -102,7 +100,7 @@ export class EventTable {
   }
 
   /** Adds the i-th event of `from`. */
-  copy(from: EventTable, i: number): void {
+  #copy(from: EventTable, i: number): void {
     const row = this.#row(from.linkId(i), from.accountId(i), from.at(i));
     for (let k = 0; k < CODES; k++) {
       this.#codes[row * CODES + k] = this.#intern(
@@ -129,18 +127,24 @@ export class EventTable {
     return Array.from({ length: this.length }, (_, i) => this.event(i));
   }
 
-  /** Events [start, end) in a table of their own. */
+  /** Events [start, end) in a table of their own, over the same values: its columns copied in blocks. */
   slice(start: number, end: number): EventTable {
-    const table = new EventTable(end - start);
-    for (let i = start; i < Math.min(end, this.length); i++) table.copy(this, i);
+    const to = Math.min(end, this.length);
+    const from = Math.min(start, to);
+    const table = new EventTable(to - from);
+    for (const value of this.values) table.#intern(value);
+    table.#links.set(this.#links.subarray(from, to));
+    table.#accounts.set(this.#accounts.subarray(from, to));
+    table.#at.set(this.#at.subarray(from, to));
+    table.#codes.set(this.#codes.subarray(from * CODES, to * CODES));
+    table.#length = to - from;
     return table;
   }
 
   /** This table's events, then those of `other`, in a new table. */
   concat(other: EventTable): EventTable {
-    const table = new EventTable(this.length + other.length);
-    for (let i = 0; i < this.length; i++) table.copy(this, i);
-    for (let i = 0; i < other.length; i++) table.copy(other, i);
+    const table = this.slice(0, this.length);
+    for (let i = 0; i < other.length; i++) table.#copy(other, i);
     return table;
   }
 

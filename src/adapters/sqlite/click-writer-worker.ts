@@ -1,5 +1,4 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import type { EventColumns } from '../../core/event-table.ts';
 import { type Job, type Reply, received } from './click-writer.ts';
 import { openConnection } from './connection.ts';
 import { purgeEvents, writeClicks } from './write-clicks.ts';
@@ -19,9 +18,6 @@ setInterval(() => {
     // Busy or closed: the next one will do.
   }
 }, 10_000).unref();
-/** Events handed ahead of their write, by the write's id. */
-const ahead = new Map<number, EventColumns[]>();
-
 parentPort?.on('message', (message: { id: number; job: Job } | { close: true }) => {
   if ('close' in message) {
     conn.close();
@@ -31,15 +27,8 @@ parentPort?.on('message', (message: { id: number; job: Job } | { close: true }) 
   const { id, job } = message;
   let reply: Reply;
   try {
-    if (job.kind === 'events') {
-      const held = ahead.get(job.write);
-      if (held) held.push(job.events);
-      else ahead.set(job.write, [job.events]);
-      reply = { id };
-    } else if (job.kind === 'write') {
-      const before = ahead.get(id) ?? [];
-      ahead.delete(id);
-      writeClicks(conn, received(job.batch, before));
+    if (job.kind === 'write') {
+      writeClicks(conn, received(job.batch));
       reply = { id };
     } else reply = { id, count: purgeEvents(conn, job.beforeMs, job.slice) };
   } catch (error) {

@@ -19,14 +19,11 @@ export interface ClickWriter {
 }
 
 /**
- * What the thread is asked to do; it answers each with a Reply of the same id, in order. The events
- * of a large batch come ahead in `events` parts named by the write's id, so that no single copy to
- * the thread holds the main thread for long; the write then commits them in its one transaction.
+ * What the thread is asked to do; it answers each with a Reply of the same id, in order. A write's
+ * events travel as typed arrays moved to the thread, not copied, so even a large batch is one
+ * message (the ClickBuffer bounds a batch to 65,536 events).
  */
-export type Job =
-  | { kind: 'write'; batch: PostedBatch }
-  | { kind: 'events'; write: number; events: EventColumns }
-  | { kind: 'purge'; beforeMs: number; slice: number };
+export type Job = { kind: 'write'; batch: PostedBatch } | { kind: 'purge'; beforeMs: number; slice: number };
 
 /** A checked batch as posted: its events as columns (an EventTable's methods do not cross). */
 export type PostedBatch = Omit<CheckedBatch, 'events'> & { events: EventColumns };
@@ -34,22 +31,16 @@ export type PostedBatch = Omit<CheckedBatch, 'events'> & { events: EventColumns 
 /** Posted as columns, whose arrays move to the thread instead of being copied. */
 function posted(batch: CheckedBatch): { batch: PostedBatch; moved: ArrayBuffer[] } {
   const events = batch.events.toColumns();
-  return { batch: { ...batch, events }, moved: moving(events) };
-}
-
-function moving(columns: EventColumns): ArrayBuffer[] {
-  return [columns.links, columns.accounts, columns.at, columns.codes].map(
+  const moved = [events.links, events.accounts, events.at, events.codes].map(
     (column) => column.buffer as ArrayBuffer,
   );
+  return { batch: { ...batch, events }, moved };
 }
 
-/** The batch of a write as the thread sees it again, its events after those sent ahead. */
-export function received(batch: PostedBatch, ahead: readonly EventColumns[] = []): CheckedBatch {
-  return { ...batch, events: EventTable.fromColumns(...ahead, batch.events) };
+/** The batch of a write as the thread sees it again. */
+export function received(batch: PostedBatch): CheckedBatch {
+  return { ...batch, events: EventTable.fromColumns(batch.events) };
 }
-
-/** Events per part handed to the thread. */
-const EVENTS_PER_PART = 2048;
 
 export interface Reply {
   id: number;
@@ -102,29 +93,8 @@ export function threadClickWriter(path: string): ClickWriter {
 
   return {
     async write(batch) {
-      const id = next++;
-      const { events } = batch;
-      if (events.length <= EVENTS_PER_PART) {
-        const { batch: whole, moved } = posted(batch);
-        return void (await run({ kind: 'write', batch: whole }, id, moved));
-      }
-      // Parts are answered too (in order), so a thread that stopped fails the write, not a part.
-      const parts: Array<Promise<number>> = [];
-      for (let start = 0; start + EVENTS_PER_PART < events.length; start += EVENTS_PER_PART) {
-        const columns = events.slice(start, start + EVENTS_PER_PART).toColumns();
-        const part = run({ kind: 'events', write: id, events: columns }, next++, moving(columns));
-        // Handled now: the thread may stop while later parts are still being handed over.
-        part.catch(() => {});
-        parts.push(part);
-        await new Promise((resolve) => setImmediate(resolve));
-      }
-      const last = events.slice(
-        Math.floor((events.length - 1) / EVENTS_PER_PART) * EVENTS_PER_PART,
-        events.length,
-      );
-      const { batch: lastPart, moved } = posted({ ...batch, events: last });
-      const written = run({ kind: 'write', batch: lastPart }, id, moved);
-      await Promise.all([...parts, written]);
+      const { batch: whole, moved } = posted(batch);
+      await run({ kind: 'write', batch: whole }, undefined, moved);
     },
     purge(beforeMs) {
       return run({ kind: 'purge', beforeMs, slice: PURGE_SLICE });

@@ -78,11 +78,6 @@ export class VisitLog {
     return this.#strings[index];
   }
 
-  /** The distinct strings held: indexes run from 0 (none) to this, exclusive. */
-  get texts(): number {
-    return this.#strings.length;
-  }
-
   /** The i-th visit as an object again. */
   visit(i: number): RawVisit {
     return {

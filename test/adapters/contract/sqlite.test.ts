@@ -213,7 +213,7 @@ describe('SQLite store', () => {
     }
   });
 
-  it('writes the events of a batch in the writer thread, handed over in parts, in one piece', async () => {
+  it('writes the 5,000 events of a batch in the writer thread, in one piece', async () => {
     const store = await openMigrated();
     try {
       const plan = await store.upsertPlan(planInput());
