@@ -5,7 +5,7 @@ import { finished } from 'node:stream/promises';
 import { openPostgresStore } from '../src/adapters/postgres/store.ts';
 import { STATS_SQL } from '../src/adapters/sql/stats-queries.ts';
 import { openSqliteStore } from '../src/adapters/sqlite/store.ts';
-import type { ClickEvent, StatsRange, StatsScope } from '../src/core/analytics.ts';
+import type { ClickEvent, StatsRange, StatsScope } from '../src/core/analytics/model.ts';
 import { dayText } from '../src/core/days.ts';
 import type { ClickCount } from '../src/core/entities.ts';
 import type { Store } from '../src/core/ports/store.ts';

@@ -1,88 +1,43 @@
-import { randomBytes } from 'node:crypto';
 import cookie from '@fastify/cookie';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { withDeadline } from './adapters/deadline.ts';
-import { createInspector } from './adapters/inspect/inspector.ts';
-import { MemoryDemoLog } from './adapters/memory/demo-log.ts';
-import { LocalLinkEvents } from './adapters/memory/link-events.ts';
-import { MemoryVisitors } from './adapters/memory/visitors.ts';
-import { MemoryWindowCounter } from './adapters/memory/window-counter.ts';
+import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
-import { accountGroups } from './core/groups.ts';
-import { accountKeys } from './core/key-authentication.ts';
-import type { CountryLookup } from './core/ports/geo.ts';
-import type { Inspector } from './core/ports/inspector.ts';
-import type { ReadinessCheck } from './core/ports/readiness.ts';
-import type { DemoLog, LinkEvents, WindowCounter } from './core/ports/shared-state.ts';
-import type { Store } from './core/ports/store.ts';
-import type { VisitLimits } from './core/ports/visit-limits.ts';
-import type { Visitors } from './core/ports/visitors.ts';
-import { socialMatcher } from './core/social.ts';
-import { ACCOUNT_ASSETS, accountsFeature, frameOfSession } from './features/accounts/index.ts';
-import { KeyUses } from './features/accounts/key-uses.ts';
-import { accountServices } from './features/accounts/services.ts';
-import { createLinkService } from './features/create/create-link.ts';
-import { demoKeys, demoLinkStore } from './features/create/demo.ts';
-import { InFlight } from './features/create/in-flight.ts';
-import { CREATE_ASSETS, CREATE_SCHEMAS, createFeature } from './features/create/index.ts';
-import { pageCursors } from './features/links/cursor.ts';
-import { linkEditor } from './features/links/edit-link.ts';
-import { LINK_SCHEMAS, linksFeature } from './features/links/index.ts';
-import { linksApi } from './features/links/links-api.ts';
-import { OPS_ASSETS, opsFeature } from './features/ops/index.ts';
+import type { DemoLog } from './core/ports/shared-state.ts';
+import { AccountSchema, accountApiRoutes, accountPages, type KeyUses } from './features/accounts/index.ts';
+import { type ClickBuffer, STATS_SCHEMAS, statsApiRoutes, statsPages } from './features/analytics/index.ts';
+import { DEMO_ASSETS, demoFeature } from './features/demo/index.ts';
+import { GROUP_SCHEMAS, groupRoutes, groupsApi } from './features/groups/index.ts';
 import {
+  CREATE_SCHEMAS,
+  createEndpoint,
+  LINK_SCHEMAS,
+  linkPages,
+  linkRoutes,
+  linksApi,
+} from './features/links/index.ts';
+import {
+  collectOpenapi,
   countRequests,
-  createMetrics,
+  OPS_ASSETS,
   observeRuntime,
-  redirectCounters,
-  timedInspector,
-  timedStore,
-} from './features/ops/metrics.ts';
-import { collectOpenapi } from './features/ops/openapi.ts';
-import { ClickBuffer } from './features/redirect/click-buffer.ts';
-import { fastRedirect, redirectAnswer } from './features/redirect/fast-path.ts';
-import { fastTargeting } from './features/redirect/fast-targeting.ts';
-import { REDIRECT_ROUTES, redirectFeature } from './features/redirect/index.ts';
-import {
-  type CachedLink,
-  cachedLink,
-  type LinkCache,
-  linkCacheOver,
-} from './features/redirect/link-cache.ts';
-import { retentionSweep } from './features/redirect/retention.ts';
-import { visitBatchMaker } from './features/redirect/visit-batch.ts';
-import { storeVisitLimits } from './features/redirect/visit-limits.ts';
-import { visitRecorder } from './features/redirect/visits.ts';
+  opsFeature,
+} from './features/ops/index.ts';
+import { type LinkCache, REDIRECT_ROUTES, redirectFeature } from './features/redirect/index.ts';
 import { logAccess } from './http/access-log.ts';
 import { registerBodyParsers } from './http/body-parsers.ts';
+import { managementApi } from './http/management-api.ts';
 import { ProblemSchema } from './http/openapi-parts.ts';
-import { addSecurityHeaders, everyAnswerHeaders } from './http/security-headers.ts';
+import { addSecurityHeaders } from './http/security-headers.ts';
 import { serverOptions } from './http/server-options.ts';
+import { type AppDeps, type ServerServices, serverServices } from './services.ts';
 import { assetRoutes, WEB_ASSETS } from './web/assets.ts';
+import { frameOfSession } from './web/session/handlers.ts';
+
+export type { AppDeps } from './services.ts';
 
 /**
- * The one composition root: the adapters it is given (or in-memory ones), the services built on
- * them once, and the features that answer HTTP, wired through ports.
+ * The HTTP server: the services (services.ts) behind each feature's routes, the redirect's hot path
+ * in front of the router.
  */
-export interface AppDeps {
-  store: Store;
-  /** Defaults to the real inspector with the configured address guard. */
-  inspector?: Inspector;
-  counter?: WindowCounter;
-  demoLog?: DemoLog;
-  /** Cache invalidation across instances (Redis pub/sub); in-process by default. */
-  linkEvents?: LinkEvents;
-  /** Visit limits shared by every instance (Redis); the store's atomic update by default. */
-  visitLimits?: VisitLimits;
-  /** The country of a client address, for targeting rules and analytics; none known by default. */
-  countries?: CountryLookup;
-  /** The day's unique-visitor sets (Redis for several instances); in memory by default. */
-  visitors?: Visitors;
-  /** Dependencies besides the store that /readyz checks (Redis). */
-  readinessChecks?: ReadinessCheck[];
-  logger?: FastifyServerOptions['logger'];
-  now?: () => number;
-}
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -98,216 +53,130 @@ declare module 'fastify' {
 }
 
 /** Wrong passwords an address may try per protected link in a window (docs/api.md §8.2). */
-const PASSWORD_TRIES = 10;
-const PASSWORD_TRIES_WINDOW_MS = 15 * 60_000;
+const PASSWORD_TRIES = { limit: 10, windowMs: 15 * 60_000 };
 
-/** Builds the whole application without listening; tests call inject() on it. */
-/** The redirect's look-up at once, when the store is embedded (docs/adr/021-cold-codes-below-the-router.md). */
-function lookupNow(store: Store): ((code: string) => CachedLink | undefined) | undefined {
-  const find = store.findLinkByCodeNow?.bind(store);
-  if (!find) return undefined;
-  return (code) => {
-    const link = find(code);
-    return link && cachedLink(link);
-  };
-}
-
-export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyInstance> {
-  const now = deps.now ?? Date.now;
-  const metrics = createMetrics();
-  const store = timedStore(withDeadline(deps.store, config.storeTimeoutMs), metrics);
-  const counter = deps.counter ?? new MemoryWindowCounter();
-  const demoLog = deps.demoLog ?? new MemoryDemoLog();
-  const linkEvents = deps.linkEvents ?? new LocalLinkEvents();
-  const ownInspector = deps.inspector
-    ? undefined
-    : createInspector({ allowPrivate: config.allowPrivateTargets });
-  const inspector = timedInspector(deps.inspector ?? (ownInspector as Inspector), metrics);
-
-  // The redirect: hot links in memory, clicks buffered, every change heard from any instance.
-  const cache = linkCacheOver((code) => store.findLinkByCode(code), {
-    max: config.linkCacheSize,
-    ttlMs: config.linkCacheTtlSeconds * 1000,
-  });
-  linkEvents.onChanged((code) => cache.invalidate(code));
-  linkEvents.onMissed(() => cache.clear());
-  let log: FastifyBaseLogger | undefined;
-  const countries = deps.countries ?? { countryOf: () => undefined };
-  const clicks = new ClickBuffer(store, {
-    intervalMs: config.clickFlushMs,
-    now,
-    onError: (error) => log?.error({ err: error }, 'writing clicks failed; kept for the next flush'),
-    makeVisits:
-      config.tracking === 'full'
-        ? visitBatchMaker({ visitors: deps.visitors ?? new MemoryVisitors(), countries })
-        : undefined,
-  });
-  const counted = redirectCounters(metrics, config.redirectStatus);
-  const record = visitRecorder(clicks, {
-    tracking: config.tracking,
-    honorDnt: config.honorDnt,
-    exclude: config.trackingExclude,
-    trustProxy: config.trustProxy,
-    now,
-  });
-  const answer = redirectAnswer({ record, onRedirect: counted.redirected });
-  // Raw events age out; the per-day aggregates stay (docs/api.md §9.2).
-  const sweep = retentionSweep(store, {
-    retentionDays: config.analyticsRetentionDays,
-    now,
-    onError: (error) => log?.error({ err: error }, 'deleting old click events failed'),
-  });
-  const https = config.baseUrl.protocol === 'https:';
-  const fast = fastRedirect(
-    cache,
-    answer,
-    config.redirectStatus,
-    everyAnswerHeaders(https),
-    fastTargeting({ now, countries, socketIsClient: config.trustProxy === false }),
-    lookupNow(deps.store),
-  );
-
-  // Creating links: /create and the dashboard share one service; the demo has its own gate and store.
-  const inFlight = new InFlight();
-  const keyUses = new KeyUses(store, {
-    intervalMs: config.clickFlushMs,
-    now,
-    onError: (error) => log?.error({ err: error }, 'writing key uses failed; kept for the next flush'),
-  });
-  const keyChecks = {
-    counter,
-    failedKeyLimit: config.failedKeyLimit,
-    failedKeyWindowMs: config.failedKeyWindowSeconds * 1000,
-    now,
-  };
-  const keys = accountKeys(store, { ...keyChecks, onUsed: (keyId) => keyUses.note(keyId) });
-  const checks = {
-    inspector,
-    counter,
-    isSocial: socialMatcher(config.socialDomains),
-    baseUrl: config.baseUrl,
-    now,
-  };
-  const live = inFlight.trackAll(
-    createLinkService({
-      ...checks,
-      store,
-      keys,
-      onCreated: (link) => cache.remember(link.code, cachedLink(link)),
-    }),
-  );
-  const demoKeyChecks = {
-    ...keyChecks,
-    demoKey: config.demoApiKey,
-    limit: config.demoRateLimit,
-    windowMs: config.demoRateWindowSeconds * 1000,
-  };
-  const demo = inFlight.trackAll(
-    createLinkService({ ...checks, store: demoLinkStore(store), keys: demoKeys(demoKeyChecks) }),
-  );
-
-  // Managing links: the API and the dashboard change them through one editor.
-  const editor = linkEditor({
-    store,
-    inspector,
-    isSocial: checks.isSocial,
-    baseUrl: config.baseUrl,
-    linkEvents,
-    counter,
-    now,
-  });
-  const groups = accountGroups(store);
-  const managed = linksApi({
-    store,
-    createLinkAs: live.createAs,
-    editor,
-    groups,
-    cursors: pageCursors(await store.secret('page-cursors', randomBytes(32))),
-    baseUrl: config.baseUrl,
-    now,
-    retentionDays: config.analyticsRetentionDays,
-  });
-
-  const accounts = await accountServices(config, { store, counter, now });
-  await accounts.auth.checkSignupPlan();
-
+/** The server itself, the redirect's hot path answering below the router; it never listens here. */
+function server(config: Config, deps: AppDeps, services: ServerServices): FastifyInstance {
+  const { redirect } = services;
+  let debugRedirects = false;
   const app: FastifyInstance = Fastify(
     serverOptions({
       trustProxy: config.trustProxy,
       logger: deps.logger,
       maxConnections: config.maxConnections,
       beforeRouter: (req, res) => {
-        if (!fast(req, res)) return false;
-        counted.answeredBelowRouter(req.method as string);
+        if (!redirect.fast(req, res)) return false;
+        redirect.counted.answeredBelowRouter(req.method as string);
         if (debugRedirects)
-          log?.debug({ method: req.method, route: '/:code', status: res.statusCode }, 'request');
+          app.log.debug({ method: req.method, route: '/:code', status: res.statusCode }, 'request');
         return true;
       },
     }),
   );
-  log = app.log;
-  const debugRedirects = ['debug', 'trace'].includes(app.log.level);
-  addSecurityHeaders(app, { https });
-  countRequests(app, metrics);
+  services.bindLogger(app.log);
+  debugRedirects = ['debug', 'trace'].includes(app.log.level);
+  addSecurityHeaders(app, { https: config.baseUrl.protocol === 'https:' });
+  countRequests(app, services.metrics);
   logAccess(app, { quiet: REDIRECT_ROUTES });
-  observeRuntime(metrics, { clicks, cache });
-  app.addHook('onClose', async () => {
-    await inFlight.settled();
-    sweep.stop();
-    await clicks.close();
-    await keyUses.close();
-    await ownInspector?.close();
-    await demoLog.close();
-    await linkEvents.close();
+  observeRuntime(services.metrics, { clicks: redirect.clicks, cache: redirect.cache });
+  app.addHook('onClose', services.close);
+  app.decorate('clicks', redirect.clicks);
+  app.decorate('keyUses', services.links.keyUses);
+  app.decorate('retention', { sweep: redirect.sweep.sweep });
+  app.decorate('linkCache', redirect.cache);
+  app.decorate('demoLog', services.demoLog);
+  return app;
+}
+
+/** /api/v1: every resource behind the account's keys (docs/api.md §7). */
+async function managementRoutes(app: FastifyInstance, config: Config, services: ServerServices) {
+  const { store, links, pages, now } = services;
+  const origin = config.baseUrl.href.replace(/\/$/, '');
+  const api = linksApi({
+    store,
+    createLinkAs: links.live.createAs,
+    editor: links.editor,
+    cursors: links.cursors,
+    baseUrl: config.baseUrl,
+    now,
   });
-  app.decorate('clicks', clicks);
-  app.decorate('keyUses', keyUses);
-  app.decorate('retention', { sweep: sweep.sweep });
-  app.decorate('linkCache', cache);
-  app.decorate('demoLog', demoLog);
+  const stats = { store, now, retentionDays: config.analyticsRetentionDays };
+  await app.register(
+    async (v1) => {
+      managementApi(v1, links.keys);
+      await v1.register(linkRoutes, { api, origin });
+      await v1.register(statsApiRoutes, stats);
+      await v1.register(groupRoutes, { api: groupsApi({ store, groups: pages.groups }), origin });
+      await v1.register(accountApiRoutes, { store });
+    },
+    { prefix: '/api/v1' },
+  );
+}
+
+/** Every page behind the session, and the pages' own files. */
+async function signedInPages(app: FastifyInstance, config: Config, services: ServerServices) {
+  const { pages, links } = services;
+  await app.register(accountPages, {
+    ...pages.session,
+    auth: pages.auth,
+    forms: pages.forms,
+    keys: pages.apiAccess,
+    signupOpen: config.signup === 'open',
+  });
+  await app.register(linkPages, {
+    ...pages.session,
+    dashboard: pages.dashboard,
+    groups: pages.groups,
+    createLinkFor: links.live.forAccount,
+    editor: links.editor,
+    baseUrl: config.baseUrl,
+  });
+  await app.register(statsPages, { ...pages.session, stats: pages.stats });
+  await app.register(assetRoutes, { files: { ...WEB_ASSETS, ...DEMO_ASSETS, ...OPS_ASSETS } });
+}
+
+/** Builds the whole application without listening; tests call inject() on it. */
+export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyInstance> {
+  const services = await serverServices(config, deps);
+  const { redirect, links, pages, metrics, now } = services;
+  const app = server(config, deps, services);
+  const frameOf = frameOfSession(pages.session);
+  const envelope = { ...config, now };
+  const outcome = (endpoint: string) => (error: string) => metrics.createOutcomes.inc({ endpoint, error });
 
   await registerBodyParsers(app);
   await app.register(cookie);
-  for (const schema of [...CREATE_SCHEMAS, ProblemSchema, ...LINK_SCHEMAS]) app.addSchema(schema);
+  const schemas = [...CREATE_SCHEMAS, ProblemSchema, ...LINK_SCHEMAS, ...GROUP_SCHEMAS, AccountSchema];
+  for (const schema of [...schemas, ...STATS_SCHEMAS]) app.addSchema(schema);
   await collectOpenapi(app, config.baseUrl);
-  const frameOf = frameOfSession(accounts.session);
-  await app.register(createFeature, {
-    live,
-    demo,
-    envelope: { ...config, now },
-    onOutcome: (endpoint, error) => metrics.createOutcomes.inc({ endpoint, error }),
-    demoLog,
+  await app.register(createEndpoint, { live: links.live, envelope, onOutcome: outcome('/create') });
+  await app.register(demoFeature, {
+    demo: links.demo,
+    envelope,
+    onOutcome: outcome('/demo/create'),
+    demoLog: services.demoLog,
     demoKey: config.demoApiKey,
     heartbeatMs: config.sseHeartbeatSeconds * 1000,
     now,
     frameOf,
   });
-  await app.register(linksFeature, { api: managed, keys, baseUrl: config.baseUrl });
-  await app.register(accountsFeature, {
-    ...accounts,
-    createLinkFor: live.forAccount,
-    editor,
-    baseUrl: config.baseUrl,
-    signupOpen: config.signup === 'open',
-  });
-  await app.register(assetRoutes, {
-    files: { ...WEB_ASSETS, ...CREATE_ASSETS, ...ACCOUNT_ASSETS, ...OPS_ASSETS },
-  });
+  await managementRoutes(app, config, services);
+  await signedInPages(app, config, services);
   await redirectFeature(app, {
-    cache,
-    answer,
-    counter,
+    cache: redirect.cache,
+    answer: redirect.answer,
+    counter: services.counter,
     redirectStatus: config.redirectStatus,
     notFoundLimit: config.notFoundLimit,
     baseUrl: config.baseUrl,
     now,
-    limits: deps.visitLimits ?? storeVisitLimits(store),
-    countries,
+    limits: redirect.limits,
+    countries: redirect.countries,
     trustCountryHeaders: config.trustProxy !== false,
-    passwordTries: { limit: PASSWORD_TRIES, windowMs: PASSWORD_TRIES_WINDOW_MS },
+    passwordTries: PASSWORD_TRIES,
   });
   await app.register(opsFeature, {
-    checks: [{ name: 'store', check: () => store.ping() }, ...(deps.readinessChecks ?? [])],
+    checks: [{ name: 'store', check: () => services.store.ping() }, ...(deps.readinessChecks ?? [])],
     registry: metrics.registry,
     timeoutMs: config.storeTimeoutMs,
     frameOf,

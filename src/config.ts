@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import type { Tracking } from './core/analytics.ts';
+import type { Tracking } from './core/analytics/model.ts';
 import { PLAN_NAME_PATTERN } from './core/plans.ts';
 import { DEFAULT_SOCIAL_DOMAINS } from './core/social.ts';
 import { formatTimestamp } from './core/timestamp.ts';

@@ -11,7 +11,13 @@ import type { ReadinessCheck } from '../src/core/ports/readiness.ts';
 import type { WindowCounter } from '../src/core/ports/shared-state.ts';
 import type { Store } from '../src/core/ports/store.ts';
 import type { Visitors } from '../src/core/ports/visitors.ts';
-import { accountOperations } from '../src/features/accounts/operator.ts';
+import { accountOperations } from '../src/features/accounts/index.ts';
+import { groupOperations } from '../src/features/groups/index.ts';
+
+/** What the operator can do (`snip account …`, `snip group …`), for seeding a store. */
+export function operations(store: Store) {
+  return { ...accountOperations(store), ...groupOperations(store) };
+}
 
 /** A recording inspector: answers what the test says, counts what was fetched. */
 export class FakeInspector implements Inspector {
@@ -35,7 +41,7 @@ export interface TestApp {
   app: FastifyInstance;
   store: Store;
   config: Config;
-  ops: ReturnType<typeof accountOperations>;
+  ops: ReturnType<typeof operations>;
   inspector: Inspector;
   /** An account on a plan with API access; its key. */
   apiKey: string;
@@ -66,7 +72,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...options.env,
   });
   const store = await openStore(config.databaseUrl, { prepare: true });
-  const ops = accountOperations(store);
+  const ops = operations(store);
   await ops.savePlan('tester', {
     apiAccess: options.plan?.apiAccess ?? true,
     urlQuota: options.plan?.urlQuota ?? 1000,

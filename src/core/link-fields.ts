@@ -1,4 +1,6 @@
+import type { LinkGuards } from './entities.ts';
 import { Refusal } from './errors.ts';
+import { hashPassword } from './password.ts';
 import { isReservedPath, LINK_CODE_PATTERN } from './short-code.ts';
 import { parseTargetUrl, type TargetUrl } from './target-url.ts';
 import { DEVICES, type Device, MAX_RULES, type RuleCondition } from './targeting.ts';
@@ -153,4 +155,17 @@ export function checkLinkRules(fields: LinkRuleFields, nowMs: number): CheckedRu
   if (password !== undefined) checked.password = password;
   if (rules !== undefined) checked.rules = rules === null ? [] : checkRules(rules);
   return checked;
+}
+
+/** What is stored of checked rule fields: the password only as its hash. */
+export async function guardsOf(checked: CheckedRuleFields): Promise<LinkGuards> {
+  const guards: LinkGuards = {};
+  if (checked.expiresAt !== undefined) guards.expiresAt = checked.expiresAt;
+  if (checked.maxClicks !== undefined) guards.maxClicks = checked.maxClicks;
+  if (checked.password !== undefined) {
+    guards.passwordHash = checked.password === null ? null : await hashPassword(checked.password);
+  }
+  if (checked.rules !== undefined)
+    guards.rules = checked.rules.map((rule) => ({ if: rule.if, url: rule.url }));
+  return guards;
 }

@@ -20,6 +20,9 @@ const here = (name: string) => new URL(`./assets/${name}`, import.meta.url);
 export const WEB_ASSETS: AssetFiles = {
   'snip.css': ['tokens.css', 'frame.css', 'controls.css', 'components.css'].map(here),
   'favicon.svg': here('favicon.svg'),
+  // Every signed-in page: its layout, the copy buttons, the menus and the confirmations.
+  'dashboard.css': here('dashboard.css'),
+  'dashboard.js': here('dashboard.js'),
 };
 
 const ASSET_TYPES: Record<string, string> = {

@@ -7,7 +7,7 @@ export interface Frame {
 }
 
 /**
- * Who is signed in for this request, if anyone: the accounts feature answers it, and app.ts hands
- * the answer to every feature whose pages show the signed-in navigation.
+ * Who is signed in for this request, if anyone (session/handlers.ts answers it), for every page
+ * that shows the signed-in navigation.
  */
 export type FrameOf = (request: FastifyRequest) => Promise<Frame | undefined>;

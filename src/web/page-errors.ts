@@ -37,3 +37,11 @@ export function answerErrorsAsPages(app: FastifyInstance): void {
     );
   });
 }
+
+/** A scope of pages, not API: its routes stay out of /openapi.json and its errors answer as pages. */
+export function pageScope(app: FastifyInstance): void {
+  app.addHook('onRoute', (route) => {
+    route.schema = { ...route.schema, hide: true };
+  });
+  answerErrorsAsPages(app);
+}

@@ -7,8 +7,8 @@ import type { CliDeps } from '../../src/cli.ts';
 import type { Link } from '../../src/core/entities.ts';
 import type { Store } from '../../src/core/ports/store.ts';
 import { urlHash } from '../../src/core/target-url.ts';
-import { importLinks } from '../../src/features/accounts/operator-import.ts';
-import { readImportFile } from '../../src/features/accounts/operator-import-formats.ts';
+import { readImportFile } from '../../src/features/imports/import-formats.ts';
+import { importLinks } from '../../src/features/imports/import-links.ts';
 import { FakeInspector, runSnip, withStoreAt } from './cli-harness.ts';
 
 /** `snip link import` (docs/api.md §8.4), run in this process with an inspector that never fetches. */

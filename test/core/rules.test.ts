@@ -7,9 +7,9 @@ import {
   pooledRandomBytes,
   SHORT_CODE_PATTERN,
 } from '../../src/core/short-code.ts';
-import { isApiId, slugify } from '../../src/core/slug.ts';
 import { DEFAULT_SOCIAL_DOMAINS, socialMatcher } from '../../src/core/social.ts';
 import { formatTimestamp } from '../../src/core/timestamp.ts';
+import { isApiId, slugify } from '../../src/features/groups/group-fields.ts';
 import { API_STATUS } from '../../src/http/api-statuses.ts';
 
 describe('error table', () => {

@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import postgres from 'postgres';
 import { openStore } from '../../src/adapters/open-store.ts';
 import type { Store } from '../../src/core/ports/store.ts';
-import { accountOperations } from '../../src/features/accounts/operator.ts';
+import { accountOperations } from '../../src/features/accounts/cli/account-operations.ts';
 import { startTargetServer, type TargetServer } from '../fixtures/target-server.ts';
 import { type ServerProcess, startServerProcess } from '../process/server-process.ts';
 import { type Answer, create, eventually, PageSession, visit } from './http-client.ts';

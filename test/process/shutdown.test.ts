@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { openStore } from '../../src/adapters/open-store.ts';
-import { accountOperations } from '../../src/features/accounts/operator.ts';
+import { accountOperations } from '../../src/features/accounts/cli/account-operations.ts';
 import { startServerProcess } from './server-process.ts';
 
 const BROWSER =

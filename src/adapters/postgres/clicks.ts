@@ -3,7 +3,7 @@
 import { dayNumber, dayText } from '../../core/days.ts';
 import type { DailyClicks } from '../../core/entities.ts';
 import type { ClickStore } from '../../core/ports/store.ts';
-import { checkedBatch, isEmpty } from '../sql/visit-batch.ts';
+import { checkedBatch, isEmpty } from '../sql/flush-batch.ts';
 import type { Db } from './client.ts';
 import { query } from './client.ts';
 import { writeClicks } from './write-clicks.ts';

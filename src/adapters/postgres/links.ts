@@ -53,43 +53,55 @@ const INSERT_ATTEMPTS = 3;
 const TAKE_VISIT = `UPDATE links SET limit_used = limit_used + 1
   WHERE id = $1 AND deleted_at IS NULL AND max_clicks IS NOT NULL AND limit_used < max_clicks`;
 
-export function postgresLinkStore(db: Db): LinkStore {
-  /**
-   * Inside the open transaction: the insert decides duplicate and code, then the quota.
-   *
-   * READ COMMITTED is enough. A concurrent insert of the same URL or code waits in the unique
-   * index for the first writer's transaction to end: if it commits, ON CONFLICT skips the row, and
-   * the next statement, taking a fresh snapshot, sees the committed link; if it rolls back (quota),
-   * the insert goes ahead. The quota UPDATE locks the account row, so concurrent takers queue on it
-   * and each re-checks `link_count < quota` against the latest committed count before writing.
-   * Neither rule depends on what a snapshot saw, so no stricter isolation (and no retry loop for
-   * serialization failures) is needed.
-   */
-  const insert = async (tx: Tx, link: NewLink): Promise<InsertLinkResult> => {
-    const values: Param[] = newLinkValues(link, Date.now());
-    for (let attempt = 1; attempt <= INSERT_ATTEMPTS; attempt++) {
-      const created = mapFirst(await query(tx, INSERT_LINK, values), toLink);
-      if (created) {
-        await addTags(tx, created.id, link.tags ?? []);
-        // Last before the commit: the account row stays locked for one statement and the commit.
-        // Over quota, the transaction rolls back with the link and its tags.
-        const slot = await query(tx, TAKE_QUOTA_SLOT, [link.accountId]);
-        if (slot.length === 0) return { kind: 'quota-exceeded' };
-        return { kind: 'created', link: created };
-      }
-      // Nothing inserted: a live duplicate or a taken code. The duplicate wins when both apply,
-      // as on SQLite: a new code would only meet the same duplicate.
-      const existing = mapFirst(
-        await query(tx, FIND_LIVE_BY_URL_HASH, [link.accountId, link.urlHash]),
-        toLink,
-      );
-      if (existing) return { kind: 'duplicate', existing };
-      if ((await query(tx, CODE_EXISTS, [link.code])).length > 0) return { kind: 'code-taken' };
-      // Neither: the duplicate that refused the row was deleted in between. Try again.
+/**
+ * Inside the open transaction: the insert decides duplicate and code, then the quota.
+ *
+ * READ COMMITTED is enough. A concurrent insert of the same URL or code waits in the unique
+ * index for the first writer's transaction to end: if it commits, ON CONFLICT skips the row, and
+ * the next statement, taking a fresh snapshot, sees the committed link; if it rolls back (quota),
+ * the insert goes ahead. The quota UPDATE locks the account row, so concurrent takers queue on it
+ * and each re-checks `link_count < quota` against the latest committed count before writing.
+ * Neither rule depends on what a snapshot saw, so no stricter isolation (and no retry loop for
+ * serialization failures) is needed.
+ */
+async function insert(tx: Tx, link: NewLink): Promise<InsertLinkResult> {
+  const values: Param[] = newLinkValues(link, Date.now());
+  for (let attempt = 1; attempt <= INSERT_ATTEMPTS; attempt++) {
+    const created = mapFirst(await query(tx, INSERT_LINK, values), toLink);
+    if (created) {
+      await addTags(tx, created.id, link.tags ?? []);
+      // Last before the commit: the account row stays locked for one statement and the commit.
+      // Over quota, the transaction rolls back with the link and its tags.
+      const slot = await query(tx, TAKE_QUOTA_SLOT, [link.accountId]);
+      if (slot.length === 0) return { kind: 'quota-exceeded' };
+      return { kind: 'created', link: created };
     }
-    throw new Error(`link ${link.code} was refused ${INSERT_ATTEMPTS} times without a visible conflict`);
-  };
+    // Nothing inserted: a live duplicate or a taken code. The duplicate wins when both apply,
+    // as on SQLite: a new code would only meet the same duplicate.
+    const existing = mapFirst(await query(tx, FIND_LIVE_BY_URL_HASH, [link.accountId, link.urlHash]), toLink);
+    if (existing) return { kind: 'duplicate', existing };
+    if ((await query(tx, CODE_EXISTS, [link.code])).length > 0) return { kind: 'code-taken' };
+    // Neither: the duplicate that refused the row was deleted in between. Try again.
+  }
+  throw new Error(`link ${link.code} was refused ${INSERT_ATTEMPTS} times without a visible conflict`);
+}
 
+/** Visit limits in the store (without Redis): a visit taken within the limit, and how many were. */
+function postgresVisitLimits(db: Db): Pick<LinkStore, 'takeVisit' | 'visitsTaken'> {
+  return {
+    async takeVisit(linkId) {
+      return (await query(db, `${TAKE_VISIT} RETURNING id`, [linkId])).length === 1;
+    },
+
+    async visitsTaken(linkId) {
+      return Number(
+        (await query(db, 'SELECT limit_used FROM links WHERE id = $1', [linkId]))[0]?.limit_used ?? 0,
+      );
+    },
+  };
+}
+
+export function postgresLinkStore(db: Db): LinkStore {
   return {
     async findLiveLinkByUrlHash(accountId, urlHash) {
       return mapFirst(await query(db, FIND_LIVE_BY_URL_HASH, [accountId, urlHash]), toLink);
@@ -106,16 +118,6 @@ export function postgresLinkStore(db: Db): LinkStore {
         db,
         (tx) => insert(tx, link),
         (result) => result.kind === 'created',
-      );
-    },
-
-    async takeVisit(linkId) {
-      return (await query(db, `${TAKE_VISIT} RETURNING id`, [linkId])).length === 1;
-    },
-
-    async visitsTaken(linkId) {
-      return Number(
-        (await query(db, 'SELECT limit_used FROM links WHERE id = $1', [linkId]))[0]?.limit_used ?? 0,
       );
     },
 
@@ -157,6 +159,7 @@ export function postgresLinkStore(db: Db): LinkStore {
       });
     },
 
+    ...postgresVisitLimits(db),
     ...postgresLinkChanges(db),
   };
 }

@@ -4,15 +4,9 @@
  * is summed first (sql/visit-batch.ts), so each ON CONFLICT DO UPDATE meets each row once.
  */
 
-import { EVENT_DIMENSIONS } from '../../core/analytics.ts';
-import {
-  type CheckedBatch,
-  type DayRow,
-  dailyWrites,
-  linkTotals,
-  type StatRow,
-  visitorNumber,
-} from '../sql/visit-batch.ts';
+import { EVENT_DIMENSIONS } from '../../core/analytics/model.ts';
+import type { CheckedBatch } from '../sql/flush-batch.ts';
+import { type DayRow, dailyWrites, linkTotals, type StatRow, visitorNumber } from '../sql/flush-rows.ts';
 import { type Db, type Param, query, transaction } from './client.ts';
 
 // Deleted links are counted too (no deleted_at filter); RETURNING hands over each link's account,

@@ -14,7 +14,7 @@ import {
   type StatsRange,
   type StatsScope,
   type StoredStats,
-} from '../../core/analytics.ts';
+} from '../../core/analytics/model.ts';
 import { DAY_MS, HOUR_MS } from '../../core/days.ts';
 import type { Row } from './rows.ts';
 

@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
-import { type EventColumns, EventTable } from '../../core/event-table.ts';
+import { type EventColumns, EventTable } from '../../core/analytics/event-table.ts';
+import type { CheckedBatch } from '../sql/flush-batch.ts';
 import { PURGE_SLICE } from '../sql/stats-queries.ts';
-import type { CheckedBatch } from '../sql/visit-batch.ts';
 import type { Connection } from './connection.ts';
 import { purgeEvents, writeClicks } from './write-clicks.ts';
 

@@ -3,7 +3,7 @@
 import { dayNumber, dayText } from '../../core/days.ts';
 import type { DailyClicks } from '../../core/entities.ts';
 import type { ClickStore } from '../../core/ports/store.ts';
-import { type CheckedBatch, checkedBatch, isEmpty } from '../sql/visit-batch.ts';
+import { type CheckedBatch, checkedBatch, isEmpty } from '../sql/flush-batch.ts';
 import type { Connection } from './connection.ts';
 
 // A day may hold bot hits only; the human history lists days with clicks.

@@ -39,10 +39,14 @@ const SOFT_DELETE = `UPDATE links SET deleted_at = ?
 const TAKE_VISIT = `UPDATE links SET limit_used = limit_used + 1
   WHERE id = ? AND deleted_at IS NULL AND max_clicks IS NOT NULL AND limit_used < max_clicks`;
 
-export function sqliteLinkStore(conn: Connection, writes: WriteQueue): LinkStore {
-  const findLiveByUrlHash = (accountId: number, urlHash: string): Link | undefined =>
-    mapRow(conn.stmt(FIND_LIVE_BY_URL_HASH).get(accountId, urlHash), toLink);
+const findLiveByUrlHash = (conn: Connection, accountId: number, urlHash: string): Link | undefined =>
+  mapRow(conn.stmt(FIND_LIVE_BY_URL_HASH).get(accountId, urlHash), toLink);
 
+/** Creating links: one within the quota (creates made at once share a commit), or many at once. */
+function sqliteLinkInserts(
+  conn: Connection,
+  writes: WriteQueue,
+): Pick<LinkStore, 'insertLinkWithinQuota' | 'insertLinksBulk'> {
   /** Inside the open transaction: the insert decides duplicate and code, then the quota. */
   const insert = (link: NewLink): InsertLinkResult => {
     let created: Link;
@@ -57,7 +61,7 @@ export function sqliteLinkStore(conn: Connection, writes: WriteQueue): LinkStore
       // A failed statement leaves the transaction open in SQLite, so this read sees the same
       // snapshot that refused the row. When the code collides too, the duplicate still wins:
       // a new code would only meet the same duplicate.
-      const existing = findLiveByUrlHash(link.accountId, link.urlHash);
+      const existing = findLiveByUrlHash(conn, link.accountId, link.urlHash);
       if (existing) return { kind: 'duplicate', existing };
       if (codeTaken) return { kind: 'code-taken' };
       throw error;
@@ -81,8 +85,47 @@ export function sqliteLinkStore(conn: Connection, writes: WriteQueue): LinkStore
   };
 
   return {
+    insertLinkWithinQuota(link) {
+      // Creates made at once share a commit, each in its savepoint; a refused one rolls back itself.
+      return writes.write(
+        () => insert(link),
+        (result) => result.kind === 'created',
+      );
+    },
+
+    async insertLinksBulk(links) {
+      for (let start = 0; start < links.length; start += BULK_CHUNK) {
+        // node:sqlite blocks the thread: between chunks, let the redirect and the click flush run.
+        if (start > 0) await nextTurn();
+        const chunk = links.slice(start, start + BULK_CHUNK);
+        conn.transaction(() => insertChunk(chunk));
+      }
+    },
+  };
+}
+
+/** Visit limits in the store (without Redis): a visit taken within the limit, and how many were. */
+function sqliteVisitLimits(
+  conn: Connection,
+  writes: WriteQueue,
+): Pick<LinkStore, 'takeVisit' | 'visitsTaken'> {
+  return {
+    async takeVisit(linkId) {
+      // A write on the redirect's path: queued, so it waits for the click writer's lock without
+      // stopping the thread, and visits taken at once share a commit.
+      return writes.write(() => conn.stmt(TAKE_VISIT).run(linkId).changes === 1);
+    },
+
+    async visitsTaken(linkId) {
+      return Number(conn.stmt('SELECT limit_used FROM links WHERE id = ?').get(linkId)?.limit_used ?? 0);
+    },
+  };
+}
+
+export function sqliteLinkStore(conn: Connection, writes: WriteQueue): LinkStore {
+  return {
     async findLiveLinkByUrlHash(accountId, urlHash) {
-      return findLiveByUrlHash(accountId, urlHash);
+      return findLiveByUrlHash(conn, accountId, urlHash);
     },
 
     async countLiveLinks(accountId) {
@@ -92,24 +135,6 @@ export function sqliteLinkStore(conn: Connection, writes: WriteQueue): LinkStore
         .stmt('SELECT link_count AS n FROM accounts WHERE id = ?')
         .get(accountId);
       return (row?.n as number | undefined) ?? 0;
-    },
-
-    insertLinkWithinQuota(link) {
-      // Creates made at once share a commit, each in its savepoint; a refused one rolls back itself.
-      return writes.write(
-        () => insert(link),
-        (result) => result.kind === 'created',
-      );
-    },
-
-    async takeVisit(linkId) {
-      // A write on the redirect's path: queued, so it waits for the click writer's lock without
-      // stopping the thread, and visits taken at once share a commit.
-      return writes.write(() => conn.stmt(TAKE_VISIT).run(linkId).changes === 1);
-    },
-
-    async visitsTaken(linkId) {
-      return Number(conn.stmt('SELECT limit_used FROM links WHERE id = ?').get(linkId)?.limit_used ?? 0);
     },
 
     async isCodeIssued(code) {
@@ -124,15 +149,6 @@ export function sqliteLinkStore(conn: Connection, writes: WriteQueue): LinkStore
       return mapRow(conn.stmt(FIND_LINK_BY_CODE).get(code), toLink);
     },
 
-    async insertLinksBulk(links) {
-      for (let start = 0; start < links.length; start += BULK_CHUNK) {
-        // node:sqlite blocks the thread: between chunks, let the redirect and the click flush run.
-        if (start > 0) await nextTurn();
-        const chunk = links.slice(start, start + BULK_CHUNK);
-        conn.transaction(() => insertChunk(chunk));
-      }
-    },
-
     async deleteLink(accountId, code) {
       return conn.transaction(() => {
         if (conn.stmt(SOFT_DELETE).run(Date.now(), accountId, code).changes === 0) return false;
@@ -141,6 +157,8 @@ export function sqliteLinkStore(conn: Connection, writes: WriteQueue): LinkStore
       });
     },
 
+    ...sqliteLinkInserts(conn, writes),
+    ...sqliteVisitLimits(conn, writes),
     ...sqliteLinkList(conn),
     ...sqliteLinkChanges(conn),
   };

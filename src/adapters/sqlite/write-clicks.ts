@@ -3,14 +3,9 @@
  * or in place for :memory:. The batch arrives checked (sql/visit-batch.ts).
  */
 
-import { EVENT_DIMENSIONS } from '../../core/analytics.ts';
-import {
-  type CheckedBatch,
-  type DailyWrites,
-  dailyWrites,
-  linkTotals,
-  visitorNumber,
-} from '../sql/visit-batch.ts';
+import { EVENT_DIMENSIONS } from '../../core/analytics/model.ts';
+import type { CheckedBatch } from '../sql/flush-batch.ts';
+import { type DailyWrites, dailyWrites, linkTotals, visitorNumber } from '../sql/flush-rows.ts';
 import type { Connection } from './connection.ts';
 
 // Deleted links are counted too (no deleted_at filter); RETURNING hands over the account for the

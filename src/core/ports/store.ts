@@ -1,4 +1,5 @@
-import type { StatsRange, StatsScope, StoredStats } from '../analytics.ts';
+import type { StatsRange, StatsScope, StoredStats } from '../analytics/model.ts';
+import type { VisitBatch } from '../analytics/visit-batch.ts';
 import type {
   Account,
   ApiKeyInfo,
@@ -17,7 +18,6 @@ import type {
   PlanSettings,
   SessionRecord,
 } from '../entities.ts';
-import type { VisitBatch } from '../visit-batch.ts';
 
 /**
  * The store's ports: what features need from persistence, named by intent, one port per kind of

@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { type CookiePolicy, cookieOptions } from './session-cookie.ts';
+import { type CookiePolicy, cookieOptions } from '../../web/session/session-cookie.ts';
 
 /**
  * The one-time display of a new API key after the redirect (ADR 010). The key travels in a short-lived

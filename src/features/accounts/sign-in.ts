@@ -41,16 +41,8 @@ function throttled(retryAfterSeconds: number, message?: string): Refusal {
   return new Refusal('throttled', text, { retryAfterSeconds });
 }
 
-export function signInService(options: SignInOptions) {
-  const { store, counter, limits } = options;
-  const now = options.now ?? Date.now;
-  // An unknown email is checked against this hash, so it costs the same scrypt time as a known one.
-  let decoy: Promise<string> | undefined;
-  const decoyHash = () => {
-    decoy ??= hashPassword(randomBytes(18).toString('base64url'));
-    return decoy;
-  };
-
+/** Failed sign-ins counted per account and per address in a window (docs/adr/009). */
+function failureLimiter({ counter, limits }: SignInOptions, now: () => number) {
   const accountKey = (email: string) => `signin-failed:{account-${email}}`;
   const addressKey = (address: string) => `signin-failed:{address-${address}}`;
 
@@ -73,6 +65,55 @@ export function signInService(options: SignInOptions) {
       counter.increment(addressKey(address), window),
     ]);
   }
+  return { waitFor, countFailure };
+}
+
+/** A new account of the sign-up plan, with its key; 20 sign-ups per address an hour. */
+async function signUp(
+  options: SignInOptions,
+  at: number,
+  email: string,
+  password: string,
+  address: string,
+): Promise<{ account: Account; apiKey: string }> {
+  const { store, counter } = options;
+  if (!options.signup.open) throw new Refusal('signup-closed');
+  const window = windowAt(at, HOUR_MS);
+  if ((await counter.peek(`signup:{${address}}`, window)) >= SIGNUPS_PER_HOUR) {
+    throw throttled(secondsUntil(window.end, at));
+  }
+  const normalized = normalizeEmail(email);
+  if (!normalized) throw new Refusal('email-invalid');
+  if (!validPassword(password)) {
+    throw new Refusal('password-invalid', `A password has ${PASSWORD_MIN} to 1,024 characters.`);
+  }
+  const plan = await store.findPlanByName(options.signup.plan);
+  if (!plan) {
+    throw new Refusal(
+      'plan-missing',
+      'Sign-up is not available: the plan for new accounts does not exist. Tell the operator.',
+    );
+  }
+  await counter.increment(`signup:{${address}}`, window);
+  const created = await store.createAccount(normalized, plan.id, await hashPassword(password));
+  if (created.kind === 'email-taken') {
+    throw new Refusal('email-taken', 'An account with this email exists. Sign in instead.');
+  }
+  // Every account gets its key with the account, as the CLI does; the page shows it only with API access.
+  return { account: created.account, apiKey: await issueAccountKey(store, created.account.id) };
+}
+
+export function signInService(options: SignInOptions) {
+  const { store } = options;
+  const now = options.now ?? Date.now;
+  // An unknown email is checked against this hash, so it costs the same scrypt time as a known one.
+  let decoy: Promise<string> | undefined;
+  const decoyHash = () => {
+    decoy ??= hashPassword(randomBytes(18).toString('base64url'));
+    return decoy;
+  };
+
+  const { waitFor, countFailure } = failureLimiter(options, now);
 
   /** True only for the account's own password; spends one scrypt either way. */
   async function passwordMatches(account: Account | undefined, password: string): Promise<boolean> {
@@ -103,37 +144,8 @@ export function signInService(options: SignInOptions) {
       throw new Refusal('sign-in-failed');
     },
 
-    async signUp(
-      email: string,
-      password: string,
-      address: string,
-    ): Promise<{ account: Account; apiKey: string }> {
-      if (!options.signup.open) throw new Refusal('signup-closed');
-      const at = now();
-      const window = windowAt(at, HOUR_MS);
-      if ((await counter.peek(`signup:{${address}}`, window)) >= SIGNUPS_PER_HOUR) {
-        throw throttled(secondsUntil(window.end, at));
-      }
-      const normalized = normalizeEmail(email);
-      if (!normalized) throw new Refusal('email-invalid');
-      if (!validPassword(password)) {
-        throw new Refusal('password-invalid', `A password has ${PASSWORD_MIN} to 1,024 characters.`);
-      }
-      const plan = await store.findPlanByName(options.signup.plan);
-      if (!plan) {
-        throw new Refusal(
-          'plan-missing',
-          'Sign-up is not available: the plan for new accounts does not exist. Tell the operator.',
-        );
-      }
-      await counter.increment(`signup:{${address}}`, window);
-      const created = await store.createAccount(normalized, plan.id, await hashPassword(password));
-      if (created.kind === 'email-taken') {
-        throw new Refusal('email-taken', 'An account with this email exists. Sign in instead.');
-      }
-      // Every account gets its key with the account, as the CLI does; the page shows it only with API access.
-      return { account: created.account, apiKey: await issueAccountKey(store, created.account.id) };
-    },
+    signUp: (email: string, password: string, address: string) =>
+      signUp(options, now(), email, password, address),
 
     /** Needs the current password; failures count like failed sign-ins, so a stolen session cannot guess it. */
     async changePassword(account: Account, current: string, next: string, address: string): Promise<void> {

@@ -1,22 +1,21 @@
 import type { Link, LinkChange } from '../../core/entities.ts';
 import { Refusal } from '../../core/errors.ts';
+import { checkLinkRules, checkTags, checkTitle, guardsOf } from '../../core/link-fields.ts';
+import type { Inspector } from '../../core/ports/inspector.ts';
+import type { LinkEvents, WindowCounter } from '../../core/ports/shared-state.ts';
+import type { GroupStore, LinkStore } from '../../core/ports/store.ts';
+import { accountRateWindow, spendWindow } from '../../core/rate-window.ts';
+import type { SocialMatcher } from '../../core/social.ts';
 import {
-  groupOrRefuse,
-  guardsOf,
   inspectOrRefuse,
   inspectRuleTargets,
   refuseOwnHost,
   refuseRuleTargets,
   targetOrRefuse,
-} from '../../core/link-checks.ts';
-import { checkLinkRules, checkTags, checkTitle } from '../../core/link-fields.ts';
-import type { Inspector } from '../../core/ports/inspector.ts';
-import type { LinkEditor, LinkPatch } from '../../core/ports/link-editor.ts';
-import type { LinkEvents, WindowCounter } from '../../core/ports/shared-state.ts';
-import type { GroupStore, LinkStore } from '../../core/ports/store.ts';
-import { accountRateWindow, spendWindow } from '../../core/rate-window.ts';
-import type { SocialMatcher } from '../../core/social.ts';
+} from '../../core/target-checks.ts';
 import { type TargetUrl, urlHash } from '../../core/target-url.ts';
+import { groupOrRefuse } from '../groups/index.ts';
+import type { LinkEditor, LinkPatch } from './link-requests.ts';
 
 export interface EditLinkDeps {
   store: Pick<GroupStore, 'findGroupOfAccount'> &

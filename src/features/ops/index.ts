@@ -31,3 +31,14 @@ export async function opsFeature(app: FastifyInstance, options: OpsFeatureOption
   for (const path of ['/healthz', '/readyz', '/metrics', '/openapi.json'])
     refuseOtherMethods(app, path, ['GET']);
 }
+
+export { OPS_COMMANDS } from './cli/ops-commands.ts';
+export {
+  countRequests,
+  createMetrics,
+  observeRuntime,
+  redirectCounters,
+  timedInspector,
+  timedStore,
+} from './metrics.ts';
+export { collectOpenapi } from './openapi.ts';

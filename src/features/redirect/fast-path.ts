@@ -1,14 +1,13 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { isLinkCode, SLUG_MAX_LENGTH, SLUG_MIN_LENGTH } from '../../core/short-code.ts';
-import { type ClickKind, clickKind } from './click-kind.ts';
+import { type ClickKind, clickKind, type VisitRecorder, type VisitRequest } from '../analytics/index.ts';
 import type { CachedLink, LinkCache } from './link-cache.ts';
-import type { VisitRecorder, VisitRequest } from './visits.ts';
 
 // Every click must reach us: no browser or proxy may keep the redirect.
 export const NO_STORE = 'private, no-cache, no-store, max-age=0, must-revalidate';
 
 export interface RedirectAnswerOptions {
-  /** Counts the redirect as TRACKING and the request say (visits.ts). */
+  /** Counts the redirect as TRACKING and the request say (analytics' visit recorder). */
   record: VisitRecorder;
   onRedirect?: (kind: ClickKind) => void;
 }

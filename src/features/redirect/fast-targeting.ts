@@ -1,9 +1,9 @@
 import type { IncomingMessage } from 'node:http';
-import { hasExpired } from '../../core/link-state.ts';
+import { hasExpired } from '../../core/link-limits.ts';
 import type { CountryLookup } from '../../core/ports/geo.ts';
 import { firstMatch } from '../../core/targeting.ts';
 import type { CachedLink } from './link-cache.ts';
-import { visitorFacts } from './visitor.ts';
+import { visitorFacts } from './targeting-facts.ts';
 
 export interface FastTargetingOptions {
   now: () => number;

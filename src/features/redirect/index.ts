@@ -3,15 +3,15 @@ import type { CountryLookup } from '../../core/ports/geo.ts';
 import type { WindowCounter } from '../../core/ports/shared-state.ts';
 import type { VisitLimits } from '../../core/ports/visit-limits.ts';
 import type { RedirectAnswer } from './fast-path.ts';
-import { guardedRedirects } from './guarded.ts';
+import { guardedRedirects } from './guarded-redirects.ts';
 import type { LinkCache } from './link-cache.ts';
 import { qrcodeRoute } from './qrcode.ts';
 import { registerRedirects } from './route.ts';
 
 /**
- * GET /<code> and its QR image. The hot path below the router (fast-path.ts) is wired into the
- * server by app.ts; this registers the routes that answer everything else: cold codes, misses and
- * their limiter, HEAD under inject(), and /qrcode/<code>.png.
+ * GET /<code> and its QR image. The hot path below the router (redirect-path.ts builds it, app.ts
+ * puts it in front of the router); this registers the routes that answer everything else: cold
+ * codes, misses and their limiter, HEAD under inject(), and /qrcode/<code>.png.
  */
 export interface RedirectFeatureOptions {
   cache: LinkCache;
@@ -48,3 +48,7 @@ export async function redirectFeature(app: FastifyInstance, options: RedirectFea
   });
   registerRedirects(app, { ...options, guarded });
 }
+
+export type { LinkCache } from './link-cache.ts';
+export { redirectPath } from './redirect-path.ts';
+export { storeVisitLimits } from './visit-limits.ts';

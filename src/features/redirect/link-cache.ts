@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { Link } from '../../core/entities.ts';
 import { UnavailableError } from '../../core/errors.ts';
-import { guardOf, type LinkGuard } from './guard.ts';
+import { guardOf, type LinkGuard } from './link-guard.ts';
 
 /** What a redirect needs of a link; nothing more is kept in memory. */
 export interface CachedLink {

@@ -5,7 +5,7 @@ import { windowAt } from '../../core/rate-window.ts';
 import { isLinkCode } from '../../core/short-code.ts';
 import { errorPage } from '../../web/error-page.ts';
 import { NO_STORE, type RedirectAnswer } from './fast-path.ts';
-import type { GuardedRedirects } from './guarded.ts';
+import type { GuardedRedirects } from './guarded-redirects.ts';
 import type { LinkCache } from './link-cache.ts';
 
 export interface RedirectRouteOptions {

@@ -12,7 +12,7 @@ import {
   type Dimension,
   type StatsRange,
   type StoredStats,
-} from '../../../src/core/analytics.ts';
+} from '../../../src/core/analytics/model.ts';
 import type { Link } from '../../../src/core/entities.ts';
 import type { Store } from '../../../src/core/ports/store.ts';
 import { clickEvent } from '../../fixtures/click-event.ts';

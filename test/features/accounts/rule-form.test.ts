@@ -8,7 +8,7 @@ import {
   ruleChanges,
   ruleDraft,
   ruleFormOf,
-} from '../../../src/features/accounts/rule-form.ts';
+} from '../../../src/features/links/pages/rule-form.ts';
 
 /** The dashboard's rule fields as sent, and what they ask of the service. */
 

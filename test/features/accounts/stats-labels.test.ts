@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { csvLine } from '../../../src/core/csv.ts';
 import {
   countryLabel,
   flagOf,
   languageLabel,
   valueLabel,
-} from '../../../src/features/accounts/pages/stats-labels.ts';
-import { csvLine } from '../../../src/web/csv.ts';
+} from '../../../src/features/analytics/pages/stats-labels.ts';
 
 /** How the stats page names recorded values, and how the CSV writes them. */
 

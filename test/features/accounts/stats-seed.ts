@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { BotKindCount, ClickEvent, NewVisitors } from '../../../src/core/analytics.ts';
+import type { BotKindCount, ClickEvent, NewVisitors } from '../../../src/core/analytics/model.ts';
 import type { ClickCount, Link } from '../../../src/core/entities.ts';
 import type { Store } from '../../../src/core/ports/store.ts';
 import { clickEvent } from '../../fixtures/click-event.ts';

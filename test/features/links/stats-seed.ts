@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
-import type { BotKindCount, ClickEvent, NewVisitors } from '../../../src/core/analytics.ts';
+import type { BotKindCount, ClickEvent, NewVisitors } from '../../../src/core/analytics/model.ts';
 import type { ClickCount } from '../../../src/core/entities.ts';
 import type { Store } from '../../../src/core/ports/store.ts';
 import { clickEvent } from '../../fixtures/click-event.ts';

@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import postgres from 'postgres';
 import { RedisVisitors } from '../../../src/adapters/redis/visitors.ts';
-import type { StatsRange } from '../../../src/core/analytics.ts';
+import type { StatsRange } from '../../../src/core/analytics/model.ts';
 import { send, startTestApp, type TestApp, type TestAppOptions } from '../../helper.ts';
 import { callApi } from '../links/api-client.ts';
 

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { EventTable } from '../../../src/core/analytics/event-table.ts';
+import type { VisitBatch } from '../../../src/core/analytics/visit-batch.ts';
 import type { ClickCount } from '../../../src/core/entities.ts';
-import { EventTable } from '../../../src/core/event-table.ts';
-import type { VisitBatch } from '../../../src/core/visit-batch.ts';
-import { ClickBuffer } from '../../../src/features/redirect/click-buffer.ts';
+import { ClickBuffer } from '../../../src/features/analytics/collect/click-buffer.ts';
 
 /** A store that records batches and can be told to fail. */
 function fakeStore() {

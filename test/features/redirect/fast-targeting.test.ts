@@ -4,8 +4,8 @@ import { describe, it } from 'node:test';
 import type { Link } from '../../../src/core/entities.ts';
 import { fastRedirect } from '../../../src/features/redirect/fast-path.ts';
 import { fastTargeting } from '../../../src/features/redirect/fast-targeting.ts';
-import { guardOf } from '../../../src/features/redirect/guard.ts';
 import { type CachedLink, LinkCache } from '../../../src/features/redirect/link-cache.ts';
+import { guardOf } from '../../../src/features/redirect/link-guard.ts';
 
 const IPHONE =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';

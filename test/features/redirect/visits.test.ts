@@ -1,20 +1,24 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { MemoryVisitors } from '../../../src/adapters/memory/visitors.ts';
+import { EventTable } from '../../../src/core/analytics/event-table.ts';
+import type { VisitBatch } from '../../../src/core/analytics/visit-batch.ts';
 import type { ClickCount } from '../../../src/core/entities.ts';
-import { EventTable } from '../../../src/core/event-table.ts';
-import type { VisitBatch } from '../../../src/core/visit-batch.ts';
-import { ClickBuffer } from '../../../src/features/redirect/click-buffer.ts';
-import { botKindOf } from '../../../src/features/redirect/click-kind.ts';
-import { visitBatchMaker } from '../../../src/features/redirect/visit-batch.ts';
-import { clickFacts, type RawVisit, referrerHost } from '../../../src/features/redirect/visit-facts.ts';
+import { ClickBuffer } from '../../../src/features/analytics/collect/click-buffer.ts';
+import { botKindOf } from '../../../src/features/analytics/collect/click-kind.ts';
+import { visitBatchMaker } from '../../../src/features/analytics/collect/visit-events.ts';
+import {
+  clickFacts,
+  type RawVisit,
+  referrerHost,
+} from '../../../src/features/analytics/collect/visit-facts.ts';
 import {
   cameFromQr,
   clientAddress,
   type VisitPolicy,
   type VisitRequest,
   visitRecorder,
-} from '../../../src/features/redirect/visits.ts';
+} from '../../../src/features/analytics/collect/visit-recorder.ts';
 
 const NOW = Date.UTC(2026, 10, 24, 12);
 const CHROME =

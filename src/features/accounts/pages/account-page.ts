@@ -1,8 +1,8 @@
 import { html } from '../../../web/html.ts';
 import { page } from '../../../web/layout.ts';
 import { csrfField, doneNotice, errorNotice, type PageError } from '../../../web/notices.ts';
+import { when } from '../../../web/page-parts.ts';
 import { type ApiAccessView, apiAccessCard } from './api-access-card.ts';
-import { when } from './link-parts.ts';
 
 /** GET /account: Account Settings, with API Access (each key once, its prefix after) and the password. */
 

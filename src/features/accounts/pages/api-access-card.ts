@@ -3,8 +3,8 @@ import { MAX_KEYS_PER_ACCOUNT, SCOPES, type Scope } from '../../../core/scopes.t
 import type { Frame } from '../../../web/frame.ts';
 import { html, type SafeHtml } from '../../../web/html.ts';
 import { csrfField, doneNotice, errorNotice, type PageError } from '../../../web/notices.ts';
+import { day, when } from '../../../web/page-parts.ts';
 import { MAX_KEY_NAME } from '../api-access.ts';
-import { day, when } from './link-parts.ts';
 
 /**
  * The API Access section of Account Settings (docs/api.md §7.1): the main key (its prefix, rotation),

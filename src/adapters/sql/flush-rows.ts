@@ -1,0 +1,177 @@
+/**
+ * A checked flush summed in memory the same way for both adapters, so each writes every row it
+ * touches once: 10k identical clicks become one row per dimension and scope, not 70k upserts.
+ */
+
+import type { EventTable } from '../../core/analytics/event-table.ts';
+import { EVENT_DIMENSIONS } from '../../core/analytics/model.ts';
+import { DAY_MS } from '../../core/days.ts';
+import type { CheckedBatch } from './flush-batch.ts';
+
+/** [id, day, clicks, bot hits, new visitors] of link_daily_clicks / account_daily_clicks. */
+export type DayRow = [number, number, number, number, number];
+/** [id, day, dimension, value, clicks] of link_daily_stats / account_daily_stats. */
+export type StatRow = [number, number, string, string, number];
+
+export interface DailyWrites {
+  linkDays: DayRow[];
+  accountDays: DayRow[];
+  linkStats: StatRow[];
+  accountStats: StatRow[];
+  /** The events of known links: their rows in the batch's table, and each one's account as stored. */
+  events: { table: EventTable; rows: number[]; accounts: number[] };
+}
+
+/**
+ * What each link named anywhere in the batch gains on its own row: [clicks, bot hits, new
+ * visitors], in ascending id order (concurrent flushes then lock rows in the same order). A link
+ * named only by events or bot kinds is listed with zeros, so its account is looked up all the same.
+ */
+export function linkTotals(batch: CheckedBatch): Array<[number, [number, number, number]]> {
+  const totals = new Map<number, [number, number, number]>();
+  const at = (linkId: number) => {
+    let total = totals.get(linkId);
+    if (!total) {
+      total = [0, 0, 0];
+      totals.set(linkId, total);
+    }
+    return total;
+  };
+  for (const { linkId, clicks, botHits } of batch.counts) {
+    const total = at(linkId);
+    total[0] += clicks;
+    total[1] += botHits;
+  }
+  for (const { linkId, ofLink } of batch.visitors) at(linkId)[2] += ofLink;
+  for (let i = 0; i < batch.events.length; i++) at(batch.events.linkId(i));
+  for (const { linkId } of batch.bots) at(linkId);
+  return [...totals].sort((a, b) => a[0] - b[0]);
+}
+
+class Sums<Row extends unknown[]> {
+  readonly rows = new Map<string, Row>();
+  add(key: string, make: () => Row, index: number, amount: number): void {
+    const row = this.rows.get(key);
+    if (row) (row[index] as number) += amount;
+    else {
+      const made = make();
+      (made[index] as number) = amount;
+      this.rows.set(key, made);
+    }
+  }
+  sorted(): Row[] {
+    return [...this.rows.values()].sort(compareRows);
+  }
+}
+
+/** Clicks per dimension and value of one id's day. */
+type Tally = Map<string, Map<string, number>>;
+
+function bump(tally: Tally, dim: string, value: string, n: number): void {
+  let values = tally.get(dim);
+  if (!values) {
+    values = new Map();
+    tally.set(dim, values);
+  }
+  values.set(value, (values.get(value) ?? 0) + n);
+}
+
+/** The daily stat rows of one scope, summed in nested maps: no key is built per click. */
+class StatTally {
+  readonly #days = new Map<number, Map<number, Tally>>();
+  of(id: number, dayNo: number): Tally {
+    let days = this.#days.get(id);
+    if (!days) {
+      days = new Map();
+      this.#days.set(id, days);
+    }
+    let tally = days.get(dayNo);
+    if (!tally) {
+      tally = new Map();
+      days.set(dayNo, tally);
+    }
+    return tally;
+  }
+  *tallies(): Generator<[number, number, Tally]> {
+    for (const [id, days] of this.#days) for (const [dayNo, tally] of days) yield [id, dayNo, tally];
+  }
+  rows(): StatRow[] {
+    const rows: StatRow[] = [];
+    for (const [id, dayNo, tally] of this.tallies())
+      for (const [dim, values] of tally)
+        for (const [value, n] of values) rows.push([id, dayNo, dim, value, n]);
+    return rows.sort(compareRows);
+  }
+}
+
+function compareRows(a: unknown[], b: unknown[]): number {
+  for (let i = 0; i < 4; i++) {
+    const [x, y] = [a[i], b[i]];
+    if (x === y || x === undefined) continue;
+    return (x as number | string) < (y as number | string) ? -1 : 1;
+  }
+  return 0;
+}
+
+/**
+ * The daily rows of both scopes and the events, for the links `accountOf` knows (the others are
+ * unknown and skipped, like their counts). Counts without a day (TRACKING=off) add no daily row.
+ */
+export function dailyWrites(batch: CheckedBatch, accountOf: ReadonlyMap<number, number>): DailyWrites {
+  const linkDays = new Sums<DayRow>();
+  const accountDays = new Sums<DayRow>();
+  const day = (scope: Sums<DayRow>, id: number, dayNo: number, index: 2 | 3 | 4, amount: number) => {
+    if (amount > 0) scope.add(`${id}:${dayNo}`, () => [id, dayNo, 0, 0, 0], index, amount);
+  };
+  for (const { linkId, day: dayNo, clicks, botHits } of batch.counts) {
+    const accountId = accountOf.get(linkId);
+    if (accountId === undefined || dayNo === null) continue;
+    for (const [id, scope] of [
+      [linkId, linkDays],
+      [accountId, accountDays],
+    ] as const) {
+      day(scope, id, dayNo, 2, clicks);
+      day(scope, id, dayNo, 3, botHits);
+    }
+  }
+  for (const { linkId, day: dayNo, ofLink, ofAccount } of batch.visitors) {
+    const accountId = accountOf.get(linkId);
+    if (accountId === undefined) continue;
+    day(linkDays, linkId, dayNo, 4, ofLink);
+    day(accountDays, accountId, dayNo, 4, ofAccount);
+  }
+
+  const linkStats = new StatTally();
+  const table = batch.events;
+  const events: DailyWrites['events'] = { table, rows: [], accounts: [] };
+  for (let i = 0; i < table.length; i++) {
+    const linkId = table.linkId(i);
+    const accountId = accountOf.get(linkId);
+    if (accountId === undefined) continue;
+    events.rows.push(i);
+    events.accounts.push(accountId);
+    const tally = linkStats.of(linkId, Math.floor(table.at(i) / DAY_MS));
+    for (const [k, dim] of EVENT_DIMENSIONS.entries()) bump(tally, dim, table.value(i, k), 1);
+  }
+  for (const { linkId, day: dayNo, kind, hits } of batch.bots) {
+    if (accountOf.has(linkId) && hits > 0) bump(linkStats.of(linkId, dayNo), 'bot', kind, hits);
+  }
+  // An account's day is the sum of its links' days.
+  const accountStats = new StatTally();
+  for (const [linkId, dayNo, tally] of linkStats.tallies()) {
+    const into = accountStats.of(accountOf.get(linkId) as number, dayNo);
+    for (const [dim, values] of tally) for (const [value, n] of values) bump(into, dim, value, n);
+  }
+  return {
+    linkDays: linkDays.sorted(),
+    accountDays: accountDays.sorted(),
+    linkStats: linkStats.rows(),
+    accountStats: accountStats.rows(),
+    events,
+  };
+}
+
+/** The visitor id's 16 hex digits as the signed 64-bit integer the tables keep. */
+export function visitorNumber(hex: string): bigint {
+  return BigInt.asIntN(64, BigInt(`0x${hex}`));
+}

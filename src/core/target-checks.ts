@@ -1,0 +1,49 @@
+import { API_ERRORS, Refusal } from './errors.ts';
+import type { CheckedRuleFields } from './link-fields.ts';
+import type { Inspector } from './ports/inspector.ts';
+import type { SocialMatcher } from './social.ts';
+import { parseTargetUrl, pointsAtOwnHost, type TargetUrl } from './target-url.ts';
+
+/** The checks a link's target passes wherever a link is made or changed (docs/api.md §2.3, §7.3). */
+
+/** The url as an absolute http(s) URL (300 otherwise). */
+export function targetOrRefuse(url: string): TargetUrl {
+  const target = parseTargetUrl(url);
+  if (!target)
+    throw new Refusal('300', 'The url must be an absolute http(s) URL of at most 2,048 characters.');
+  return target;
+}
+
+/** A link to this shortener itself would loop (305). */
+export function refuseOwnHost(target: TargetUrl, baseUrl: URL): void {
+  if (pointsAtOwnHost(target.parsed, baseUrl)) throw new Refusal('305', 'The URL points at this shortener.');
+}
+
+/** The target page fetched and judged (306–311); its title when it passes. */
+export async function inspectOrRefuse(inspector: Inspector, target: TargetUrl): Promise<string> {
+  const outcome = await inspector.inspect(target.parsed);
+  if (!outcome.ok) throw new Refusal(outcome.code, `${API_ERRORS[outcome.code]} (${outcome.reason})`);
+  return outcome.title;
+}
+
+type CheckedRules = NonNullable<CheckedRuleFields['rules']>;
+
+/** A rule's URL passes the checks of `url` (docs/api.md §8.3): not a social network (310), not Snip (305). */
+export function refuseRuleTargets(
+  rules: CheckedRules | undefined,
+  isSocial: SocialMatcher,
+  baseUrl: URL,
+): void {
+  for (const rule of rules ?? []) {
+    if (isSocial(rule.target.parsed.hostname)) throw new Refusal('310', 'A rule links to a social network.');
+    refuseOwnHost(rule.target, baseUrl);
+  }
+}
+
+/** Each rule's target fetched and judged in turn (306–311), after the link's own. */
+export async function inspectRuleTargets(
+  inspector: Inspector,
+  rules: CheckedRules | undefined,
+): Promise<void> {
+  for (const rule of rules ?? []) await inspectOrRefuse(inspector, rule.target);
+}

@@ -1,0 +1,100 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { StatsScope } from '../../../core/analytics/model.ts';
+import {
+  parseStatsRange,
+  type StatsAnswer,
+  type StatsQueryInput,
+  statsAnswer,
+} from '../../../core/analytics/stats.ts';
+import type { Actor } from '../../../core/entities.ts';
+import { Refusal } from '../../../core/errors.ts';
+import type { Store } from '../../../core/ports/store.ts';
+import { callerOf } from '../../../http/api-auth.ts';
+import { refuseOtherMethods } from '../../../http/method-guard.ts';
+import { okResponse, operationDoc } from '../../../http/operation-doc.ts';
+import { StatsQuery, type StatsQueryType, StatsSchema } from './stats-schemas.ts';
+
+/** GET /api/v1/links/{code}/stats and GET /api/v1/stats (docs/api.md §9.4), inside the management API. */
+
+export interface StatsApiDeps {
+  store: Pick<Store, 'findLinkOfAccount' | 'stats'>;
+  now: () => number;
+  /** ANALYTICS_RETENTION_DAYS: how far back hourly stats reach. */
+  retentionDays: number;
+}
+
+/** The stats of one live link of the account, or of the whole account. */
+export function statsApi(deps: StatsApiDeps) {
+  return async (actor: Actor, query: StatsQueryInput, code?: string): Promise<StatsAnswer> => {
+    const parsed = parseStatsRange(query, { now: deps.now(), retentionDays: deps.retentionDays });
+    if (parsed.kind === 'invalid') {
+      throw new Refusal('300', `The query parameter ${parsed.field} is invalid: ${parsed.reason}.`);
+    }
+    let scope: StatsScope = { accountId: actor.accountId };
+    if (code !== undefined) {
+      const link = await deps.store.findLinkOfAccount(actor.accountId, code);
+      if (!link) throw new Refusal('314', 'This account has no live link with that code.');
+      scope = { linkId: link.id };
+    }
+    return statsAnswer(await deps.store.stats(scope, parsed.range), parsed.range);
+  };
+}
+
+const STATS_NOTE =
+  'By default the last 30 UTC days, today included, by day; at most 366 days. Unique visitors over ' +
+  'a range are the sum of daily unique visitors: a visitor id changes every UTC day by design, so ' +
+  'one person on three days counts three times. Hourly answers need the raw events, kept ' +
+  'ANALYTICS_RETENTION_DAYS (90 by default); daily answers reach back as far as the link. A range ' +
+  'Snip cannot read (`from` after `to`, longer than 366 days, hours past the retention, not a day ' +
+  'nor an RFC 3339 date-time) is 300.';
+
+const CodeParams = Type.Object({
+  code: Type.String({ maxLength: 64, description: 'The short code.' }),
+});
+
+const LINK_STATS = {
+  config: { scope: 'stats:read' },
+  schema: {
+    params: CodeParams,
+    querystring: StatsQuery,
+    ...operationDoc({
+      operationId: 'getLinkStats',
+      summary: 'Visit stats of a link',
+      description: `Clicks of one live link of the account over a range. ${STATS_NOTE}`,
+      tag: 'Stats',
+      scope: 'stats:read',
+      ok: { 200: okResponse(StatsSchema, 'Totals, series and breakdowns of the link.') },
+      refusals: { 404: ['314'] },
+    }),
+  },
+} as const;
+
+const ACCOUNT_STATS = {
+  config: { scope: 'stats:read' },
+  schema: {
+    querystring: StatsQuery,
+    ...operationDoc({
+      operationId: 'getAccountStats',
+      summary: 'Visit stats of the account',
+      description: `Clicks of every link of the account, deleted ones included, over a range. ${STATS_NOTE}`,
+      tag: 'Stats',
+      scope: 'stats:read',
+      ok: { 200: okResponse(StatsSchema, 'Totals, series and breakdowns over all links of the account.') },
+    }),
+  },
+} as const;
+
+export async function statsApiRoutes(v1: FastifyInstance, deps: StatsApiDeps): Promise<void> {
+  const stats = statsApi(deps);
+  v1.get<{ Params: { code: string }; Querystring: StatsQueryType }>(
+    '/links/:code/stats',
+    LINK_STATS,
+    async (request) => stats(callerOf(request).actor, request.query, request.params.code),
+  );
+  v1.get<{ Querystring: StatsQueryType }>('/stats', ACCOUNT_STATS, async (request) =>
+    stats(callerOf(request).actor, request.query),
+  );
+  refuseOtherMethods(v1, '/links/:code/stats', ['GET']);
+  refuseOtherMethods(v1, '/stats', ['GET']);
+}

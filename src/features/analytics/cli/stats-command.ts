@@ -1,0 +1,116 @@
+import {
+  BREAKDOWN_KEYS,
+  MAX_RANGE_DAYS,
+  parseStatsRange,
+  type StatsAnswer,
+  statsAnswer,
+  topRows,
+} from '../../../core/analytics/stats.ts';
+import { DAY_MS } from '../../../core/days.ts';
+import { Refusal } from '../../../core/errors.ts';
+import type { Store } from '../../../core/ports/store.ts';
+import { type Command, InvalidRangeError, type Result } from '../../../terminal/command.ts';
+
+/**
+ * `snip link stats <code>`: the visit stats of any live link, read from the store as the API answers
+ * them (docs/api.md §9.4); --json prints that very answer, otherwise a summary for people.
+ */
+
+/** Rows of each breakdown the summary lists before `other`. */
+const SUMMARY_ROWS = 10;
+
+const TITLES: Record<(typeof BREAKDOWN_KEYS)[keyof typeof BREAKDOWN_KEYS], string> = {
+  referrers: 'Referrers',
+  countries: 'Countries',
+  devices: 'Devices',
+  os: 'Operating systems',
+  browsers: 'Browsers',
+  languages: 'Languages',
+  sources: 'Sources',
+  bots: 'Bots (hits)',
+};
+
+/** A bucket's start as people read it: the day, or the day and hour (UTC). */
+function bucket(t: string, interval: StatsAnswer['interval']): string {
+  return interval === 'day' ? t.slice(0, 10) : `${t.slice(0, 10)} ${t.slice(11, 16)}`;
+}
+
+/** Label and number columns, the numbers right-aligned. */
+function table(rows: ReadonlyArray<readonly [string, number]>): string[] {
+  const labelWidth = Math.max(...rows.map(([label]) => label.length));
+  const numberWidth = Math.max(...rows.map(([, value]) => String(value).length));
+  return rows.map(
+    ([label, value]) => `  ${label.padEnd(labelWidth)}  ${String(value).padStart(numberWidth)}`,
+  );
+}
+
+export function statsSummary(result: Result): string {
+  const answer = result as unknown as StatsAnswer;
+  const last = answer.interval === 'day' ? Date.parse(answer.to) - DAY_MS : Date.parse(answer.to);
+  const through =
+    answer.interval === 'day' ? new Date(last).toISOString().slice(0, 10) : bucket(answer.to, 'hour');
+  const lines = [
+    `${bucket(answer.from, answer.interval)} to ${through} (UTC), by ${answer.interval}`,
+    '',
+    ...table([
+      ['Clicks', answer.totals.clicks],
+      ['Unique visitors (summed per day)', answer.totals.unique_visitors],
+      ['Bot hits', answer.totals.bot_hits],
+      ['QR scans', answer.totals.qr_scans],
+    ]),
+    '',
+    answer.interval === 'day' ? 'Clicks per day' : 'Clicks per hour',
+    ...table(answer.series.map((point) => [bucket(point.t, answer.interval), point.clicks] as const)),
+  ];
+  for (const key of Object.values(BREAKDOWN_KEYS)) {
+    const rows = topRows(answer[key], SUMMARY_ROWS);
+    lines.push('', TITLES[key]);
+    lines.push(
+      ...(rows.length === 0 ? ['  (none)'] : table(rows.map((row) => [row.value, row.clicks] as const))),
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+export const STATS_FLAGS = {
+  from: { type: 'string' },
+  to: { type: 'string' },
+  interval: { type: 'string' },
+} as const;
+
+/** What the process gives the stats command. */
+export interface StatsCliDeps {
+  store: Store;
+  /** ANALYTICS_RETENTION_DAYS: how far back hourly stats reach. */
+  retentionDays: number;
+}
+
+const LINK_STATS: Command<typeof STATS_FLAGS, StatsCliDeps> = {
+  synopsis: '<short_code> [--from D] [--to D] [--interval hour|day]',
+  about: 'visit stats of a live link: totals, the series and the top referrers, countries, devices…',
+  details: `  --from D          the first day (YYYY-MM-DD) or an RFC 3339 date-time; by default 30 days
+                    before --to
+  --to D            the last day, included, or an RFC 3339 date-time; by default today (UTC)
+  --interval I      day (default) or hour; hours reach back ANALYTICS_RETENTION_DAYS, days as
+                    far as the link
+A range spans at most ${MAX_RANGE_DAYS} days. Unique visitors are summed per UTC day: a visitor
+id changes every day by design. Prints the totals, one line per bucket and the top ${SUMMARY_ROWS}
+of each breakdown; --json prints the answer of GET /api/v1/links/{code}/stats. A range it cannot
+read exits 2; a code no live link has is refused with 314 (exit 1).`,
+  flags: ['from', 'to', 'interval'],
+  args: 1,
+  text: statsSummary,
+  run: async ({ args: [code = ''], values, store, retentionDays }) => {
+    const parsed = parseStatsRange(
+      { from: values.from, to: values.to, interval: values.interval },
+      { now: Date.now(), retentionDays },
+    );
+    if (parsed.kind === 'invalid') throw new InvalidRangeError(parsed.field, parsed.reason);
+    const link = await store.findLinkByCode(code);
+    if (!link) throw new Refusal('314', `no live link has the code "${code}"`);
+    const answer = statsAnswer(await store.stats({ linkId: link.id }, parsed.range), parsed.range);
+    return answer as unknown as Result;
+  },
+};
+
+export const STATS_COMMANDS = { 'link stats': LINK_STATS };

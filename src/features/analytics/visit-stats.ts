@@ -1,0 +1,94 @@
+import type { StatsRange, StatsScope } from '../../core/analytics/model.ts';
+import { parseStatsRange, type StatsAnswer, statsAnswer } from '../../core/analytics/stats.ts';
+import { DAY_MS } from '../../core/days.ts';
+import type { Account, Link } from '../../core/entities.ts';
+import type { Store } from '../../core/ports/store.ts';
+
+/**
+ * The dashboard's visit stats (docs/api.md §9.4) of an account or one of its links: the range the
+ * address asks for, read from the store and shaped as the API answers it. A range that cannot be
+ * read is reported beside the default range's stats, so the page still shows something useful.
+ */
+
+export interface StatsQuery {
+  from: string;
+  to: string;
+  interval: string;
+}
+
+export interface StatsReport {
+  answer: StatsAnswer;
+  range: StatsRange;
+  /** The query as sent (for the form); empty fields are absent ones. */
+  query: StatsQuery;
+  /** Why the query was refused; the report is then of the default range. */
+  refused?: { field: string; reason: string };
+  /** Whether hourly buckets can be asked for this range (its start is within the retention). */
+  hourlyAllowed: boolean;
+  retentionDays: number;
+  /** Epoch ms of the start of today (UTC), for the range picker's presets. */
+  today: number;
+}
+
+export interface VisitStatsOptions {
+  store: Pick<Store, 'stats' | 'findLinkOfAccount'>;
+  now: () => number;
+  /** ANALYTICS_RETENTION_DAYS: how far back hourly stats reach. */
+  retentionDays: number;
+}
+
+const text = (value: unknown) => (typeof value === 'string' ? value.trim().slice(0, 40) : '');
+
+/** The form's fields of a query string: anything but a short string counts as not given. */
+export function statsQuery(raw: unknown): StatsQuery {
+  const query = (raw ?? {}) as Record<string, unknown>;
+  return { from: text(query.from), to: text(query.to), interval: text(query.interval) };
+}
+
+export function visitStats(options: VisitStatsOptions) {
+  const { store, retentionDays } = options;
+
+  async function report(scope: StatsScope, rawQuery: unknown): Promise<StatsReport> {
+    const now = options.now();
+    const query = statsQuery(rawQuery);
+    const given = {
+      ...(query.from ? { from: query.from } : {}),
+      ...(query.to ? { to: query.to } : {}),
+      ...(query.interval ? { interval: query.interval } : {}),
+    };
+    const parsed = parseStatsRange(given, { now, retentionDays });
+    const fallback = parseStatsRange({}, { now, retentionDays });
+    const range = parsed.kind === 'ok' ? parsed.range : fallback.kind === 'ok' ? fallback.range : undefined;
+    if (!range) throw new Error('the default stats range was refused');
+    const today = now - (now % DAY_MS);
+    return {
+      answer: statsAnswer(await store.stats(scope, range), range),
+      range,
+      query,
+      ...(parsed.kind === 'invalid' ? { refused: { field: parsed.field, reason: parsed.reason } } : {}),
+      hourlyAllowed: range.from >= today - retentionDays * DAY_MS,
+      retentionDays,
+      today,
+    };
+  }
+
+  return {
+    /** Every link of the account together. */
+    ofAccount(account: Account, query: unknown): Promise<StatsReport> {
+      return report({ accountId: account.id }, query);
+    },
+
+    /** One live link of the account; undefined for anyone else's link or a deleted one. */
+    async ofLink(
+      account: Account,
+      code: string,
+      query: unknown,
+    ): Promise<{ link: Link; report: StatsReport } | undefined> {
+      const link = await store.findLinkOfAccount(account.id, code);
+      if (!link) return undefined;
+      return { link, report: await report({ linkId: link.id }, query) };
+    },
+  };
+}
+
+export type VisitStats = ReturnType<typeof visitStats>;

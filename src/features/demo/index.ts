@@ -1,0 +1,58 @@
+import type { FastifyInstance } from 'fastify';
+import type { DemoLog } from '../../core/ports/shared-state.ts';
+import type { FrameOf } from '../../web/frame.ts';
+import { pageScope } from '../../web/page-errors.ts';
+import { sendPage } from '../../web/send-page.ts';
+import { type CreateLinkService, type EnvelopeOptions, envelopeRenderer } from '../links/index.ts';
+import { demoRoutes } from './demo-routes.ts';
+import { landingPage } from './pages/landing-page.ts';
+import { testerPage } from './pages/tester-page.ts';
+
+export { demoKeys, demoLinkStore } from './demo-keys.ts';
+
+/**
+ * The public demo (ADR 008): POST /demo/create (/create with the demo key; nothing stored), its log
+ * and live stream, the landing page and the tester that lead to it.
+ */
+export interface DemoFeatureOptions {
+  /** The create service behind the demo's own key gate and store. */
+  demo: CreateLinkService;
+  /** How the envelope is written (BASE_URL, TIMESTAMP_TZ, HTTP_STATUS_MODE). */
+  envelope: Omit<EnvelopeOptions, 'onOutcome'>;
+  /** Told of every answer's `error` ("" on success), e.g. for metrics. */
+  onOutcome: (error: string) => void;
+  demoLog: DemoLog;
+  demoKey: string;
+  heartbeatMs: number;
+  now: () => number;
+  frameOf: FrameOf;
+}
+
+export const DEMO_ASSETS: Readonly<Record<string, URL>> = {
+  'tester.js': new URL('./assets/tester.js', import.meta.url),
+  'landing.js': new URL('./assets/landing.js', import.meta.url),
+  'landing.css': new URL('./assets/landing.css', import.meta.url),
+  'tester.css': new URL('./assets/tester.css', import.meta.url),
+};
+
+export async function demoFeature(app: FastifyInstance, options: DemoFeatureOptions): Promise<void> {
+  const origin = options.envelope.baseUrl.href.replace(/\/$/, '');
+  await app.register(demoRoutes, {
+    createLink: options.demo.withKey,
+    envelope: envelopeRenderer({ ...options.envelope, onOutcome: options.onOutcome }),
+    log: options.demoLog,
+    demoKey: options.demoKey,
+    heartbeatMs: options.heartbeatMs,
+    now: options.now,
+  });
+
+  await app.register(async (pages) => {
+    pageScope(pages);
+    pages.get('/', async (request, reply) =>
+      sendPage(reply, 200, landingPage(options.demoKey, origin, await options.frameOf(request))),
+    );
+    pages.get('/tester', async (request, reply) =>
+      sendPage(reply, 200, testerPage(options.demoKey, await options.frameOf(request))),
+    );
+  });
+}

@@ -1,0 +1,46 @@
+import type { Actor, Group } from '../../../core/entities.ts';
+import type { Store } from '../../../core/ports/store.ts';
+import type { AccountGroups } from '../account-groups.ts';
+import type { GroupResource } from './group-schemas.ts';
+
+/** The groups of the management API (docs/api.md §7.3), as resources; the routes only carry them. */
+
+export function groupResource(group: Group, links: number): GroupResource {
+  return { id: group.id, api_id: group.apiId, name: group.name, links };
+}
+
+export interface GroupsApiDeps {
+  store: Pick<Store, 'listGroups' | 'countLinksPerGroup'>;
+  groups: AccountGroups;
+}
+
+export function groupsApi({ store, groups }: GroupsApiDeps) {
+  return {
+    async list(actor: Actor) {
+      const [all, counts] = await Promise.all([
+        store.listGroups(actor.accountId),
+        store.countLinksPerGroup(actor.accountId),
+      ]);
+      return {
+        items: all.reverse().map((group) => groupResource(group, counts.get(group.id) ?? 0)),
+        next_cursor: null,
+      };
+    },
+
+    async create(actor: Actor, name: string, apiId: string | undefined): Promise<GroupResource> {
+      return groupResource(await groups.create({ id: actor.accountId }, name, apiId), 0);
+    },
+
+    async patch(actor: Actor, id: number, change: { name?: string; apiId?: string }): Promise<GroupResource> {
+      const group = await groups.update({ id: actor.accountId }, id, change);
+      const counts = await store.countLinksPerGroup(actor.accountId);
+      return groupResource(group, counts.get(group.id) ?? 0);
+    },
+
+    async remove(actor: Actor, id: number): Promise<void> {
+      await groups.delete({ id: actor.accountId }, id);
+    },
+  };
+}
+
+export type GroupsApi = ReturnType<typeof groupsApi>;

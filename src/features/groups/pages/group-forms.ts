@@ -1,0 +1,95 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Refusal } from '../../../core/errors.ts';
+import { field, positiveInt } from '../../../web/form-fields.ts';
+import type { PageError } from '../../../web/notices.ts';
+import { refusedOn } from '../../../web/page-refusals.ts';
+import { signedInForm } from '../../../web/session/handlers.ts';
+import type { SessionDeps, SignedIn } from '../../../web/session/session-cookie.ts';
+import type { AccountGroups } from '../account-groups.ts';
+
+export interface GroupFormOptions extends SessionDeps {
+  groups: AccountGroups;
+  /** The page the forms are on, again, with why a change was refused. */
+  refused(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    user: SignedIn,
+    status: number,
+    error: PageError,
+  ): Promise<unknown>;
+  /** The page for a group that is not the account's. */
+  notFound(reply: FastifyReply, user: SignedIn, what: string): unknown;
+}
+
+/** The groups card's forms on /dashboard: create, rename and delete a group (its links stay). */
+export async function groupForms(app: FastifyInstance, options: GroupFormOptions): Promise<void> {
+  const { groups, refused, notFound } = options;
+
+  /**
+   * A group change, then back to the groups; a refusal re-renders the dashboard with its reason, and
+   * a group that is not the account's is a 404.
+   */
+  async function changeGroup(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    user: SignedIn,
+    change: () => Promise<unknown>,
+    done: string,
+  ) {
+    try {
+      await change();
+      return reply.redirect(`/dashboard?done=${done}#groups`, 303);
+    } catch (error) {
+      const { status, error: shown } = refusedOn(reply, error);
+      if (shown.code === 'not-found') return notFound(reply, user, 'group');
+      return refused(request, reply, user, status, { ...shown, message: `Not saved: ${shown.message}.` });
+    }
+  }
+
+  const groupId = (request: FastifyRequest) => {
+    const id = positiveInt((request.params as { id: string }).id);
+    if (id === undefined) throw new Refusal('not-found');
+    return id;
+  };
+  const groupFields = (request: FastifyRequest) =>
+    [field(request.body, 'name'), field(request.body, 'api_id')] as const;
+
+  app.post(
+    '/dashboard/groups',
+    signedInForm(options, (request, reply, user) =>
+      changeGroup(
+        request,
+        reply,
+        user,
+        () => groups.create(user.account, ...groupFields(request)),
+        'group-created',
+      ),
+    ),
+  );
+
+  app.post(
+    '/dashboard/groups/:id',
+    signedInForm(options, (request, reply, user) =>
+      changeGroup(
+        request,
+        reply,
+        user,
+        async () => groups.rename(user.account, groupId(request), ...groupFields(request)),
+        'group-renamed',
+      ),
+    ),
+  );
+
+  app.post(
+    '/dashboard/groups/:id/delete',
+    signedInForm(options, (request, reply, user) =>
+      changeGroup(
+        request,
+        reply,
+        user,
+        async () => groups.delete(user.account, groupId(request)),
+        'group-deleted',
+      ),
+    ),
+  );
+}

@@ -1,0 +1,211 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { MAX_LINK_PASSWORD, MAX_TAG_LENGTH, MAX_TAGS, MAX_TITLE_LENGTH } from '../../../core/link-fields.ts';
+import { MAX_URL_LENGTH } from '../../../core/target-url.ts';
+import { MAX_RULES } from '../../../core/targeting.ts';
+
+/**
+ * The management API's resources and request bodies (docs/api.md §7.2–7.3): fastify validates and
+ * serializes with them, /openapi.json shows them. Checks a schema cannot state (a past expires_at,
+ * a reserved slug) are the services'.
+ */
+
+const time = (description: string) => Type.String({ format: 'date-time', description });
+
+export const GroupRefSchema = Type.Object(
+  {
+    id: Type.Integer({ description: 'The numeric ID.' }),
+    api_id: Type.String({ description: 'The API identifier: a lower-case slug, unique in the account.' }),
+    name: Type.String(),
+  },
+  { $id: 'GroupRef', additionalProperties: false },
+);
+
+const RuleSchema = Type.Object(
+  {
+    if: Type.Object(
+      {
+        device: Type.Optional(
+          Type.Union(
+            [Type.Literal('ios'), Type.Literal('android'), Type.Literal('mobile'), Type.Literal('desktop')],
+            {
+              description:
+                'From the User-Agent: ios (iPhone, iPad, iPod), android, mobile (any phone or tablet), ' +
+                'desktop (anything else, an unknown agent included).',
+            },
+          ),
+        ),
+        country: Type.Optional(
+          Type.String({
+            pattern: '^[A-Za-z]{2}$',
+            description:
+              "ISO 3166-1 alpha-2, e.g. DE: the client address's country in the bundled offline database, " +
+              "or a CDN's country header when TRUST_PROXY is set.",
+          }),
+        ),
+        language: Type.Optional(
+          Type.String({
+            pattern: '^[A-Za-z]{2,3}$',
+            description: "ISO 639 code, e.g. fr: the visitor's most preferred language (Accept-Language).",
+          }),
+        ),
+      },
+      { additionalProperties: false, description: 'Every condition given must hold; at least one is given.' },
+    ),
+    url: Type.String({ maxLength: MAX_URL_LENGTH * 4, description: "Checked like the link's url." }),
+  },
+  { additionalProperties: false, description: 'The first rule that holds names the target.' },
+);
+
+export const LinkSchema = Type.Object(
+  {
+    short_code: Type.String({ description: 'The code: 7 drawn characters, or the custom slug.' }),
+    short_url: Type.String({ format: 'uri' }),
+    long_url: Type.String({ format: 'uri' }),
+    qr_code: Type.String({ format: 'uri', description: 'PNG QR code of short_url.' }),
+    title: Type.String({ description: 'The title given, else the target page title, "" when it has none.' }),
+    group: Type.Union([Type.Ref(GroupRefSchema), Type.Null()]),
+    tags: Type.Array(Type.String(), { description: 'Sorted.' }),
+    created_at: time('When the link was created (UTC).'),
+    updated_at: time('When the link last changed (UTC).'),
+    expires_at: Type.Union([time('From this instant the link answers 410.'), Type.Null()]),
+    max_clicks: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], {
+      description:
+        "Human clicks over the link's life after which it answers 410, exact across instances; " +
+        'bots and HEAD never count.',
+    }),
+    has_password: Type.Boolean({ description: 'The password itself is never shown.' }),
+    rules: Type.Array(RuleSchema),
+    clicks: Type.Integer({ minimum: 0, description: 'Human clicks.' }),
+    unique_visitors: Type.Integer({
+      minimum: 0,
+      description:
+        "The link's daily unique visitors summed over its life: a visitor id changes every UTC day by " +
+        'design, so one person on two days counts twice.',
+    }),
+    bot_hits: Type.Integer({ minimum: 0, description: 'Redirects of bots, previews and prefetches.' }),
+  },
+  { $id: 'Link', additionalProperties: false },
+);
+
+export type LinkResource = Static<typeof LinkSchema>;
+
+export const LinkListSchema = Type.Object(
+  {
+    items: Type.Array(Type.Ref(LinkSchema)),
+    next_cursor: Type.Union([Type.String(), Type.Null()], {
+      description: 'Pass as `cursor` for the next page; null on the last page.',
+    }),
+  },
+  { $id: 'LinkList', additionalProperties: false },
+);
+
+const groupRef = Type.Union([Type.String({ minLength: 1, maxLength: 64 }), Type.Integer({ minimum: 1 })], {
+  description: "A group's numeric ID or API identifier.",
+});
+const tags = Type.Array(Type.String({ maxLength: MAX_TAG_LENGTH * 4 }), {
+  maxItems: MAX_TAGS * 4,
+  description: `At most ${MAX_TAGS} tags of 1-${MAX_TAG_LENGTH} characters; duplicates are dropped.`,
+});
+const title = Type.String({
+  maxLength: MAX_TITLE_LENGTH * 4,
+  description: `At most ${MAX_TITLE_LENGTH} characters.`,
+});
+const ruleFields = {
+  expires_at: Type.Optional(
+    Type.Union([Type.String({ maxLength: 40 }), Type.Null()], {
+      description: 'RFC 3339 date-time in the future: from then on the link answers 410. null removes it.',
+    }),
+  ),
+  max_clicks: Type.Optional(
+    Type.Union([Type.Integer(), Type.Null()], {
+      description:
+        'From 1 to 1,000,000,000: after that many human clicks (bots and HEAD never count) the link ' +
+        'answers 410. null removes the limit.',
+    }),
+  ),
+  password: Type.Optional(
+    Type.Union([Type.String({ maxLength: MAX_LINK_PASSWORD * 4 }), Type.Null()], {
+      description:
+        '1-1,024 characters: visitors get a form and go on only with it. Stored as a scrypt hash, never ' +
+        'shown. null removes it.',
+    }),
+  ),
+  rules: Type.Optional(
+    Type.Union([Type.Array(RuleSchema, { maxItems: MAX_RULES * 2 }), Type.Null()], {
+      description: `At most ${MAX_RULES} targeting rules, in order; [] or null removes them.`,
+    }),
+  ),
+};
+
+export const CreateLinkBody = Type.Object(
+  {
+    // Needed, but checked by the service as on /create: a missing url is 302, not a malformed body.
+    url: Type.Optional(
+      Type.String({
+        maxLength: MAX_URL_LENGTH * 4,
+        description: 'Absolute http(s) URL, at most 2,048 characters. Needed: 302 when missing or empty.',
+      }),
+    ),
+    group: Type.Optional(groupRef),
+    slug: Type.Optional(
+      Type.String({
+        maxLength: 256,
+        description: '3-64 characters of A-Z, a-z, 0-9, "_", "-"; case-sensitive; never a path of Snip.',
+      }),
+    ),
+    title: Type.Optional(title),
+    tags: Type.Optional(tags),
+    ...ruleFields,
+  },
+  { additionalProperties: false, description: 'A new link.' },
+);
+
+export type CreateLinkBodyType = Static<typeof CreateLinkBody>;
+
+export const PatchLinkBody = Type.Object(
+  {
+    url: Type.Optional(
+      Type.String({ maxLength: MAX_URL_LENGTH * 4, description: 'A new target, checked as on create.' }),
+    ),
+    title: Type.Optional(title),
+    group: Type.Optional(
+      Type.Union([groupRef, Type.Null()], { description: 'null takes the link out of its group.' }),
+    ),
+    tags: Type.Optional(tags),
+    ...ruleFields,
+  },
+  {
+    additionalProperties: false,
+    minProperties: 1,
+    description: 'What to change; fields left out stay as they are.',
+  },
+);
+
+export type PatchLinkBodyType = Static<typeof PatchLinkBody>;
+
+export const ListLinksQuery = Type.Object(
+  {
+    q: Type.Optional(
+      Type.String({ maxLength: 200, description: 'The long URL or the title contains this.' }),
+    ),
+    group: Type.Optional(
+      Type.String({ maxLength: 64, description: "A group's numeric ID or API identifier." }),
+    ),
+    tag: Type.Optional(Type.String({ maxLength: MAX_TAG_LENGTH * 4 })),
+    expired: Type.Optional(
+      Type.Boolean({ description: 'Only links past their expires_at, or only the others.' }),
+    ),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
+    cursor: Type.Optional(Type.String({ maxLength: 200, description: 'next_cursor of the previous page.' })),
+  },
+  { additionalProperties: false },
+);
+
+export type ListLinksQueryType = Static<typeof ListLinksQuery>;
+
+export const CodeParams = Type.Object({
+  code: Type.String({ maxLength: 64, description: 'The short code.' }),
+});
+
+/** Shared schemas, added on the root instance so /openapi.json lists them as components. */
+export const LINK_SCHEMAS = [GroupRefSchema, LinkSchema, LinkListSchema];

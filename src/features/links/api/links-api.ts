@@ -1,0 +1,111 @@
+import type { Actor, Link } from '../../../core/entities.ts';
+import { Refusal } from '../../../core/errors.ts';
+import type { Store } from '../../../core/ports/store.ts';
+import { groupOrRefuse } from '../../groups/index.ts';
+import type { CreateLinkAs, LinkEditor, LinkPatch } from '../link-requests.ts';
+import type { PageCursors } from './cursor.ts';
+import type {
+  CreateLinkBodyType,
+  LinkResource,
+  ListLinksQueryType,
+  PatchLinkBodyType,
+} from './link-schemas.ts';
+import { linksCsv } from './links-csv.ts';
+import { linkResources } from './resources.ts';
+
+/** The management API's links (docs/api.md §7.3), as resources; the routes only carry them. */
+
+export interface LinksApiDeps {
+  store: Pick<Store, 'findLinkOfAccount' | 'listLinks' | 'tagsOf' | 'listGroups' | 'findGroupOfAccount'>;
+  createLinkAs: CreateLinkAs;
+  editor: LinkEditor;
+  cursors: PageCursors;
+  baseUrl: URL;
+  now: () => number;
+}
+
+const noSuchLink = () => new Refusal('314', 'This account has no live link with that code.');
+
+/** What the API's link fields mean to the services. */
+function ruleFields(body: Pick<CreateLinkBodyType, 'expires_at' | 'max_clicks' | 'password' | 'rules'>) {
+  return {
+    expiresAt: body.expires_at,
+    maxClicks: body.max_clicks,
+    password: body.password,
+    rules: body.rules,
+  };
+}
+
+export function linksApi(deps: LinksApiDeps) {
+  const { store, baseUrl } = deps;
+
+  async function resource(accountId: number, link: Link): Promise<LinkResource> {
+    const [one] = await linkResources(store, baseUrl, accountId, [link]);
+    if (!one) throw new Error('a link without its resource');
+    return one;
+  }
+
+  return {
+    async list(actor: Actor, query: ListLinksQueryType) {
+      const limit = query.limit ?? 50;
+      const after = query.cursor === undefined ? undefined : deps.cursors.read(actor.accountId, query.cursor);
+      const group =
+        query.group === undefined ? undefined : await groupOrRefuse(store, actor.accountId, query.group);
+      const page = await store.listLinks(actor.accountId, {
+        groupId: group?.id,
+        search: query.q,
+        tag: query.tag,
+        expired: query.expired === undefined ? undefined : { is: query.expired, now: deps.now() },
+        limit,
+        after,
+        counted: false,
+      });
+      const last = page.links.at(-1);
+      return {
+        items: await linkResources(store, baseUrl, actor.accountId, page.links),
+        next_cursor:
+          page.more && last
+            ? deps.cursors.issue(actor.accountId, { value: last.createdAt.getTime(), id: last.id })
+            : null,
+      };
+    },
+
+    async get(actor: Actor, code: string): Promise<LinkResource> {
+      const link = await store.findLinkOfAccount(actor.accountId, code);
+      if (!link) throw noSuchLink();
+      return resource(actor.accountId, link);
+    },
+
+    async create(actor: Actor, body: CreateLinkBodyType, clientAddress: string): Promise<LinkResource> {
+      const link = await deps.createLinkAs(actor, {
+        url: body.url,
+        group: body.group === undefined ? undefined : String(body.group),
+        slug: body.slug,
+        title: body.title,
+        tags: body.tags,
+        ...ruleFields(body),
+        clientAddress,
+      });
+      return resource(actor.accountId, link);
+    },
+
+    async patch(actor: Actor, code: string, body: PatchLinkBodyType): Promise<LinkResource> {
+      const patch: LinkPatch = {
+        url: body.url,
+        title: body.title,
+        group: body.group === undefined || body.group === null ? body.group : String(body.group),
+        tags: body.tags,
+        ...ruleFields(body),
+      };
+      return resource(actor.accountId, await deps.editor.edit(actor.accountId, code, patch));
+    },
+
+    async remove(actor: Actor, code: string): Promise<void> {
+      await deps.editor.remove(actor.accountId, code);
+    },
+
+    csv: (actor: Actor) => linksCsv(store, baseUrl, actor),
+  };
+}
+
+export type LinksApi = ReturnType<typeof linksApi>;

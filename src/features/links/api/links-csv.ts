@@ -1,0 +1,61 @@
+import { csvLine } from '../../../core/csv.ts';
+import type { Actor } from '../../../core/entities.ts';
+import type { Store } from '../../../core/ports/store.ts';
+import { groupsById, linkResource } from './resources.ts';
+
+/**
+ * GET /api/v1/links.csv (RFC 4180, CRLF): every live link of the account, newest first. Titles come
+ * from pages anyone can write, so cells a spreadsheet would run as formulas are neutralised.
+ */
+
+export const LINK_CSV_COLUMNS = [
+  'short_code',
+  'short_url',
+  'long_url',
+  'title',
+  'group',
+  'tags',
+  'created_at',
+  'expires_at',
+  'clicks',
+  'unique_visitors',
+] as const;
+
+/** Links read per store round trip while exporting. */
+const EXPORT_PAGE = 500;
+
+/** Every live link of the account as CSV lines, read page by page: memory stays flat at any size. */
+export async function* linksCsv(
+  store: Pick<Store, 'listLinks' | 'tagsOf' | 'listGroups'>,
+  baseUrl: URL,
+  actor: Actor,
+): AsyncGenerator<string> {
+  const groups = await groupsById(store, actor.accountId);
+  yield csvLine(LINK_CSV_COLUMNS);
+  let after: { value: number; id: number } | undefined;
+  for (;;) {
+    const page = await store.listLinks(actor.accountId, { limit: EXPORT_PAGE, after, counted: false });
+    const tags = await store.tagsOf(page.links.map((link) => link.id));
+    let chunk = '';
+    for (const link of page.links) {
+      const group = link.groupId === null ? undefined : groups.get(link.groupId);
+      const row = linkResource(baseUrl, link, group, tags.get(link.id) ?? []);
+      chunk += csvLine([
+        row.short_code,
+        row.short_url,
+        row.long_url,
+        row.title,
+        group?.apiId ?? '',
+        row.tags.join(','),
+        row.created_at,
+        row.expires_at ?? '',
+        String(row.clicks),
+        String(row.unique_visitors),
+      ]);
+    }
+    if (chunk !== '') yield chunk;
+    const last = page.links.at(-1);
+    if (!page.more || !last) return;
+    after = { value: last.createdAt.getTime(), id: last.id };
+  }
+}

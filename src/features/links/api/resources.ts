@@ -1,0 +1,61 @@
+import type { Group, Link } from '../../../core/entities.ts';
+import type { Store } from '../../../core/ports/store.ts';
+import { qrCodeUrl, shortUrl } from '../../../core/short-url.ts';
+import type { LinkResource } from './link-schemas.ts';
+
+/** Links as the API shows them (docs/api.md §7.2): snake_case, RFC 3339 UTC times. */
+
+export function linkResource(
+  baseUrl: URL,
+  link: Link,
+  group: Group | undefined,
+  tags: readonly string[],
+): LinkResource {
+  return {
+    short_code: link.code,
+    short_url: shortUrl(baseUrl, link.code),
+    long_url: link.longUrl,
+    qr_code: qrCodeUrl(baseUrl, link.code),
+    title: link.title,
+    group: group ? { id: group.id, api_id: group.apiId, name: group.name } : null,
+    tags: [...tags],
+    created_at: link.createdAt.toISOString(),
+    updated_at: link.updatedAt.toISOString(),
+    expires_at: link.expiresAt?.toISOString() ?? null,
+    max_clicks: link.maxClicks,
+    has_password: link.passwordHash !== null,
+    rules: link.rules.map((rule) => ({ if: { ...rule.if }, url: rule.url })),
+    clicks: link.clicks,
+    unique_visitors: link.uniqueVisitors,
+    bot_hits: link.botHits,
+  };
+}
+
+export type ResourceStore = Pick<Store, 'listGroups' | 'tagsOf'>;
+
+/** The groups of an account by ID, read once for a page of links. */
+export async function groupsById(store: ResourceStore, accountId: number): Promise<Map<number, Group>> {
+  return new Map((await store.listGroups(accountId)).map((group) => [group.id, group]));
+}
+
+/** Links of one account as resources, their groups and tags read once for all of them. */
+export async function linkResources(
+  store: ResourceStore,
+  baseUrl: URL,
+  accountId: number,
+  links: readonly Link[],
+): Promise<LinkResource[]> {
+  if (links.length === 0) return [];
+  const [groups, tags] = await Promise.all([
+    groupsById(store, accountId),
+    store.tagsOf(links.map((link) => link.id)),
+  ]);
+  return links.map((link) =>
+    linkResource(
+      baseUrl,
+      link,
+      link.groupId === null ? undefined : groups.get(link.groupId),
+      tags.get(link.id) ?? [],
+    ),
+  );
+}

@@ -1,0 +1,22 @@
+import { shortUrl } from '../../../core/short-url.ts';
+import type { LinkDetails } from './link-operations.ts';
+
+/** A link as `link show`, `link list` and `link edit` print it; its group by API identifier. */
+export function linkJson({ link, group, tags }: LinkDetails, baseUrl: URL) {
+  return {
+    short_code: link.code,
+    short_url: shortUrl(baseUrl, link.code),
+    long_url: link.longUrl,
+    title: link.title,
+    group: group?.apiId ?? null,
+    tags,
+    clicks: link.clicks,
+    bot_hits: link.botHits,
+    expires_at: link.expiresAt?.toISOString() ?? null,
+    max_clicks: link.maxClicks,
+    has_password: link.passwordHash !== null,
+    rules: link.rules,
+    created_at: link.createdAt.toISOString(),
+    updated_at: link.updatedAt.toISOString(),
+  };
+}

@@ -1,0 +1,82 @@
+import type { Group, Link } from '../../../core/entities.ts';
+import { Refusal } from '../../../core/errors.ts';
+import type { Store } from '../../../core/ports/store.ts';
+import { accountWithEmail } from '../../accounts/index.ts';
+import { groupOrRefuse } from '../../groups/index.ts';
+import type { LinkEditor, LinkPatch } from '../link-requests.ts';
+
+/**
+ * The operator's view of links (docs/api.md §6): any account's links by its email, and any live link
+ * by its code. Changes go through the link editor, so they pass the checks of the API.
+ */
+
+export const LINK_LIST_DEFAULT = 50;
+export const LINK_LIST_MAX = 1000;
+
+/** A link with what it is shown with: its group and its tags. */
+export interface LinkDetails {
+  link: Link;
+  group: Group | null;
+  tags: string[];
+}
+
+export function linkOperations(store: Store) {
+  /** Links of one account, with their groups and tags read once for all of them. */
+  async function detailed(accountId: number, links: readonly Link[]): Promise<LinkDetails[]> {
+    if (links.length === 0) return [];
+    const [tags, groups] = await Promise.all([
+      store.tagsOf(links.map((link) => link.id)),
+      store.listGroups(accountId),
+    ]);
+    const byId = new Map(groups.map((group) => [group.id, group]));
+    return links.map((link) => ({
+      link,
+      group: link.groupId === null ? null : (byId.get(link.groupId) ?? null),
+      tags: tags.get(link.id) ?? [],
+    }));
+  }
+
+  /** The live link of that code, whichever account holds it (314 otherwise, as the API says). */
+  async function liveLink(code: string): Promise<Link> {
+    const link = await store.findLinkByCode(code);
+    if (!link) throw new Refusal('314', `no live link has the code "${code}"`);
+    return link;
+  }
+
+  return {
+    /** Newest first; `group` is a group's numeric ID or API identifier in that account (312 otherwise). */
+    async list(email: string, options: { group?: string; limit?: number } = {}): Promise<LinkDetails[]> {
+      const limit = options.limit ?? LINK_LIST_DEFAULT;
+      if (!Number.isInteger(limit) || limit < 1 || limit > LINK_LIST_MAX) {
+        throw new RangeError(`a list holds 1 to ${LINK_LIST_MAX} links`);
+      }
+      const account = await accountWithEmail(store, email);
+      const groupId =
+        options.group === undefined ? undefined : (await groupOrRefuse(store, account.id, options.group)).id;
+      const page = await store.listLinks(account.id, { groupId, limit, counted: false });
+      return detailed(account.id, page.links);
+    },
+
+    async show(code: string): Promise<LinkDetails> {
+      const link = await liveLink(code);
+      const [details] = await detailed(link.accountId, [link]);
+      return details as LinkDetails;
+    },
+
+    /** Changes the link with the API's checks; a refused change changes nothing. */
+    async edit(editor: LinkEditor, code: string, patch: LinkPatch): Promise<LinkDetails> {
+      const link = await liveLink(code);
+      const changed = await editor.edit(link.accountId, code, patch);
+      const [details] = await detailed(changed.accountId, [changed]);
+      return details as LinkDetails;
+    },
+
+    /** Soft delete: the code answers 404 and is never issued again. */
+    async remove(editor: LinkEditor, code: string): Promise<void> {
+      const link = await liveLink(code);
+      await editor.remove(link.accountId, code);
+    },
+  };
+}
+
+export type LinkOperations = ReturnType<typeof linkOperations>;

@@ -1,0 +1,131 @@
+import type { Link } from '../../../core/entities.ts';
+import { isApiErrorCode } from '../../../core/errors.ts';
+import { SLUG_MAX_LENGTH, SLUG_MIN_LENGTH } from '../../../core/short-code.ts';
+import { dailyBars, horizontalBars } from '../../../web/charts.ts';
+import type { Frame } from '../../../web/frame.ts';
+import { html, type SafeHtml } from '../../../web/html.ts';
+import { page } from '../../../web/layout.ts';
+import { csrfField, doneNotice, errorNotice, type PageError } from '../../../web/notices.ts';
+import { groupsCard } from '../../groups/index.ts';
+import type { LinkFilter, Overview } from './dashboard.ts';
+import { copyableShortUrl } from './link-parts.ts';
+import { groupOptions, linksCard } from './links-table.ts';
+import { namesRules, ruleFields } from './rule-fields.ts';
+import { EMPTY_RULE_FORM, type RuleForm } from './rule-form.ts';
+
+/** GET /dashboard: usage, a create form, clicks by day and the most clicked, the links and the groups. */
+
+export interface DashboardView {
+  frame: Frame;
+  baseUrl: URL;
+  overview: Overview;
+  filter: LinkFilter;
+  done?: string;
+  /** The link just created (after the redirect), shown with its short URL. */
+  created?: Link;
+  /** A refused form: the create form shows the API's error code and message. */
+  error?: PageError;
+  draft?: { url: string; group: string; slug: string; rules?: RuleForm };
+}
+
+const DONE: Record<string, string> = {
+  'link-deleted': 'The link was deleted. Its code will never be given out again.',
+  'group-created': 'The group was created.',
+  'group-renamed': 'The group was saved.',
+  'group-deleted': 'The group was deleted; its links stay, ungrouped.',
+};
+
+/** The browser's check of a custom code (docs/api.md §8.1); the server checks it again, and whether it is free. */
+const SLUG_INPUT_PATTERN = `[A-Za-z0-9_\\-]{${SLUG_MIN_LENGTH},${SLUG_MAX_LENGTH}}`;
+
+const figure = (n: number) => n.toLocaleString('en-US');
+
+function usage(overview: Overview): SafeHtml {
+  const { usage } = overview;
+  const minutes = Math.ceil(usage.resetSeconds / 60);
+  const requests =
+    usage.requestsThisHour === undefined
+      ? html`<dd data-usage="requests" data-unavailable="true">unavailable <span class="hint">the request counters cannot be read right now</span></dd>`
+      : html`<dd data-usage="requests">${figure(usage.requestsThisHour)} <span class="hint">of ${figure(usage.rateLimit)}, resets in ${minutes} min</span></dd>`;
+  return html`<dl class="stats" aria-label="Usage">
+<div><dt>Links</dt><dd data-usage="links">${figure(usage.links)} <span class="hint">of ${figure(usage.quota)}</span></dd></div>
+<div><dt>Requests this hour <span class="visually-hidden">(the API key and this dashboard)</span></dt>${requests}</div>
+</dl>`;
+}
+
+function createCard(view: DashboardView): SafeHtml {
+  const draft = view.draft ?? { url: '', group: '', slug: '' };
+  const error = view.error && isApiErrorCode(view.error.code) ? view.error : undefined;
+  return html`<section class="card" id="create" aria-labelledby="create-heading">
+<h2 id="create-heading">Shorten a URL</h2>
+${error ? errorNotice({ code: error.code, message: `Error ${error.code}: ${error.message}` }) : html``}
+${
+  view.created
+    ? html`<p class="notice ok" role="status" data-done="link-created">Created: ${copyableShortUrl(view.baseUrl, view.created.code)}</p>`
+    : html``
+}
+<form method="post" action="/dashboard/links" class="row">
+  ${csrfField(view.frame.csrfToken)}
+  <label class="grow">Long URL <input type="text" name="url" inputmode="url" required placeholder="https://example.com/a/long/page" value="${draft.url}"></label>
+  <label class="slug">Custom code <span class="hint">optional</span>
+    <input type="text" name="slug" minlength="${SLUG_MIN_LENGTH}" maxlength="${SLUG_MAX_LENGTH}" pattern="${SLUG_INPUT_PATTERN}"
+      spellcheck="false" autocapitalize="none" autocomplete="off" aria-describedby="slug-hint" value="${draft.slug}"></label>
+  <label>Group <select name="group">${groupOptions(view.overview.groups, draft.group, 'No group')}</select></label>
+  <button type="submit">Shorten</button>
+  <details class="more"${namesRules(draft.rules) ? html` open` : html``}><summary>Expiry, visit limit, password and targeting</summary>
+  <div class="stack">${ruleFields(draft.rules ?? EMPTY_RULE_FORM)}
+  <button type="submit">Shorten with these rules</button></div>
+  </details>
+</form>
+<p class="hint" id="slug-hint">A custom code is ${SLUG_MIN_LENGTH}–${SLUG_MAX_LENGTH} letters, digits, <code>_</code> or <code>-</code>, case-sensitive; no code is ever given out twice. Without one, a 7-character code is drawn.</p>
+<p class="hint">The checks of <code>POST /create</code> run first: the target is fetched and must answer, and the request counts in the hour.</p>
+</section>`;
+}
+
+function activity(overview: Overview): SafeHtml {
+  const total = overview.chart.clicks.reduce((sum, n) => sum + n, 0);
+  const chart =
+    total === 0
+      ? html`<div class="empty" data-state="no-clicks"><p>No clicks in the last 30 days.</p>
+<p class="hint">Each time a browser follows one of your short links it is counted here, by day. Bots and link previews are counted apart.</p></div>`
+      : dailyBars(
+          { days: overview.chart.days, values: overview.chart.clicks },
+          'Clicks per day, last 30 days',
+          'click',
+        );
+  const top =
+    overview.top.length === 0
+      ? html`<p class="hint">Your most clicked links appear here.</p>`
+      : horizontalBars(
+          overview.top.map((link) => ({
+            label: link.title || link.code,
+            value: link.clicks,
+            href: `/dashboard/links/${link.code}`,
+          })),
+          'Most clicked links, all time',
+          'click',
+        );
+  return html`<div class="columns">
+<section class="card" aria-labelledby="activity-heading"><h2 id="activity-heading">Clicks, last 30 days</h2>${chart}
+<p><a class="button secondary small" href="/dashboard/stats">Visit stats of all links</a></p></section>
+<section class="card" aria-labelledby="top-heading"><h2 id="top-heading">Most clicked</h2>${top}</section>
+</div>`;
+}
+
+export function dashboardPage(view: DashboardView): string {
+  return page({
+    title: 'Dashboard',
+    current: '/dashboard',
+    signedInAs: view.frame.email,
+    csrfToken: view.frame.csrfToken,
+    styles: ['dashboard.css'],
+    scripts: ['dashboard.js'],
+    body: html`<div class="page-head"><h1>Dashboard</h1>${usage(view.overview)}</div>
+${doneNotice(view.done, DONE)}
+${view.error && !isApiErrorCode(view.error.code) ? errorNotice(view.error) : html``}
+${createCard(view)}
+${activity(view.overview)}
+${linksCard({ baseUrl: view.baseUrl, csrfToken: view.frame.csrfToken, overview: view.overview, filter: view.filter })}
+${groupsCard(view.overview.groups, view.frame.csrfToken)}`,
+  });
+}

@@ -1,0 +1,44 @@
+import type { FastifyInstance } from 'fastify';
+import { field } from '../../../web/form-fields.ts';
+import { refusedOn } from '../../../web/page-refusals.ts';
+import { signedInForm, signedInPage } from '../../../web/session/handlers.ts';
+import { type DashboardRouteOptions, dashboardRenderer } from './dashboard-view.ts';
+import { readRuleForm, ruleDraft } from './rule-form.ts';
+
+/** /dashboard: the account's links, usage, chart and groups, and the form that creates a link. */
+export async function dashboardRoutes(app: FastifyInstance, options: DashboardRouteOptions): Promise<void> {
+  const { dashboard } = options;
+  const { render } = dashboardRenderer(options);
+
+  app.get(
+    '/dashboard',
+    signedInPage(options, (request, reply, user) => render(request, reply, user, 200)),
+  );
+
+  app.post(
+    '/dashboard/links',
+    signedInForm(options, async (request, reply, user) => {
+      const draft = {
+        url: field(request.body, 'url'),
+        group: field(request.body, 'group'),
+        slug: field(request.body, 'slug').trim(),
+        rules: readRuleForm(request.body),
+      };
+      try {
+        const actor = await dashboard.actorOf(user.account);
+        const { link } = await options.createLinkFor(actor, {
+          url: draft.url,
+          group: draft.group,
+          // An empty custom code is none: a code is drawn.
+          slug: draft.slug === '' ? undefined : draft.slug,
+          ...ruleDraft(draft.rules),
+          clientAddress: request.ip,
+        });
+        return reply.redirect(`/dashboard?created=${link.code}`, 303);
+      } catch (error) {
+        const { status, error: shown } = refusedOn(reply, error);
+        return render(request, reply, user, status, { error: shown, draft });
+      }
+    }),
+  );
+}

@@ -1,0 +1,201 @@
+import { HOUR_MS } from '../../../core/days.ts';
+import type {
+  Account,
+  Actor,
+  Group,
+  Link,
+  LinkOrder,
+  LinkPage,
+  LinkPosition,
+} from '../../../core/entities.ts';
+import { UnavailableError } from '../../../core/errors.ts';
+import type { WindowCounter } from '../../../core/ports/shared-state.ts';
+import type { Store } from '../../../core/ports/store.ts';
+import { accountRateWindow, secondsUntil, windowAt } from '../../../core/rate-window.ts';
+import type { LinkPatch } from '../link-requests.ts';
+import { type ClickSeries, clickSeries, lastDays } from './click-series.ts';
+import { type RuleForm, ruleChanges } from './rule-form.ts';
+
+/** What the dashboard shows of one account: a page of its links, its groups, usage and clicks over time. */
+
+export const PAGE_SIZE = 50;
+export const CHART_DAYS = 30;
+const TOP_LINKS = 5;
+
+/** A link's place in the order it is listed in. */
+export function positionOf(link: Link, order: LinkOrder): LinkPosition {
+  return { value: order === 'clicks' ? link.clicks : link.createdAt.getTime(), id: link.id };
+}
+
+/** Where the pages around this one start: read backwards, `more` means newer links remain. */
+function neighbours(page: LinkPage, filter: LinkFilter): { newer?: LinkPosition; older?: LinkPosition } {
+  const [first, last] = [page.links[0], page.links.at(-1)];
+  if (!first || !last) return {};
+  const backwards = filter.after === undefined && filter.before !== undefined;
+  const hasNewer = backwards ? page.more : filter.after !== undefined;
+  const hasOlder = backwards || page.more;
+  return {
+    ...(hasNewer ? { newer: positionOf(first, filter.order) } : {}),
+    ...(hasOlder ? { older: positionOf(last, filter.order) } : {}),
+  };
+}
+
+export interface LinkFilter {
+  search: string;
+  groupId: number | undefined;
+  order: LinkOrder;
+  /** The page after (older, or less clicked than) this position, or before it. */
+  after?: LinkPosition;
+  before?: LinkPosition;
+}
+
+export interface Usage {
+  links: number;
+  quota: number;
+  /** Undefined while the shared request counters cannot be read. */
+  requestsThisHour: number | undefined;
+  rateLimit: number;
+  /** Seconds until the hourly window resets. */
+  resetSeconds: number;
+}
+
+export interface Overview {
+  links: LinkPage;
+  /** Where the neighbouring pages start, when there are any. */
+  newer?: LinkPosition;
+  older?: LinkPosition;
+  groups: Group[];
+  usage: Usage;
+  chart: ClickSeries;
+  /** The most clicked links, for the breakdown beside the chart. */
+  top: Link[];
+}
+
+export interface LinkDetail {
+  link: Link;
+  group: Group | undefined;
+  /** Every group of the account, to move the link into. */
+  groups: Group[];
+  chart: ClickSeries;
+}
+
+/** The link page's form as sent: its target, title, group (an ID, or empty for none) and rules. */
+export interface LinkForm {
+  url: string;
+  title: string;
+  group: string;
+  /** Expiry, visit limit, password and targeting; absent, they stay as they are. */
+  rules?: RuleForm;
+}
+
+/** What the form changes of the link, and only that: a field left as it was is not checked again. */
+export function linkChanges(link: Link, form: LinkForm): LinkPatch {
+  const patch: LinkPatch = {};
+  if (form.url.trim() !== link.longUrl) patch.url = form.url;
+  if (form.title.trim() !== link.title) patch.title = form.title;
+  const group = form.group.trim();
+  if (group !== (link.groupId === null ? '' : String(link.groupId)))
+    patch.group = group === '' ? null : group;
+  return form.rules ? { ...patch, ...ruleChanges(link, form.rules) } : patch;
+}
+
+export interface DashboardOptions {
+  store: Pick<
+    Store,
+    | 'listLinks'
+    | 'listGroups'
+    | 'countLiveLinks'
+    | 'findMainKey'
+    | 'dailyClicksOfAccount'
+    | 'dailyClicksOfLink'
+    | 'findLinkOfAccount'
+  >;
+  /** The counter /create spends, read without spending. */
+  counter: WindowCounter;
+  now?: () => number;
+}
+
+/** The account acting itself, in the window its live key spends (the API's and the dashboard's). */
+async function actorOf(store: DashboardOptions['store'], account: Account): Promise<Actor> {
+  const key = await store.findMainKey(account.id);
+  return { keyId: key?.id ?? 0, accountId: account.id, plan: account.plan };
+}
+
+async function usageOf(options: DashboardOptions, account: Account, at: number): Promise<Usage> {
+  const rate = accountRateWindow(await actorOf(options.store, account));
+  const window = windowAt(at, HOUR_MS);
+  // The request window lives in shared state; while that cannot answer the page still renders,
+  // with the figure shown as unavailable.
+  const [links, requestsThisHour] = await Promise.all([
+    options.store.countLiveLinks(account.id),
+    options.counter.peek(rate.key, window).catch((error: unknown) => {
+      if (error instanceof UnavailableError) return undefined;
+      throw error;
+    }),
+  ]);
+  return {
+    links,
+    quota: account.plan.urlQuota,
+    requestsThisHour,
+    rateLimit: rate.limit,
+    resetSeconds: secondsUntil(window.end, at),
+  };
+}
+
+export function dashboardService(options: DashboardOptions) {
+  const { store } = options;
+  const now = options.now ?? Date.now;
+
+  async function chart(read: (from: string, to: string) => Promise<{ day: string; clicks: number }[]>) {
+    const days = lastDays(now(), CHART_DAYS);
+    return clickSeries(days, await read(days[0] ?? '', days[days.length - 1] ?? ''));
+  }
+
+  return {
+    actorOf: (account: Account) => actorOf(store, account),
+
+    async overview(account: Account, filter: LinkFilter): Promise<Overview> {
+      const [links, groups, used, series, top] = await Promise.all([
+        store.listLinks(account.id, {
+          groupId: filter.groupId,
+          search: filter.search || undefined,
+          order: filter.order,
+          limit: PAGE_SIZE,
+          after: filter.after,
+          before: filter.before,
+        }),
+        store.listGroups(account.id),
+        usageOf(options, account, now()),
+        chart((from, to) => store.dailyClicksOfAccount(account.id, from, to)),
+        store.listLinks(account.id, { order: 'clicks', limit: TOP_LINKS }),
+      ]);
+      return {
+        links,
+        ...neighbours(links, filter),
+        groups,
+        usage: used,
+        chart: series,
+        top: top.links.filter((link) => link.clicks > 0),
+      };
+    },
+
+    /** One link of the account with its clicks over time; undefined for anyone else's or a deleted one. */
+    async link(account: Account, code: string): Promise<LinkDetail | undefined> {
+      const link = await store.findLinkOfAccount(account.id, code);
+      if (!link) return undefined;
+      const [groups, series] = await Promise.all([
+        store.listGroups(account.id),
+        chart((from, to) => store.dailyClicksOfLink(link.id, from, to)),
+      ]);
+      const group = groups.find((candidate) => candidate.id === link.groupId);
+      return { link, group, groups, chart: series };
+    },
+
+    /** A live link of the account, without its chart. */
+    async ownLink(account: Account, code: string): Promise<Link | undefined> {
+      return store.findLinkOfAccount(account.id, code);
+    },
+  };
+}
+
+export type DashboardService = ReturnType<typeof dashboardService>;

@@ -1,0 +1,19 @@
+import type { FastifyInstance } from 'fastify';
+import { pageScope } from '../../../web/page-errors.ts';
+import { groupForms } from '../../groups/index.ts';
+import { dashboardRoutes } from './dashboard-routes.ts';
+import { type DashboardRouteOptions, dashboardRenderer } from './dashboard-view.ts';
+import { linkPageRoutes } from './link-page-routes.ts';
+
+/** The dashboard behind the session: the account's links and groups, and one page per link. */
+export async function linkPages(app: FastifyInstance, options: DashboardRouteOptions): Promise<void> {
+  pageScope(app);
+  await app.register(dashboardRoutes, options);
+  await app.register(linkPageRoutes, options);
+  const { render, notFound } = dashboardRenderer(options);
+  await app.register(groupForms, {
+    ...options,
+    refused: (request, reply, user, status, error) => render(request, reply, user, status, { error }),
+    notFound,
+  });
+}

@@ -1,0 +1,184 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { UnavailableError } from '../../core/errors.ts';
+import { hasExpired } from '../../core/link-limits.ts';
+import { verifyPassword } from '../../core/password.ts';
+import type { CountryLookup } from '../../core/ports/geo.ts';
+import type { WindowCounter } from '../../core/ports/shared-state.ts';
+import type { VisitLimits } from '../../core/ports/visit-limits.ts';
+import { secondsUntil, windowAt } from '../../core/rate-window.ts';
+import { firstMatch } from '../../core/targeting.ts';
+import { pagePolicy } from '../../http/security-headers.ts';
+import { errorPage } from '../../web/error-page.ts';
+import { clickKind } from '../analytics/index.ts';
+import { NO_STORE, purposeOf, type RedirectAnswer } from './fast-path.ts';
+import type { CachedLink } from './link-cache.ts';
+import { passwordPage } from './password-page.ts';
+import { visitorFacts } from './targeting-facts.ts';
+
+/**
+ * The redirect of a link with rules (docs/api.md §8.2–8.3), in this order: expired → 410; a
+ * password asked for (GET) or checked (POST, with its own limiter); the visit limit, taken only by
+ * a human click; the first targeting rule that holds, else the link's URL. Nothing is counted for
+ * an answer that is not a redirect.
+ */
+export interface GuardedOptions {
+  answer: RedirectAnswer;
+  limits: VisitLimits;
+  /** Wrong passwords per address and link. */
+  counter: WindowCounter;
+  countries: CountryLookup;
+  trustCountryHeaders: boolean;
+  redirectStatus: 301 | 302 | 307 | 308;
+  now: () => number;
+  passwordTries: { limit: number; windowMs: number };
+}
+
+const GONE = {
+  expired: ['Link expired', 'This short link has expired.'],
+  'used-up': ['Link used up', 'This short link has been followed as often as it may be.'],
+} as const;
+
+function wantsJson(request: FastifyRequest): boolean {
+  const accept = request.headers.accept ?? '';
+  return accept.includes('application/json') && !accept.includes('text/html');
+}
+
+function sendGone(request: FastifyRequest, reply: FastifyReply, why: keyof typeof GONE): FastifyReply {
+  const [title, detail] = GONE[why];
+  reply.code(410).header('cache-control', 'no-store');
+  if (wantsJson(request)) return reply.send({ error: '410', reason: why, message: detail });
+  return reply.type('text/html; charset=utf-8').send(errorPage(410, title, detail));
+}
+
+/**
+ * The form posts to the link itself, which answers with a redirect to the target; browsers hold
+ * that redirect to form-action too, so this page lets a form lead on to any http(s) address.
+ */
+const FORM_POLICY = pagePolicy({ formAction: "'self' http: https:" });
+
+function sendForm(
+  reply: FastifyReply,
+  status: number,
+  code: string,
+  error?: { code: string; message: string },
+) {
+  return reply
+    .code(status)
+    .header('cache-control', 'no-store')
+    .header('content-security-policy', FORM_POLICY)
+    .header('x-robots-tag', 'noindex, nofollow')
+    .type('text/html; charset=utf-8')
+    .send(passwordPage(code, error));
+}
+
+function sendUnavailable(reply: FastifyReply, error: UnavailableError): FastifyReply {
+  return reply
+    .code(503)
+    .header('cache-control', 'no-store')
+    .header('retry-after', String(error.retryAfterSeconds))
+    .type('text/html; charset=utf-8')
+    .send(
+      errorPage(
+        503,
+        'Try again in a moment',
+        'This link cannot be followed right now. Try again in a few seconds.',
+      ),
+    );
+}
+
+/** From the visit limit on: the redirect itself, for a GET that passed or a POST with the right password. */
+async function follow(
+  options: GuardedOptions,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  link: CachedLink,
+  status: number,
+) {
+  const guard = link.guard;
+  if (!guard) throw new Error('a guarded answer for a link without a guard');
+  const kind = clickKind({
+    // A POST with the right password is the visitor's click, as a browser's GET would be.
+    method: request.method === 'POST' ? 'GET' : request.method,
+    userAgent: request.headers['user-agent'],
+    purpose: purposeOf(request.headers),
+  });
+  if (guard.limit) {
+    try {
+      const allowed =
+        kind === 'human'
+          ? await options.limits.take(guard.limit)
+          : !(await options.limits.exhausted(guard.limit));
+      if (!allowed) return sendGone(request, reply, 'used-up');
+    } catch (error) {
+      if (error instanceof UnavailableError) return sendUnavailable(reply, error);
+      throw error;
+    }
+  }
+  const rule =
+    guard.rules.length > 0
+      ? firstMatch(guard.rules, visitorFacts(request, options.countries, options))
+      : undefined;
+  options.answer(link, request.method === 'POST' ? 'GET' : request.method, request.raw);
+  return reply
+    .code(status)
+    .header('location', rule?.location ?? link.location)
+    .header('cache-control', NO_STORE)
+    .send();
+}
+
+export function guardedRedirects(options: GuardedOptions) {
+  const tries = (request: FastifyRequest, code: string) => `password:{${code}}:${request.ip}`;
+
+  const expired = (link: CachedLink) =>
+    link.guard !== undefined && hasExpired(link.guard.expiresAtMs, options.now());
+
+  return {
+    /** GET or HEAD of a link with a guard. */
+    async get(request: FastifyRequest, reply: FastifyReply, code: string, link: CachedLink) {
+      if (expired(link)) return sendGone(request, reply, 'expired');
+      if (link.guard?.passwordHash) return sendForm(reply, 200, code);
+      return follow(options, request, reply, link, options.redirectStatus);
+    },
+
+    /** POST of the password form; 405 for a link without a password. */
+    async post(request: FastifyRequest, reply: FastifyReply, code: string, link: CachedLink) {
+      if (expired(link)) return sendGone(request, reply, 'expired');
+      const hash = link.guard?.passwordHash;
+      if (!hash) {
+        return reply.code(405).header('allow', 'GET, HEAD').header('cache-control', 'no-store').send();
+      }
+      const at = options.now();
+      const window = windowAt(at, options.passwordTries.windowMs);
+      const key = tries(request, code);
+      // Every try is counted before the password is checked, so that tries sent at once cannot all
+      // pass the limit; a right password takes its count back. Only wrong ones are left counted.
+      let counted: number;
+      try {
+        counted = await options.counter.increment(key, window);
+      } catch (error) {
+        if (error instanceof UnavailableError) return sendUnavailable(reply, error);
+        throw error;
+      }
+      if (counted > options.passwordTries.limit) {
+        reply.header('retry-after', String(secondsUntil(window.end, at)));
+        return sendForm(reply, 429, code, {
+          code: 'throttled',
+          message: 'Too many wrong passwords from this address. Try again later.',
+        });
+      }
+      const body = request.body as Record<string, unknown> | undefined;
+      const given = typeof body?.password === 'string' ? body.password : '';
+      if (given === '' || given.length > 1024 || !(await verifyPassword(given, hash))) {
+        return sendForm(reply, 401, code, {
+          code: 'wrong-password',
+          message: 'That is not the password of this link.',
+        });
+      }
+      await options.counter.decrement(key, window).catch(() => undefined);
+      // A POST is answered with 303: the browser then GETs the target, never re-posting the password.
+      return follow(options, request, reply, link, 303);
+    },
+  };
+}
+
+export type GuardedRedirects = ReturnType<typeof guardedRedirects>;

@@ -1,0 +1,36 @@
+import type { Link } from '../../core/entities.ts';
+import { visitsTaken } from '../../core/link-limits.ts';
+import type { LimitedLink } from '../../core/ports/visit-limits.ts';
+import type { RuleCondition } from '../../core/targeting.ts';
+
+/**
+ * What the redirect must check of a link with rules (docs/api.md §8.2–8.3), computed once when the
+ * link is cached. A link without any has no guard, and the hot path never looks further.
+ */
+export interface LinkGuard {
+  /** Epoch ms from which the link answers 410; null when it never expires. */
+  expiresAtMs: number | null;
+  limit: LimitedLink | null;
+  passwordHash: string | null;
+  /** The targeting rules with each URL already as a Location value. */
+  rules: ReadonlyArray<{ if: RuleCondition; location: string }>;
+  /** No password and no limit: the answer needs nothing but the clock and the request. */
+  synchronous: boolean;
+  /** Some rule asks for a country. */
+  namesCountry: boolean;
+}
+
+export function guardOf(link: Link): LinkGuard | undefined {
+  const limited = link.maxClicks !== null;
+  if (link.expiresAt === null && !limited && link.passwordHash === null && link.rules.length === 0) {
+    return undefined;
+  }
+  return {
+    expiresAtMs: link.expiresAt?.getTime() ?? null,
+    limit: limited ? { id: link.id, maxClicks: link.maxClicks as number, taken: visitsTaken(link) } : null,
+    passwordHash: link.passwordHash,
+    rules: link.rules.map((rule) => ({ if: rule.if, location: new URL(rule.url).href })),
+    synchronous: link.passwordHash === null && !limited,
+    namesCountry: link.rules.some((rule) => rule.if.country !== undefined),
+  };
+}

@@ -1,0 +1,60 @@
+import type { Link } from '../../core/entities.ts';
+import type { CountryLookup } from '../../core/ports/geo.ts';
+import type { LinkEvents } from '../../core/ports/shared-state.ts';
+import type { Store } from '../../core/ports/store.ts';
+import { everyAnswerHeaders } from '../../http/security-headers.ts';
+import type { VisitRecorder } from '../analytics/index.ts';
+import { fastRedirect, type RedirectAnswerOptions, redirectAnswer } from './fast-path.ts';
+import { fastTargeting } from './fast-targeting.ts';
+import { type CachedLink, cachedLink, linkCacheOver } from './link-cache.ts';
+
+/**
+ * The redirect's own state, built once per process: hot links in memory (every change heard from
+ * any instance), the answer that records each visit, and the hot path answered below the router.
+ */
+export interface RedirectPathOptions {
+  /** The store as requests use it (deadlines, metrics). */
+  store: Pick<Store, 'findLinkByCode'>;
+  /** The store itself: when embedded (SQLite), its look-up at once answers cold codes below the router. */
+  embedded: Pick<Store, 'findLinkByCodeNow'>;
+  linkEvents: LinkEvents;
+  cache: { max: number; ttlMs: number };
+  record: VisitRecorder;
+  onRedirect?: RedirectAnswerOptions['onRedirect'];
+  redirectStatus: number;
+  https: boolean;
+  countries: CountryLookup;
+  /** TRUST_PROXY is off: the socket's peer is the client. */
+  socketIsClient: boolean;
+  now: () => number;
+}
+
+/** The redirect's look-up at once, when the store is embedded (docs/adr/021-cold-codes-below-the-router.md). */
+function lookupNow(
+  store: Pick<Store, 'findLinkByCodeNow'>,
+): ((code: string) => CachedLink | undefined) | undefined {
+  const find = store.findLinkByCodeNow?.bind(store);
+  if (!find) return undefined;
+  return (code) => {
+    const link = find(code);
+    return link && cachedLink(link);
+  };
+}
+
+export function redirectPath(options: RedirectPathOptions) {
+  const cache = linkCacheOver((code) => options.store.findLinkByCode(code), options.cache);
+  options.linkEvents.onChanged((code) => cache.invalidate(code));
+  options.linkEvents.onMissed(() => cache.clear());
+  const answer = redirectAnswer({ record: options.record, onRedirect: options.onRedirect });
+  const fast = fastRedirect(
+    cache,
+    answer,
+    options.redirectStatus,
+    everyAnswerHeaders(options.https),
+    fastTargeting({ now: options.now, countries: options.countries, socketIsClient: options.socketIsClient }),
+    lookupNow(options.embedded),
+  );
+  /** A new link is remembered at once: the code may have been asked for (and cached as unknown). */
+  const remember = (link: Link) => cache.remember(link.code, cachedLink(link));
+  return { cache, answer, fast, remember };
+}

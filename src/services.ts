@@ -1,0 +1,248 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
+import { withDeadline } from './adapters/deadline.ts';
+import { createInspector } from './adapters/inspect/inspector.ts';
+import { MemoryDemoLog } from './adapters/memory/demo-log.ts';
+import { LocalLinkEvents } from './adapters/memory/link-events.ts';
+import { MemoryVisitors } from './adapters/memory/visitors.ts';
+import { MemoryWindowCounter } from './adapters/memory/window-counter.ts';
+import type { Config } from './config.ts';
+import type { Link } from './core/entities.ts';
+import { accountKeys } from './core/key-authentication.ts';
+import type { CountryLookup } from './core/ports/geo.ts';
+import type { Inspector } from './core/ports/inspector.ts';
+import type { KeyAuthenticator } from './core/ports/key-auth.ts';
+import type { ReadinessCheck } from './core/ports/readiness.ts';
+import type { DemoLog, LinkEvents, WindowCounter } from './core/ports/shared-state.ts';
+import type { Store } from './core/ports/store.ts';
+import type { VisitLimits } from './core/ports/visit-limits.ts';
+import type { Visitors } from './core/ports/visitors.ts';
+import { socialMatcher } from './core/social.ts';
+import { apiAccess, KeyUses, signInService } from './features/accounts/index.ts';
+import { visitCollection, visitStats } from './features/analytics/index.ts';
+import { demoKeys, demoLinkStore } from './features/demo/index.ts';
+import { accountGroups } from './features/groups/index.ts';
+import {
+  type CreateLinkStore,
+  createLinkService,
+  dashboardService,
+  InFlight,
+  linkEditor,
+  pageCursors,
+} from './features/links/index.ts';
+import { createMetrics, redirectCounters, timedInspector, timedStore } from './features/ops/index.ts';
+import { redirectPath, storeVisitLimits } from './features/redirect/index.ts';
+import { signedFormTokens } from './web/session/csrf.ts';
+import type { SessionDeps } from './web/session/session-cookie.ts';
+import { sessionService } from './web/session/sessions.ts';
+
+/**
+ * Every service, built once from the adapters given (or in-memory ones) and the settings: the
+ * server's (app.ts) and the link services the command line uses too (cli.ts).
+ */
+
+/** What the process (or a test) gives the server. */
+export interface AppDeps {
+  store: Store;
+  /** Defaults to the real inspector with the configured address guard. */
+  inspector?: Inspector;
+  counter?: WindowCounter;
+  demoLog?: DemoLog;
+  /** Cache invalidation across instances (Redis pub/sub); in-process by default. */
+  linkEvents?: LinkEvents;
+  /** Visit limits shared by every instance (Redis); the store's atomic update by default. */
+  visitLimits?: VisitLimits;
+  /** The country of a client address, for targeting rules and analytics; none known by default. */
+  countries?: CountryLookup;
+  /** The day's unique-visitor sets (Redis for several instances); in memory by default. */
+  visitors?: Visitors;
+  /** Dependencies besides the store that /readyz checks (Redis). */
+  readinessChecks?: ReadinessCheck[];
+  logger?: FastifyServerOptions['logger'];
+  now?: () => number;
+}
+
+/** What creating and changing links run on, in the server and in `snip link …` alike. */
+export interface LinkPorts {
+  inspector: Inspector;
+  counter: WindowCounter;
+  now?: () => number;
+}
+
+/** The create service of POST /create, /api/v1, the dashboard, the demo and `snip link import`. */
+export function createService(
+  config: Config,
+  ports: LinkPorts & { store: CreateLinkStore; keys: KeyAuthenticator; onCreated?: (link: Link) => void },
+) {
+  return createLinkService({
+    ...ports,
+    isSocial: socialMatcher(config.socialDomains),
+    baseUrl: config.baseUrl,
+  });
+}
+
+/** The link editor of /api/v1, the dashboard and `snip link edit|delete`. */
+export function editorService(config: Config, ports: LinkPorts & { store: Store; linkEvents: LinkEvents }) {
+  return linkEditor({ ...ports, isSocial: socialMatcher(config.socialDomains), baseUrl: config.baseUrl });
+}
+
+/** A logger known only once the server exists; what is logged before goes nowhere. */
+function lateLogger() {
+  let log: FastifyBaseLogger | undefined;
+  return {
+    bind: (logger: FastifyBaseLogger) => {
+      log = logger;
+    },
+    error: (message: string) => (error: unknown) => log?.error({ err: error }, message),
+  };
+}
+
+type Log = ReturnType<typeof lateLogger>;
+
+/** The visits a redirect records and the redirect's hot path, with its metrics. */
+function redirectServices(config: Config, deps: AppDeps, base: ReturnType<typeof baseServices>) {
+  const { store, now, log, metrics } = base;
+  const countries = deps.countries ?? { countryOf: () => undefined };
+  const collection = visitCollection({
+    store,
+    tracking: config.tracking,
+    honorDnt: config.honorDnt,
+    exclude: config.trackingExclude,
+    trustProxy: config.trustProxy,
+    now,
+    flushMs: config.clickFlushMs,
+    retentionDays: config.analyticsRetentionDays,
+    visitors: deps.visitors ?? new MemoryVisitors(),
+    countries,
+    onFlushError: log.error('writing clicks failed; kept for the next flush'),
+    onSweepError: log.error('deleting old click events failed'),
+  });
+  const counted = redirectCounters(metrics, config.redirectStatus);
+  const redirect = redirectPath({
+    store,
+    embedded: deps.store,
+    linkEvents: base.linkEvents,
+    cache: { max: config.linkCacheSize, ttlMs: config.linkCacheTtlSeconds * 1000 },
+    record: collection.record,
+    onRedirect: counted.redirected,
+    redirectStatus: config.redirectStatus,
+    https: config.baseUrl.protocol === 'https:',
+    countries,
+    socketIsClient: config.trustProxy === false,
+    now,
+  });
+  const limits = deps.visitLimits ?? storeVisitLimits(store);
+  return { ...collection, ...redirect, counted, countries, limits };
+}
+
+/** Keys, and the services that create and change links: /create's, the demo's, the editor. */
+async function linkServices(
+  config: Config,
+  base: ReturnType<typeof baseServices>,
+  onCreated: (link: Link) => void,
+) {
+  const { store, counter, now, inspector } = base;
+  const keyUses = new KeyUses(store, {
+    intervalMs: config.clickFlushMs,
+    now,
+    onError: base.log.error('writing key uses failed; kept for the next flush'),
+  });
+  const keyChecks = {
+    counter,
+    failedKeyLimit: config.failedKeyLimit,
+    failedKeyWindowMs: config.failedKeyWindowSeconds * 1000,
+    now,
+  };
+  const keys = accountKeys(store, { ...keyChecks, onUsed: (keyId) => keyUses.note(keyId) });
+  const inFlight = new InFlight();
+  const ports = { inspector, counter, now };
+  const live = inFlight.trackAll(createService(config, { ...ports, store, keys, onCreated }));
+  const demoGate = {
+    ...keyChecks,
+    demoKey: config.demoApiKey,
+    limit: config.demoRateLimit,
+    windowMs: config.demoRateWindowSeconds * 1000,
+  };
+  const demo = inFlight.trackAll(
+    createService(config, { ...ports, store: demoLinkStore(store), keys: demoKeys(demoGate) }),
+  );
+  const editor = editorService(config, { ...ports, store, linkEvents: base.linkEvents });
+  const cursors = pageCursors(await store.secret('page-cursors', randomBytes(32)));
+  return { keyUses, keys, inFlight, live, demo, editor, cursors };
+}
+
+/** The services behind the pages: sessions, signed-out forms, sign-in, API access, dashboard, stats. */
+async function pageServices(config: Config, base: ReturnType<typeof baseServices>) {
+  const { store, counter, now } = base;
+  const session: SessionDeps = {
+    sessions: sessionService({ store, ttlMs: config.sessionTtlHours * 3_600_000, now }),
+    accounts: store,
+    policy: { secure: config.baseUrl.protocol === 'https:' },
+    now,
+  };
+  // Every instance signs the signed-out forms with the same key: the first to start stores it.
+  const formKey = await store.secret('form-tokens', randomBytes(32));
+  const auth = signInService({
+    store,
+    counter,
+    signup: { open: config.signup === 'open', plan: config.signupPlan },
+    limits: {
+      perAccount: config.signinAccountLimit,
+      perAddress: config.signinAddressLimit,
+      windowMs: config.signinWindowSeconds * 1000,
+    },
+    now,
+  });
+  await auth.checkSignupPlan();
+  return {
+    session,
+    forms: signedFormTokens(formKey, now),
+    auth,
+    apiAccess: apiAccess(store),
+    groups: accountGroups(store),
+    dashboard: dashboardService({ store, counter, now }),
+    stats: visitStats({ store, now, retentionDays: config.analyticsRetentionDays }),
+  };
+}
+
+/** The store as requests use it (deadlines, metrics), the shared state, the inspector. */
+function baseServices(config: Config, deps: AppDeps, log: Log) {
+  const metrics = createMetrics();
+  const ownInspector = deps.inspector
+    ? undefined
+    : createInspector({ allowPrivate: config.allowPrivateTargets });
+  return {
+    now: deps.now ?? Date.now,
+    log,
+    metrics,
+    store: timedStore(withDeadline(deps.store, config.storeTimeoutMs), metrics),
+    counter: deps.counter ?? new MemoryWindowCounter(),
+    demoLog: deps.demoLog ?? new MemoryDemoLog(),
+    linkEvents: deps.linkEvents ?? new LocalLinkEvents(),
+    ownInspector,
+    inspector: timedInspector(deps.inspector ?? (ownInspector as Inspector), metrics),
+  };
+}
+
+export async function serverServices(config: Config, deps: AppDeps) {
+  const log = lateLogger();
+  const base = baseServices(config, deps, log);
+  const redirect = redirectServices(config, deps, base);
+  const links = await linkServices(config, base, redirect.remember);
+  const pages = await pageServices(config, base);
+
+  /** In order: requests in flight, then what is buffered, then the connections. */
+  async function close(): Promise<void> {
+    await links.inFlight.settled();
+    redirect.sweep.stop();
+    await redirect.clicks.close();
+    await links.keyUses.close();
+    await base.ownInspector?.close();
+    await base.demoLog.close();
+    await base.linkEvents.close();
+  }
+
+  return { ...base, redirect, links, pages, close, bindLogger: log.bind };
+}
+
+export type ServerServices = Awaited<ReturnType<typeof serverServices>>;

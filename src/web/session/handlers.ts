@@ -1,0 +1,54 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Frame, FrameOf } from '../frame.ts';
+import { messagePage } from '../message-page.ts';
+import { sendPage } from '../send-page.ts';
+import { hasSessionToken } from './csrf.ts';
+import { type SessionDeps, type SignedIn, signedIn } from './session-cookie.ts';
+
+/** Route wrappers for signed-in pages and forms: no session → sign-in page; a form without its token → 403. */
+
+type Handler = (request: FastifyRequest, reply: FastifyReply, user: SignedIn) => Promise<unknown>;
+
+export function frameOf(user: SignedIn): Frame {
+  return { email: user.account.email, csrfToken: user.session.csrfToken };
+}
+
+/** Who is signed in, for the navigation of every page. */
+export function frameOfSession(session: SessionDeps): FrameOf {
+  return async (request) => {
+    const user = await signedIn(session, request);
+    return user && frameOf(user);
+  };
+}
+
+export function refuseForgedForm(reply: FastifyReply, frame?: Frame): FastifyReply {
+  return sendPage(
+    reply,
+    403,
+    messagePage({
+      title: 'Form expired',
+      error: {
+        code: 'csrf',
+        message: 'This form was not sent from this site, or it has expired. Reload the page and try again.',
+      },
+      frame,
+    }),
+  );
+}
+
+export function signedInPage(deps: SessionDeps, handler: Handler) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const user = await signedIn(deps, request);
+    if (!user) return reply.redirect('/login', 303);
+    return handler(request, reply, user);
+  };
+}
+
+export function signedInForm(deps: SessionDeps, handler: Handler) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const user = await signedIn(deps, request);
+    if (!user) return reply.redirect('/login', 303);
+    if (!hasSessionToken(request, user.session.csrfToken)) return refuseForgedForm(reply, frameOf(user));
+    return handler(request, reply, user);
+  };
+}
