@@ -1,7 +1,7 @@
 /**
  * A flush written on PostgreSQL in one transaction, a fixed number of statements however many
  * entries: each statement takes its rows as parallel arrays (unnest). The batch arrives checked and
- * is summed first (sql/visit-batch.ts), so each ON CONFLICT DO UPDATE meets each row once.
+ * is summed first (sql/flush-rows.ts), so each ON CONFLICT DO UPDATE meets each row once.
  */
 
 import { EVENT_DIMENSIONS } from '../../core/analytics/model.ts';

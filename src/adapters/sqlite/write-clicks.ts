@@ -1,6 +1,6 @@
 /**
  * A flush written on SQLite in one transaction; runs in the click writer's thread (click-writer.ts),
- * or in place for :memory:. The batch arrives checked (sql/visit-batch.ts).
+ * or in place for :memory:. The batch arrives checked (sql/flush-batch.ts).
  */
 
 import { EVENT_DIMENSIONS } from '../../core/analytics/model.ts';

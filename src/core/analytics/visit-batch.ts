@@ -3,7 +3,7 @@ import type { BotKindCount, ClickEvent, NewVisitors } from './model.ts';
 
 /** What a batch of visits adds beyond the counts: written in the same transaction as them. */
 export interface VisitBatch {
-  /** The redirect hands over an EventTable (core/event-table.ts); a list of events does as well. */
+  /** The redirect hands over an EventTable (event-table.ts); a list of events does as well. */
   events: readonly ClickEvent[] | EventTable;
   visitors: readonly NewVisitors[];
   bots: readonly BotKindCount[];

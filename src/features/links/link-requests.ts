@@ -25,7 +25,7 @@ export interface CreatedLink {
 
 /**
  * Creates a link for an account that acts itself (a signed-in dashboard), with every check of
- * /create from the rate limit on. The create feature provides it; app.ts hands it to the pages.
+ * /create from the rate limit on. The create service provides it (`forAccount`) to the dashboard.
  */
 export type CreateLinkFor = (actor: Actor, draft: LinkDraft) => Promise<CreatedLink>;
 

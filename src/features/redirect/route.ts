@@ -58,7 +58,7 @@ export async function loadOrUnavailable(cache: LinkCache, code: string) {
 }
 
 /**
- * GET /<short_code>. Cache hits on a listening server are answered below the router (fast-redirect.ts);
+ * GET /<short_code>. Cache hits on a listening server are answered below the router (fast-path.ts);
  * this route answers them under inject() and does the cold path: store look-up, 404 and its limiter.
  * Registered on the root instance because it also owns the application-wide not-found answer.
  */

@@ -35,7 +35,7 @@ CREATE INDEX click_events_account_at ON click_events (account_id, at);
 -- insert) finds the oldest blocks as well as a B-tree would.
 CREATE INDEX click_events_at ON click_events USING brin (at);
 
--- Per UTC day, per dimension (core/analytics.ts DIMENSIONS) and value: how many human clicks
+-- Per UTC day, per dimension (core/analytics/model.ts DIMENSIONS) and value: how many human clicks
 -- (`bot`: bot hits by kind). Written in the same transaction as the counts, pre-summed per batch.
 CREATE TABLE link_daily_stats (
   link_id BIGINT NOT NULL,

@@ -36,7 +36,7 @@ CREATE INDEX click_events_account_at ON click_events (account_id, at);
 -- row each hour. `at` grows with arrival, so its inserts touch only the rightmost page.
 CREATE INDEX click_events_at ON click_events (at);
 
--- Per UTC day, per dimension (core/analytics.ts DIMENSIONS) and value: how many human clicks
+-- Per UTC day, per dimension (core/analytics/model.ts DIMENSIONS) and value: how many human clicks
 -- (`bot`: bot hits by kind). Written in the same transaction as the counts, pre-summed per batch.
 -- A daily stats answer of a link reads one range of this key: (link_id, day BETWEEN ? AND ?).
 CREATE TABLE link_daily_stats (

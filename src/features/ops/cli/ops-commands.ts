@@ -10,7 +10,7 @@ export const OPS_COMMANDS: Record<string, OpsCommand> = {
   serve: {
     synopsis: '',
     about: 'runs the server (what npm start runs)',
-    details: 'Reads its settings from the environment (README, Configuration); stops on SIGTERM or SIGINT.',
+    details: 'Reads its settings from the environment (docs/configuration.md); stops on SIGTERM or SIGINT.',
     flags: [],
     args: 0,
   },
