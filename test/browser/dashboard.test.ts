@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { callApi } from '../features/links/api-client.ts';
+import { callApi } from '../fixtures/api-client.ts';
 import { createJson, FakeInspector, startTestApp, type TestApp } from '../helper.ts';
 import { launchBrowser, screenshot, watchForTrouble } from './browser.ts';
 

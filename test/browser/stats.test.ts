@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Cookie, Page } from 'playwright-core';
 import type { Link } from '../../src/core/entities.ts';
-import { DAY_MS, dayOf, givenLinkOf, seedVisits, startOfToday } from '../features/accounts/stats-seed.ts';
+import { DAY_MS, dayOf, givenLinkOf, seedVisits, startOfToday } from '../features/analytics/stats-seed.ts';
 import { startTestApp, type TestApp } from '../helper.ts';
 import { launchBrowser, watchForTrouble } from './browser.ts';
 import { checkPage, DESKTOP, PHONE, problems, signInCookies } from './page-checks.ts';

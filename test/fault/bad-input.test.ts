@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { InjectOptions } from 'fastify';
-import { PageClient } from '../features/accounts/page-client.ts';
+import { PageClient } from '../fixtures/page-client.ts';
 import { createJson, startTestApp, type TestApp } from '../helper.ts';
 
 /**

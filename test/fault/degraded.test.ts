@@ -4,7 +4,7 @@ import { withDeadline } from '../../src/adapters/deadline.ts';
 import { UnavailableError } from '../../src/core/errors.ts';
 import type { WindowCounter } from '../../src/core/ports/shared-state.ts';
 import type { Store } from '../../src/core/ports/store.ts';
-import { PageClient } from '../features/accounts/page-client.ts';
+import { PageClient } from '../fixtures/page-client.ts';
 import { createJson, startTestApp } from '../helper.ts';
 
 /**

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
 import { Writable } from 'node:stream';
 import { describe, it } from 'node:test';
-import { PageClient } from '../features/accounts/page-client.ts';
+import { PageClient } from '../fixtures/page-client.ts';
 import { createJson, startTestApp } from '../helper.ts';
 
 /** What every HTTP surface does alike (docs/api.md §10): methods, headers, logs and slow clients. */

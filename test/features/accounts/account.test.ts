@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { attribute, PageClient } from '../../fixtures/page-client.ts';
 import { createJson, startTestApp, type TestApp } from '../../helper.ts';
-import { attribute, PageClient } from './page-client.ts';
 
 /** Account Settings: the key shown once, rotation, plans without API access, the password change. */
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { assertProblem, callApi } from '../../fixtures/api-client.ts';
+import { attribute, PageClient } from '../../fixtures/page-client.ts';
 import { startTestApp, type TestApp } from '../../helper.ts';
-import { assertProblem, callApi } from '../links/api-client.ts';
-import { attribute, PageClient } from './page-client.ts';
 
 /** Further API keys on Account Settings: named and scoped, shown once, listed, revoked; at most 10. */
 

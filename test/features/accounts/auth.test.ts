@@ -6,8 +6,8 @@ import { describe, it } from 'node:test';
 import { openStore } from '../../../src/adapters/open-store.ts';
 import { buildApp } from '../../../src/app.ts';
 import { ConfigError, loadConfig } from '../../../src/config.ts';
+import { attribute, PageClient } from '../../fixtures/page-client.ts';
 import { startTestApp } from '../../helper.ts';
-import { attribute, PageClient } from './page-client.ts';
 
 /** Sign-up, sign-in, sign-out: sessions, cookies, CSRF on the signed-out forms, throttling, SIGNUP. */
 

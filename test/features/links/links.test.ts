@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
+import { assertProblem, callApi } from '../../fixtures/api-client.ts';
 import { FakeInspector, send, startTestApp, type TestApp } from '../../helper.ts';
-import { assertProblem, callApi } from './api-client.ts';
 
 /** Links through /api/v1 (docs/api.md §7.2–7.3): create, read, list, change, delete, export. */
 

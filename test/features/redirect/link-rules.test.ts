@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { callApi } from '../../fixtures/api-client.ts';
 import { send, startTestApp, type TestApp } from '../../helper.ts';
-import { callApi } from '../links/api-client.ts';
 
 /** Link rules on the redirect (docs/api.md §8.2–8.3): expiry, visit limits, passwords, targeting. */
 

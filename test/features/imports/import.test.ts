@@ -3,17 +3,17 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { CliDeps } from '../../src/cli.ts';
-import type { Link } from '../../src/core/entities.ts';
-import type { Store } from '../../src/core/ports/store.ts';
-import { urlHash } from '../../src/core/target-url.ts';
-import { readImportFile } from '../../src/features/imports/import-formats.ts';
-import { importLinks } from '../../src/features/imports/import-links.ts';
-import { FakeInspector, runSnip, withStoreAt } from './cli-harness.ts';
+import type { CliDeps } from '../../../src/cli.ts';
+import type { Link } from '../../../src/core/entities.ts';
+import type { Store } from '../../../src/core/ports/store.ts';
+import { urlHash } from '../../../src/core/target-url.ts';
+import { readImportFile } from '../../../src/features/imports/import-formats.ts';
+import { importLinks } from '../../../src/features/imports/import-links.ts';
+import { FakeInspector, runSnip, withStoreAt } from '../../fixtures/cli-harness.ts';
 
 /** `snip link import` (docs/api.md §8.4), run in this process with an inspector that never fetches. */
 
-const FIXTURES = join(import.meta.dirname, '../fixtures/import');
+const FIXTURES = join(import.meta.dirname, '../../fixtures/import');
 
 let dir: string;
 let env: Record<string, string>;

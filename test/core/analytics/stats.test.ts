@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { DIMENSIONS, type StatsRange, type StoredStats } from '../../src/core/analytics/model.ts';
+import { DIMENSIONS, type StatsRange, type StoredStats } from '../../../src/core/analytics/model.ts';
 import {
   type ParsedRange,
   parseStatsRange,
   type StatsQueryInput,
   statsAnswer,
   topRows,
-} from '../../src/core/analytics/stats.ts';
+} from '../../../src/core/analytics/stats.ts';
 
 /** Which range a stats query asks for, and the answer shaped from the store's numbers (docs/api.md §9.4). */
 

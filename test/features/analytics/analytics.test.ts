@@ -10,8 +10,8 @@ import { Redis } from 'ioredis';
 import postgres from 'postgres';
 import { RedisVisitors } from '../../../src/adapters/redis/visitors.ts';
 import type { StatsRange } from '../../../src/core/analytics/model.ts';
+import { callApi } from '../../fixtures/api-client.ts';
 import { send, startTestApp, type TestApp, type TestAppOptions } from '../../helper.ts';
-import { callApi } from '../links/api-client.ts';
 
 /** Visit analytics through the real redirect (docs/api.md §9.1–9.2): what is kept, and what never is. */
 

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
 import type { NewLink } from '../../../src/core/entities.ts';
+import { keyWithScopes } from '../../fixtures/api-client.ts';
+import { attribute, listedCodes, PageClient } from '../../fixtures/page-client.ts';
 import { createJson, startTestApp, type TestApp } from '../../helper.ts';
-import { keyWithScopes } from '../links/api-client.ts';
-import { attribute, listedCodes, PageClient } from './page-client.ts';
 
 /** /dashboard: listing, paging, search and group filter, create and delete, groups, ownership, usage. */
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { assertProblem, callApi, keyWithScopes } from '../../fixtures/api-client.ts';
 import { send, type TestApp } from '../../helper.ts';
-import { assertProblem, callApi, keyWithScopes } from './api-client.ts';
 import { ANSWER_KEYS, type LinkIds, linkIds, STORES, VisitSeeder } from './stats-seed.ts';
 
 /** GET /api/v1/links/{code}/stats and GET /api/v1/stats (docs/api.md §9.4) on both stores. */

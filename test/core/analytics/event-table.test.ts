@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { EventTable } from '../../src/core/analytics/event-table.ts';
-import type { ClickEvent } from '../../src/core/analytics/model.ts';
+import { EventTable } from '../../../src/core/analytics/event-table.ts';
+import type { ClickEvent } from '../../../src/core/analytics/model.ts';
 
 function event(n: number): ClickEvent {
   return {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { hashPassword } from '../../../src/core/password.ts';
+import { attribute, PageClient } from '../../fixtures/page-client.ts';
 import { startTestApp, type TestApp } from '../../helper.ts';
-import { attribute, PageClient } from './page-client.ts';
 
 /** Expiry, visit limit, password and targeting rules through the dashboard's create and edit forms. */
 

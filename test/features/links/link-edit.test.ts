@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { attribute, PageClient } from '../../fixtures/page-client.ts';
 import { FakeInspector, startTestApp, type TestApp } from '../../helper.ts';
-import { attribute, PageClient } from './page-client.ts';
 
 /** Changing a link in place on its page, and custom codes on the dashboard's create form. */
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Link } from '../../../src/core/entities.ts';
+import { attribute, PageClient } from '../../fixtures/page-client.ts';
 import { startTestApp, type TestApp } from '../../helper.ts';
-import { attribute, PageClient } from './page-client.ts';
 import { DAY_MS, dayOf, givenLinkOf, seedVisits, startOfToday } from './stats-seed.ts';
 
 /** /dashboard/stats and /dashboard/links/<code>/stats: the range picker, totals, series, breakdowns, CSV. */

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { hashApiKey } from '../../../src/core/api-key.ts';
 import { SCOPES } from '../../../src/core/scopes.ts';
+import { assertProblem, callApi, keyWithScopes } from '../../fixtures/api-client.ts';
 import { createJson, startTestApp, type TestApp } from '../../helper.ts';
-import { assertProblem, callApi, keyWithScopes } from './api-client.ts';
 
 /** Keys on /api/v1 (docs/api.md §7.1): both headers, the failed-key limiter, scopes, one window per account. */
 

@@ -3,8 +3,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { ANSWER_KEYS, type LinkIds, linkIds, VisitSeeder } from '../features/links/stats-seed.ts';
-import { FakeInspector, runSnip, withStoreAt } from './cli-harness.ts';
+import { FakeInspector, runSnip, withStoreAt } from '../../fixtures/cli-harness.ts';
+import { ANSWER_KEYS, type LinkIds, linkIds, VisitSeeder } from './stats-seed.ts';
 
 /** `snip link stats` (docs/api.md §9.4): the API's answer from the store, for scripts and for people. */
 
