@@ -1,5 +1,13 @@
 import { Refusal, UnavailableError } from '../core/errors.ts';
-import { type Command, type FlagTable, InvalidRangeError, type Result, UsageError } from './command.ts';
+import {
+  type BASE_FLAGS,
+  type Command,
+  type FlagTable,
+  type FlagValues,
+  InvalidRangeError,
+  type Result,
+  UsageError,
+} from './command.ts';
 import type { CommandTable } from './command-table.ts';
 import { type Grammar, hasFlag, isParseError, looseWords, negatedFlags, parseWords } from './words.ts';
 
@@ -45,10 +53,10 @@ function human<F extends FlagTable, D>(result: Result, command: Command<F, D>): 
 }
 
 /** The flags given that the command does not take. */
-function strayFlags(values: object, negated: ReadonlySet<string>, command: Command<never, never>): string[] {
+function strayFlags(values: object, negated: ReadonlySet<string>, taken: readonly string[]): string[] {
   const given: string[] = Object.keys(values).filter((key) => key !== 'json' && key !== 'help');
   given.push(...negated);
-  return given.filter((flag) => !command.flags.includes(flag)).map((flag) => `--${flag}`);
+  return given.filter((flag) => !taken.includes(flag)).map((flag) => `--${flag}`);
 }
 
 export async function runCommand<F extends FlagTable, D>(
@@ -74,18 +82,17 @@ export async function runCommand<F extends FlagTable, D>(
       throw new UsageError(`expected ${command.args} argument(s), got ${args.length}`);
     }
     const negated = negatedFlags(argv, grammar);
-    const stray = strayFlags(values, negated, command);
+    const stray = strayFlags(values, negated, command.flags);
     if (stray.length > 0) throw new UsageError(`snip ${name} does not take ${stray.join(', ')}`);
     const { deps, close } = await line.open(command);
     opened = { close };
-    const input = () => io.in ?? process.stdin;
-    const values_ = values as Parameters<NonNullable<Command<F, D>['run']>>[0]['values'];
     const result = await command.run({
       ...deps,
       args,
-      values: values_,
+      // Read by the grammar, which holds every feature's table of flags: F's among them.
+      values: values as FlagValues<F & typeof BASE_FLAGS>,
       negated,
-      io: { out: io.out, err: io.err, input },
+      io: { out: io.out, err: io.err, input: () => io.in ?? process.stdin },
     });
     io.out.write(json ? `${JSON.stringify(result)}\n` : human(result, command));
     return EXIT.done;
