@@ -3,7 +3,7 @@
  * further keys with scopes), keys' last use, GET /api/v1/account, and `snip plan|account|key …`.
  */
 export { AccountSchema, accountApiRoutes } from './api/account-route.ts';
-export { apiAccess, issueAccountKey } from './api-access.ts';
+export { apiAccess } from './api-access.ts';
 export { ACCOUNT_COMMANDS, ACCOUNT_FLAGS } from './cli/account-commands.ts';
 export { accountOperations, accountWithEmail } from './cli/account-operations.ts';
 export { KeyUses } from './key-uses.ts';

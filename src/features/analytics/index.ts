@@ -9,7 +9,6 @@ export { STATS_COMMANDS, STATS_FLAGS } from './cli/stats-command.ts';
 export { ClickBuffer } from './collect/click-buffer.ts';
 export { type ClickKind, clickKind } from './collect/click-kind.ts';
 export { visitCollection } from './collect/collection.ts';
-export { retentionSweep } from './collect/retention.ts';
 export { visitBatchMaker } from './collect/visit-events.ts';
 export {
   countryFromHeaders,

@@ -3,5 +3,5 @@
  * YOURLS' and Kutt's exports, and creates every row through the checks of the API.
  */
 export { IMPORT_COMMANDS, IMPORT_FLAGS, type ImportCliDeps } from './import-command.ts';
-export { type ImportFormat, readImportFile } from './import-formats.ts';
+export { readImportFile } from './import-formats.ts';
 export { importLinks } from './import-links.ts';
