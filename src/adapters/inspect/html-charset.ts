@@ -1,4 +1,4 @@
-import { metaTags } from './html-attributes.ts';
+import { headFacts } from './html-head.ts';
 
 // Browsers look for <meta charset> in the first 1024 bytes; real pages often put it later, behind long
 // comments or scripts, and a larger window costs nothing here.
@@ -29,7 +29,7 @@ export function encodingFromBom(body: Uint8Array): string | undefined {
 function encodingFromMeta(body: Uint8Array): string | undefined {
   // Latin-1 maps every byte to one character, so the ASCII markup reads the same whatever the real encoding.
   const head = new TextDecoder('latin1').decode(body.subarray(0, META_SCAN_BYTES));
-  for (const attributes of metaTags(head)) {
+  for (const attributes of headFacts(head).metas) {
     const charset = attributes.get('charset');
     const label =
       charset ??

@@ -1,6 +1,6 @@
 import { decode } from 'html-entities';
-import { metaTags } from './html-attributes.ts';
 import { decodeHtml, encodingFromBom } from './html-charset.ts';
+import { headFacts } from './html-head.ts';
 
 const MAX_TITLE_CODE_POINTS = 300;
 const HTML_MEDIA_TYPES = new Set(['text/html', 'application/xhtml+xml']);
@@ -23,39 +23,9 @@ function isHtml(body: Uint8Array, contentType: string | undefined): boolean {
   return start.trimStart().startsWith('<');
 }
 
-// Comments and raw-text elements can hold a literal "<title>"; <svg> has a <title> of its own.
-const TOKEN = String.raw`<!--[\s\S]*?(?:-->|$)|<(\/?)(svg|title|script|style)\b((?:[^>"']|"[^"]*"|'[^']*')*)>`;
-
-/** Where the end tag of a raw-text element opened before `from` starts, or -1. */
-function endTagIndex(html: string, tag: string, from: number): number {
-  const endTag = new RegExp(`</${tag}(?=[\\s/>]|$)`, 'gi');
-  endTag.lastIndex = from;
-  return endTag.exec(html)?.index ?? -1;
-}
-
-function documentTitle(html: string): string | undefined {
-  const token = new RegExp(TOKEN, 'gi');
-  let svgDepth = 0;
-  for (let match = token.exec(html); match !== null; match = token.exec(html)) {
-    const [, closing, name, inside = ''] = match;
-    const tag = name?.toLowerCase();
-    if (tag === undefined) continue;
-    if (tag === 'svg') {
-      if (closing === '/') svgDepth = Math.max(0, svgDepth - 1);
-      else if (!inside.trimEnd().endsWith('/')) svgDepth++;
-      continue;
-    }
-    if (closing === '/') continue;
-    const end = endTagIndex(html, tag, token.lastIndex);
-    if (end === -1) return undefined;
-    if (tag === 'title' && svgDepth === 0) return html.slice(token.lastIndex, end);
-    token.lastIndex = end;
-  }
-  return undefined;
-}
-
-function openGraphTitle(html: string): string | undefined {
-  for (const attributes of metaTags(html)) {
+/** The `og:title` of the page's meta tags, if any. */
+function openGraphTitle(metas: readonly Map<string, string>[]): string | undefined {
+  for (const attributes of metas) {
     const key = (attributes.get('property') ?? attributes.get('name'))?.toLowerCase();
     if (key === 'og:title' && attributes.has('content')) return attributes.get('content');
   }
@@ -79,7 +49,6 @@ function tidy(raw: string): string {
  */
 export function extractTitle(body: Uint8Array, contentType: string | undefined): string {
   if (!isHtml(body, contentType)) return '';
-  const html = decodeHtml(body, contentType);
-  const title = documentTitle(html);
-  return tidy(title !== undefined && title.trim() !== '' ? title : (openGraphTitle(html) ?? ''));
+  const { title, metas } = headFacts(decodeHtml(body, contentType));
+  return tidy(title !== undefined && title.trim() !== '' ? title : (openGraphTitle(metas) ?? ''));
 }
