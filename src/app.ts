@@ -24,6 +24,7 @@ import {
 import { type LinkCache, REDIRECT_ROUTES, redirectFeature } from './features/redirect/index.ts';
 import { logAccess } from './http/access-log.ts';
 import { registerBodyParsers } from './http/body-parsers.ts';
+import { refuseUnreadableInput } from './http/edge-input.ts';
 import { managementApi } from './http/management-api.ts';
 import { ProblemSchema } from './http/openapi-parts.ts';
 import { addSecurityHeaders } from './http/security-headers.ts';
@@ -145,6 +146,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const outcome = (endpoint: string) => (error: string) => metrics.createOutcomes.inc({ endpoint, error });
 
   await registerBodyParsers(app);
+  refuseUnreadableInput(app);
   await app.register(cookie);
   const schemas = [...CREATE_SCHEMAS, ProblemSchema, ...LINK_SCHEMAS, ...GROUP_SCHEMAS, AccountSchema];
   for (const schema of [...schemas, ...STATS_SCHEMAS]) app.addSchema(schema);
@@ -164,6 +166,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await signedInPages(app, config, services);
   await redirectFeature(app, {
     cache: redirect.cache,
+    images: redirect.images,
     answer: redirect.answer,
     counter: services.counter,
     redirectStatus: config.redirectStatus,

@@ -6,6 +6,7 @@ import { MemoryDemoLog } from './adapters/memory/demo-log.ts';
 import { LocalLinkEvents } from './adapters/memory/link-events.ts';
 import { MemoryVisitors } from './adapters/memory/visitors.ts';
 import { MemoryWindowCounter } from './adapters/memory/window-counter.ts';
+import { threadQrImages } from './adapters/qr/qr-thread.ts';
 import type { Config } from './config.ts';
 import type { Link } from './core/entities.ts';
 import { accountKeys } from './core/key-authentication.ts';
@@ -132,7 +133,8 @@ function redirectServices(config: Config, deps: AppDeps, base: ReturnType<typeof
     now,
   });
   const limits = deps.visitLimits ?? storeVisitLimits(store);
-  return { ...collection, ...redirect, counted, countries, limits };
+  const images = threadQrImages();
+  return { ...collection, ...redirect, counted, countries, limits, images };
 }
 
 /** Keys, and the services that create and change links: /create's, the demo's, the editor. */
@@ -238,6 +240,7 @@ export async function serverServices(config: Config, deps: AppDeps) {
     await redirect.clicks.close();
     await links.keyUses.close();
     await base.ownInspector?.close();
+    await redirect.images.close();
     await base.demoLog.close();
     await base.linkEvents.close();
   }

@@ -63,7 +63,7 @@ export async function assetRoutes(app: FastifyInstance, options: { files: AssetF
 
   app.get<{ Params: { name: string } }>(
     '/assets/:name',
-    { schema: { hide: true } },
+    { schema: { hide: true }, config: { anyPath: true } },
     async (request, reply) => {
       const asset = assets.get(request.params.name);
       if (!asset) return reply.callNotFound();

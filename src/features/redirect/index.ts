@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { CountryLookup } from '../../core/ports/geo.ts';
+import type { QrImages } from '../../core/ports/qr-images.ts';
 import type { WindowCounter } from '../../core/ports/shared-state.ts';
 import type { VisitLimits } from '../../core/ports/visit-limits.ts';
 import type { RedirectAnswer } from './fast-path.ts';
@@ -15,6 +16,8 @@ import { registerRedirects } from './route.ts';
  */
 export interface RedirectFeatureOptions {
   cache: LinkCache;
+  /** QR images, drawn off the redirect's thread. */
+  images: QrImages;
   answer: RedirectAnswer;
   counter: WindowCounter;
   redirectStatus: 301 | 302 | 307 | 308;
@@ -35,7 +38,7 @@ export const REDIRECT_ROUTES: ReadonlySet<string> = new Set(['/:code', '/qrcode/
 
 /** Called on the root instance: the redirect also owns the application-wide not-found answer. */
 export async function redirectFeature(app: FastifyInstance, options: RedirectFeatureOptions): Promise<void> {
-  await app.register(qrcodeRoute, { cache: options.cache, baseUrl: options.baseUrl });
+  await app.register(qrcodeRoute, { cache: options.cache, baseUrl: options.baseUrl, images: options.images });
   const guarded = guardedRedirects({
     answer: options.answer,
     limits: options.limits,

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { LRUCache } from 'lru-cache';
-import QRCode from 'qrcode';
 import { UnavailableError } from '../../core/errors.ts';
+import type { QrImages } from '../../core/ports/qr-images.ts';
 import { isLinkCode } from '../../core/short-code.ts';
 import { shortUrl } from '../../core/short-url.ts';
 import { RETRY_AFTER_HEADER } from '../../http/openapi-parts.ts';
@@ -13,6 +13,8 @@ import { loadOrUnavailable, sendMiss } from './route.ts';
 export interface QrRouteOptions {
   cache: LinkCache;
   baseUrl: URL;
+  /** Where images are drawn: off the redirect's thread. */
+  images: QrImages;
 }
 
 export const QR_SIZE = { min: 64, max: 1024, default: 256 };
@@ -59,12 +61,7 @@ export async function qrcodeRoute(app: FastifyInstance, options: QrRouteOptions)
     const hit = rendered.get(key);
     if (hit) return hit;
     // `?qr=1` tells a scan from a click (docs/api.md §9.1); the redirect never passes it on.
-    const png = await QRCode.toBuffer(`${shortUrl(options.baseUrl, code)}?qr=1`, {
-      type: 'png',
-      width: size,
-      margin: 2,
-      errorCorrectionLevel: 'M',
-    });
+    const png = Buffer.from(await options.images.png(`${shortUrl(options.baseUrl, code)}?qr=1`, size));
     const entry = { png, etag: `"${createHash('sha256').update(png).digest('base64url').slice(0, 27)}"` };
     rendered.set(key, entry);
     return entry;
@@ -85,7 +82,7 @@ export async function qrcodeRoute(app: FastifyInstance, options: QrRouteOptions)
           properties: {
             file: {
               type: 'string',
-              pattern: '^[0-9A-Za-z]{7}\\.png$',
+              pattern: '^[0-9A-Za-z_-]{3,64}\\.png$',
               description: 'The short code followed by `.png`.',
             },
           },
@@ -107,6 +104,7 @@ export async function qrcodeRoute(app: FastifyInstance, options: QrRouteOptions)
       },
       // A malformed name is simply an unknown code, not a validation error.
       attachValidation: true,
+      config: { anyPath: true },
     },
     async (request, reply) => {
       const code = request.params.file.replace(/\.png$/, '');
@@ -115,7 +113,13 @@ export async function qrcodeRoute(app: FastifyInstance, options: QrRouteOptions)
       const link = cached === undefined ? await loadOrUnavailable(options.cache, code) : cached;
       if (link instanceof UnavailableError) return sendMiss(request, reply, 503, link.retryAfterSeconds);
       if (!link) return sendMiss(request, reply, 404);
-      const image = await render(code, qrSize(request.query.size));
+      let image: Rendered;
+      try {
+        image = await render(code, qrSize(request.query.size));
+      } catch (error) {
+        if (error instanceof UnavailableError) return sendMiss(request, reply, 503, error.retryAfterSeconds);
+        throw error;
+      }
       reply.header('etag', image.etag).header('cache-control', 'public, max-age=86400');
       if (request.headers['if-none-match'] === image.etag) return reply.code(304).send();
       return reply.type('image/png').send(image.png);

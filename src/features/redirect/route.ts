@@ -62,7 +62,8 @@ export async function loadOrUnavailable(cache: LinkCache, code: string) {
  * this route answers them under inject() and does the cold path: store look-up, 404 and its limiter.
  * Registered on the root instance because it also owns the application-wide not-found answer.
  */
-export function registerRedirects(app: FastifyInstance, options: RedirectRouteOptions): void {
+/** Unknown codes per address and minute, and the link of a code or the miss answered for it. */
+function lookups(options: RedirectRouteOptions) {
   const { cache, counter } = options;
   const missKey = (request: FastifyRequest) => `miss:${request.ip}`;
 
@@ -80,45 +81,70 @@ export function registerRedirects(app: FastifyInstance, options: RedirectRouteOp
     return sendMiss(request, reply, count > options.notFoundLimit ? 429 : 404);
   }
 
-  app.setNotFoundHandler((request, reply) => miss(request, reply));
-
-  /** The link of a code: cached, or loaded from the store; a FastifyReply when the answer is a miss. */
+  /**
+   * The link of a code: cached, or loaded from the store; undefined when the miss has been answered.
+   * (A FastifyReply is thenable: returned from an async function and awaited, it would be lost.)
+   */
   async function linkOf(request: FastifyRequest, reply: FastifyReply, code: string) {
-    if (!isLinkCode(code)) return miss(request, reply);
+    if (!isLinkCode(code)) {
+      await miss(request, reply);
+      return undefined;
+    }
     let link = cache.peek(code);
     if (link === undefined) {
       // Enumeration guard: an address that keeps missing stops costing store reads.
       const misses = await missesOf(request, false);
-      if (misses >= options.notFoundLimit) return sendMiss(request, reply, 429);
+      if (misses >= options.notFoundLimit) {
+        sendMiss(request, reply, 429);
+        return undefined;
+      }
       const loaded = await loadOrUnavailable(cache, code);
-      if (loaded instanceof UnavailableError) return sendMiss(request, reply, 503, loaded.retryAfterSeconds);
+      if (loaded instanceof UnavailableError) {
+        sendMiss(request, reply, 503, loaded.retryAfterSeconds);
+        return undefined;
+      }
       link = loaded ?? null;
     }
-    if (link === null) return miss(request, reply);
+    if (link === null) {
+      await miss(request, reply);
+      return undefined;
+    }
     return link;
   }
 
-  app.get<{ Params: { code: string } }>('/:code', { schema: { hide: true } }, async (request, reply) => {
-    const { code } = request.params;
-    const link = await linkOf(request, reply, code);
-    if (!('location' in link)) return link;
-    if (link.guard) return options.guarded.get(request, reply, code, link);
-    options.answer(link, request.method, request.raw);
-    return reply
-      .code(options.redirectStatus)
-      .header('location', link.location)
-      .header('cache-control', NO_STORE)
-      .send();
-  });
+  return { miss, linkOf };
+}
+
+export function registerRedirects(app: FastifyInstance, options: RedirectRouteOptions): void {
+  const { miss, linkOf } = lookups(options);
+  app.setNotFoundHandler((request, reply) => miss(request, reply));
+
+  const anyPath = { anyPath: true };
+  app.get<{ Params: { code: string } }>(
+    '/:code',
+    { schema: { hide: true }, config: anyPath },
+    async (request, reply) => {
+      const { code } = request.params;
+      const link = await linkOf(request, reply, code);
+      if (!link) return reply;
+      if (link.guard) return options.guarded.get(request, reply, code, link);
+      options.answer(link, request.method, request.raw);
+      return reply
+        .code(options.redirectStatus)
+        .header('location', link.location)
+        .header('cache-control', NO_STORE)
+        .send();
+    },
+  );
 
   // The password form of a protected link posts here (docs/api.md §8.2).
   app.post<{ Params: { code: string } }>(
     '/:code',
-    { schema: { hide: true }, bodyLimit: 16_384 },
+    { schema: { hide: true }, bodyLimit: 16_384, config: anyPath },
     async (request, reply) => {
       const { code } = request.params;
       const link = await linkOf(request, reply, code);
-      if (!('location' in link)) return link;
+      if (!link) return reply;
       // A link without a password (or without any rule) is answered 405 there.
       return options.guarded.post(request, reply, code, link);
     },

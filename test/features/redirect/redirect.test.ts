@@ -260,6 +260,22 @@ describe('GET /qrcode/<short_code>.png', () => {
     assert.equal(again.statusCode, 304);
   });
 
+  it('draws the QR code of a custom slug, the qr_code the API gives for it', async () => {
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/links',
+      headers: { 'x-api-key': t.apiKey, 'content-type': 'application/json' },
+      payload: { url: 'https://example.com/qr-slug', slug: 'spring_sale-2026' },
+    });
+    assert.equal(created.statusCode, 201);
+    assert.equal(created.json().qr_code, 'https://sn.ip/qrcode/spring_sale-2026.png');
+    const answer = await t.app.inject({ method: 'GET', url: '/qrcode/spring_sale-2026.png' });
+    assert.equal(answer.statusCode, 200);
+    const png = PNG.sync.read(answer.rawPayload);
+    const decoded = jsQR(new Uint8ClampedArray(png.data), png.width, png.height);
+    assert.equal(decoded?.data, 'https://sn.ip/spring_sale-2026?qr=1');
+  });
+
   it('answers 404 for an unknown or malformed code', async () => {
     assert.equal((await t.app.inject({ method: 'GET', url: '/qrcode/Zzzzzzz.png' })).statusCode, 404);
     assert.equal((await t.app.inject({ method: 'GET', url: '/qrcode/bad.png' })).statusCode, 404);
