@@ -53,8 +53,11 @@ declare module 'fastify' {
   }
 }
 
-/** Wrong passwords an address may try per protected link in a window (docs/api.md §8.2). */
-const PASSWORD_TRIES = { limit: 10, windowMs: 15 * 60_000 };
+/**
+ * Wrong passwords an address may try per protected link in a window, and a link may take from
+ * every address together in an hour (docs/api.md §8.2).
+ */
+const PASSWORD_TRIES = { limit: 10, windowMs: 15 * 60_000, perLink: { limit: 100, windowMs: 3_600_000 } };
 
 /** The server itself, the redirect's hot path answering below the router; it never listens here. */
 function server(config: Config, deps: AppDeps, services: ServerServices): FastifyInstance {

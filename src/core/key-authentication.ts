@@ -1,4 +1,5 @@
 import { hashApiKey, sameHash } from './api-key.ts';
+import { clientKey } from './client-key.ts';
 import type { KeyOwner } from './entities.ts';
 import { Refusal } from './errors.ts';
 import type { Authenticated, KeyAuthenticator } from './ports/key-auth.ts';
@@ -26,7 +27,7 @@ export interface KeyAuthenticationDeps {
 
 export function keyAuthentication(deps: KeyAuthenticationDeps): KeyAuthenticator {
   const now = deps.now ?? Date.now;
-  const failedKeys = (clientAddress: string) => `failed-key:${clientAddress}`;
+  const failedKeys = (clientAddress: string) => `failed-key:${clientKey(clientAddress)}`;
 
   async function guardFailedKeys(clientAddress: string): Promise<void> {
     const at = now();

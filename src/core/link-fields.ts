@@ -73,6 +73,8 @@ export interface CheckedRuleFields {
 
 export const MAX_CLICKS_LIMIT = 1_000_000_000;
 export const MAX_LINK_PASSWORD = 1024;
+/** A new link password has at least this many characters (docs/adr/025): fewer are guessed too soon. */
+export const MIN_LINK_PASSWORD = 8;
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2})$/i;
 
@@ -133,7 +135,7 @@ function checkRules(rules: readonly unknown[]): NonNullable<CheckedRuleFields['r
 
 /**
  * The shapes of expiry, visit limit, password and rules (all 300): a future RFC 3339 time, a whole
- * number of clicks from 1 to a billion, a password of 1-1,024 characters, at most 20 rules each with
+ * number of clicks from 1 to a billion, a password of 8-1,024 characters, at most 20 rules each with
  * at least one known condition and an absolute http(s) URL. Their targets' further checks (social,
  * inspection) are the services'.
  */
@@ -148,8 +150,8 @@ export function checkLinkRules(fields: LinkRuleFields, nowMs: number): CheckedRu
   }
   if (maxClicks !== undefined) checked.maxClicks = maxClicks;
   if (password !== undefined && password !== null) {
-    if (password.length === 0 || password.length > MAX_LINK_PASSWORD) {
-      throw new Refusal('300', 'A link password has 1-1,024 characters; null removes it.');
+    if (password.length < MIN_LINK_PASSWORD || password.length > MAX_LINK_PASSWORD) {
+      throw new Refusal('300', 'A link password has 8-1,024 characters; null removes it.');
     }
   }
   if (password !== undefined) checked.password = password;

@@ -57,14 +57,14 @@ describe('link fields', () => {
       {
         expiresAt: '2027-01-01T00:00:00+01:00',
         maxClicks: 10,
-        password: 'pw',
+        password: 'pass word',
         rules: [{ if: { device: 'ios', country: 'de', language: 'FR' }, url: 'HTTPS://Example.com/ios' }],
       },
       now,
     );
     assert.equal(checked.expiresAt?.toISOString(), '2026-12-31T23:00:00.000Z');
     assert.equal(checked.maxClicks, 10);
-    assert.equal(checked.password, 'pw');
+    assert.equal(checked.password, 'pass word');
     assert.deepEqual(
       checked.rules?.map((rule) => [rule.if, rule.url]),
       [[{ device: 'ios', country: 'DE', language: 'fr' }, 'HTTPS://Example.com/ios']],
@@ -79,6 +79,7 @@ describe('link fields', () => {
       { maxClicks: 2.5 },
       { maxClicks: 1_000_000_001 },
       { password: '' },
+      { password: 'seven c' },
       { password: 'x'.repeat(1025) },
       { rules: Array.from({ length: 21 }, () => rule) },
       { rules: [{ if: {}, url: 'https://example.com/' }] },

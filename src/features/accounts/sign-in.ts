@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { clientKey } from '../../core/client-key.ts';
 import { HOUR_MS } from '../../core/days.ts';
 import type { Account } from '../../core/entities.ts';
 import { Refusal } from '../../core/errors.ts';
@@ -44,7 +45,7 @@ function throttled(retryAfterSeconds: number, message?: string): Refusal {
 /** Failed sign-ins counted per account and per address in a window (docs/adr/009). */
 function failureLimiter({ counter, limits }: SignInOptions, now: () => number) {
   const accountKey = (email: string) => `signin-failed:{account-${email}}`;
-  const addressKey = (address: string) => `signin-failed:{address-${address}}`;
+  const addressKey = (address: string) => `signin-failed:{address-${clientKey(address)}}`;
 
   /** Seconds to wait when the account or the address has failed too often in this window, else 0. */
   async function waitFor(email: string, address: string): Promise<number> {
@@ -79,7 +80,7 @@ async function signUp(
   const { store, counter } = options;
   if (!options.signup.open) throw new Refusal('signup-closed');
   const window = windowAt(at, HOUR_MS);
-  if ((await counter.peek(`signup:{${address}}`, window)) >= SIGNUPS_PER_HOUR) {
+  if ((await counter.peek(`signup:{${clientKey(address)}}`, window)) >= SIGNUPS_PER_HOUR) {
     throw throttled(secondsUntil(window.end, at));
   }
   const normalized = normalizeEmail(email);
@@ -94,7 +95,7 @@ async function signUp(
       'Sign-up is not available: the plan for new accounts does not exist. Tell the operator.',
     );
   }
-  await counter.increment(`signup:{${address}}`, window);
+  await counter.increment(`signup:{${clientKey(address)}}`, window);
   const created = await store.createAccount(normalized, plan.id, await hashPassword(password));
   if (created.kind === 'email-taken') {
     throw new Refusal('email-taken', 'An account with this email exists. Sign in instead.');

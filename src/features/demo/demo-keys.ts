@@ -1,4 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
+import { clientKey } from '../../core/client-key.ts';
 import type { Group, KeyOwner } from '../../core/entities.ts';
 import { Refusal } from '../../core/errors.ts';
 import { type KeyAuthenticationDeps, keyAuthentication } from '../../core/key-authentication.ts';
@@ -53,7 +54,7 @@ export function demoKeys(options: DemoKeyOptions): KeyAuthenticator {
       throw new Refusal('303', 'The demo accepts only the public demo key; account keys work on /create.');
     },
     windowOf: (_owner, clientAddress) => ({
-      key: `demo:{${clientAddress}}`,
+      key: `demo:{${clientKey(clientAddress)}}`,
       limit,
       lengthMs: windowMs,
       spentMessage: 'This address has spent its demo requests for now.',

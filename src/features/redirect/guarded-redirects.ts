@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { clientKey } from '../../core/client-key.ts';
 import { UnavailableError } from '../../core/errors.ts';
 import { hasExpired } from '../../core/link-limits.ts';
 import { verifyPassword } from '../../core/password.ts';
@@ -30,7 +31,8 @@ export interface GuardedOptions {
   trustCountryHeaders: boolean;
   redirectStatus: 301 | 302 | 307 | 308;
   now: () => number;
-  passwordTries: { limit: number; windowMs: number };
+  /** Wrong passwords per address and link in a window; and per link, from any address, in another. */
+  passwordTries: { limit: number; windowMs: number; perLink: { limit: number; windowMs: number } };
 }
 
 const GONE = {
@@ -126,8 +128,46 @@ async function follow(
     .send();
 }
 
+/**
+ * The limits on guessing a link's password (docs/api.md §8.2): tries per address (an IPv6 /64) and
+ * link, each counted before the password is checked so that tries sent at once cannot all pass, a
+ * right one taking its count back; and wrong ones per link from any address, so that many
+ * addresses together cannot guess without end either. Undefined: the try may be checked.
+ */
+function passwordGate(options: GuardedOptions) {
+  const { counter, passwordTries } = options;
+  const linkKey = (code: string) => `password-link:{${code}}`;
+  const addressKey = (request: FastifyRequest, code: string) => `password:{${code}}:${clientKey(request.ip)}`;
+
+  return {
+    async refusal(request: FastifyRequest, code: string) {
+      const at = options.now();
+      const linkWindow = windowAt(at, passwordTries.perLink.windowMs);
+      if ((await counter.peek(linkKey(code), linkWindow)) >= passwordTries.perLink.limit) {
+        const message = 'This link has had too many wrong passwords. Try again later.';
+        return { retryAfter: secondsUntil(linkWindow.end, at), message };
+      }
+      const window = windowAt(at, passwordTries.windowMs);
+      if ((await counter.increment(addressKey(request, code), window)) > passwordTries.limit) {
+        const message = 'Too many wrong passwords from this address. Try again later.';
+        return { retryAfter: secondsUntil(window.end, at), message };
+      }
+      return undefined;
+    },
+
+    async wrong(code: string): Promise<void> {
+      await counter.increment(linkKey(code), windowAt(options.now(), passwordTries.perLink.windowMs));
+    },
+
+    async right(request: FastifyRequest, code: string): Promise<void> {
+      const window = windowAt(options.now(), passwordTries.windowMs);
+      await counter.decrement(addressKey(request, code), window).catch(() => undefined);
+    },
+  };
+}
+
 export function guardedRedirects(options: GuardedOptions) {
-  const tries = (request: FastifyRequest, code: string) => `password:{${code}}:${request.ip}`;
+  const gate = passwordGate(options);
 
   const expired = (link: CachedLink) =>
     link.guard !== undefined && hasExpired(link.guard.expiresAtMs, options.now());
@@ -147,34 +187,27 @@ export function guardedRedirects(options: GuardedOptions) {
       if (!hash) {
         return reply.code(405).header('allow', 'GET, HEAD').header('cache-control', 'no-store').send();
       }
-      const at = options.now();
-      const window = windowAt(at, options.passwordTries.windowMs);
-      const key = tries(request, code);
-      // Every try is counted before the password is checked, so that tries sent at once cannot all
-      // pass the limit; a right password takes its count back. Only wrong ones are left counted.
-      let counted: number;
+      let refused: { retryAfter: number; message: string } | undefined;
       try {
-        counted = await options.counter.increment(key, window);
+        refused = await gate.refusal(request, code);
       } catch (error) {
         if (error instanceof UnavailableError) return sendUnavailable(reply, error);
         throw error;
       }
-      if (counted > options.passwordTries.limit) {
-        reply.header('retry-after', String(secondsUntil(window.end, at)));
-        return sendForm(reply, 429, code, {
-          code: 'throttled',
-          message: 'Too many wrong passwords from this address. Try again later.',
-        });
+      if (refused) {
+        reply.header('retry-after', String(refused.retryAfter));
+        return sendForm(reply, 429, code, { code: 'throttled', message: refused.message });
       }
       const body = request.body as Record<string, unknown> | undefined;
       const given = typeof body?.password === 'string' ? body.password : '';
       if (given === '' || given.length > 1024 || !(await verifyPassword(given, hash))) {
+        await gate.wrong(code).catch(() => undefined);
         return sendForm(reply, 401, code, {
           code: 'wrong-password',
           message: 'That is not the password of this link.',
         });
       }
-      await options.counter.decrement(key, window).catch(() => undefined);
+      await gate.right(request, code);
       // A POST is answered with 303: the browser then GETs the target, never re-posting the password.
       return follow(options, request, reply, link, 303);
     },

@@ -4,7 +4,7 @@ import type { QrImages } from '../../core/ports/qr-images.ts';
 import type { WindowCounter } from '../../core/ports/shared-state.ts';
 import type { VisitLimits } from '../../core/ports/visit-limits.ts';
 import type { RedirectAnswer } from './fast-path.ts';
-import { guardedRedirects } from './guarded-redirects.ts';
+import { type GuardedOptions, guardedRedirects } from './guarded-redirects.ts';
 import type { LinkCache } from './link-cache.ts';
 import { qrcodeRoute } from './qrcode.ts';
 import { registerRedirects } from './route.ts';
@@ -30,7 +30,7 @@ export interface RedirectFeatureOptions {
   /** Believe a CDN's country header (CF-IPCountry, CloudFront-Viewer-Country): only behind TRUST_PROXY. */
   trustCountryHeaders: boolean;
   /** Wrong passwords an address may try per link and window (docs/api.md §8.2: 10 in 15 minutes). */
-  passwordTries: { limit: number; windowMs: number };
+  passwordTries: GuardedOptions['passwordTries'];
 }
 
 /** The redirect's routes: logged only at debug, like the hot path's answers. */

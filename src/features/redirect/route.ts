@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { clientKey } from '../../core/client-key.ts';
 import { UnavailableError } from '../../core/errors.ts';
 import type { WindowCounter } from '../../core/ports/shared-state.ts';
 import { windowAt } from '../../core/rate-window.ts';
@@ -65,7 +66,7 @@ export async function loadOrUnavailable(cache: LinkCache, code: string) {
 /** Unknown codes per address and minute, and the link of a code or the miss answered for it. */
 function lookups(options: RedirectRouteOptions) {
   const { cache, counter } = options;
-  const missKey = (request: FastifyRequest) => `miss:${request.ip}`;
+  const missKey = (request: FastifyRequest) => `miss:${clientKey(request.ip)}`;
 
   // The enumeration guard fails open: redirects keep working from the store when shared state is down.
   const missesOf = (request: FastifyRequest, add: boolean) => {

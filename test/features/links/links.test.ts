@@ -190,7 +190,12 @@ describe('links on /api/v1', () => {
         [none.expires_at, none.max_clicks, none.has_password, none.rules],
         [null, null, false, []],
       );
-      const all = await created({ expires_at: future, max_clicks: 10, password: 'secret', rules: [rule] });
+      const all = await created({
+        expires_at: future,
+        max_clicks: 10,
+        password: 'secret word',
+        rules: [rule],
+      });
       assert.deepEqual(
         [all.expires_at, all.max_clicks, all.has_password, all.rules],
         [future, 10, true, [rule]],

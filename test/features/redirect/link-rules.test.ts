@@ -153,8 +153,8 @@ describe('link rules on the redirect', () => {
   });
 
   it('refuses an address after 10 wrong passwords per link within 15 minutes, with Retry-After', async () => {
-    const code = await link({ url: 'https://example.com/guarded', password: 'right' });
-    const other = await link({ url: 'https://example.com/guarded-too', password: 'right' });
+    const code = await link({ url: 'https://example.com/guarded', password: 'the right one' });
+    const other = await link({ url: 'https://example.com/guarded-too', password: 'the right one' });
     const post = (target: string, password: string, address = '192.0.2.1') =>
       send(t.app, {
         method: 'POST',
@@ -167,17 +167,21 @@ describe('link rules on the redirect', () => {
         payload: `password=${password}`,
       });
     for (let i = 0; i < 10; i++) assert.equal((await post(code, 'wrong')).status, 401);
-    const limited = await post(code, 'right');
+    const limited = await post(code, 'the right one');
     assert.equal(limited.status, 429, 'even the right password waits');
     assert.ok(Number(limited.headers['retry-after']) > 0);
-    assert.equal((await post(other, 'right')).status, 303, 'another link is not limited');
-    assert.equal((await post(code, 'right', '192.0.2.2')).status, 303, 'another address is not limited');
+    assert.equal((await post(other, 'the right one')).status, 303, 'another link is not limited');
+    assert.equal(
+      (await post(code, 'the right one', '192.0.2.2')).status,
+      303,
+      'another address is not limited',
+    );
     now += 15 * 60_000;
-    assert.equal((await post(code, 'right')).status, 303);
+    assert.equal((await post(code, 'the right one')).status, 303);
   });
 
   it('counts only wrong passwords, and lets no more than 10 through however many come at once', async () => {
-    const code = await link({ url: 'https://example.com/guarded-race', password: 'right' });
+    const code = await link({ url: 'https://example.com/guarded-race', password: 'the right one' });
     const post = (password: string, address: string) =>
       send(t.app, {
         method: 'POST',
@@ -191,13 +195,55 @@ describe('link rules on the redirect', () => {
       });
     // Right passwords do not spend the allowance: an office behind one address can all come in.
     for (let i = 0; i < 9; i++) assert.equal((await post('wrong', '192.0.2.30')).status, 401);
-    for (let i = 0; i < 5; i++) assert.equal((await post('right', '192.0.2.30')).status, 303);
+    for (let i = 0; i < 5; i++) assert.equal((await post('the right one', '192.0.2.30')).status, 303);
     assert.equal((await post('wrong', '192.0.2.30')).status, 401, 'the tenth wrong one');
-    assert.equal((await post('right', '192.0.2.30')).status, 429);
+    assert.equal((await post('the right one', '192.0.2.30')).status, 429);
     const burst = await Promise.all(Array.from({ length: 30 }, () => post('wrong', '192.0.2.31')));
     const statuses = burst.map((answer) => answer.status);
     assert.equal(statuses.filter((status) => status === 401).length, 10);
     assert.equal(statuses.filter((status) => status === 429).length, 20);
+  });
+
+  it('counts the addresses of one IPv6 /64 as one address', async () => {
+    const code = await link({ url: 'https://example.com/guarded-v6', password: 'the right one' });
+    const post = (password: string, address: string) =>
+      send(t.app, {
+        method: 'POST',
+        url: `/${code}`,
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          'user-agent': BROWSER,
+          'x-forwarded-for': address,
+        },
+        payload: `password=${password}`,
+      });
+    for (let i = 0; i < 10; i++) assert.equal((await post('wrong', `2001:db8:1:2::${i + 1}`)).status, 401);
+    assert.equal((await post('the right one', '2001:db8:1:2:ffff::9')).status, 429, 'the same /64');
+    assert.equal((await post('the right one', '2001:db8:1:3::1')).status, 303, 'another /64');
+  });
+
+  it('refuses every address once a link had 100 wrong passwords within an hour', async () => {
+    const code = await link({ url: 'https://example.com/guarded-many', password: 'the right one' });
+    const post = (password: string, address: string) =>
+      send(t.app, {
+        method: 'POST',
+        url: `/${code}`,
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          'user-agent': BROWSER,
+          'x-forwarded-for': address,
+        },
+        payload: `password=${password}`,
+      });
+    // Ten addresses, each within its own allowance of ten.
+    for (let a = 0; a < 10; a++) {
+      for (let i = 0; i < 10; i++) assert.equal((await post('wrong', `198.51.100.${a + 1}`)).status, 401);
+    }
+    const locked = await post('the right one', '203.0.113.50');
+    assert.equal(locked.status, 429, 'a new address waits too');
+    assert.ok(Number(locked.headers['retry-after']) > 0);
+    now += 60 * 60_000;
+    assert.equal((await post('the right one', '203.0.113.50')).status, 303);
   });
 
   it('answers 405 to a POST on a link without a password', async () => {

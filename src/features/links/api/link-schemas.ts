@@ -126,7 +126,7 @@ const ruleFields = {
   password: Type.Optional(
     Type.Union([Type.String({ maxLength: MAX_LINK_PASSWORD * 4 }), Type.Null()], {
       description:
-        '1-1,024 characters: visitors get a form and go on only with it. Stored as a scrypt hash, never ' +
+        '8-1,024 characters: visitors get a form and go on only with it. Stored as a scrypt hash, never ' +
         'shown. null removes it.',
     }),
   ),

@@ -127,7 +127,7 @@ bot_hits, created_at, updated_at.`,
   --tags a,b,c      replaces its tags ('' clears them)
   --expires-at T    an RFC 3339 time, or none
   --max-clicks N    a visit limit in human clicks, or none
-  --password P      asks visitors for this password (1-1,024 characters; stored as a scrypt hash)
+  --password P      asks visitors for this password (8-1,024 characters; stored as a scrypt hash)
   --no-password     removes the password
   --rules JSON      targeting rules as the API takes them, e.g.
                     '[{"if": {"device": "ios"}, "url": "https://apps.apple.com/…"}]'; none clears them
