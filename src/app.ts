@@ -162,6 +162,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     demoLog: services.demoLog,
     demoKey: config.demoApiKey,
     heartbeatMs: config.sseHeartbeatSeconds * 1000,
+    maxConnections: config.maxConnections,
+    streamSeconds: config.sseMaxSeconds,
     now,
     frameOf,
   });

@@ -31,6 +31,8 @@ export interface Config {
   demoRateWindowSeconds: number;
   /** Seconds between heartbeats on the demo log's event stream. */
   sseHeartbeatSeconds: number;
+  /** How long a demo log stream lasts before it is ended (the browser reconnects by itself). */
+  sseMaxSeconds: number;
   /** Unknown short codes an address may request per minute before it gets 429. */
   notFoundLimit: number;
   /** Hot links kept in memory. */
@@ -214,6 +216,7 @@ export function loadConfig(env: Env): Config {
     demoRateLimit: integer(env, 'DEMO_RATE_LIMIT', 30, 1, 1_000_000),
     demoRateWindowSeconds: integer(env, 'DEMO_RATE_WINDOW_SECONDS', 60, 1, 86_400),
     sseHeartbeatSeconds: integer(env, 'SSE_HEARTBEAT_SECONDS', 15, 1, 3600),
+    sseMaxSeconds: integer(env, 'SSE_MAX_SECONDS', 600, 1, 86_400),
     notFoundLimit: integer(env, 'NOT_FOUND_LIMIT', 60, 1, 1_000_000),
     linkCacheSize: integer(env, 'LINK_CACHE_SIZE', 100_000, 1, 10_000_000),
     linkCacheTtlSeconds: integer(env, 'LINK_CACHE_TTL_SECONDS', 30, 1, 86_400),

@@ -8,7 +8,7 @@ import {
   type EnvelopeRenderer,
 } from '../links/index.ts';
 import { encodingOf, loggedBody, loggedFields } from './demo-log-fields.ts';
-import { demoLogRoutes } from './demo-log-routes.ts';
+import { demoLogRoutes, type StreamLimits } from './demo-log-routes.ts';
 
 export interface DemoRouteOptions {
   createLink: (request: CreateLinkRequest) => Promise<CreatedLink>;
@@ -17,6 +17,7 @@ export interface DemoRouteOptions {
   demoKey: string;
   /** Seconds between SSE heartbeats. */
   heartbeatMs: number;
+  streams: StreamLimits;
   now: () => number;
 }
 

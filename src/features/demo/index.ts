@@ -4,6 +4,7 @@ import type { FrameOf } from '../../web/frame.ts';
 import { pageScope } from '../../web/page-errors.ts';
 import { sendPage } from '../../web/send-page.ts';
 import { type CreateLinkService, type EnvelopeOptions, envelopeRenderer } from '../links/index.ts';
+import { streamLimits } from './demo-log-routes.ts';
 import { demoRoutes } from './demo-routes.ts';
 import { landingPage } from './pages/landing-page.ts';
 import { testerPage } from './pages/tester-page.ts';
@@ -24,6 +25,10 @@ export interface DemoFeatureOptions {
   demoLog: DemoLog;
   demoKey: string;
   heartbeatMs: number;
+  /** MAX_CONNECTIONS: the log's streams may hold a part of them, the rest kept for other work. */
+  maxConnections: number;
+  /** SSE_MAX_SECONDS: how long one stream lasts. */
+  streamSeconds: number;
   now: () => number;
   frameOf: FrameOf;
 }
@@ -43,6 +48,7 @@ export async function demoFeature(app: FastifyInstance, options: DemoFeatureOpti
     log: options.demoLog,
     demoKey: options.demoKey,
     heartbeatMs: options.heartbeatMs,
+    streams: streamLimits(options.maxConnections, options.streamSeconds),
     now: options.now,
   });
 

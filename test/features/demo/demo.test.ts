@@ -296,25 +296,29 @@ describe('GET /demo/log', () => {
   });
 });
 
+/** Opens the demo log's stream on a listening server, as `address` behind one proxy when given. */
+function streamAt(base: string, address?: string): Promise<{ response: IncomingMessage; close: () => void }> {
+  return new Promise((resolve, reject) => {
+    const headers = address ? { 'x-forwarded-for': address } : undefined;
+    const req = httpRequest(`${base}/demo/log/stream`, { headers }, (response) =>
+      resolve({ response, close: () => req.destroy() }),
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
 describe('GET /demo/log/stream', () => {
   let t: TestApp;
   let base: string;
   before(async () => {
-    t = await startTestApp({ env: { SSE_HEARTBEAT_SECONDS: '1' } });
+    t = await startTestApp({ env: { SSE_HEARTBEAT_SECONDS: '1', TRUST_PROXY: '1' } });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   });
   after(() => t.close());
 
-  function openStream(): Promise<{ response: IncomingMessage; close: () => void }> {
-    return new Promise((resolve, reject) => {
-      const req = httpRequest(`${base}/demo/log/stream`, (response) =>
-        resolve({ response, close: () => req.destroy() }),
-      );
-      req.on('error', reject);
-      req.end();
-    });
-  }
+  const openStream = (address?: string) => streamAt(base, address);
 
   function nextChunk(response: IncomingMessage, match: RegExp): Promise<string> {
     return new Promise((resolve) => {
@@ -350,7 +354,10 @@ describe('GET /demo/log/stream', () => {
   it('cleans up after 1,000 connect/disconnect cycles', async () => {
     const log = t.app.demoLog as MemoryDemoLog;
     for (let round = 0; round < 20; round++) {
-      const streams = await Promise.all(Array.from({ length: 50 }, () => openStream()));
+      // Fifty addresses, as fifty visitors: an address holds two streams at most.
+      const streams = await Promise.all(
+        Array.from({ length: 50 }, (_, i) => openStream(`198.51.100.${i + 1}`)),
+      );
       for (const stream of streams) stream.close();
     }
     // The server sees each close shortly after the client sends it; wait for that, bounded.
@@ -358,3 +365,59 @@ describe('GET /demo/log/stream', () => {
     assert.equal(log.listenerCount, 0);
   });
 });
+
+describe('the streams an instance holds', () => {
+  let t: TestApp;
+  let base: string;
+  before(async () => {
+    // A quarter of 12 connections: 3 streams in all; each lasts a second.
+    const env = { MAX_CONNECTIONS: '12', TRUST_PROXY: '1', SSE_MAX_SECONDS: '1' };
+    t = await startTestApp({ env });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  });
+  after(() => t.close());
+
+  it('are two per address and a quarter of MAX_CONNECTIONS in all, then 429 with Retry-After', async () => {
+    const first = await streamAt(base, '2001:db8:5:6::1');
+    const second = await streamAt(base, '2001:db8:5:6::2');
+    const third = await streamAt(base, '2001:db8:5:6::3');
+    const other = await streamAt(base, '192.0.2.80');
+    const beyond = await streamAt(base, '192.0.2.81');
+    try {
+      assert.deepEqual(
+        [first, second, third, other, beyond].map((stream) => stream.response.statusCode),
+        [200, 200, 429, 200, 429],
+        'the same /64 holds two; the instance three in all',
+      );
+      assert.ok(Number(third.response.headers['retry-after']) > 0);
+      assert.equal(JSON.parse(await bodyOf(third.response)).code, '429');
+      // Everything else still answers.
+      assert.equal((await fetch(`${base}/healthz`)).status, 200);
+    } finally {
+      for (const stream of [first, second, third, other, beyond]) stream.close();
+    }
+  });
+
+  it('end after SSE_MAX_SECONDS, freeing their place', async () => {
+    // The server sees the last test's closes shortly after they are sent; wait for that, bounded.
+    const log = t.app.demoLog as MemoryDemoLog;
+    for (let i = 0; i < 250 && log.listenerCount > 0; i++) await new Promise((r) => setTimeout(r, 20));
+    const stream = await streamAt(base, '192.0.2.90');
+    assert.equal(stream.response.statusCode, 200);
+    await new Promise<void>((resolve) => stream.response.once('end', () => resolve()).resume());
+    const again = await streamAt(base, '192.0.2.90');
+    assert.equal(again.response.statusCode, 200);
+    again.close();
+  });
+});
+
+function bodyOf(response: IncomingMessage): Promise<string> {
+  return new Promise((resolve) => {
+    let body = '';
+    response.on('data', (chunk: Buffer) => {
+      body += chunk.toString();
+    });
+    response.on('end', () => resolve(body));
+  });
+}
