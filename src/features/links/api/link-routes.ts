@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { callerOf } from '../../../http/api-auth.ts';
 import { jsonOnly } from '../../../http/management-api.ts';
@@ -71,7 +70,8 @@ const EXPORT = {
     summary: 'Export links as CSV',
     description:
       'Every live link of the account, newest first, streamed: short_code, short_url, long_url, ' +
-      'title, group, tags, created_at, expires_at, clicks, unique_visitors.',
+      'title, group, tags, created_at, expires_at, clicks, unique_visitors. An account runs at most ' +
+      'two exports at once on an instance; a third is 429 with Retry-After.',
     tag: 'Links',
     scope: 'links:read',
     ok: {
@@ -154,7 +154,7 @@ export async function linkRoutes(v1: FastifyInstance, { api, origin }: LinkRoute
       .type('text/csv; charset=utf-8')
       .header('content-disposition', 'attachment; filename="links.csv"')
       .header('cache-control', 'no-store')
-      .send(Readable.from(api.csv(callerOf(request).actor))),
+      .send(api.csv(callerOf(request).actor)),
   );
 
   v1.get<Code>('/links/:code', GET, async (request) => api.get(callerOf(request).actor, request.params.code));

@@ -10,7 +10,7 @@ import type {
   ListLinksQueryType,
   PatchLinkBodyType,
 } from './link-schemas.ts';
-import { linksCsv } from './links-csv.ts';
+import { csvExports, linksCsv } from './links-csv.ts';
 import { linkResources } from './resources.ts';
 
 /** The management API's links (docs/api.md §7.3), as resources; the routes only carry them. */
@@ -38,6 +38,7 @@ function ruleFields(body: Pick<CreateLinkBodyType, 'expires_at' | 'max_clicks' |
 
 export function linksApi(deps: LinksApiDeps) {
   const { store, baseUrl } = deps;
+  const exports = csvExports((actor) => linksCsv(store, baseUrl, actor));
 
   async function resource(accountId: number, link: Link): Promise<LinkResource> {
     const [one] = await linkResources(store, baseUrl, accountId, [link]);
@@ -104,7 +105,8 @@ export function linksApi(deps: LinksApiDeps) {
       await deps.editor.remove(actor.accountId, code);
     },
 
-    csv: (actor: Actor) => linksCsv(store, baseUrl, actor),
+    /** A stream of CSV; 429 while the account has as many exports under way as it may. */
+    csv: exports,
   };
 }
 

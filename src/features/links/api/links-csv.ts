@@ -1,5 +1,8 @@
+import { Readable } from 'node:stream';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { csvLine } from '../../../core/csv.ts';
 import type { Actor } from '../../../core/entities.ts';
+import { Refusal } from '../../../core/errors.ts';
 import type { Store } from '../../../core/ports/store.ts';
 import { groupsById, linkResource } from './resources.ts';
 
@@ -23,6 +26,8 @@ export const LINK_CSV_COLUMNS = [
 
 /** Links read per store round trip while exporting. */
 const EXPORT_PAGE = 500;
+/** Exports of one account under way at once on this instance; more wait their turn (429). */
+export const EXPORTS_PER_ACCOUNT = 2;
 
 /** Every live link of the account as CSV lines, read page by page: memory stays flat at any size. */
 export async function* linksCsv(
@@ -57,5 +62,35 @@ export async function* linksCsv(
     const last = page.links.at(-1);
     if (!page.more || !last) return;
     after = { value: last.createdAt.getTime(), id: last.id };
+    // An embedded store reads a page on this thread: let redirects and other requests run between pages.
+    await nextTurn();
   }
+}
+
+/**
+ * The export of one account as a stream, while the account has fewer than EXPORTS_PER_ACCOUNT
+ * under way; its place is given back when the stream closes, finished or cut off.
+ */
+export function csvExports(read: (actor: Actor) => AsyncGenerator<string>) {
+  const running = new Map<number, number>();
+  return (actor: Actor): Readable => {
+    const held = running.get(actor.accountId) ?? 0;
+    if (held >= EXPORTS_PER_ACCOUNT) {
+      throw new Refusal(
+        '429',
+        'This account has as many exports under way as it may; try again when one ends.',
+        {
+          retryAfterSeconds: 5,
+        },
+      );
+    }
+    running.set(actor.accountId, held + 1);
+    const stream = Readable.from(read(actor));
+    stream.once('close', () => {
+      const left = (running.get(actor.accountId) ?? 1) - 1;
+      if (left > 0) running.set(actor.accountId, left);
+      else running.delete(actor.accountId);
+    });
+    return stream;
+  };
 }
