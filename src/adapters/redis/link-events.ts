@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { LinkEvents } from '../../core/ports/shared-state.ts';
+import { RedisCircuit } from './circuit.ts';
 
 /**
  * Link changes announced to every instance on one Redis channel. A change announced while Redis is
@@ -10,6 +11,7 @@ export class RedisLinkEvents implements LinkEvents {
   readonly #redis: Redis;
   readonly #subscriber: Redis;
   readonly #channel: string;
+  readonly #circuit: RedisCircuit;
   #handler: (code: string) => void = () => {};
   #missed: () => void = () => {};
   readonly #onMessage = (channel: string, code: string) => {
@@ -23,14 +25,20 @@ export class RedisLinkEvents implements LinkEvents {
     );
   };
 
-  private constructor(redis: Redis, subscriber: Redis, prefix: string) {
+  private constructor(redis: Redis, subscriber: Redis, prefix: string, circuit: RedisCircuit) {
     this.#redis = redis;
+    this.#circuit = circuit;
     this.#subscriber = subscriber;
     this.#channel = `${prefix}link-changed`;
   }
 
-  static async open(redis: Redis, subscriber: Redis, prefix: string): Promise<RedisLinkEvents> {
-    const events = new RedisLinkEvents(redis, subscriber, prefix);
+  static async open(
+    redis: Redis,
+    subscriber: Redis,
+    prefix: string,
+    circuit = new RedisCircuit(),
+  ): Promise<RedisLinkEvents> {
+    const events = new RedisLinkEvents(redis, subscriber, prefix, circuit);
     subscriber.on('message', events.#onMessage);
     await subscriber.subscribe(events.#channel);
     subscriber.on('ready', events.#onReady);
@@ -40,7 +48,11 @@ export class RedisLinkEvents implements LinkEvents {
   async changed(code: string): Promise<void> {
     // Drop it here at once; the others hear it through the channel (and this one again, harmlessly).
     this.#handler(code);
-    await this.#redis.publish(this.#channel, code).catch(() => {});
+    // While Redis fails the change is lost to the others, not to this request: it is not waited for.
+    await this.#circuit.call(
+      async () => void (await this.#redis.publish(this.#channel, code)),
+      async () => {},
+    );
   }
 
   onChanged(handler: (code: string) => void): void {

@@ -18,6 +18,11 @@ export interface WindowCounter {
   peek(key: string, window: Window): Promise<number>;
   /** Takes back one an attempt added and did not spend (a right password); never below zero. */
   decrement(key: string, window: Window): Promise<void>;
+  /**
+   * The count every instance shares, for showing it: UnavailableError while the shared store cannot
+   * be read, where `peek` would give this instance's own count. Absent: `peek` is shared already.
+   */
+  peekShared?(key: string, window: Window): Promise<number>;
 }
 
 /**

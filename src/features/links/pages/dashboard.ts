@@ -128,10 +128,12 @@ async function usageOf(options: DashboardOptions, account: Account, at: number):
   // with the figure shown as unavailable.
   const [links, requestsThisHour] = await Promise.all([
     options.store.countLiveLinks(account.id),
-    options.counter.peek(rate.key, window).catch((error: unknown) => {
-      if (error instanceof UnavailableError) return undefined;
-      throw error;
-    }),
+    (options.counter.peekShared ?? options.counter.peek)
+      .call(options.counter, rate.key, window)
+      .catch((error: unknown) => {
+        if (error instanceof UnavailableError) return undefined;
+        throw error;
+      }),
   ]);
   return {
     links,
