@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { DatabaseSync } from 'node:sqlite';
 import { finished } from 'node:stream/promises';
 import { openPostgresStore } from '../src/adapters/postgres/store.ts';
@@ -44,6 +45,8 @@ export interface QueryFigures {
   runs: number;
   medianMs: number;
   p95Ms: number;
+  /** The longest the event loop of this process waited while the runs went on (the store's thread). */
+  loopMaxMs: number;
   plan: string;
 }
 
@@ -135,13 +138,17 @@ async function timeQuery(
 ): Promise<QueryFigures> {
   await store.stats(scope, range);
   const times: number[] = [];
+  const loop = monitorEventLoopDelay({ resolution: 5 });
+  loop.enable();
   for (let i = 0; i < runs; i++) {
     const started = performance.now();
     await store.stats(scope, range);
     times.push(performance.now() - started);
   }
+  loop.disable();
   times.sort((a, b) => a - b);
-  return { query, runs, medianMs: percentile(times, 50), p95Ms: percentile(times, 95), plan };
+  const loopMaxMs = loop.max / 1e6;
+  return { query, runs, medianMs: percentile(times, 50), p95Ms: percentile(times, 95), loopMaxMs, plan };
 }
 
 /** Batches of 10k events with their counts and new visitors, as a flush would hand them over. */
@@ -446,7 +453,7 @@ function linesOf(figures: StoreFigures): string[] {
       `aggregates ${figures.aggregateBytesPerEvent.toFixed(1)} B/event`,
     ...figures.queries.map(
       (q) =>
-        `  ${q.query.padEnd(28)} median ${q.medianMs.toFixed(1).padStart(7)} ms  p95 ${q.p95Ms.toFixed(1).padStart(7)} ms  (${q.runs} runs)  ${q.plan}`,
+        `  ${q.query.padEnd(28)} median ${q.medianMs.toFixed(1).padStart(7)} ms  p95 ${q.p95Ms.toFixed(1).padStart(7)} ms  event loop max ${q.loopMaxMs.toFixed(1).padStart(6)} ms  (${q.runs} runs)  ${q.plan}`,
     ),
   ];
 }
@@ -473,13 +480,21 @@ export async function statsQueryPhase(
       );
     }
   }
-  const goals = figures.map((f) => {
+  const goals = figures.flatMap((f) => {
     const q = f.queries[0] as QueryFigures;
-    return {
-      goal: `stats of one link, 30 days daily, ${f.events.toLocaleString('en-US')} events on ${f.store} < ${GOAL_MS} ms`,
-      actual: `median ${q.medianMs.toFixed(1)} ms, p95 ${q.p95Ms.toFixed(1)} ms`,
-      met: q.p95Ms < GOAL_MS,
-    };
+    const stall = Math.max(...f.queries.map((query) => query.loopMaxMs));
+    return [
+      {
+        goal: `stats of one link, 30 days daily, ${f.events.toLocaleString('en-US')} events on ${f.store} < ${GOAL_MS} ms`,
+        actual: `median ${q.medianMs.toFixed(1)} ms, p95 ${q.p95Ms.toFixed(1)} ms`,
+        met: q.p95Ms < GOAL_MS,
+      },
+      {
+        goal: `no stats query stalls the event loop over ${GOAL_MS} ms on ${f.store}`,
+        actual: `longest wait of the event loop ${stall.toFixed(1)} ms`,
+        met: stall < GOAL_MS,
+      },
+    ];
   });
   return { figures, goals, lines: figures.flatMap(linesOf), notes };
 }

@@ -12,7 +12,12 @@ export function setTags(conn: Connection, linkId: number, tags: readonly string[
   for (const tag of tags) conn.stmt(CHANGE_SQL.addTag).run(linkId, tag);
 }
 
-export function sqliteLinkChanges(conn: Connection): Changes {
+/** The links' counts per group, read on this connection's thread (a reader thread's: readers.ts). */
+export function countPerGroupNow(conn: Connection, accountId: number): Map<number, number> {
+  return countMap(conn.stmt(CHANGE_SQL.perGroup).all(accountId));
+}
+
+export function sqliteLinkChanges(conn: Connection, readers: Pick<LinkStore, 'countLinksPerGroup'>): Changes {
   return {
     async updateLink(accountId, code, change) {
       return conn.transaction(
@@ -50,8 +55,7 @@ export function sqliteLinkChanges(conn: Connection): Changes {
       );
     },
 
-    async countLinksPerGroup(accountId) {
-      return countMap(conn.stmt(CHANGE_SQL.perGroup).all(accountId));
-    },
+    // Grows with the account's links: a reader thread counts them (readers.ts).
+    countLinksPerGroup: (accountId) => readers.countLinksPerGroup(accountId),
   };
 }

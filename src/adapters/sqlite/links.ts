@@ -1,6 +1,6 @@
 /** LinkStore on SQLite: links, their insertion within quota, bulk insertion and soft deletion. */
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { Link, NewLink } from '../../core/entities.ts';
+import type { Link, LinkPage, LinkQuery, NewLink } from '../../core/entities.ts';
 import type { InsertLinkResult, LinkStore } from '../../core/ports/store.ts';
 import { linkListing, pageOf } from '../sql/link-list.ts';
 import {
@@ -122,7 +122,11 @@ function sqliteVisitLimits(
   };
 }
 
-export function sqliteLinkStore(conn: Connection, writes: WriteQueue): LinkStore {
+export function sqliteLinkStore(
+  conn: Connection,
+  writes: WriteQueue,
+  readers: Pick<LinkStore, 'listLinks' | 'countLinksPerGroup'>,
+): LinkStore {
   return {
     async findLiveLinkByUrlHash(accountId, urlHash) {
       return findLiveByUrlHash(conn, accountId, urlHash);
@@ -159,26 +163,32 @@ export function sqliteLinkStore(conn: Connection, writes: WriteQueue): LinkStore
 
     ...sqliteLinkInserts(conn, writes),
     ...sqliteVisitLimits(conn, writes),
-    ...sqliteLinkList(conn),
-    ...sqliteLinkChanges(conn),
+    ...sqliteLinkList(conn, readers),
+    ...sqliteLinkChanges(conn, readers),
   };
 }
 
 export const FIND_LINK_OF_ACCOUNT = `SELECT ${LINK_COLUMNS} FROM links
   WHERE code = ? AND account_id = ? AND deleted_at IS NULL`;
 
-function sqliteLinkList(conn: Connection): Pick<LinkStore, 'listLinks' | 'findLinkOfAccount'> {
+/** A page of an account's links, read on this connection's thread (a reader thread's: readers.ts). */
+export function listLinksNow(conn: Connection, accountId: number, query: LinkQuery): LinkPage {
+  const sql = linkListing(accountId, query, () => '?');
+  const rows = conn
+    .stmt(sql.select)
+    .all(...sql.selectParams)
+    .map(toLink);
+  const counted = sql.count === undefined ? undefined : conn.stmt(sql.count).get(...sql.countParams);
+  const total = sql.count === undefined ? undefined : ((counted?.n as number | undefined) ?? 0);
+  return { ...pageOf(rows, query.limit, sql.reversed), total };
+}
+
+function sqliteLinkList(
+  conn: Connection,
+  readers: Pick<LinkStore, 'listLinks'>,
+): Pick<LinkStore, 'listLinks' | 'findLinkOfAccount'> {
   return {
-    async listLinks(accountId, query) {
-      const sql = linkListing(accountId, query, () => '?');
-      const rows = conn
-        .stmt(sql.select)
-        .all(...sql.selectParams)
-        .map(toLink);
-      const counted = sql.count === undefined ? undefined : conn.stmt(sql.count).get(...sql.countParams);
-      const total = sql.count === undefined ? undefined : ((counted?.n as number | undefined) ?? 0);
-      return { ...pageOf(rows, query.limit, sql.reversed), total };
-    },
+    listLinks: (accountId, query) => readers.listLinks(accountId, query),
 
     async findLinkOfAccount(accountId, code) {
       return mapRow(conn.stmt(FIND_LINK_OF_ACCOUNT).get(code, accountId), toLink);

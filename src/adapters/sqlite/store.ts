@@ -8,6 +8,7 @@ import { sqliteGroupStore } from './groups.ts';
 import { sqliteKeyStore } from './keys.ts';
 import { sqliteLinkStore } from './links.ts';
 import { migrateSqlite } from './migrate.ts';
+import { inPlaceReaders, threadReaders } from './readers.ts';
 import { sqliteSecretStore } from './secrets.ts';
 import { sqliteSessionStore } from './sessions.ts';
 import { sqliteStatsStore } from './stats.ts';
@@ -21,13 +22,14 @@ export function openSqliteStore(path: string): Store {
   // thread, never copies the WAL into the database file.
   if (path !== ':memory:') conn.db.exec('PRAGMA wal_autocheckpoint = 0');
   const writes = writeQueue(conn);
+  const readers = path === ':memory:' ? inPlaceReaders(conn) : threadReaders(path);
   return {
     ...sqliteAccountStore(conn),
     ...sqliteKeyStore(conn, writes),
     ...sqliteGroupStore(conn),
-    ...sqliteLinkStore(conn, writes),
+    ...sqliteLinkStore(conn, writes, readers),
     ...sqliteClickStore(conn, (batch) => clickWriter.write(batch)),
-    ...sqliteStatsStore(conn, (beforeMs) => clickWriter.purge(beforeMs)),
+    ...sqliteStatsStore(readers, (beforeMs) => clickWriter.purge(beforeMs)),
     ...sqliteSessionStore(conn),
     ...sqliteSecretStore(conn),
     migrate: () => migrateSqlite(conn),
@@ -35,6 +37,7 @@ export function openSqliteStore(path: string): Store {
       conn.stmt('SELECT 1').get();
     },
     async close() {
+      await readers.close();
       await clickWriter.close();
       conn.close();
     },

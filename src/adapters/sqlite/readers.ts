@@ -1,0 +1,70 @@
+import { Worker } from 'node:worker_threads';
+import type { StatsRange, StatsScope, StoredStats } from '../../core/analytics/model.ts';
+import type { LinkPage, LinkQuery } from '../../core/entities.ts';
+import { type WorkerReply, workerCalls } from '../worker-calls.ts';
+import type { Connection } from './connection.ts';
+import { countPerGroupNow } from './link-changes.ts';
+import { listLinksNow } from './links.ts';
+import { readStats } from './stats.ts';
+
+/**
+ * The SQLite adapter's rule for reads that grow with the data (docs/adr/025): node:sqlite runs a
+ * query on the thread that asks, so listings (a search is a scan), exports and stats run on reader
+ * threads of their own over the WAL, each with its own connection, and the redirect's thread never
+ * waits on one. A read sees every commit made before it was asked.
+ */
+export type ReadJob =
+  | { kind: 'stats'; scope: StatsScope; range: StatsRange }
+  | { kind: 'links'; accountId: number; query: LinkQuery }
+  | { kind: 'perGroup'; accountId: number };
+
+export interface Readers {
+  stats(scope: StatsScope, range: StatsRange): Promise<StoredStats>;
+  listLinks(accountId: number, query: LinkQuery): Promise<LinkPage>;
+  countLinksPerGroup(accountId: number): Promise<Map<number, number>>;
+  close(): Promise<void>;
+}
+
+/** Runs a job on a connection: in a reader thread, or in place for a store in memory. */
+export function runRead(conn: Connection, job: ReadJob): StoredStats | LinkPage | Map<number, number> {
+  if (job.kind === 'stats') return readStats(conn, job.scope, job.range);
+  if (job.kind === 'perGroup') return countPerGroupNow(conn, job.accountId);
+  return listLinksNow(conn, job.accountId, job.query);
+}
+
+/** For `:memory:`, which no other connection can open: the reads run in place. */
+export function inPlaceReaders(conn: Connection): Readers {
+  return {
+    stats: async (scope, range) => runRead(conn, { kind: 'stats', scope, range }) as StoredStats,
+    listLinks: async (accountId, query) => runRead(conn, { kind: 'links', accountId, query }) as LinkPage,
+    countLinksPerGroup: async (accountId) =>
+      runRead(conn, { kind: 'perGroup', accountId }) as Map<number, number>,
+    async close() {},
+  };
+}
+
+/** `size` reader threads; each read goes to the one with the fewest waiting. */
+export function threadReaders(path: string, size = 2): Readers {
+  const threads = Array.from({ length: size }, () => {
+    const worker = new Worker(new URL('./reader-worker.ts', import.meta.url), { workerData: { path } });
+    return {
+      worker,
+      calls: workerCalls<WorkerReply & { result: unknown }>(worker, 'a reader thread stopped'),
+    };
+  });
+  const read = async (job: ReadJob) => {
+    const idle = threads.reduce((best, thread) =>
+      thread.calls.waiting < best.calls.waiting ? thread : best,
+    );
+    return (await idle.calls.call({ job })).result;
+  };
+  return {
+    stats: async (scope, range) => (await read({ kind: 'stats', scope, range })) as StoredStats,
+    listLinks: async (accountId, query) => (await read({ kind: 'links', accountId, query })) as LinkPage,
+    countLinksPerGroup: async (accountId) =>
+      (await read({ kind: 'perGroup', accountId })) as Map<number, number>,
+    async close() {
+      await Promise.all(threads.map((thread) => thread.worker.terminate()));
+    },
+  };
+}
