@@ -47,7 +47,7 @@ function human<F extends FlagTable, D>(result: Result, command: Command<F, D>): 
   return `${Object.entries(result)
     .map(
       ([key, value]) =>
-        `${key}: ${Array.isArray(value) ? value.map(word).join(', ') || '(none)' : String(value)}`,
+        `${key}: ${Array.isArray(value) ? value.map(word).join(', ') || '(none)' : word(value)}`,
     )
     .join('\n')}\n`;
 }

@@ -1,11 +1,14 @@
 import type { Account } from '../../core/entities.ts';
-import { type ApiErrorCode, UnavailableError } from '../../core/errors.ts';
+import { UnavailableError } from '../../core/errors.ts';
 import type { LinkStore } from '../../core/ports/store.ts';
 import type { CreateLinkAs } from '../links/index.ts';
-import type { ImportFile, ImportRow } from './import-formats.ts';
+import type { ImportFile } from './import-formats.ts';
 import { type ImportGroupStore, importGroups } from './import-groups.ts';
-import { type Outcome, rowImporter } from './import-row.ts';
+import { rowImporter } from './import-row.ts';
+import { type ImportOptions, type ImportOutput, type ImportSummary, importTally } from './import-tally.ts';
 import { inOrder, StoppedAt } from './in-order.ts';
+
+export type { ImportOptions, ImportOutput, ImportSummary };
 
 /**
  * `snip link import` (docs/api.md §8.4): every row of a file is created through the checks of the
@@ -22,37 +25,7 @@ export interface ImportDeps {
   now?: () => number;
 }
 
-export interface ImportOutput {
-  /** A row that was refused, was there already, or was imported under another code than the file's. */
-  row(text: string): void;
-  /** How far a long import has got. */
-  progress(text: string): void;
-}
-
-export interface ImportOptions {
-  /** Rows worked on at once. */
-  concurrency?: number;
-  progressEveryMs?: number;
-}
-
 export const IMPORT_CONCURRENCY = 8;
-export const PROGRESS_EVERY_MS = 3000;
-
-export interface ImportSummary {
-  rows: number;
-  lines: number;
-  imported: number;
-  /** Rows already there (the account links their URL, or holds their code for it). */
-  skipped: number;
-  refused: number;
-  codesReplaced: number;
-  groupsCreated: readonly string[];
-  quotaReached: boolean;
-  refusals: { line: number; code: ApiErrorCode; error: string }[];
-  replaced: { line: number; wanted: string; shortCode: string }[];
-}
-
-const number = (value: number) => value.toLocaleString('en-US');
 
 export async function importLinks(
   deps: ImportDeps,
@@ -66,57 +39,14 @@ export async function importLinks(
 
   const importRow = rowImporter({ ...deps, groups }, account);
 
-  const summary: ImportSummary = {
-    rows: 0,
-    lines: file.lines,
-    imported: 0,
-    skipped: 0,
-    refused: 0,
-    codesReplaced: 0,
-    groupsCreated: [],
-    quotaReached: false,
-    refusals: [],
-    replaced: [],
-  };
-  const every = options.progressEveryMs ?? PROGRESS_EVERY_MS;
-  let lastProgress = now();
-  let lastLine = 0;
-  let totalRows: number | undefined;
-
-  function take(row: ImportRow, outcome: Outcome): void {
-    summary.rows += 1;
-    lastLine = row.line;
-    if (outcome.kind === 'refused') {
-      summary.refused += 1;
-      summary.quotaReached ||= outcome.code === '304';
-      summary.refusals.push({ line: row.line, code: outcome.code, error: outcome.reason });
-      output.row(`line ${row.line}: ${outcome.code} ${outcome.reason}`);
-    } else if (outcome.kind === 'skipped') {
-      summary.skipped += 1;
-      output.row(`line ${row.line}: already imported as ${outcome.code}`);
-    } else {
-      summary.imported += 1;
-      if (outcome.replaced) {
-        const { wanted, why } = outcome.replaced;
-        summary.codesReplaced += 1;
-        summary.replaced.push({ line: row.line, wanted, shortCode: outcome.code });
-        output.row(`line ${row.line}: imported as ${outcome.code}; the code "${wanted}" ${why}`);
-      }
-    }
-    if (now() - lastProgress >= every) {
-      lastProgress = now();
-      totalRows ??= count(file.rows());
-      output.progress(
-        `${number(summary.rows)} of ${number(totalRows)} rows done (line ${number(row.line)} of ${number(file.lines)}): ${number(summary.imported)} imported, ${number(summary.skipped)} already there, ${number(summary.refused)} refused…`,
-      );
-    }
-  }
+  const tally = importTally(file, output, options, now);
+  const { summary } = tally;
 
   try {
-    await inOrder(file.rows(), options.concurrency ?? IMPORT_CONCURRENCY, importRow, take);
+    await inOrder(file.rows(), options.concurrency ?? IMPORT_CONCURRENCY, importRow, tally.take);
   } catch (error) {
     if (!(error instanceof StoppedAt)) throw error;
-    const where = lastLine === 0 ? 'before its first row' : `after line ${lastLine}`;
+    const where = tally.lastLine === 0 ? 'before its first row' : `after line ${tally.lastLine}`;
     throw new UnavailableError(
       `The import stopped ${where} (${error.message}). Up to there: ${summary.imported} imported, ${summary.skipped} already there, ${summary.refused} refused. Run the same command again to go on: rows already imported are skipped.`,
       5,
@@ -125,10 +55,4 @@ export async function importLinks(
   }
   summary.groupsCreated = groups.created();
   return summary;
-}
-
-function count(rows: Iterable<unknown>): number {
-  let total = 0;
-  for (const _ of rows) total += 1;
-  return total;
 }

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -532,5 +532,51 @@ describe('importLinks', () => {
       '1 of 2 rows done (line 2 of 3): 1 imported, 0 already there, 0 refused…',
       '2 of 2 rows done (line 3 of 3): 2 imported, 0 already there, 0 refused…',
     ]);
+  });
+});
+
+describe('snip link import: a file of many refused rows', () => {
+  it('prints the first 20 of each code, counts them all by code, and reports every one with --report', async () => {
+    const email = await newAccount();
+    const rows = [
+      ...Array.from({ length: 45 }, (_, i) => `https://twitter.com/status/${i}`),
+      ...Array.from({ length: 25 }, (_, i) => `ftp://example.com/${i}`),
+      'https://example.com/kept',
+    ];
+    const path = await fileWith(`${rows.join('\n')}\n`);
+    const report = join(dir, 'report.txt');
+    const human = await snip('link', 'import', email, path, '--no-inspect', '--report', report);
+    assert.equal(human.code, 0);
+    const printed = rowLines(human.out);
+    assert.equal(printed.filter((line) => / 310 /.test(line)).length, 20);
+    assert.equal(printed.filter((line) => / 300 /.test(line)).length, 20);
+    const reported = (await readFile(report, 'utf8')).trim().split('\n');
+    assert.equal(reported.length, 70);
+    assert.equal(reported.filter((line) => / 310 /.test(line)).length, 45);
+
+    const again = await snip('link', 'import', email, path, '--no-inspect', '--json');
+    assert.equal(again.code, 0);
+    assert.deepEqual(again.json.refused_by_code, { '300': 25, '310': 45 });
+    const listed = again.json.refusals as { code: string }[];
+    assert.equal(listed.filter((refusal) => refusal.code === '310').length, 20);
+    assert.equal(listed.filter((refusal) => refusal.code === '300').length, 20);
+    assert.equal(again.json.skipped, 1);
+  });
+
+  it('refuses a report it cannot write before importing anything', async () => {
+    const email = await newAccount();
+    const path = await fileWith('https://example.com/never\n');
+    const refused = await snip(
+      'link',
+      'import',
+      email,
+      path,
+      '--report',
+      join(dir, 'no-such-dir', 'r.txt'),
+      '--json',
+    );
+    assert.equal(refused.code, 1);
+    assert.equal(refused.json.code, '300');
+    assert.equal((await linksOf(email)).size, 0);
   });
 });
