@@ -2,6 +2,7 @@ import { Worker } from 'node:worker_threads';
 import { type EventColumns, EventTable } from '../../core/analytics/event-table.ts';
 import type { CheckedBatch } from '../sql/flush-batch.ts';
 import { PURGE_SLICE } from '../sql/stats-queries.ts';
+import { workerCalls } from '../worker-calls.ts';
 import type { Connection } from './connection.ts';
 import { purgeEvents, writeClicks } from './write-clicks.ts';
 
@@ -63,44 +64,20 @@ export function inPlaceClickWriter(conn: Connection): ClickWriter {
 
 export function threadClickWriter(path: string): ClickWriter {
   const worker = new Worker(new URL('./click-writer-worker.ts', import.meta.url), { workerData: { path } });
-  const pending = new Map<number, { resolve: (count: number) => void; reject: (error: Error) => void }>();
-  let next = 0;
   // The thread keeps the process alive only while a job is under way.
-  worker.unref();
-  const settleAll = (error: Error) => {
-    for (const { reject } of pending.values()) reject(error);
-    pending.clear();
-  };
-  worker.on('message', (reply: Reply) => {
-    const waiting = pending.get(reply.id);
-    pending.delete(reply.id);
-    if (pending.size === 0) worker.unref();
-    if (reply.error === undefined) waiting?.resolve(reply.count ?? 0);
-    else waiting?.reject(new Error(reply.error));
-  });
-  worker.on('error', (error) => settleAll(error));
-  let exited = false;
-  worker.on('exit', () => {
-    exited = true;
-    settleAll(new Error('the click writer thread stopped'));
-  });
-  const run = (job: Job, id = next++, moved: ArrayBuffer[] = []) =>
-    new Promise<number>((resolve, reject) => {
-      pending.set(id, { resolve, reject });
-      worker.ref();
-      worker.postMessage({ id, job }, moved);
-    });
+  const calls = workerCalls<Reply>(worker, 'the click writer thread stopped');
+  const run = async (job: Job, moved: ArrayBuffer[] = []) => (await calls.call({ job }, moved)).count ?? 0;
 
   return {
     async write(batch) {
       const { batch: whole, moved } = posted(batch);
-      await run({ kind: 'write', batch: whole }, undefined, moved);
+      await run({ kind: 'write', batch: whole }, moved);
     },
     purge(beforeMs) {
       return run({ kind: 'purge', beforeMs, slice: PURGE_SLICE });
     },
     async close() {
-      if (exited) return;
+      if (calls.exited) return;
       // Jobs already posted are answered first: the thread handles messages in order.
       await new Promise<void>((resolve) => {
         worker.once('exit', () => resolve());
