@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import type { Link, LinkPage } from '../../../src/core/entities.ts';
 import { Refusal } from '../../../src/core/errors.ts';
 import { csvExports, EXPORTS_PER_ACCOUNT, linksCsv } from '../../../src/features/links/api/links-csv.ts';
+import { aLink } from '../../fixtures/link.ts';
 
 const actor = {
   keyId: 1,
@@ -12,25 +13,14 @@ const actor = {
 
 function link(id: number): Link {
   const at = new Date(Date.UTC(2026, 0, 1) - id * 1000);
-  return {
+  return aLink({
     id,
     code: `code${id}`,
     accountId: 7,
-    groupId: null,
     longUrl: `https://example.com/${id}`,
-    normalizedUrl: `https://example.com/${id}`,
-    title: '',
-    clicks: 0,
-    botHits: 0,
-    uniqueVisitors: 0,
     createdAt: at,
     updatedAt: at,
-    expiresAt: null,
-    maxClicks: null,
-    limitUsed: 0,
-    passwordHash: null,
-    rules: [],
-  } as unknown as Link;
+  });
 }
 
 describe('the CSV export of an account', () => {

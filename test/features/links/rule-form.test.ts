@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Link } from '../../../src/core/entities.ts';
 import {
   inputTimeOf,
   instantOf,
@@ -9,32 +8,11 @@ import {
   ruleDraft,
   ruleFormOf,
 } from '../../../src/features/links/pages/rule-form.ts';
+import { aLink } from '../../fixtures/link.ts';
 
 /** The dashboard's rule fields as sent, and what they ask of the service. */
 
-function link(fields: Partial<Link> = {}): Link {
-  const at = new Date('2026-01-01T00:00:00Z');
-  return {
-    id: 1,
-    code: 'abc1234',
-    accountId: 1,
-    groupId: null,
-    longUrl: 'https://example.com/',
-    normalizedUrl: 'https://example.com/',
-    title: '',
-    clicks: 0,
-    botHits: 0,
-    uniqueVisitors: 0,
-    createdAt: at,
-    updatedAt: at,
-    expiresAt: null,
-    maxClicks: null,
-    limitUsed: 0,
-    passwordHash: null,
-    rules: [],
-    ...fields,
-  };
-}
+const link = aLink;
 
 describe('the rule fields of the dashboard forms', () => {
   it('reads UTC form times as RFC 3339 instants and passes anything else on as typed', () => {

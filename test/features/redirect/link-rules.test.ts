@@ -204,19 +204,22 @@ describe('link rules on the redirect', () => {
     assert.equal(statuses.filter((status) => status === 429).length, 20);
   });
 
+  /** The password form of a link posted from `address` (behind the one trusted proxy). */
+  const postPassword = (code: string, password: string, address: string) =>
+    send(t.app, {
+      method: 'POST',
+      url: `/${code}`,
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'user-agent': BROWSER,
+        'x-forwarded-for': address,
+      },
+      payload: `password=${password}`,
+    });
+
   it('counts the addresses of one IPv6 /64 as one address', async () => {
     const code = await link({ url: 'https://example.com/guarded-v6', password: 'the right one' });
-    const post = (password: string, address: string) =>
-      send(t.app, {
-        method: 'POST',
-        url: `/${code}`,
-        headers: {
-          'content-type': 'application/x-www-form-urlencoded',
-          'user-agent': BROWSER,
-          'x-forwarded-for': address,
-        },
-        payload: `password=${password}`,
-      });
+    const post = (password: string, address: string) => postPassword(code, password, address);
     for (let i = 0; i < 10; i++) assert.equal((await post('wrong', `2001:db8:1:2::${i + 1}`)).status, 401);
     assert.equal((await post('the right one', '2001:db8:1:2:ffff::9')).status, 429, 'the same /64');
     assert.equal((await post('the right one', '2001:db8:1:3::1')).status, 303, 'another /64');
@@ -224,17 +227,7 @@ describe('link rules on the redirect', () => {
 
   it('refuses every address once a link had 100 wrong passwords within an hour', async () => {
     const code = await link({ url: 'https://example.com/guarded-many', password: 'the right one' });
-    const post = (password: string, address: string) =>
-      send(t.app, {
-        method: 'POST',
-        url: `/${code}`,
-        headers: {
-          'content-type': 'application/x-www-form-urlencoded',
-          'user-agent': BROWSER,
-          'x-forwarded-for': address,
-        },
-        payload: `password=${password}`,
-      });
+    const post = (password: string, address: string) => postPassword(code, password, address);
     // Ten addresses, each within its own allowance of ten.
     for (let a = 0; a < 10; a++) {
       for (let i = 0; i < 10; i++) assert.equal((await post('wrong', `198.51.100.${a + 1}`)).status, 401);
