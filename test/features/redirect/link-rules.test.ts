@@ -152,20 +152,24 @@ describe('link rules on the redirect', () => {
     assert.equal((await post('x'.repeat(10_000))).status, 401, 'an overlong password is simply wrong');
   });
 
+  /** The password form of a link posted from `address` (behind the one trusted proxy). */
+  const postPassword = (code: string, password: string, address: string) =>
+    send(t.app, {
+      method: 'POST',
+      url: `/${code}`,
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'user-agent': BROWSER,
+        'x-forwarded-for': address,
+      },
+      payload: `password=${password}`,
+    });
+
   it('refuses an address after 10 wrong passwords per link within 15 minutes, with Retry-After', async () => {
     const code = await link({ url: 'https://example.com/guarded', password: 'the right one' });
     const other = await link({ url: 'https://example.com/guarded-too', password: 'the right one' });
     const post = (target: string, password: string, address = '192.0.2.1') =>
-      send(t.app, {
-        method: 'POST',
-        url: `/${target}`,
-        headers: {
-          'content-type': 'application/x-www-form-urlencoded',
-          'user-agent': BROWSER,
-          'x-forwarded-for': address,
-        },
-        payload: `password=${password}`,
-      });
+      postPassword(target, password, address);
     for (let i = 0; i < 10; i++) assert.equal((await post(code, 'wrong')).status, 401);
     const limited = await post(code, 'the right one');
     assert.equal(limited.status, 429, 'even the right password waits');
@@ -182,17 +186,7 @@ describe('link rules on the redirect', () => {
 
   it('counts only wrong passwords, and lets no more than 10 through however many come at once', async () => {
     const code = await link({ url: 'https://example.com/guarded-race', password: 'the right one' });
-    const post = (password: string, address: string) =>
-      send(t.app, {
-        method: 'POST',
-        url: `/${code}`,
-        headers: {
-          'content-type': 'application/x-www-form-urlencoded',
-          'user-agent': BROWSER,
-          'x-forwarded-for': address,
-        },
-        payload: `password=${password}`,
-      });
+    const post = (password: string, address: string) => postPassword(code, password, address);
     // Right passwords do not spend the allowance: an office behind one address can all come in.
     for (let i = 0; i < 9; i++) assert.equal((await post('wrong', '192.0.2.30')).status, 401);
     for (let i = 0; i < 5; i++) assert.equal((await post('the right one', '192.0.2.30')).status, 303);
@@ -203,19 +197,6 @@ describe('link rules on the redirect', () => {
     assert.equal(statuses.filter((status) => status === 401).length, 10);
     assert.equal(statuses.filter((status) => status === 429).length, 20);
   });
-
-  /** The password form of a link posted from `address` (behind the one trusted proxy). */
-  const postPassword = (code: string, password: string, address: string) =>
-    send(t.app, {
-      method: 'POST',
-      url: `/${code}`,
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded',
-        'user-agent': BROWSER,
-        'x-forwarded-for': address,
-      },
-      payload: `password=${password}`,
-    });
 
   it('counts the addresses of one IPv6 /64 as one address', async () => {
     const code = await link({ url: 'https://example.com/guarded-v6', password: 'the right one' });

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { StatsAnswer } from '../../../core/analytics/stats.ts';
 import { messagePage } from '../../../web/message-page.ts';
 import { sendPage } from '../../../web/send-page.ts';
@@ -58,12 +58,19 @@ export async function statsRoutes(app: FastifyInstance, options: StatsRouteOptio
     ),
   );
 
+  /** The stats of the link the address names, or its 404 page answered (undefined). */
+  const ofLink = async (request: FastifyRequest, reply: FastifyReply, user: SignedIn) => {
+    const { code } = request.params as CodeParams['Params'];
+    const found = await stats.ofLink(user.account, code, request.query);
+    if (!found) notFound(reply, user);
+    return found;
+  };
+
   app.get<CodeParams>(
     '/dashboard/links/:code/stats',
     signedInPage(options, async (request, reply, user) => {
-      const { code } = request.params as CodeParams['Params'];
-      const found = await stats.ofLink(user.account, code, request.query);
-      if (!found) return notFound(reply, user);
+      const found = await ofLink(request, reply, user);
+      if (!found) return reply;
       const view = { frame: frameOf(user), report: found.report, link: found.link };
       return sendPage(reply, status(found.report), statsPage(view));
     }),
@@ -72,9 +79,8 @@ export async function statsRoutes(app: FastifyInstance, options: StatsRouteOptio
   app.get<CodeParams>(
     '/dashboard/links/:code/stats.csv',
     signedInPage(options, async (request, reply, user) => {
-      const { code } = request.params as CodeParams['Params'];
-      const found = await stats.ofLink(user.account, code, request.query);
-      if (!found) return notFound(reply, user);
+      const found = await ofLink(request, reply, user);
+      if (!found) return reply;
       return sendCsv(reply, user, found.report, found.link.code);
     }),
   );
