@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { openStore } from '../src/adapters/open-store.ts';
-import { accountOperations } from '../src/features/accounts/index.ts';
+import { accountOperations } from '../src/features/workspaces/index.ts';
 import { memoryOf, processTicks, startSnip } from './processes.ts';
 import { seedLinks } from './seed.ts';
 import { timed } from './session.ts';
@@ -66,7 +66,7 @@ async function seedAccounts(databaseUrl: string): Promise<Record<keyof typeof SI
     for (const name of Object.keys(SIZES) as Array<keyof typeof SIZES>) {
       const issued = await ops.createAccount(`${name}@bench.example`, PLAN);
       keys[name] = issued.apiKey;
-      ids[name] = issued.account.id;
+      ids[name] = issued.account.workspace.id;
     }
   } finally {
     await store.close();

@@ -3,7 +3,7 @@ import { openStore } from '../src/adapters/open-store.ts';
 import type { NewLink } from '../src/core/entities.ts';
 import { isLinkCode } from '../src/core/short-code.ts';
 import { urlHash } from '../src/core/target-url.ts';
-import { accountOperations } from '../src/features/accounts/index.ts';
+import { accountOperations } from '../src/features/workspaces/index.ts';
 
 /** Fills a benchmark store through the store's own API: accounts and keys, then links via the bulk path. */
 
@@ -58,7 +58,7 @@ export async function prepareStore(databaseUrl: string, keyCount: number): Promi
     for (let i = 0; i < keyCount; i++) {
       apiKeys.push((await ops.createAccount(`creator-${i}@bench.example`, PLAN)).apiKey);
     }
-    return { accountId: owner.account.id, apiKeys };
+    return { accountId: owner.account.workspace.id, apiKeys };
   } finally {
     await store.close();
   }

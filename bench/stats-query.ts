@@ -88,7 +88,7 @@ async function seedLinks(store: Store): Promise<Seeded> {
   for (let a = 0; a < ACCOUNTS; a++) {
     const created = await store.createAccount(`stats-${a}@bench.example`, plan.id, null);
     if (created.kind !== 'created') throw new Error('bench account exists');
-    const accountId = created.account.id;
+    const accountId = created.account.workspace.id;
     const perAccount = LINKS / ACCOUNTS;
     await store.insertLinksBulk(
       Array.from({ length: perAccount }, (_, i) => {

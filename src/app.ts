@@ -2,7 +2,6 @@ import cookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import type { DemoLog } from './core/ports/shared-state.ts';
-import { AccountSchema, accountApiRoutes, accountPages, type KeyUses } from './features/accounts/index.ts';
 import { type ClickBuffer, STATS_SCHEMAS, statsApiRoutes, statsPages } from './features/analytics/index.ts';
 import { DEMO_ASSETS, demoFeature } from './features/demo/index.ts';
 import { GROUP_SCHEMAS, groupRoutes, groupsApi } from './features/groups/index.ts';
@@ -22,6 +21,15 @@ import {
   opsFeature,
 } from './features/ops/index.ts';
 import { type LinkCache, REDIRECT_ROUTES, redirectFeature } from './features/redirect/index.ts';
+import {
+  AccountSchema,
+  accountApiRoutes,
+  accountPages,
+  type KeyUses,
+  MEMBER_SCHEMAS,
+  memberRoutes,
+  WorkspaceSchema,
+} from './features/workspaces/index.ts';
 import { logAccess } from './http/access-log.ts';
 import { registerBodyParsers } from './http/body-parsers.ts';
 import { refuseUnreadableInput } from './http/edge-input.ts';
@@ -112,6 +120,12 @@ async function managementRoutes(app: FastifyInstance, config: Config, services: 
       await v1.register(statsApiRoutes, stats);
       await v1.register(groupRoutes, { api: groupsApi({ store, groups: pages.groups }), origin });
       await v1.register(accountApiRoutes, { store });
+      await v1.register(memberRoutes, {
+        members: pages.members,
+        invitations: pages.invitations,
+        store,
+        origin,
+      });
     },
     { prefix: '/api/v1' },
   );
@@ -125,7 +139,17 @@ async function signedInPages(app: FastifyInstance, config: Config, services: Ser
     auth: pages.auth,
     forms: pages.forms,
     keys: pages.apiAccess,
+    members: pages.members,
+    invitations: pages.invitations,
+    admin: pages.workspaces,
     signupOpen: config.signup === 'open',
+    store: services.store,
+    counter: services.counter,
+    baseUrl: config.baseUrl,
+    mailer: services.mailer,
+    emailVerification: config.emailVerification,
+    oidc: config.oidc,
+    oidcSignIn: pages.oidc,
   });
   await app.register(linkPages, {
     ...pages.session,
@@ -151,7 +175,15 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await registerBodyParsers(app);
   refuseUnreadableInput(app);
   await app.register(cookie);
-  const schemas = [...CREATE_SCHEMAS, ProblemSchema, ...LINK_SCHEMAS, ...GROUP_SCHEMAS, AccountSchema];
+  const schemas = [
+    ...CREATE_SCHEMAS,
+    ProblemSchema,
+    ...LINK_SCHEMAS,
+    ...GROUP_SCHEMAS,
+    AccountSchema,
+    WorkspaceSchema,
+    ...MEMBER_SCHEMAS,
+  ];
   for (const schema of [...schemas, ...STATS_SCHEMAS]) app.addSchema(schema);
   await collectOpenapi(app, config.baseUrl);
   await app.register(createEndpoint, { live: links.live, envelope, onOutcome: outcome('/create') });

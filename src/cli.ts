@@ -8,7 +8,6 @@ import { Refusal, UnavailableError } from './core/errors.ts';
 import type { Inspector } from './core/ports/inspector.ts';
 import type { KeyAuthenticator } from './core/ports/key-auth.ts';
 import type { Store } from './core/ports/store.ts';
-import { ACCOUNT_COMMANDS, ACCOUNT_FLAGS } from './features/accounts/index.ts';
 import { STATS_COMMANDS, STATS_FLAGS } from './features/analytics/index.ts';
 import { GROUP_COMMANDS, GROUP_FLAGS } from './features/groups/index.ts';
 import { IMPORT_COMMANDS, IMPORT_FLAGS, type ImportCliDeps } from './features/imports/index.ts';
@@ -21,6 +20,12 @@ import {
   type LinkEditor,
 } from './features/links/index.ts';
 import { OPS_COMMANDS } from './features/ops/index.ts';
+import {
+  ACCOUNT_COMMANDS,
+  ACCOUNT_FLAGS,
+  WORKSPACE_COMMANDS,
+  WORKSPACE_FLAGS,
+} from './features/workspaces/index.ts';
 import { createService, editorService } from './services.ts';
 import { BASE_FLAGS, type Command } from './terminal/command.ts';
 import { commandTable } from './terminal/command-table.ts';
@@ -47,6 +52,7 @@ export interface CliDeps {
 const FLAGS = {
   ...BASE_FLAGS,
   ...ACCOUNT_FLAGS,
+  ...WORKSPACE_FLAGS,
   ...GROUP_FLAGS,
   ...LINK_FLAGS,
   ...IMPORT_FLAGS,
@@ -62,6 +68,7 @@ interface Deps extends LinkCliDeps, ImportCliDeps {
 const COMMANDS: Record<string, Command<typeof FLAGS, Deps>> = {
   ...OPS_COMMANDS,
   ...ACCOUNT_COMMANDS,
+  ...WORKSPACE_COMMANDS,
   ...GROUP_COMMANDS,
   ...LINK_COMMANDS,
   ...IMPORT_COMMANDS,

@@ -61,6 +61,12 @@ export interface Config {
   trackingExclude: readonly Cidr[];
   /** How long raw click events are kept; the per-day aggregates stay for the link's life. */
   analyticsRetentionDays: number;
+  /** SMTP_URL and MAIL_FROM (docs/api.md §11): mail is sent only with both. */
+  mail: { url: string; from: string } | undefined;
+  /** EMAIL_VERIFICATION: `required` (the default with mail) or `off` (the default without). */
+  emailVerification: 'required' | 'off';
+  /** OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, OIDC_NAME: "Sign in with …" when set. */
+  oidc: { issuer: string; clientId: string; clientSecret: string; name: string } | undefined;
 }
 
 export interface Cidr {
@@ -181,10 +187,49 @@ function cidrs(env: Env, name: string): Cidr[] {
     });
 }
 
+function mail(env: Env): Config['mail'] {
+  const url = env.SMTP_URL?.trim();
+  const from = env.MAIL_FROM?.trim();
+  if (!url && !from) return undefined;
+  if (!url || !/^smtps?:\/\/[^/?#]+/.test(url)) {
+    throw new ConfigError('SMTP_URL must be smtp://host[:port] or smtps://… when MAIL_FROM is set');
+  }
+  if (!from || !/^[^\s@<>]+@[^\s@<>]+$|^[^<>\r\n]*<[^\s@<>]+@[^\s@<>]+>$/.test(from)) {
+    throw new ConfigError(
+      'MAIL_FROM must be an address (snip@example.com or Snip <snip@example.com>) when SMTP_URL is set',
+    );
+  }
+  return { url, from };
+}
+
+function emailVerification(env: Env, withMail: boolean): Config['emailVerification'] {
+  const mode = oneOf(env, 'EMAIL_VERIFICATION', ['required', 'off'], withMail ? 'required' : 'off');
+  if (mode === 'required' && !withMail) {
+    throw new ConfigError('EMAIL_VERIFICATION=required needs mail: set SMTP_URL and MAIL_FROM');
+  }
+  return mode;
+}
+
+function oidc(env: Env): Config['oidc'] {
+  const issuer = env.OIDC_ISSUER?.trim();
+  const clientId = env.OIDC_CLIENT_ID?.trim();
+  const clientSecret = env.OIDC_CLIENT_SECRET?.trim();
+  if (!issuer && !clientId && !clientSecret) return undefined;
+  if (!issuer || !clientId || !clientSecret) {
+    throw new ConfigError(
+      'OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET are set together, or none of them',
+    );
+  }
+  if (!/^https?:\/\/[^/?#]+/.test(issuer))
+    throw new ConfigError(`OIDC_ISSUER must be an http(s) URL, got "${issuer}"`);
+  return { issuer, clientId, clientSecret, name: env.OIDC_NAME?.trim() || 'your identity provider' };
+}
+
 export function loadConfig(env: Env): Config {
   const port = integer(env, 'PORT', 8080, 0, 65535);
   const social = env.SOCIAL_DOMAINS?.trim();
   const demoApiKey = env.DEMO_API_KEY?.trim() || 'demo';
+  const mailSettings = mail(env);
   return Object.freeze({
     port,
     host: env.HOST?.trim() || '127.0.0.1',
@@ -232,6 +277,9 @@ export function loadConfig(env: Env): Config {
     honorDnt: boolean(env, 'HONOR_DNT', true),
     trackingExclude: Object.freeze(cidrs(env, 'TRACKING_EXCLUDE')),
     analyticsRetentionDays: integer(env, 'ANALYTICS_RETENTION_DAYS', 90, 1, 3650),
+    mail: mailSettings,
+    emailVerification: emailVerification(env, mailSettings !== undefined),
+    oidc: oidc(env),
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
   });
 }

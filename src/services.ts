@@ -2,24 +2,27 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
 import { withDeadline } from './adapters/deadline.ts';
 import { createInspector } from './adapters/inspect/inspector.ts';
+import { smtpMailer } from './adapters/mail/smtp-mailer.ts';
 import { MemoryDemoLog } from './adapters/memory/demo-log.ts';
 import { LocalLinkEvents } from './adapters/memory/link-events.ts';
 import { MemoryVisitors } from './adapters/memory/visitors.ts';
 import { MemoryWindowCounter } from './adapters/memory/window-counter.ts';
+import { oidcClient } from './adapters/oidc/oidc-client.ts';
 import { threadQrImages } from './adapters/qr/qr-thread.ts';
 import type { Config } from './config.ts';
 import type { Link } from './core/entities.ts';
 import { accountKeys } from './core/key-authentication.ts';
 import type { CountryLookup } from './core/ports/geo.ts';
+import type { IdentityProvider } from './core/ports/identity-provider.ts';
 import type { Inspector } from './core/ports/inspector.ts';
 import type { KeyAuthenticator } from './core/ports/key-auth.ts';
+import type { Mailer } from './core/ports/mailer.ts';
 import type { ReadinessCheck } from './core/ports/readiness.ts';
 import type { DemoLog, LinkEvents, WindowCounter } from './core/ports/shared-state.ts';
 import type { Store } from './core/ports/store.ts';
 import type { VisitLimits } from './core/ports/visit-limits.ts';
 import type { Visitors } from './core/ports/visitors.ts';
 import { socialMatcher } from './core/social.ts';
-import { apiAccess, KeyUses, signInService } from './features/accounts/index.ts';
 import { visitCollection, visitStats } from './features/analytics/index.ts';
 import { demoKeys, demoLinkStore } from './features/demo/index.ts';
 import { accountGroups } from './features/groups/index.ts';
@@ -33,9 +36,18 @@ import {
 } from './features/links/index.ts';
 import { createMetrics, redirectCounters, timedInspector, timedStore } from './features/ops/index.ts';
 import { redirectPath, storeVisitLimits } from './features/redirect/index.ts';
+import {
+  apiAccess,
+  invitationsService,
+  KeyUses,
+  membersService,
+  oidcSignIn,
+  signInService,
+  workspaceAdmin,
+} from './features/workspaces/index.ts';
 import { signedFormTokens } from './web/session/csrf.ts';
-import type { SessionDeps } from './web/session/session-cookie.ts';
 import { sessionService } from './web/session/sessions.ts';
+import type { WorkspaceDeps } from './web/session/workspace-pages.ts';
 
 /**
  * Every service, built once from the adapters given (or in-memory ones) and the settings: the
@@ -61,6 +73,8 @@ export interface AppDeps {
   readinessChecks?: ReadinessCheck[];
   logger?: FastifyServerOptions['logger'];
   now?: () => number;
+  /** Where mail goes; by default SMTP_URL through nodemailer, or none without it. */
+  mailer?: Mailer;
 }
 
 /** What creating and changing links run on, in the server and in `snip link …` alike. */
@@ -176,18 +190,21 @@ async function linkServices(
 /** The services behind the pages: sessions, signed-out forms, sign-in, API access, dashboard, stats. */
 async function pageServices(config: Config, base: ReturnType<typeof baseServices>) {
   const { store, counter, now } = base;
-  const session: SessionDeps = {
+  const session: WorkspaceDeps = {
     sessions: sessionService({ store, ttlMs: config.sessionTtlHours * 3_600_000, now }),
     accounts: store,
+    workspaces: store,
     policy: { secure: config.baseUrl.protocol === 'https:' },
     now,
+    requireVerifiedEmail: config.emailVerification === 'required',
   };
   // Every instance signs the signed-out forms with the same key: the first to start stores it.
   const formKey = await store.secret('form-tokens', randomBytes(32));
+  const signup = { open: config.signup === 'open', plan: config.signupPlan };
   const auth = signInService({
     store,
     counter,
-    signup: { open: config.signup === 'open', plan: config.signupPlan },
+    signup,
     limits: {
       perAccount: config.signinAccountLimit,
       perAddress: config.signinAddressLimit,
@@ -196,11 +213,29 @@ async function pageServices(config: Config, base: ReturnType<typeof baseServices
     now,
   });
   await auth.checkSignupPlan();
+  const provider: IdentityProvider | undefined =
+    config.oidc &&
+    oidcClient({
+      issuer: config.oidc.issuer,
+      clientId: config.oidc.clientId,
+      clientSecret: config.oidc.clientSecret,
+      redirectUri: new URL('/auth/oidc/callback', config.baseUrl).href,
+    });
   return {
+    oidc: provider && oidcSignIn({ provider, store, signup }),
     session,
     forms: signedFormTokens(formKey, now),
     auth,
     apiAccess: apiAccess(store),
+    members: membersService(store),
+    invitations: invitationsService({
+      store,
+      baseUrl: config.baseUrl,
+      mailer: base.mailer,
+      onMailError: base.log.error('an invitation could not be mailed'),
+      now,
+    }),
+    workspaces: workspaceAdmin(store),
     groups: accountGroups(store),
     dashboard: dashboardService({ store, counter, now }),
     stats: visitStats({ store, now, retentionDays: config.analyticsRetentionDays }),
@@ -223,6 +258,7 @@ function baseServices(config: Config, deps: AppDeps, log: Log) {
     linkEvents: deps.linkEvents ?? new LocalLinkEvents(),
     ownInspector,
     inspector: timedInspector(deps.inspector ?? (ownInspector as Inspector), metrics),
+    mailer: deps.mailer ?? (config.mail ? smtpMailer(config.mail) : undefined),
   };
 }
 
@@ -243,6 +279,7 @@ export async function serverServices(config: Config, deps: AppDeps) {
     await redirect.images.close();
     await base.demoLog.close();
     await base.linkEvents.close();
+    await base.mailer?.close();
   }
 
   return { ...base, redirect, links, pages, close, bindLogger: log.bind };

@@ -1,8 +1,10 @@
+import type { Role } from './authorization.ts';
 import type { Scope } from './scopes.ts';
 import type { LinkRule } from './targeting.ts';
 
 /**
- * What Snip is made of: plans, accounts, their keys and groups, links and their counts. Plain data,
+ * What Snip is made of: plans, users and their workspaces, keys and groups, links and their counts.
+ * A workspace owns what the seed's account owned; `accountId` throughout names a workspace. Plain data,
  * shared by every feature and adapter; the rules that shape them live beside this file.
  */
 
@@ -18,28 +20,91 @@ export interface Plan extends PlanSettings {
   id: number;
 }
 
-export interface Account {
+/** A person who signs in: by password, by OIDC, or both. */
+export interface User {
   id: number;
   email: string;
-  plan: Plan;
-  /** scrypt hash in PHC-like text form, or null when the account cannot sign in. */
+  /** scrypt hash in PHC-like text form, or null when the user has no password. */
   passwordHash: string | null;
+  emailVerified: boolean;
+  /** Runs this Snip (the operator console). */
+  operator: boolean;
+  /** Where /dashboard sends the user; null until they have opened one. */
+  lastWorkspaceId: number | null;
   createdAt: Date;
 }
 
-/** The account behind an API key, as resolved from the key's SHA-256 hash. */
+/** What owns links, groups, keys and analytics, with one plan, quota and hourly window. */
+export interface Workspace {
+  id: number;
+  /** Its address, /w/<slug>: lower-case letters, digits and hyphens. */
+  slug: string;
+  name: string;
+  plan: Plan;
+  /** The user whose personal workspace this is; null for a team's. */
+  personalOf: number | null;
+  defaultDomain: string | null;
+  createdAt: Date;
+}
+
+/** A user with their personal workspace: what the operator's commands by email address. */
+export interface Account {
+  user: User;
+  workspace: Workspace;
+}
+
+export interface Member {
+  userId: number;
+  email: string;
+  role: Role;
+  joinedAt: Date;
+}
+
+/** A workspace a user belongs to, with their role in it. */
+export interface MembershipOf {
+  workspace: Workspace;
+  role: Role;
+}
+
+/** An invitation as it is made: the token's SHA-256, never the token. */
+export interface NewInvitation {
+  workspaceId: number;
+  email: string;
+  role: Role;
+  tokenHash: Buffer;
+  invitedBy: number | null;
+  expiresAt: Date;
+}
+
+export interface Invitation {
+  id: number;
+  workspaceId: number;
+  email: string;
+  role: Role;
+  invitedBy: number | null;
+  createdAt: Date;
+  expiresAt: Date;
+  acceptedAt: Date | null;
+  revokedAt: Date | null;
+}
+
+/** The workspace behind an API key, as resolved from the key's SHA-256 hash. */
 export interface KeyOwner {
   keyId: number;
   /** SHA-256 of the key as stored, so the caller can compare in constant time. */
   hash: Buffer;
   prefix: string;
   revoked: boolean;
+  /** The workspace. */
   accountId: number;
   plan: Plan;
   scopes: readonly Scope[];
+  /** Who made the key (null: the operator), and their role in the workspace now: it bounds the scopes. */
+  userId: number | null;
+  role: Role;
 }
 
-/** Who acts when a link is created: the account, its plan, and the live key whose window it spends (0: none). */
+/** Who acts when a link is created: the workspace, its plan, and the live key whose window it spends (0: none). */
 export type Actor = Pick<KeyOwner, 'keyId' | 'accountId' | 'plan'>;
 
 export interface ApiKeyInfo {
@@ -51,6 +116,8 @@ export interface ApiKeyInfo {
   scopes: readonly Scope[];
   /** The key of API Access, which has every scope and is rotated rather than added. */
   main: boolean;
+  /** The user who made it; null: the operator. */
+  createdBy: number | null;
   createdAt: Date;
   revokedAt: Date | null;
   lastUsedAt: Date | null;
@@ -58,6 +125,8 @@ export interface ApiKeyInfo {
 
 /** A further key of an account, as it is asked for. */
 export interface NewKey {
+  /** The maker; null: the operator. */
+  createdBy: number | null;
   name: string;
   scopes: readonly Scope[];
   prefix: string;
@@ -191,7 +260,7 @@ export interface LinkPage {
 }
 
 export interface SessionRecord {
-  accountId: number;
+  userId: number;
   /** The session's CSRF token, embedded in every form of the session's pages. */
   csrfToken: string;
   expiresAt: Date;

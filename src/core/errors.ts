@@ -23,6 +23,7 @@ export const API_ERRORS = {
   '313': 'The slug is taken or reserved.',
   '314': 'This account has no such link or group.',
   '315': 'The API key lacks the scope this request needs.',
+  '319': 'The change would leave the workspace without an owner.',
   '429': 'Too many requests.',
 } as const;
 
@@ -31,7 +32,7 @@ export type ApiErrorCode = keyof typeof API_ERRORS;
 export const API_ERROR_CODES = Object.keys(API_ERRORS) as ApiErrorCode[];
 
 /** Codes only the management API answers (docs/api.md §7.1): /create names no slug and no resource. */
-export const MANAGEMENT_ONLY_CODES: readonly ApiErrorCode[] = ['313', '314'];
+export const MANAGEMENT_ONLY_CODES: readonly ApiErrorCode[] = ['313', '314', '319'];
 
 /** The codes POST /create can answer. */
 export const CREATE_ERROR_CODES = API_ERROR_CODES.filter((code) => !MANAGEMENT_ONLY_CODES.includes(code));
@@ -49,7 +50,7 @@ export const ACCOUNT_ERRORS = {
   'no-api-access': 'The plan does not include API access.',
   'key-name-invalid': 'A key name has 1-60 characters.',
   'scopes-required': 'Choose at least one scope.',
-  'too-many-keys': 'An account holds at most 10 keys; revoke one first.',
+  'too-many-keys': 'A workspace holds at most 10 keys; revoke one first.',
   'confirm-required': 'Tick the box to confirm.',
   'not-found': 'Nothing of this account has that address.',
   'group-name-invalid': 'A group name has 1-100 characters.',
@@ -60,6 +61,20 @@ export const ACCOUNT_ERRORS = {
   'no-such-plan': 'There is no plan of that name.',
   'no-such-account': 'There is no account with that email.',
   'no-such-link': 'There is no link with that code.',
+  forbidden: 'Your role in this workspace does not allow this.',
+  'scope-too-wide': 'A key cannot have a scope its maker’s role does not allow.',
+  'workspace-slug-invalid': 'A workspace address is 1-40 lower-case letters, digits and inner hyphens.',
+  'workspace-slug-taken': 'Another workspace has that address.',
+  'workspace-name-invalid': 'A workspace name has 1-100 characters.',
+  'no-such-workspace': 'There is no workspace with that address.',
+  'role-invalid': 'A role is owner, admin, member or viewer.',
+  'already-member': 'That person is a member already.',
+  'no-such-member': 'That person is not a member of this workspace.',
+  'invitation-gone': 'This invitation was used, revoked or has expired.',
+  'invitation-other-email': 'This invitation is for another email address.',
+  'link-invalid': 'This link is not valid: it was used, has expired, or was never made.',
+  'email-unverified': 'Confirm your email address first: follow the link we sent.',
+  'oidc-failed': 'Signing in with the identity provider did not work.',
 } as const;
 
 export type AccountErrorCode = keyof typeof ACCOUNT_ERRORS;

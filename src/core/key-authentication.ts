@@ -1,4 +1,5 @@
 import { hashApiKey, sameHash } from './api-key.ts';
+import { may } from './authorization.ts';
 import { clientKey } from './client-key.ts';
 import type { KeyOwner } from './entities.ts';
 import { Refusal } from './errors.ts';
@@ -61,12 +62,15 @@ export function keyAuthentication(deps: KeyAuthenticationDeps): KeyAuthenticator
       if (scope !== undefined && !owner.scopes.includes(scope)) {
         throw new Refusal('315', `This key lacks the ${scope} scope.`, { rate });
       }
-      return { actor: owner, rate };
+      if (scope !== undefined && !may(owner.role, scope)) {
+        throw new Refusal('315', `The role of this key's maker does not allow ${scope}.`, { rate });
+      }
+      return { actor: owner, rate, maker: { userId: owner.userId, role: owner.role } };
     },
   };
 }
 
-/** Account keys (docs/api.md §2.5): looked up by SHA-256, compared in constant time; live, on a plan with API access. */
+/** Workspace keys (docs/api.md §2.5, §11): looked up by SHA-256, compared in constant time; live, on a plan with API access. */
 export function accountKeyOwner(store: Pick<KeyStore, 'findKeyByHash'>) {
   return async (key: string): Promise<KeyOwner> => {
     const hash = hashApiKey(key);

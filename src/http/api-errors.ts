@@ -12,16 +12,22 @@ import { rateHeaders } from './rate-headers.ts';
  * fastify's default body, never a 500 for a request it could not read.
  */
 
-/** The group rules speak the account pages' codes; the API says the same with its numbers. */
-const GROUP_CODES: Readonly<Record<string, ApiErrorCode>> = {
+/** The services shared with the pages speak the pages' codes; the API says the same with its numbers. */
+const PAGE_CODES: Readonly<Record<string, ApiErrorCode>> = {
   'group-name-invalid': '300',
   'group-api-id-invalid': '300',
   'api-id-taken': '313',
   'not-found': '314',
+  forbidden: '315',
+  'scope-too-wide': '315',
+  'no-such-member': '314',
+  'role-invalid': '300',
+  'email-invalid': '300',
+  'already-member': '300',
 };
 
 function numbered(refusal: Refusal): ApiErrorCode | undefined {
-  return isApiErrorCode(refusal.code) ? refusal.code : GROUP_CODES[refusal.code];
+  return isApiErrorCode(refusal.code) ? refusal.code : PAGE_CODES[refusal.code];
 }
 
 export function sendRefusal(

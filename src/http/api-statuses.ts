@@ -21,5 +21,6 @@ export const API_STATUS: Readonly<Record<ApiErrorCode, number>> = {
   '313': 409,
   '314': 404,
   '315': 403,
+  '319': 409,
   '429': 429,
 };

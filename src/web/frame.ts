@@ -1,9 +1,31 @@
 import type { FastifyRequest } from 'fastify';
+import { type Action, may, type Role } from '../core/authorization.ts';
 
-/** The signed-in frame of a page: who, and the session's CSRF token for its forms. */
+/** The workspace a page belongs to, for its navigation, its addresses and the switcher. */
+export interface WorkspaceNav {
+  slug: string;
+  name: string;
+  /** The signed-in user's role there: the navigation offers only what it may (core/authorization.ts). */
+  role: Role;
+  /** Every workspace of the user, for the switcher. */
+  all: ReadonlyArray<{ slug: string; name: string }>;
+}
+
+/** The signed-in frame of a page: who, the session's CSRF token for its forms, and where. */
 export interface Frame {
   email: string;
   csrfToken: string;
+  workspace?: WorkspaceNav;
+}
+
+/** A workspace page's address: /w/<slug><rest>. */
+export function workspacePath(slug: string, rest = ''): string {
+  return `/w/${encodeURIComponent(slug)}${rest}`;
+}
+
+/** The address of a page of the frame's workspace; /dashboard (which finds one) outside any. */
+export function here(frame: Frame | undefined, rest = ''): string {
+  return frame?.workspace ? workspacePath(frame.workspace.slug, rest) : `/dashboard${rest}`;
 }
 
 /**
@@ -11,3 +33,8 @@ export interface Frame {
  * that shows the signed-in navigation.
  */
 export type FrameOf = (request: FastifyRequest) => Promise<Frame | undefined>;
+
+/** Whether the page's user may do `action` in its workspace: forms they may not send are not shown. */
+export function mayHere(frame: Frame | undefined, action: Action): boolean {
+  return frame?.workspace !== undefined && may(frame.workspace.role, action);
+}

@@ -1,3 +1,5 @@
+import { may } from '../core/authorization.ts';
+import { type Frame, type WorkspaceNav, workspacePath } from './frame.ts';
 import { html, raw, type SafeHtml } from './html.ts';
 
 export interface PageOptions {
@@ -5,10 +7,8 @@ export interface PageOptions {
   body: SafeHtml;
   /** Script files under /assets/, loaded at the end of the body (CSP forbids inline script). */
   scripts?: string[];
-  /** Who is signed in, for the navigation. */
-  signedInAs?: string;
-  /** The session's CSRF token, for the sign-out form of a signed-in page. */
-  csrfToken?: string;
+  /** Who is signed in, their session's CSRF token and the workspace, for the navigation. */
+  frame?: Frame;
   /** Extra style sheets under /assets/, after snip.css. */
   styles?: string[];
   /** Data for the page's script, as JSON inside a non-executable script element. */
@@ -47,10 +47,24 @@ function navLink(path: string, label: string, current: string | undefined): Safe
     : html`<a href="${path}">${label}</a>`;
 }
 
+/** The workspace switcher: a disclosure of links, so it needs no script. */
+function switcher(workspace: WorkspaceNav): SafeHtml {
+  const others = workspace.all.filter((w) => w.slug !== workspace.slug);
+  if (others.length === 0) return html`<span class="workspace-name">${workspace.name}</span>`;
+  return html`<details class="switcher"><summary aria-label="Workspace: ${workspace.name}. Switch workspace" title="${workspace.name}">${workspace.name}</summary><ul>${others.map((w) => html`<li><a href="${workspacePath(w.slug)}">${w.name}</a></li>`)}</ul></details>`;
+}
+
+function workspaceLinks(workspace: WorkspaceNav, link: (path: string, label: string) => SafeHtml): SafeHtml {
+  const path = (rest: string) => workspacePath(workspace.slug, rest);
+  const admin = may(workspace.role, 'members:read');
+  return html`${switcher(workspace)}${link(path(''), 'Links')}${link(path('/stats'), 'Stats')}${admin ? html`${link(path('/members'), 'Members')}${link(path('/keys'), 'Keys')}${link(path('/settings'), 'Settings')}` : ''}`;
+}
+
 function navigation(options: PageOptions): SafeHtml {
   const link = (path: string, label: string) => navLink(path, label, options.current);
-  const own = options.signedInAs
-    ? html`${link('/dashboard', 'Dashboard')}${link('/dashboard/stats', 'Stats')}${link('/account', 'Account')}<span class="who">${options.signedInAs}</span><form method="post" action="/logout" class="sign-out"><input type="hidden" name="_csrf" value="${options.csrfToken ?? ''}"><button type="submit" class="link">Sign out</button></form>`
+  const { frame } = options;
+  const own = frame
+    ? html`${frame.workspace ? workspaceLinks(frame.workspace, link) : link('/dashboard', 'Dashboard')}${link('/account', 'Account')}<span class="who">${frame.email}</span><form method="post" action="/logout" class="sign-out"><input type="hidden" name="_csrf" value="${frame.csrfToken}"><button type="submit" class="link">Sign out</button></form>`
     : html`${link('/login', 'Sign in')}<a href="/signup" class="button small">Sign up</a>`;
   return html`<nav aria-label="Main">${link('/tester', 'Tester')}${link('/docs', 'API')}${own}</nav>`;
 }

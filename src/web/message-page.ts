@@ -15,8 +15,7 @@ export function messagePage(options: {
     (options.frame ? { href: '/dashboard', label: 'Back to the dashboard' } : { href: '/', label: 'Snip' });
   return page({
     title: options.title,
-    signedInAs: options.frame?.email,
-    csrfToken: options.frame?.csrfToken,
+    frame: options.frame,
     narrow: true,
     body: html`<section class="card">
 <h1>${options.title}</h1>

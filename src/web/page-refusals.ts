@@ -31,6 +31,20 @@ const PAGE_STATUS: Readonly<Record<AccountErrorCode, number>> = {
   'no-such-plan': 404,
   'no-such-account': 404,
   'no-such-link': 404,
+  forbidden: 403,
+  'scope-too-wide': 403,
+  'workspace-slug-invalid': 400,
+  'workspace-slug-taken': 409,
+  'workspace-name-invalid': 400,
+  'no-such-workspace': 404,
+  'role-invalid': 400,
+  'already-member': 409,
+  'no-such-member': 404,
+  'invitation-gone': 410,
+  'invitation-other-email': 403,
+  'link-invalid': 400,
+  'email-unverified': 403,
+  'oidc-failed': 400,
 };
 
 export interface PageRefusal {

@@ -158,7 +158,7 @@ describe('the layout of src/', () => {
       ['web/layout.ts', ['http/api-statuses.ts', 'features/links/index.ts']],
       ['terminal/command.ts', ['adapters/open-store.ts']],
       ['app.ts', ['features/links/index.ts', 'features/links/api/link-routes.ts', 'adapters/open-store.ts']],
-      ['cli.ts', ['features/accounts/cli/account-commands.ts']],
+      ['cli.ts', ['features/workspaces/cli/account-commands.ts']],
       ['config.ts', ['web/html.ts']],
       ['stray.ts', ['core/errors.ts']],
     ]);
@@ -170,7 +170,7 @@ describe('the layout of src/', () => {
       'web/layout.ts → features/links/index.ts',
       'terminal/command.ts → adapters/open-store.ts',
       'app.ts → features/links/api/link-routes.ts',
-      'cli.ts → features/accounts/cli/account-commands.ts',
+      'cli.ts → features/workspaces/cli/account-commands.ts',
       'config.ts → web/html.ts',
       'stray.ts: a file outside every room',
     ]);

@@ -67,7 +67,7 @@ describe('the dashboard and account pages in Chromium', () => {
     await page.fill('input[name=email]', 'ada@example.com');
     await page.fill('input[name=password]', PASSWORD);
     await page.click('form[action="/signup"] button[type=submit]');
-    await page.waitForURL(`${base}/account`);
+    await page.waitForURL(/\/w\/[a-z0-9-]+\/keys$/);
     firstKey = (await page.textContent('#api-key')) ?? '';
     assert.match(firstKey, /^snip_[A-Za-z0-9_-]{43}$/);
     assert.equal(await copyWith('button[data-copy-from="api-key"]'), firstKey);
@@ -81,7 +81,7 @@ describe('the dashboard and account pages in Chromium', () => {
 
   it('rotates the key after the confirmation box; the old key stops working', async () => {
     await page.check('input[name=understand]');
-    await page.click('form[action="/account/key"] button[type=submit]');
+    await page.click('form[action$="/keys/main"] button[type=submit]');
     await page.waitForSelector('#api-key');
     const rotated = (await page.textContent('#api-key')) ?? '';
     assert.match(rotated, /^snip_/);
@@ -92,7 +92,7 @@ describe('the dashboard and account pages in Chromium', () => {
   });
 
   it('adds a named key with chosen scopes from the keyboard, shows it once, and it works within them', async () => {
-    await page.fill('form[action="/account/keys"] input[name=name]', 'Nightly report');
+    await page.fill('form[action$="/keys"] input[name=name]', 'Nightly report');
     await page.focus('input[name=scopes][value="links:read"]');
     await page.keyboard.press('Space');
     assert.equal(await page.isChecked('input[name=scopes][value="links:read"]'), true);
@@ -104,7 +104,7 @@ describe('the dashboard and account pages in Chromium', () => {
       true,
       'stats:read is offered',
     );
-    await page.click('form[action="/account/keys"] button[type=submit]');
+    await page.click('form[action$="/keys"] button[type=submit]');
     await page.waitForSelector('#api-key');
     assert.match((await page.textContent('.fresh-key')) ?? '', /Your new key “Nightly report”/);
     assert.equal(await page.getAttribute('[data-done]', 'data-done'), 'key-created');
@@ -133,13 +133,13 @@ describe('the dashboard and account pages in Chromium', () => {
     await page.fill('input[name=email]', 'ada@example.com');
     await page.fill('input[name=password]', PASSWORD);
     await page.click('form[action="/login"] button[type=submit]');
-    await page.waitForURL(`${base}/dashboard`);
+    await page.waitForURL(/\/w\/[a-z0-9-]+$/);
     assert.equal(await page.textContent('h1'), 'Dashboard');
   });
 
   it('creates a group and a link in it, and lists the link with its clicks after two redirects', async () => {
-    await page.fill('#groups form[action="/dashboard/groups"] input[name=name]', 'Spring Sale');
-    await page.click('#groups form[action="/dashboard/groups"] button[type=submit]');
+    await page.fill('#groups form[action$="/groups"] input[name=name]', 'Spring Sale');
+    await page.click('#groups form[action$="/groups"] button[type=submit]');
     await page.waitForSelector('tr[data-group-id]');
     assert.match((await page.textContent('tr[data-group-id] .group-ids')) ?? '', /spring-sale/);
     const groupId = await page.getAttribute('tr[data-group-id]', 'data-group-id');

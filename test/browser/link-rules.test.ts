@@ -94,7 +94,7 @@ describe('link rules in Chromium', () => {
     await page.fill('input[name=email]', 'ada@example.com');
     await page.fill('input[name=password]', PASSWORD);
     await page.click('form[action="/login"] button[type=submit]');
-    await page.waitForURL(`${base}/dashboard`);
+    await page.waitForURL(/\/w\/[a-z0-9-]+$/);
 
     await page.fill('#create input[name=url]', 'https://example.com/campaign');
     await page.fill('#create input[name=slug]', 'campaign-26');

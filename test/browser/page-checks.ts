@@ -155,7 +155,7 @@ export async function signInCookies(
   await page.fill('input[name=email]', email);
   await page.fill('input[name=password]', password);
   await page.click('form[action="/login"] button[type=submit]');
-  await page.waitForURL(`${base}/dashboard`);
+  await page.waitForURL(/\/w\/[a-z0-9-]+$/);
   const cookies = await context.cookies();
   await context.close();
   return cookies;

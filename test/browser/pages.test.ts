@@ -5,8 +5,8 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser, Cookie, Page } from 'playwright-core';
 import type { LinkGuards, NewLink } from '../../src/core/entities.ts';
 import { hashPassword } from '../../src/core/password.ts';
-import { apiAccess } from '../../src/features/accounts/api-access.ts';
-import { sealFreshKey } from '../../src/features/accounts/fresh-key.ts';
+import { apiAccess } from '../../src/features/workspaces/api-access.ts';
+import { sealFreshKey } from '../../src/features/workspaces/fresh-key.ts';
 import { FakeInspector, startTestApp, type TestApp } from '../helper.ts';
 import { launchBrowser } from './browser.ts';
 import { checkPage, DESKTOP, problems, signInCookies } from './page-checks.ts';
@@ -64,7 +64,7 @@ describe('every page in Chromium, at 1280 and 390 px, light and dark', () => {
     ];
     const passwordHash = await hashPassword('open sesame');
     await t.store.insertLinksBulk(
-      seededLinks(account.id, groupIds, {
+      seededLinks(account.workspace.id, groupIds, {
         199: { expiresAt: new Date(Date.now() - DAY_MS) },
         198: { maxClicks: 1, rules },
         197: { expiresAt: new Date(Date.now() + 90 * DAY_MS), maxClicks: 1000, passwordHash, rules },
@@ -73,7 +73,7 @@ describe('every page in Chromium, at 1280 and 390 px, light and dark', () => {
     );
     const usedUp = await t.store.findLinkByCode('P000198');
     assert.ok(usedUp && (await t.store.takeVisit(usedUp.id)));
-    const listed = await t.store.listLinks(account.id, { limit: 30 });
+    const listed = await t.store.listLinks(account.workspace.id, { limit: 30 });
     const today = Date.now();
     await t.store.addClicks(
       listed.links.flatMap((link, i) =>
@@ -147,17 +147,18 @@ describe('every page in Chromium, at 1280 and 390 px, light and dark', () => {
     const account = await t.store.findAccountByEmail('busy@example.com');
     assert.ok(account);
     const keys = apiAccess(t.store);
-    await keys.add(account, 'Nightly report', ['links:read', 'stats:read']);
+    const maker = { userId: account.user.id, role: 'owner' } as const;
+    await keys.add(account.workspace, maker, 'Nightly report', ['links:read', 'stats:read']);
     const long = 'Deploy script of the marketing site, with a long name';
-    const key = await keys.add(account, long, ['links:create']);
+    const key = await keys.add(account.workspace, maker, long, ['links:create']);
     const session = full.find((cookie) => cookie.name === 'snip_session');
     assert.ok(session);
     const sealed = sealFreshKey(session.value, key, Date.now() + 600_000);
-    withFreshKey = [...full, { ...session, name: 'snip_fresh_key', value: sealed, path: '/account' }];
+    withFreshKey = [...full, { ...session, name: 'snip_fresh_key', value: sealed, path: '/w/' }];
   });
 
   it('shows account-key-shown (a new key, the keys list) without overflow, overlaps or violations', async () => {
-    const report = await checkPage(browser, `${base}/account`, 'account-key-shown', {
+    const report = await checkPage(browser, `${base}/dashboard/keys`, 'account-key-shown', {
       cookies: withFreshKey,
       ready: async (page) => {
         await page.waitForSelector('#api-key');

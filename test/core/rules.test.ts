@@ -31,6 +31,7 @@ describe('error table', () => {
       '313': 409,
       '314': 404,
       '315': 403,
+      '319': 409,
       '429': 429,
     };
     assert.deepEqual({ ...API_STATUS }, expected);

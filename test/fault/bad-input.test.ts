@@ -215,22 +215,22 @@ describe('bad input of every shape', () => {
       form('/logout', '_csrf=', 303),
     ];
     const signedInShapes = [
-      form('/dashboard/links', `${token()}&url=javascript:alert(1)`, 400, '300'),
-      form('/dashboard/links', `${token()}&url=${'a'.repeat(3000)}`, 400, '300'),
+      form(signedIn.at('/links'), `${token()}&url=javascript:alert(1)`, 400, '300'),
+      form(signedIn.at('/links'), `${token()}&url=${'a'.repeat(3000)}`, 400, '300'),
       // A NUL anywhere is refused at the edge, before any service or store (docs/adr/025).
-      form('/dashboard/links', `${token()}&url=https://example.com/x&group=%00`, 400, '400'),
-      form('/dashboard/links', `${token()}&url=&url=`, 400, '302'),
-      form('/dashboard/links', 'url=https://example.com/', 403, 'csrf'),
-      form('/dashboard/links/%00/delete', token(), 400, '400'),
-      form(`/dashboard/links/${'x'.repeat(500)}/delete`, token(), 414),
-      form('/dashboard/groups', `${token()}&name=${'n'.repeat(101)}`, 400, 'group-name-invalid'),
-      form('/dashboard/groups', `${token()}&name=Fine&api_id=NOT%20A%20SLUG`, 400, 'group-api-id-invalid'),
-      form('/dashboard/groups', `${token()}&name=&name=`, 400, 'group-name-invalid'),
-      form('/dashboard/groups/abc', `${token()}&name=x`, 404, 'not-found'),
-      form(`/dashboard/groups/${'9'.repeat(30)}`, `${token()}&name=x`, 404, 'not-found'),
-      form('/dashboard/groups/999999/delete', token(), 404, 'not-found'),
-      form('/account/key', token(), 400, 'confirm-required'),
-      form('/account/key', `${token()}&understand=maybe`, 400, 'confirm-required'),
+      form(signedIn.at('/links'), `${token()}&url=https://example.com/x&group=%00`, 400, '400'),
+      form(signedIn.at('/links'), `${token()}&url=&url=`, 400, '302'),
+      form(signedIn.at('/links'), 'url=https://example.com/', 403, 'csrf'),
+      form(signedIn.at('/links/%00/delete'), token(), 400, '400'),
+      form(signedIn.at(`/links/${'x'.repeat(500)}/delete`), token(), 414),
+      form(signedIn.at('/groups'), `${token()}&name=${'n'.repeat(101)}`, 400, 'group-name-invalid'),
+      form(signedIn.at('/groups'), `${token()}&name=Fine&api_id=NOT%20A%20SLUG`, 400, 'group-api-id-invalid'),
+      form(signedIn.at('/groups'), `${token()}&name=&name=`, 400, 'group-name-invalid'),
+      form(signedIn.at('/groups/abc'), `${token()}&name=x`, 404, 'not-found'),
+      form(signedIn.at(`/groups/${'9'.repeat(30)}`), `${token()}&name=x`, 404, 'not-found'),
+      form(signedIn.at('/groups/999999/delete'), token(), 404, 'not-found'),
+      form(signedIn.at('/keys/main'), token(), 400, 'confirm-required'),
+      form(signedIn.at('/keys/main'), `${token()}&understand=maybe`, 400, 'confirm-required'),
       form('/account/password', `${token()}&current=wrong&password=newpassword1`, 403, 'wrong-password'),
       form(
         '/account/password',
@@ -243,17 +243,17 @@ describe('bad input of every shape', () => {
     const pages: Shape[] = [
       {
         name: 'dashboard with nonsense filters',
-        request: { method: 'GET', url: `/dashboard?page=-1&group=abc&q=${'q'.repeat(5000)}` },
+        request: { method: 'GET', url: signedIn.at(`?page=-1&group=abc&q=${'q'.repeat(5000)}`) },
         status: 200,
       },
       {
         name: 'a link page with a malformed escape',
-        request: { method: 'GET', url: '/dashboard/links/%ZZ' },
+        request: { method: 'GET', url: signedIn.at('/links/%ZZ') },
         status: 400,
       },
       {
         name: 'a link page of a foreign code',
-        request: { method: 'GET', url: '/dashboard/links/Zzzzzzz' },
+        request: { method: 'GET', url: signedIn.at('/links/Zzzzzzz') },
         status: 404,
       },
       {

@@ -80,7 +80,7 @@ describe('a store that stops answering', () => {
       assert.equal(create.body.error, '503');
       assert.ok(Number(create.headers['retry-after']) > 0);
 
-      const dashboard = await client.get('/dashboard');
+      const dashboard = await client.get(client.at(''));
       assert.equal(dashboard.statusCode, 503);
       assert.match(String(dashboard.headers['content-type']), /^text\/html/);
       assert.ok(Number(dashboard.headers['retry-after']) > 0);
@@ -102,7 +102,7 @@ describe('a store that stops answering', () => {
       hung.clear();
       const after = await createJson(t.app, t.apiKey, { url: 'https://example.com/after' });
       assert.equal(after.status, 201);
-      assert.equal((await client.get('/dashboard')).statusCode, 200);
+      assert.equal((await client.get(client.at(''))).statusCode, 200);
       assert.equal((await t.app.inject({ method: 'GET', url: `/${cold.body.short_code}` })).statusCode, 302);
       assert.equal((await t.app.inject({ method: 'GET', url: '/readyz' })).statusCode, 200);
     } finally {
@@ -144,10 +144,10 @@ describe('shared state that cannot be reached (Redis down)', () => {
       assert.equal(refused.body.error, '503');
       assert.ok(Number(refused.headers['retry-after']) > 0);
 
-      const dashboard = await client.get('/dashboard');
+      const dashboard = await client.get(client.at(''));
       assert.equal(dashboard.statusCode, 200);
       assert.match(dashboard.body, /data-usage="requests" data-unavailable="true"/);
-      const fromDashboard = await client.post('/dashboard/links', { url: 'https://example.com/form' });
+      const fromDashboard = await client.post(client.at('/links'), { url: 'https://example.com/form' });
       assert.equal(fromDashboard.statusCode, 503);
 
       const redirect = await t.app.inject({

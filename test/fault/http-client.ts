@@ -48,12 +48,14 @@ export async function eventually(check: () => Promise<boolean>, ms: number, what
 export class PageSession {
   readonly cookies = new Map<string, string>();
   csrf = '';
+  /** The signed-in user's workspace pages, /w/<slug>, learnt from where /dashboard sends them. */
+  home = '';
 
   async request(
     base: string,
     path: string,
     form?: Record<string, string>,
-  ): Promise<{ status: number; body: string }> {
+  ): Promise<{ status: number; body: string; location?: string }> {
     const headers: Record<string, string> = {
       cookie: [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; '),
     };
@@ -72,13 +74,21 @@ export class PageSession {
     const body = await response.text();
     const token = /name="_csrf" value="([^"]*)"/.exec(body)?.[1];
     if (token !== undefined) this.csrf = token;
-    return { status: response.status, body };
+    return { status: response.status, body, location: response.headers.get('location') ?? undefined };
   }
 
   async signIn(base: string, email: string, password: string): Promise<void> {
     await this.request(base, '/login');
     const answer = await this.request(base, '/login', { email, password });
     if (answer.status !== 303) throw new Error(`sign-in answered ${answer.status}`);
-    await this.request(base, '/dashboard');
+    const sent = await this.request(base, '/dashboard');
+    this.home = sent.location?.split('?')[0] ?? '';
+    await this.request(base, this.home);
+  }
+
+  /** A page of the signed-in user's workspace: at('/links/abc') is /w/<slug>/links/abc. */
+  at(rest = ''): string {
+    if (this.home === '') throw new Error('the session has no workspace yet: sign in first');
+    return `${this.home}${rest}`;
   }
 }

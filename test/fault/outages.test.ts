@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import postgres from 'postgres';
 import { openStore } from '../../src/adapters/open-store.ts';
 import type { Store } from '../../src/core/ports/store.ts';
-import { accountOperations } from '../../src/features/accounts/cli/account-operations.ts';
+import { accountOperations } from '../../src/features/workspaces/cli/account-operations.ts';
 import { startTargetServer, type TargetServer } from '../fixtures/target-server.ts';
 import { type ServerProcess, startServerProcess } from '../process/server-process.ts';
 import { type Answer, create, eventually, PageSession, visit } from './http-client.ts';
@@ -146,7 +146,7 @@ if (!databaseUrl || !redisUrl) {
       assert.deepEqual(missing, [], 'acknowledged links missing from the store');
       // A create answered 503 rolls back unless its commit was already under way when the deadline passed.
       const account = await bed.store.findAccountByEmail(bed.email);
-      const stored = await bed.store.countLiveLinks(account?.id ?? 0);
+      const stored = await bed.store.countLiveLinks(account?.workspace.id ?? 0);
       const ghosts = stored - acknowledged.length;
       t.diagnostic(
         `creates: ${results.length}, 201: ${acknowledged.length}, 503: ${results.filter((r) => r.status === 503).length} ` +
@@ -190,7 +190,7 @@ if (!databaseUrl || !redisUrl) {
       const edited = await api(c, 'PATCH', `/links/${kept.body.short_code}`, { title: 'Edited meanwhile' });
       assert.equal(edited.status, 200);
       for (const base of [a, b, c]) assert.equal(await visit(base, kept.body.short_code as string), 302);
-      const dashboard = await session.request(b, '/dashboard');
+      const dashboard = await session.request(b, session.at());
       assert.equal(dashboard.status, 200);
       assert.match(dashboard.body, /data-unavailable="true"/, 'the shared hourly count cannot be shown');
 
@@ -247,7 +247,7 @@ if (!databaseUrl || !redisUrl) {
 
       bed.redis.setMode('reset');
       assert.equal(
-        (await session.request(a, `/dashboard/links/${code}/delete`, { back: '/dashboard' })).status,
+        (await session.request(a, session.at(`/links/${code}/delete`), { back: session.at() })).status,
         303,
       );
       // B missed the announcement, and its cache still trusts the link for minutes.

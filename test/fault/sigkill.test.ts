@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import postgres from 'postgres';
 import { openStore } from '../../src/adapters/open-store.ts';
 import type { Store } from '../../src/core/ports/store.ts';
-import { accountOperations } from '../../src/features/accounts/cli/account-operations.ts';
+import { accountOperations } from '../../src/features/workspaces/cli/account-operations.ts';
 import { startTargetServer } from '../fixtures/target-server.ts';
 import { startServerProcess } from '../process/server-process.ts';
 import { create, visit } from './http-client.ts';

@@ -121,7 +121,8 @@ describe('the access log', () => {
         'POST /create 201',
         'GET /healthz 200',
         'POST /login 303',
-        'GET /dashboard 200',
+        'GET /dashboard 303',
+        'GET /w/:workspace 200',
       ]) {
         assert.equal(routes.filter((route) => route === expected).length, 1, `${expected} in ${routes}`);
       }

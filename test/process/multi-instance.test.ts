@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import postgres from 'postgres';
 import { openStore } from '../../src/adapters/open-store.ts';
 import type { Store } from '../../src/core/ports/store.ts';
-import { accountOperations } from '../../src/features/accounts/cli/account-operations.ts';
+import { accountOperations } from '../../src/features/workspaces/cli/account-operations.ts';
 import { startTargetServer, type TargetServer } from '../fixtures/target-server.ts';
 import { type ServerProcess, startServerProcess } from './server-process.ts';
 
@@ -194,7 +194,11 @@ if (!databaseUrl || !redisUrl) {
       assert.equal(answers.filter((a) => a.body.error === '305').length, count(409));
       const account = await store.findAccountByEmail('roomy@example.com');
       assert.ok(account);
-      const page = await store.listLinks(account.id, { search: '/title?same', limit: 10, counted: false });
+      const page = await store.listLinks(account.workspace.id, {
+        search: '/title?same',
+        limit: 10,
+        counted: false,
+      });
       assert.ok(page.links.length <= 1, 'one URL, one link');
       if (count(201) + count(409) > 0) assert.equal(page.links.length, 1);
     });
@@ -214,7 +218,7 @@ if (!databaseUrl || !redisUrl) {
       const account = await store.findAccountByEmail('tight@example.com');
       assert.ok(account);
       // A create answered 503 may have been stored after all: never beyond the quota.
-      const stored = await store.countLiveLinks(account.id);
+      const stored = await store.countLiveLinks(account.workspace.id);
       assert.ok(stored >= count(201) && stored <= 25, `${stored} links stored of a quota of 25`);
     });
 

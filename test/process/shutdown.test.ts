@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { openStore } from '../../src/adapters/open-store.ts';
-import { accountOperations } from '../../src/features/accounts/cli/account-operations.ts';
+import { accountOperations } from '../../src/features/workspaces/cli/account-operations.ts';
 import { startServerProcess } from './server-process.ts';
 
 const BROWSER =
@@ -19,7 +19,7 @@ describe('graceful shutdown', () => {
       const { account } = await accountOperations(seed).createAccount('clicks@example.com', 'pro');
       const created = await seed.insertLinkWithinQuota({
         code: 'Shutdn1',
-        accountId: account.id,
+        accountId: account.workspace.id,
         groupId: null,
         longUrl: 'https://example.com/',
         normalizedUrl: 'https://example.com/',

@@ -18,19 +18,19 @@ const ROTATE_ATTEMPTS = 5;
 const TOUCH_ALL = `UPDATE api_keys SET last_used_at = v.at FROM unnest($1::bigint[], $2::bigint[]) AS v (id, at)
   WHERE api_keys.id = v.id AND (api_keys.last_used_at IS NULL OR api_keys.last_used_at < v.at)`;
 
-async function inserted(tx: Tx, values: Array<string | number | Buffer>): Promise<ApiKeyInfo> {
+async function inserted(tx: Tx, values: Array<string | number | Buffer | null>): Promise<ApiKeyInfo> {
   const info = mapFirst(await query(tx, SQL.insert, values), toApiKeyInfo);
   if (!info) throw new Error('INSERT … RETURNING gave no row');
   return info;
 }
 
 export function postgresKeyStore(db: Db): KeyStore {
-  const rotate = (accountId: number, prefix: string, hash: Buffer) =>
+  const rotate = (accountId: number, prefix: string, hash: Buffer, createdBy: number | null) =>
     transaction(db, async (tx) => {
       const now = Date.now();
       const revoked = await query(tx, SQL.revokeMain, [now, accountId]);
       if (revoked.count === 0) await query(tx, SQL.addSlot, [accountId]);
-      return inserted(tx, [accountId, MAIN_KEY_NAME, prefix, hash, SCOPES.join(' '), 1, now]);
+      return inserted(tx, [accountId, MAIN_KEY_NAME, prefix, hash, SCOPES.join(' '), 1, createdBy, now]);
     });
 
   return {
@@ -38,10 +38,10 @@ export function postgresKeyStore(db: Db): KeyStore {
       return mapFirst(await query(db, SQL.byHash, [hash]), toKeyOwner);
     },
 
-    async replaceMainKey(accountId, prefix, hash): Promise<ApiKeyInfo> {
+    async replaceMainKey(accountId, prefix, hash, createdBy): Promise<ApiKeyInfo> {
       for (let attempt = 1; ; attempt++) {
         try {
-          return await rotate(accountId, prefix, hash);
+          return await rotate(accountId, prefix, hash, createdBy);
         } catch (error) {
           if (attempt >= ROTATE_ATTEMPTS || !isUniqueViolation(error, 'api_keys_one_main')) throw error;
         }
@@ -59,7 +59,16 @@ export function postgresKeyStore(db: Db): KeyStore {
           if ((await query(tx, SQL.takeSlot, [accountId, MAX_KEYS_PER_ACCOUNT])).length === 0) {
             return { kind: 'too-many' } as const;
           }
-          const values = [accountId, key.name, key.prefix, key.hash, key.scopes.join(' '), 0, Date.now()];
+          const values = [
+            accountId,
+            key.name,
+            key.prefix,
+            key.hash,
+            key.scopes.join(' '),
+            0,
+            key.createdBy,
+            Date.now(),
+          ];
           return { kind: 'created', key: await inserted(tx, values) } as const;
         },
         (result) => result.kind === 'created',

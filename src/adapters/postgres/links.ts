@@ -28,10 +28,10 @@ const INSERT_LINK = `INSERT INTO links (${NEW_LINK_COLUMNS})
   VALUES (${NEW_LINK_PLACEHOLDERS((n) => `$${n}`)}) ON CONFLICT DO NOTHING RETURNING ${LINK_COLUMNS}`;
 const CODE_EXISTS = 'SELECT 1 FROM links WHERE code = $1';
 // Takes the slot only while the account is under its plan's quota; no row back = quota full.
-const TAKE_QUOTA_SLOT = `UPDATE accounts SET link_count = link_count + 1
-  WHERE id = $1 AND link_count < (SELECT url_quota FROM plans WHERE plans.id = accounts.plan_id)
+const TAKE_QUOTA_SLOT = `UPDATE workspaces SET link_count = link_count + 1
+  WHERE id = $1 AND link_count < (SELECT url_quota FROM plans WHERE plans.id = workspaces.plan_id)
   RETURNING link_count`;
-const FREE_QUOTA_SLOT = 'UPDATE accounts SET link_count = link_count - 1 WHERE id = $1';
+const FREE_QUOTA_SLOT = 'UPDATE workspaces SET link_count = link_count - 1 WHERE id = $1';
 const SOFT_DELETE = `UPDATE links SET deleted_at = $1
   WHERE account_id = $2 AND code = $3 AND deleted_at IS NULL RETURNING id`;
 // One statement per chunk whatever its size: one array parameter per column, far from the
@@ -42,8 +42,8 @@ const INSERT_BULK = `INSERT INTO links
   FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[])
     AS t (code, account_id, group_id, long_url, normalized_url, url_hash, title)
   RETURNING id, code`;
-const ADD_LINK_COUNTS = `UPDATE accounts SET link_count = accounts.link_count + v.added
-  FROM unnest($1::bigint[], $2::bigint[]) AS v (id, added) WHERE accounts.id = v.id`;
+const ADD_LINK_COUNTS = `UPDATE workspaces SET link_count = workspaces.link_count + v.added
+  FROM unnest($1::bigint[], $2::bigint[]) AS v (id, added) WHERE workspaces.id = v.id`;
 /** Rows per bulk transaction, as on SQLite: big enough to be fast, small enough not to hold locks long. */
 const BULK_CHUNK = 10_000;
 /** A live duplicate that vanishes between the insert and the read is retried; more is a bug. */
@@ -109,7 +109,7 @@ export function postgresLinkStore(db: Db): LinkStore {
 
     async countLiveLinks(accountId) {
       // The quota counter, kept in every insert's and delete's transaction: constant time.
-      const rows = await query(db, 'SELECT link_count AS n FROM accounts WHERE id = $1', [accountId]);
+      const rows = await query(db, 'SELECT link_count AS n FROM workspaces WHERE id = $1', [accountId]);
       return (rows[0]?.n as number | undefined) ?? 0;
     },
 

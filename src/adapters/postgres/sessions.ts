@@ -3,7 +3,7 @@ import type { SessionStore } from '../../core/ports/store.ts';
 import { mapFirst, SESSION_COLUMNS, toSession } from '../sql/rows.ts';
 import { type Db, query } from './client.ts';
 
-const CREATE_SESSION = `INSERT INTO sessions (id_hash, account_id, csrf_token, created_at, expires_at)
+const CREATE_SESSION = `INSERT INTO sessions (id_hash, user_id, csrf_token, created_at, expires_at)
   VALUES ($1, $2, $3, $4, $5)`;
 const FIND_SESSION = `SELECT ${SESSION_COLUMNS} FROM sessions WHERE id_hash = $1 AND expires_at > $2`;
 
@@ -12,7 +12,7 @@ export function postgresSessionStore(db: Db): SessionStore {
     async createSession(idHash, session) {
       await query(db, CREATE_SESSION, [
         idHash,
-        session.accountId,
+        session.userId,
         session.csrfToken,
         Date.now(),
         session.expiresAt.getTime(),
@@ -27,14 +27,11 @@ export function postgresSessionStore(db: Db): SessionStore {
       await query(db, 'DELETE FROM sessions WHERE id_hash = $1', [idHash]);
     },
 
-    async deleteSessionsOfAccount(accountId, keepIdHash) {
+    async deleteSessionsOfUser(userId, keepIdHash) {
       if (keepIdHash === undefined) {
-        await query(db, 'DELETE FROM sessions WHERE account_id = $1', [accountId]);
+        await query(db, 'DELETE FROM sessions WHERE user_id = $1', [userId]);
       } else {
-        await query(db, 'DELETE FROM sessions WHERE account_id = $1 AND id_hash <> $2', [
-          accountId,
-          keepIdHash,
-        ]);
+        await query(db, 'DELETE FROM sessions WHERE user_id = $1 AND id_hash <> $2', [userId, keepIdHash]);
       }
     },
 

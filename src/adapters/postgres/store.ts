@@ -1,12 +1,14 @@
 /** The Store on a PostgreSQL pool: every port, plus migrations and lifecycle. */
 import type { Store } from '../../core/ports/store.ts';
-import { postgresAccountStore } from './accounts.ts';
+import { peopleStore } from '../sql/people-store.ts';
 import { postgresClickStore } from './clicks.ts';
 import { openPool, type PoolOptions } from './client.ts';
 import { postgresGroupStore } from './groups.ts';
 import { postgresKeyStore } from './keys.ts';
 import { postgresLinkStore } from './links.ts';
 import { migratePostgres } from './migrate.ts';
+import { postgresPlanStore } from './plans.ts';
+import { postgresScripts } from './run-script.ts';
 import { postgresSecretStore } from './secrets.ts';
 import { postgresSessionStore } from './sessions.ts';
 import { postgresStatsStore } from './stats.ts';
@@ -21,7 +23,8 @@ const CLOSE_TIMEOUT_S = 5;
 export function openPostgresStore(url: string, options: PoolOptions = {}): Store {
   const db = openPool(url, options);
   return {
-    ...postgresAccountStore(db),
+    ...postgresPlanStore(db),
+    ...peopleStore(postgresScripts(db)),
     ...postgresKeyStore(db),
     ...postgresGroupStore(db),
     ...postgresLinkStore(db),

@@ -5,12 +5,15 @@ import { API_KEY_COLUMNS, JOINED_PLAN_COLUMNS } from './rows.ts';
  * adapter numbers. `main` is an integer (1 or 0) in both schemas for that reason.
  */
 export const KEY_SQL = {
-  byHash: `SELECT k.id AS key_id, k.hash, k.prefix, k.revoked_at, k.account_id, k.scopes, ${JOINED_PLAN_COLUMNS}
-    FROM api_keys k JOIN accounts a ON a.id = k.account_id JOIN plans p ON p.id = a.plan_id
+  // The maker's role now, so a key never does more than its maker may (core/authorization.ts).
+  byHash: `SELECT k.id AS key_id, k.hash, k.prefix, k.revoked_at, k.account_id, k.scopes, k.created_by, m.role,
+      ${JOINED_PLAN_COLUMNS}
+    FROM api_keys k JOIN workspaces a ON a.id = k.account_id JOIN plans p ON p.id = a.plan_id
+      LEFT JOIN memberships m ON m.workspace_id = k.account_id AND m.user_id = k.created_by
     WHERE k.hash = ?`,
   revokeMain: 'UPDATE api_keys SET revoked_at = ? WHERE account_id = ? AND revoked_at IS NULL AND main = 1',
-  insert: `INSERT INTO api_keys (account_id, name, prefix, hash, scopes, main, created_at)
-    VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING ${API_KEY_COLUMNS}`,
+  insert: `INSERT INTO api_keys (account_id, name, prefix, hash, scopes, main, created_by, created_at)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${API_KEY_COLUMNS}`,
   main: `SELECT ${API_KEY_COLUMNS} FROM api_keys WHERE account_id = ? AND revoked_at IS NULL AND main = 1`,
   live: `SELECT ${API_KEY_COLUMNS} FROM api_keys WHERE account_id = ? AND revoked_at IS NULL
     ORDER BY main DESC, id DESC`,
@@ -18,9 +21,9 @@ export const KEY_SQL = {
     WHERE account_id = ? AND id = ? AND revoked_at IS NULL AND main = 0 RETURNING id`,
   // The cap on live keys, taken in the insert's transaction like the link quota.
   takeSlot:
-    'UPDATE accounts SET key_count = key_count + 1 WHERE id = ? AND key_count < ? RETURNING key_count',
-  addSlot: 'UPDATE accounts SET key_count = key_count + 1 WHERE id = ?',
-  freeSlot: 'UPDATE accounts SET key_count = key_count - 1 WHERE id = ?',
+    'UPDATE workspaces SET key_count = key_count + 1 WHERE id = ? AND key_count < ? RETURNING key_count',
+  addSlot: 'UPDATE workspaces SET key_count = key_count + 1 WHERE id = ?',
+  freeSlot: 'UPDATE workspaces SET key_count = key_count - 1 WHERE id = ?',
   touch: 'UPDATE api_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)',
 } as const;
 

@@ -60,7 +60,7 @@ export function linkListing(
       ? undefined
       : filtered
         ? `SELECT COUNT(*) AS n FROM links WHERE ${conditions.join(' AND ')}`
-        : `SELECT link_count AS n FROM accounts WHERE id = ${placeholder(1)}`;
+        : `SELECT link_count AS n FROM workspaces WHERE id = ${placeholder(1)}`;
   const column = ORDER_COLUMN[query.order ?? 'created'];
   const reversed = query.after === undefined && query.before !== undefined;
   const position = query.after ?? query.before;

@@ -5,22 +5,14 @@
  * pool parses int8 into numbers).
  */
 
-import type {
-  Account,
-  ApiKeyInfo,
-  Group,
-  KeyOwner,
-  Link,
-  NewLink,
-  Plan,
-  SessionRecord,
-} from '../../core/entities.ts';
+import { isRole } from '../../core/authorization.ts';
+import type { ApiKeyInfo, Group, KeyOwner, Link, NewLink, Plan, SessionRecord } from '../../core/entities.ts';
 import { scopesFrom } from '../../core/scopes.ts';
 import type { LinkRule } from '../../core/targeting.ts';
 
 export type Row = Record<string, unknown>;
 
-const truthy = (value: unknown): boolean => value === true || value === 1;
+export const truthy = (value: unknown): boolean => value === true || value === 1;
 
 function buffer(value: unknown): Buffer {
   const bytes = value as Uint8Array;
@@ -33,8 +25,6 @@ export const PLAN_COLUMNS = 'id, name, api_access, url_quota, rate_limit_per_hou
 export const JOINED_PLAN_COLUMNS =
   'p.id AS plan_id, p.name AS plan_name, p.api_access AS plan_api_access, ' +
   'p.url_quota AS plan_url_quota, p.rate_limit_per_hour AS plan_rate_limit_per_hour';
-
-export const ACCOUNT_COLUMNS = `a.id, a.email, a.password_hash, a.created_at, ${JOINED_PLAN_COLUMNS}`;
 
 export const LINK_COLUMNS =
   'id, code, account_id, group_id, long_url, normalized_url, title, clicks, bot_hits, unique_visitors, ' +
@@ -84,9 +74,9 @@ function numberOrNull(value: unknown): number | null {
 export const GROUP_COLUMNS = 'id, account_id, name, api_id, created_at';
 
 export const API_KEY_COLUMNS =
-  'id, account_id, name, prefix, scopes, main, created_at, revoked_at, last_used_at';
+  'id, account_id, name, prefix, scopes, main, created_by, created_at, revoked_at, last_used_at';
 
-export const SESSION_COLUMNS = 'account_id, csrf_token, expires_at';
+export const SESSION_COLUMNS = 'user_id, csrf_token, expires_at';
 
 /** A plan from its own columns, or from the `plan_*` aliases of JOINED_PLAN_COLUMNS. */
 function planFrom(row: Row, prefix: '' | 'plan_'): Plan {
@@ -100,27 +90,21 @@ function planFrom(row: Row, prefix: '' | 'plan_'): Plan {
 }
 
 export const toPlan = (row: Row): Plan => planFrom(row, '');
-const toJoinedPlan = (row: Row): Plan => planFrom(row, 'plan_');
-
-export function toAccount(row: Row): Account {
-  return {
-    id: row.id as number,
-    email: row.email as string,
-    plan: toJoinedPlan(row),
-    passwordHash: (row.password_hash as string | null) ?? null,
-    createdAt: new Date(row.created_at as number),
-  };
-}
+export const toJoinedPlan = (row: Row): Plan => planFrom(row, 'plan_');
 
 export function toKeyOwner(row: Row): KeyOwner {
   return {
     keyId: row.key_id as number,
     hash: buffer(row.hash),
     prefix: row.prefix as string,
-    revoked: row.revoked_at !== null,
+    // A key whose maker has left the workspace is revoked with the membership; were one missed, it
+    // would still be refused here.
+    revoked: row.revoked_at !== null || (row.created_by !== null && !isRole(row.role)),
     accountId: row.account_id as number,
     plan: toJoinedPlan(row),
     scopes: scopesFrom(row.scopes as string),
+    userId: (row.created_by as number | null) ?? null,
+    role: row.created_by === null ? 'owner' : isRole(row.role) ? row.role : 'viewer',
   };
 }
 
@@ -132,6 +116,7 @@ export function toApiKeyInfo(row: Row): ApiKeyInfo {
     prefix: row.prefix as string,
     scopes: scopesFrom(row.scopes as string),
     main: truthy(row.main),
+    createdBy: (row.created_by as number | null) ?? null,
     createdAt: new Date(row.created_at as number),
     revokedAt: row.revoked_at === null ? null : new Date(row.revoked_at as number),
     lastUsedAt: row.last_used_at === null ? null : new Date(row.last_used_at as number),
@@ -173,7 +158,7 @@ export function toLink(row: Row): Link {
 
 export function toSession(row: Row): SessionRecord {
   return {
-    accountId: row.account_id as number,
+    userId: row.user_id as number,
     csrfToken: row.csrf_token as string,
     expiresAt: new Date(row.expires_at as number),
   };

@@ -8,7 +8,7 @@ import type { Connection } from './connection.ts';
 import type { WriteQueue } from './write-queue.ts';
 
 export function sqliteKeyStore(conn: Connection, writes: WriteQueue): KeyStore {
-  const insert = (values: Array<string | number | Buffer>): ApiKeyInfo => {
+  const insert = (values: Array<string | number | Buffer | null>): ApiKeyInfo => {
     const row = conn.stmt(KEY_SQL.insert).get(...values);
     if (!row) throw new Error('INSERT … RETURNING gave no row');
     return toApiKeyInfo(row);
@@ -19,13 +19,13 @@ export function sqliteKeyStore(conn: Connection, writes: WriteQueue): KeyStore {
       return mapRow(conn.stmt(KEY_SQL.byHash).get(hash), toKeyOwner);
     },
 
-    async replaceMainKey(accountId, prefix, hash): Promise<ApiKeyInfo> {
+    async replaceMainKey(accountId, prefix, hash, createdBy): Promise<ApiKeyInfo> {
       return conn.transaction(() => {
         const now = Date.now();
         if (conn.stmt(KEY_SQL.revokeMain).run(now, accountId).changes === 0) {
           conn.stmt(KEY_SQL.addSlot).run(accountId);
         }
-        return insert([accountId, MAIN_KEY_NAME, prefix, hash, SCOPES.join(' '), 1, now]);
+        return insert([accountId, MAIN_KEY_NAME, prefix, hash, SCOPES.join(' '), 1, createdBy, now]);
       });
     },
 
@@ -38,7 +38,16 @@ export function sqliteKeyStore(conn: Connection, writes: WriteQueue): KeyStore {
         () => {
           if (!conn.stmt(KEY_SQL.takeSlot).get(accountId, MAX_KEYS_PER_ACCOUNT))
             return { kind: 'too-many' } as const;
-          const values = [accountId, key.name, key.prefix, key.hash, key.scopes.join(' '), 0, Date.now()];
+          const values = [
+            accountId,
+            key.name,
+            key.prefix,
+            key.hash,
+            key.scopes.join(' '),
+            0,
+            key.createdBy,
+            Date.now(),
+          ];
           return { kind: 'created', key: insert(values) } as const;
         },
         (result) => result.kind === 'created',

@@ -22,16 +22,16 @@ const FIND_LIVE_BY_URL_HASH = `SELECT ${LINK_COLUMNS} FROM links
 const INSERT_LINK = `INSERT INTO links (${NEW_LINK_COLUMNS})
   VALUES (${NEW_LINK_PLACEHOLDERS(() => '?')}) RETURNING ${LINK_COLUMNS}`;
 // Takes the slot only while the account is under its plan's quota; 0 rows changed = quota full.
-const TAKE_QUOTA_SLOT = `UPDATE accounts SET link_count = link_count + 1
-  WHERE id = ? AND link_count < (SELECT url_quota FROM plans WHERE plans.id = accounts.plan_id)`;
+const TAKE_QUOTA_SLOT = `UPDATE workspaces SET link_count = link_count + 1
+  WHERE id = ? AND link_count < (SELECT url_quota FROM plans WHERE plans.id = workspaces.plan_id)`;
 const INSERT_BULK_LINK = `INSERT INTO links (${NEW_LINK_COLUMNS}) VALUES (${NEW_LINK_PLACEHOLDERS(() => '?')})`;
-const ADD_LINK_COUNT = 'UPDATE accounts SET link_count = link_count + ? WHERE id = ?';
+const ADD_LINK_COUNT = 'UPDATE workspaces SET link_count = link_count + ? WHERE id = ?';
 /**
  * Rows per bulk transaction: holds the write lock (and, node:sqlite being synchronous, the thread)
  * for about 0.3 s at 1M rows. Larger chunks seed faster (50,000: about 2x) but stall other writers longer.
  */
 const BULK_CHUNK = 10_000;
-const FREE_QUOTA_SLOT = 'UPDATE accounts SET link_count = link_count - 1 WHERE id = ?';
+const FREE_QUOTA_SLOT = 'UPDATE workspaces SET link_count = link_count - 1 WHERE id = ?';
 const SOFT_DELETE = `UPDATE links SET deleted_at = ?
   WHERE account_id = ? AND code = ? AND deleted_at IS NULL`;
 
@@ -136,7 +136,7 @@ export function sqliteLinkStore(
       const row = conn
         // The counter the quota is enforced on, kept in every insert's and delete's transaction:
         // constant time, where counting rows took 0.4 s for an account of 1M links.
-        .stmt('SELECT link_count AS n FROM accounts WHERE id = ?')
+        .stmt('SELECT link_count AS n FROM workspaces WHERE id = ?')
         .get(accountId);
       return (row?.n as number | undefined) ?? 0;
     },

@@ -4,7 +4,7 @@ import type { SessionStore } from '../../core/ports/store.ts';
 import { mapRow, SESSION_COLUMNS, toSession } from '../sql/rows.ts';
 import type { Connection } from './connection.ts';
 
-const INSERT_SESSION = `INSERT INTO sessions (id_hash, account_id, csrf_token, created_at, expires_at)
+const INSERT_SESSION = `INSERT INTO sessions (id_hash, user_id, csrf_token, created_at, expires_at)
   VALUES (?, ?, ?, ?, ?)`;
 const FIND_SESSION = `SELECT ${SESSION_COLUMNS} FROM sessions WHERE id_hash = ? AND expires_at > ?`;
 
@@ -13,7 +13,7 @@ export function sqliteSessionStore(conn: Connection): SessionStore {
     async createSession(idHash, session) {
       conn
         .stmt(INSERT_SESSION)
-        .run(idHash, session.accountId, session.csrfToken, Date.now(), session.expiresAt.getTime());
+        .run(idHash, session.userId, session.csrfToken, Date.now(), session.expiresAt.getTime());
     },
 
     async findSession(idHash, now): Promise<SessionRecord | undefined> {
@@ -24,11 +24,11 @@ export function sqliteSessionStore(conn: Connection): SessionStore {
       conn.stmt('DELETE FROM sessions WHERE id_hash = ?').run(idHash);
     },
 
-    async deleteSessionsOfAccount(accountId, keepIdHash) {
+    async deleteSessionsOfUser(userId, keepIdHash) {
       if (keepIdHash === undefined) {
-        conn.stmt('DELETE FROM sessions WHERE account_id = ?').run(accountId);
+        conn.stmt('DELETE FROM sessions WHERE user_id = ?').run(userId);
       } else {
-        conn.stmt('DELETE FROM sessions WHERE account_id = ? AND id_hash <> ?').run(accountId, keepIdHash);
+        conn.stmt('DELETE FROM sessions WHERE user_id = ? AND id_hash <> ?').run(userId, keepIdHash);
       }
     },
 

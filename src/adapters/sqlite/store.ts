@@ -1,6 +1,6 @@
 /** The Store on one SQLite file (WAL): every port, plus migrations and lifecycle. */
 import type { Store } from '../../core/ports/store.ts';
-import { sqliteAccountStore } from './accounts.ts';
+import { peopleStore } from '../sql/people-store.ts';
 import { inPlaceClickWriter, threadClickWriter } from './click-writer.ts';
 import { sqliteClickStore } from './clicks.ts';
 import { openConnection } from './connection.ts';
@@ -8,7 +8,9 @@ import { sqliteGroupStore } from './groups.ts';
 import { sqliteKeyStore } from './keys.ts';
 import { sqliteLinkStore } from './links.ts';
 import { migrateSqlite } from './migrate.ts';
+import { sqlitePlanStore } from './plans.ts';
 import { inPlaceReaders, threadReaders } from './readers.ts';
+import { sqliteScripts } from './run-script.ts';
 import { sqliteSecretStore } from './secrets.ts';
 import { sqliteSessionStore } from './sessions.ts';
 import { sqliteStatsStore } from './stats.ts';
@@ -24,7 +26,8 @@ export function openSqliteStore(path: string): Store {
   const writes = writeQueue(conn);
   const readers = path === ':memory:' ? inPlaceReaders(conn) : threadReaders(path);
   return {
-    ...sqliteAccountStore(conn),
+    ...sqlitePlanStore(conn),
+    ...peopleStore(sqliteScripts(conn)),
     ...sqliteKeyStore(conn, writes),
     ...sqliteGroupStore(conn),
     ...sqliteLinkStore(conn, writes, readers),

@@ -1,7 +1,6 @@
 import type { StatsRange, StatsScope, StoredStats } from '../analytics/model.ts';
 import type { VisitBatch } from '../analytics/visit-batch.ts';
 import type {
-  Account,
   ApiKeyInfo,
   ClickCount,
   DailyClicks,
@@ -14,35 +13,15 @@ import type {
   LinkQuery,
   NewKey,
   NewLink,
-  Plan,
-  PlanSettings,
   SessionRecord,
 } from '../entities.ts';
+import type { AccountStore, InvitationStore, UserTokenStore, WorkspaceStore } from './people-store.ts';
 
 /**
  * The store's ports: what features need from persistence, named by intent, one port per kind of
  * record. Both adapters (adapters/sqlite, adapters/postgres) implement each port in a file of its
  * name and pass the same contract suite (test/adapters/contract).
  */
-
-export type CreateAccountResult = { kind: 'created'; account: Account } | { kind: 'email-taken' };
-
-/** Plans and the accounts on them. */
-export interface AccountStore {
-  /** Creates the plan, or updates the plan of that name. */
-  upsertPlan(plan: PlanSettings): Promise<Plan>;
-  findPlanByName(name: string): Promise<Plan | undefined>;
-  listPlans(): Promise<Plan[]>;
-  /** Inserts the default plans only when no plan exists at all. */
-  ensureDefaultPlans(plans: readonly PlanSettings[]): Promise<void>;
-  createAccount(email: string, planId: number, passwordHash: string | null): Promise<CreateAccountResult>;
-  findAccountByEmail(email: string): Promise<Account | undefined>;
-  findAccountById(id: number): Promise<Account | undefined>;
-  /** Every account, oldest first (the operator's list). */
-  listAccounts(): Promise<Account[]>;
-  setAccountPlan(accountId: number, planId: number): Promise<void>;
-  setPasswordHash(accountId: number, passwordHash: string): Promise<void>;
-}
 
 export type AddKeyResult = { kind: 'created'; key: ApiKeyInfo } | { kind: 'too-many' };
 
@@ -56,8 +35,13 @@ export interface KeyUse {
 /** API keys, known only by their SHA-256 and a short prefix. */
 export interface KeyStore {
   findKeyByHash(hash: Buffer): Promise<KeyOwner | undefined>;
-  /** Revokes the account's live main key and stores a new one, in one transaction. */
-  replaceMainKey(accountId: number, prefix: string, hash: Buffer): Promise<ApiKeyInfo>;
+  /** Revokes the workspace's live main key and stores a new one made by `createdBy`, in one transaction. */
+  replaceMainKey(
+    accountId: number,
+    prefix: string,
+    hash: Buffer,
+    createdBy: number | null,
+  ): Promise<ApiKeyInfo>;
   findMainKey(accountId: number): Promise<ApiKeyInfo | undefined>;
   /** A further key with a name and scopes, unless the account already holds MAX_KEYS_PER_ACCOUNT. */
   addKey(accountId: number, key: NewKey): Promise<AddKeyResult>;
@@ -176,8 +160,8 @@ export interface SessionStore {
   /** The session if it exists and has not expired at `now`. */
   findSession(idHash: Buffer, now: Date): Promise<SessionRecord | undefined>;
   deleteSession(idHash: Buffer): Promise<void>;
-  /** Ends every session of the account but the one given (after a password change). */
-  deleteSessionsOfAccount(accountId: number, keepIdHash?: Buffer): Promise<void>;
+  /** Ends every session of the user but the one given (after a password change or reset). */
+  deleteSessionsOfUser(userId: number, keepIdHash?: Buffer): Promise<void>;
   deleteExpiredSessions(now: Date): Promise<number>;
 }
 
@@ -187,8 +171,23 @@ export interface SecretStore {
   secret(name: string, candidate: Buffer): Promise<Buffer>;
 }
 
+export type {
+  AcceptInvitationResult,
+  AccountStore,
+  CreateAccountResult,
+  CreateWorkspaceResult,
+  InvitationStore,
+  MemberChange,
+  TokenPurpose,
+  UserTokenStore,
+  WorkspaceStore,
+} from './people-store.ts';
+
 export interface Store
   extends AccountStore,
+    WorkspaceStore,
+    InvitationStore,
+    UserTokenStore,
     KeyStore,
     GroupStore,
     LinkStore,

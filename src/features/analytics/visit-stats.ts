@@ -1,7 +1,7 @@
 import type { StatsRange, StatsScope } from '../../core/analytics/model.ts';
 import { parseStatsRange, type StatsAnswer, statsAnswer } from '../../core/analytics/stats.ts';
 import { DAY_MS } from '../../core/days.ts';
-import type { Account, Link } from '../../core/entities.ts';
+import type { Link, Workspace } from '../../core/entities.ts';
 import type { Store } from '../../core/ports/store.ts';
 
 /**
@@ -74,13 +74,13 @@ export function visitStats(options: VisitStatsOptions) {
 
   return {
     /** Every link of the account together. */
-    ofAccount(account: Account, query: unknown): Promise<StatsReport> {
+    ofAccount(account: Workspace, query: unknown): Promise<StatsReport> {
       return report({ accountId: account.id }, query);
     },
 
     /** One live link of the account; undefined for anyone else's link or a deleted one. */
     async ofLink(
-      account: Account,
+      account: Workspace,
       code: string,
       query: unknown,
     ): Promise<{ link: Link; report: StatsReport } | undefined> {

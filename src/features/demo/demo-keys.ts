@@ -27,6 +27,8 @@ const DEMO_OWNER: KeyOwner = {
   prefix: 'demo',
   revoked: false,
   accountId: DEMO_ACCOUNT_ID,
+  userId: null,
+  role: 'member',
   plan: { id: 0, name: 'demo', apiAccess: true, urlQuota: Number.MAX_SAFE_INTEGER, rateLimitPerHour: 0 },
   scopes: SCOPES,
 };

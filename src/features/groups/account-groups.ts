@@ -1,4 +1,4 @@
-import type { Account, Group } from '../../core/entities.ts';
+import type { Group, Workspace } from '../../core/entities.ts';
 import { Refusal } from '../../core/errors.ts';
 import type { GroupStore } from '../../core/ports/store.ts';
 import { groupFields } from './group-fields.ts';
@@ -12,14 +12,14 @@ export function accountGroups(
 ) {
   const notFound = () => new Refusal('not-found', 'no group of this account has that ID');
   return {
-    async create(account: Pick<Account, 'id'>, name: string, apiId?: string): Promise<Group> {
+    async create(account: Pick<Workspace, 'id'>, name: string, apiId?: string): Promise<Group> {
       const fields = groupFields(name, apiId);
       const result = await store.createGroup(account.id, fields.name, fields.apiId);
       if (result.kind === 'api-id-taken') throw taken();
       return result.group;
     },
 
-    async rename(account: Account, groupId: number, name: string, apiId: string): Promise<void> {
+    async rename(account: Workspace, groupId: number, name: string, apiId: string): Promise<void> {
       const fields = groupFields(name, apiId);
       const result = await store.renameGroup(account.id, groupId, fields.name, fields.apiId);
       if (result === 'api-id-taken') throw taken();
@@ -28,7 +28,7 @@ export function accountGroups(
 
     /** Changes what is given of a group's name and API identifier; the group as it is now. */
     async update(
-      account: Pick<Account, 'id'>,
+      account: Pick<Workspace, 'id'>,
       groupId: number,
       change: { name?: string; apiId?: string },
     ): Promise<Group> {
@@ -42,7 +42,7 @@ export function accountGroups(
     },
 
     /** Its links stay, ungrouped. */
-    async delete(account: Pick<Account, 'id'>, groupId: number): Promise<void> {
+    async delete(account: Pick<Workspace, 'id'>, groupId: number): Promise<void> {
       if (!(await store.deleteGroup(account.id, groupId))) throw notFound();
     },
   };

@@ -2,8 +2,8 @@ import { type FileHandle, open, readFile } from 'node:fs/promises';
 import { Refusal } from '../../core/errors.ts';
 import type { Store } from '../../core/ports/store.ts';
 import { type Command, UsageError } from '../../terminal/command.ts';
-import { accountWithEmail } from '../accounts/index.ts';
 import type { CreateLinkAs } from '../links/index.ts';
+import { personalWorkspace } from '../workspaces/index.ts';
 import { IMPORT_FORMATS, isImportFormat, readImportFile } from './import-formats.ts';
 import { importLinks } from './import-links.ts';
 
@@ -86,7 +86,7 @@ lines to stderr.`,
       throw new UsageError(`--format takes ${IMPORT_FORMATS.join(', ')}, got "${format}"`);
     }
     const json = ctx.values.json === true;
-    const account = await accountWithEmail(ctx.store, email);
+    const account = await personalWorkspace(ctx.store, email);
     const file = readImportFile(await readText(path), format);
     const lines = json ? ctx.io.err : ctx.io.out;
     const report = ctx.values.report === undefined ? undefined : await reportFile(ctx.values.report);

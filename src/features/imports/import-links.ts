@@ -1,4 +1,4 @@
-import type { Account } from '../../core/entities.ts';
+import type { Workspace } from '../../core/entities.ts';
 import { UnavailableError } from '../../core/errors.ts';
 import type { LinkStore } from '../../core/ports/store.ts';
 import type { CreateLinkAs } from '../links/index.ts';
@@ -29,7 +29,7 @@ export const IMPORT_CONCURRENCY = 8;
 
 export async function importLinks(
   deps: ImportDeps,
-  account: Account,
+  account: Workspace,
   file: ImportFile,
   output: ImportOutput,
   options: ImportOptions = {},

@@ -1,4 +1,4 @@
-import type { Account, Actor, Link } from '../../core/entities.ts';
+import type { Actor, Link, Workspace } from '../../core/entities.ts';
 import { type ApiErrorCode, isApiRefusal, Refusal } from '../../core/errors.ts';
 import type { LinkStore } from '../../core/ports/store.ts';
 import { isReservedPath, LINK_CODE_PATTERN } from '../../core/short-code.ts';
@@ -24,7 +24,7 @@ export interface RowDeps {
 /** A code from the file: free to keep, already this row's link, or to be replaced (and why). */
 type SlugVerdict = { kind: 'free' } | { kind: 'there' } | { kind: 'replace'; why: string };
 
-export function rowImporter(deps: RowDeps, account: Account) {
+export function rowImporter(deps: RowDeps, account: Workspace) {
   const actor: Actor = { keyId: 0, accountId: account.id, plan: account.plan };
   const { groups } = deps;
 

@@ -53,8 +53,7 @@ export function docsPage(styleNonce: string, frame?: Frame): string {
     wide: true,
     styles: ['docs.css'],
     styleNonce,
-    signedInAs: frame?.email,
-    csrfToken: frame?.csrfToken,
+    frame: frame,
     // docs.js hands Redoc the nonce before the bundle runs.
     scripts: ['docs.js', 'redoc.standalone.js'],
     body: html`<div id="redoc" data-spec-url="/openapi.json"><p class="docs-loading">Loading the API reference… It is also available as <a href="/openapi.json">the OpenAPI description</a> for your tools.</p></div>

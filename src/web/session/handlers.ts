@@ -3,14 +3,20 @@ import type { Frame, FrameOf } from '../frame.ts';
 import { messagePage } from '../message-page.ts';
 import { sendPage } from '../send-page.ts';
 import { hasSessionToken } from './csrf.ts';
-import { type SessionDeps, type SignedIn, signedIn } from './session-cookie.ts';
+import {
+  CONFIRM_EMAIL_PATH,
+  mustConfirmEmail,
+  type SessionDeps,
+  type SignedIn,
+  signedIn,
+} from './session-cookie.ts';
 
 /** Route wrappers for signed-in pages and forms: no session → sign-in page; a form without its token → 403. */
 
 type Handler = (request: FastifyRequest, reply: FastifyReply, user: SignedIn) => Promise<unknown>;
 
 export function frameOf(user: SignedIn): Frame {
-  return { email: user.account.email, csrfToken: user.session.csrfToken };
+  return { email: user.user.email, csrfToken: user.session.csrfToken };
 }
 
 /** Who is signed in, for the navigation of every page. */
@@ -40,6 +46,7 @@ export function signedInPage(deps: SessionDeps, handler: Handler) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const user = await signedIn(deps, request);
     if (!user) return reply.redirect('/login', 303);
+    if (mustConfirmEmail(deps, user)) return reply.redirect(CONFIRM_EMAIL_PATH, 303);
     return handler(request, reply, user);
   };
 }
@@ -48,6 +55,7 @@ export function signedInForm(deps: SessionDeps, handler: Handler) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const user = await signedIn(deps, request);
     if (!user) return reply.redirect('/login', 303);
+    if (mustConfirmEmail(deps, user)) return reply.redirect(CONFIRM_EMAIL_PATH, 303);
     if (!hasSessionToken(request, user.session.csrfToken)) return refuseForgedForm(reply, frameOf(user));
     return handler(request, reply, user);
   };

@@ -1,6 +1,6 @@
 import type { CookieSerializeOptions } from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Account } from '../../core/entities.ts';
+import type { User } from '../../core/entities.ts';
 import type { AccountStore } from '../../core/ports/store.ts';
 import type { ActiveSession, SessionService, StartedSession } from './sessions.ts';
 
@@ -29,7 +29,7 @@ export function cookieOptions(
 }
 
 export interface SignedIn {
-  account: Account;
+  user: User;
   session: ActiveSession;
   /** The cookie value (the session id), needed to seal the one-time key for this session. */
   sessionId: string;
@@ -37,17 +37,26 @@ export interface SignedIn {
 
 export interface SessionDeps {
   sessions: SessionService;
-  accounts: Pick<AccountStore, 'findAccountById'>;
+  accounts: Pick<AccountStore, 'findUserById'>;
   policy: CookiePolicy;
   now: () => number;
+  /** EMAIL_VERIFICATION=required: until their email is confirmed, a user's signed-in pages send them to confirm it. */
+  requireVerifiedEmail?: boolean;
+}
+
+/** Where a signed-in user whose email is unconfirmed is sent (when confirming is required). */
+export const CONFIRM_EMAIL_PATH = '/email/verify';
+
+export function mustConfirmEmail(deps: SessionDeps, user: SignedIn): boolean {
+  return deps.requireVerifiedEmail === true && !user.user.emailVerified;
 }
 
 export async function signedIn(deps: SessionDeps, request: FastifyRequest): Promise<SignedIn | undefined> {
   const sessionId = request.cookies[SESSION_COOKIE];
   const session = await deps.sessions.resume(sessionId);
   if (!session || sessionId === undefined) return undefined;
-  const account = await deps.accounts.findAccountById(session.accountId);
-  return account && { account, session, sessionId };
+  const user = await deps.accounts.findUserById(session.userId);
+  return user && { user, session, sessionId };
 }
 
 export function setSessionCookie(deps: SessionDeps, reply: FastifyReply, session: StartedSession): void {
@@ -57,4 +66,17 @@ export function setSessionCookie(deps: SessionDeps, reply: FastifyReply, session
 
 export function clearSessionCookie(deps: SessionDeps, reply: FastifyReply): void {
   reply.clearCookie(SESSION_COOKIE, cookieOptions(deps.policy, '/'));
+}
+
+/** A fresh session for the user; any session the browser had before is ended first (no fixation). */
+export async function startSession(
+  deps: SessionDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  userId: number,
+): Promise<StartedSession> {
+  await deps.sessions.end(request.cookies[SESSION_COOKIE]);
+  const session = await deps.sessions.start(userId);
+  setSessionCookie(deps, reply, session);
+  return session;
 }

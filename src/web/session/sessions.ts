@@ -12,7 +12,7 @@ export interface StartedSession {
 
 export interface ActiveSession {
   idHash: Buffer;
-  accountId: number;
+  userId: number;
   csrfToken: string;
   expiresAt: Date;
 }
@@ -47,7 +47,7 @@ export function sessionService(options: SessionOptions) {
   }
 
   return {
-    async start(accountId: number): Promise<StartedSession> {
+    async start(userId: number): Promise<StartedSession> {
       const at = now();
       await sweep(at);
       const session = {
@@ -56,7 +56,7 @@ export function sessionService(options: SessionOptions) {
         expiresAt: new Date(at + options.ttlMs),
       };
       await store.createSession(hashSessionId(session.id), {
-        accountId,
+        userId,
         csrfToken: session.csrfToken,
         expiresAt: session.expiresAt,
       });
@@ -75,9 +75,9 @@ export function sessionService(options: SessionOptions) {
       if (id !== undefined && SESSION_ID.test(id)) await store.deleteSession(hashSessionId(id));
     },
 
-    /** After a password change: every other session of the account ends at once. */
-    async endOthers(accountId: number, keep: ActiveSession): Promise<void> {
-      await store.deleteSessionsOfAccount(accountId, keep.idHash);
+    /** After a password change: every other session of the user ends at once. */
+    async endOthers(userId: number, keep: ActiveSession): Promise<void> {
+      await store.deleteSessionsOfUser(userId, keep.idHash);
     },
   };
 }

@@ -13,6 +13,7 @@ import type { Link } from '../../../src/core/entities.ts';
 import { DEFAULT_PLANS } from '../../../src/core/plans.ts';
 import type { InsertLinkResult, Store } from '../../../src/core/ports/store.ts';
 import { givenAccount, newLink, planInput, runStoreContract } from './store-contract.ts';
+import { runWorkspaceContract } from './workspace-contract.ts';
 
 const databaseUrl = process.env.TEST_DATABASE_URL;
 
@@ -49,6 +50,12 @@ if (!databaseUrl) {
     results.filter((result) => result.kind === kind).length;
 
   runStoreContract('PostgreSQL', () => openMigrated());
+  runWorkspaceContract('PostgreSQL', () => openMigrated(), {
+    openPair: async () => {
+      const url = await freshSchema();
+      return [await openMigrated(url), await openMigrated(url)];
+    },
+  });
 
   describe('PostgreSQL store', () => {
     it('applies every migration on a new schema, then nothing on the next run', async () => {
@@ -262,7 +269,7 @@ if (!databaseUrl) {
         const account = await givenAccount(a, 'ada@example.com', plan);
         await Promise.all(
           Array.from({ length: 6 }, (_, i) =>
-            (i % 2 ? a : b).replaceMainKey(account.id, `snip_${i}`, randomBytes(32)),
+            (i % 2 ? a : b).replaceMainKey(account.id, `snip_${i}`, randomBytes(32), null),
           ),
         );
         const live = await a.findMainKey(account.id);

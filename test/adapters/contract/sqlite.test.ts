@@ -14,6 +14,7 @@ import { NEXT_EVENT_ACCOUNT, PURGE_EVENTS } from '../../../src/adapters/sqlite/w
 import type { NewLink } from '../../../src/core/entities.ts';
 import type { Store } from '../../../src/core/ports/store.ts';
 import { givenAccount, newLink, planInput, runStoreContract } from './store-contract.ts';
+import { runWorkspaceContract } from './workspace-contract.ts';
 
 let dir: string;
 let fileCounter = 0;
@@ -36,6 +37,12 @@ async function openMigrated(path: string = freshPath()): Promise<Store> {
 }
 
 runStoreContract('SQLite', () => openMigrated());
+runWorkspaceContract('SQLite', () => openMigrated(), {
+  openPair: async () => {
+    const path = freshPath();
+    return [await openMigrated(path), await openMigrated(path)];
+  },
+});
 
 describe('SQLite store', () => {
   it('applies every migration on a new file, then nothing on the next run', async () => {
@@ -96,7 +103,7 @@ describe('SQLite store', () => {
 
     const second = await openMigrated(path);
     try {
-      assert.deepEqual(await second.findAccountByEmail('ada@example.com'), account);
+      assert.deepEqual((await second.findAccountByEmail('ada@example.com'))?.workspace, account);
       assert.equal((await second.findLinkByCode(link.code))?.longUrl, 'https://example.com/a');
     } finally {
       await second.close();

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import type { Account, Link, NewLink, Plan, PlanSettings } from '../../../src/core/entities.ts';
+import type { Link, NewLink, Plan, PlanSettings, Workspace } from '../../../src/core/entities.ts';
 import type { Store } from '../../../src/core/ports/store.ts';
 import { MAX_KEYS_PER_ACCOUNT, SCOPES } from '../../../src/core/scopes.ts';
 import { runStatsContract } from './stats-contract.ts';
@@ -34,10 +34,11 @@ export function planInput(overrides: Partial<PlanSettings> = {}): PlanSettings {
   return { name: 'pro', apiAccess: true, urlQuota: 100, rateLimitPerHour: 1000, ...overrides };
 }
 
-export async function givenAccount(store: Store, email: string, plan: Plan): Promise<Account> {
+/** A user with their personal workspace; the workspace, which owns links, groups and keys. */
+export async function givenAccount(store: Store, email: string, plan: Plan): Promise<Workspace> {
   const result = await store.createAccount(email, plan.id, null);
   assert.equal(result.kind, 'created');
-  return result.account;
+  return result.account.workspace;
 }
 
 function sha256(text: string): Buffer {
@@ -112,20 +113,28 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
       });
     });
 
-    describe('accounts', () => {
-      it('creates an account with its plan and lower-cased email', async () => {
+    describe('users and their personal workspaces', () => {
+      it('creates a user with a personal workspace on the plan, the user its owner', async () => {
         const plan = await store.upsertPlan(planInput());
         const before = Date.now();
         const result = await store.createAccount('Ada@Example.COM', plan.id, 'scrypt$hash');
         assert.equal(result.kind, 'created');
-        assert.equal(result.account.email, 'ada@example.com');
-        assert.deepEqual(result.account.plan, plan);
-        assert.equal(result.account.passwordHash, 'scrypt$hash');
-        assert.ok(result.account.createdAt.getTime() >= before - 1000);
-        assert.ok(result.account.createdAt.getTime() <= Date.now() + 1000);
+        if (result.kind !== 'created') return;
+        const { user, workspace } = result.account;
+        assert.equal(user.email, 'ada@example.com');
+        assert.equal(user.passwordHash, 'scrypt$hash');
+        assert.equal(user.emailVerified, false);
+        assert.equal(user.operator, false);
+        assert.equal(user.lastWorkspaceId, workspace.id);
+        assert.ok(user.createdAt.getTime() >= before - 1000 && user.createdAt.getTime() <= Date.now() + 1000);
+        assert.deepEqual(workspace.plan, plan);
+        assert.equal(workspace.personalOf, user.id);
+        assert.match(workspace.slug, /^ada-\d+$/);
+        assert.equal(workspace.name, 'ada@example.com');
+        assert.equal(await store.roleOf(workspace.id, user.id), 'owner');
       });
 
-      it('refuses a second account with the same email in any case', async () => {
+      it('refuses a second user with the same email in any case', async () => {
         const plan = await store.upsertPlan(planInput());
         await givenAccount(store, 'ada@example.com', plan);
         assert.deepEqual(await store.createAccount('ADA@example.com', plan.id, null), {
@@ -133,29 +142,50 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
         });
       });
 
-      it('finds an account by email in any case and by id', async () => {
+      it('finds a user by email in any case and by id, with their personal workspace', async () => {
         const plan = await store.upsertPlan(planInput());
-        const account = await givenAccount(store, 'ada@example.com', plan);
-        assert.deepEqual(await store.findAccountByEmail('Ada@EXAMPLE.com'), account);
-        assert.deepEqual(await store.findAccountById(account.id), account);
-        assert.equal(account.passwordHash, null);
+        const workspace = await givenAccount(store, 'ada@example.com', plan);
+        const account = await store.findAccountByEmail('Ada@EXAMPLE.com');
+        assert.deepEqual(account?.workspace, workspace);
+        assert.deepEqual(await store.findUserById(workspace.personalOf as number), account?.user);
+        assert.deepEqual(await store.findUserByEmail('ADA@example.com'), account?.user);
+        assert.deepEqual(await store.findWorkspaceById(workspace.id), workspace);
+        assert.deepEqual(await store.findWorkspaceBySlug(workspace.slug), workspace);
         assert.equal(await store.findAccountByEmail('bob@example.com'), undefined);
-        assert.equal(await store.findAccountById(account.id + 1000), undefined);
+        assert.equal(await store.findUserById(9999), undefined);
       });
 
-      it('lists every account, oldest first', async () => {
+      it('lists every user with their workspace, oldest first', async () => {
         const plan = await store.upsertPlan(planInput());
         const ada = await givenAccount(store, 'ada@example.com', plan);
         const bob = await givenAccount(store, 'bob@example.com', plan);
-        assert.deepEqual(await store.listAccounts(), [ada, bob]);
+        assert.deepEqual(
+          (await store.listAccounts()).map((account) => account.workspace),
+          [ada, bob],
+        );
       });
 
-      it('moves an account to another plan', async () => {
+      it('moves a workspace to another plan', async () => {
         const free = await store.upsertPlan(planInput({ name: 'free', apiAccess: false }));
         const pro = await store.upsertPlan(planInput({ name: 'pro' }));
-        const account = await givenAccount(store, 'ada@example.com', free);
-        await store.setAccountPlan(account.id, pro.id);
-        assert.deepEqual((await store.findAccountById(account.id))?.plan, pro);
+        const workspace = await givenAccount(store, 'ada@example.com', free);
+        await store.setWorkspacePlan(workspace.id, pro.id);
+        assert.deepEqual((await store.findWorkspaceById(workspace.id))?.plan, pro);
+      });
+
+      it('sets a password, verifies an email and links an OIDC identity once', async () => {
+        const plan = await store.upsertPlan(planInput());
+        const { personalOf } = await givenAccount(store, 'ada@example.com', plan);
+        const id = personalOf as number;
+        await store.setPasswordHash(id, 'scrypt$new');
+        await store.setEmailVerified(id);
+        await store.linkIdentity(id, 'https://idp.example', 'sub-1');
+        await store.linkIdentity(id, 'https://idp.example', 'sub-1');
+        const user = await store.findUserByIdentity('https://idp.example', 'sub-1');
+        assert.equal(user?.id, id);
+        assert.equal(user?.passwordHash, 'scrypt$new');
+        assert.equal(user?.emailVerified, true);
+        assert.equal(await store.findUserByIdentity('https://other.example', 'sub-1'), undefined);
       });
     });
 
@@ -163,7 +193,7 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
       it('stores a key and resolves its hash to the owner and plan', async () => {
         const plan = await store.upsertPlan(planInput());
         const account = await givenAccount(store, 'ada@example.com', plan);
-        const info = await store.replaceMainKey(account.id, 'snip_abc', sha256('key-1'));
+        const info = await store.replaceMainKey(account.id, 'snip_abc', sha256('key-1'), null);
         assert.equal(info.accountId, account.id);
         assert.equal(info.prefix, 'snip_abc');
         assert.equal(info.revokedAt, null);
@@ -176,6 +206,8 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
           accountId: account.id,
           plan,
           scopes: [...SCOPES],
+          userId: null,
+          role: 'owner',
         });
         assert.deepEqual(await store.findMainKey(account.id), info);
         assert.equal(info.main, true);
@@ -186,8 +218,8 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
       it('revokes the old key when a new one replaces it', async () => {
         const plan = await store.upsertPlan(planInput());
         const account = await givenAccount(store, 'ada@example.com', plan);
-        const old = await store.replaceMainKey(account.id, 'snip_old', sha256('old'));
-        const fresh = await store.replaceMainKey(account.id, 'snip_new', sha256('new'));
+        const old = await store.replaceMainKey(account.id, 'snip_old', sha256('old'), null);
+        const fresh = await store.replaceMainKey(account.id, 'snip_new', sha256('new'), null);
         assert.notEqual(fresh.id, old.id);
         assert.equal((await store.findKeyByHash(sha256('old')))?.revoked, true);
         assert.equal((await store.findKeyByHash(sha256('new')))?.revoked, false);
@@ -208,8 +240,9 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
         const plan = await store.upsertPlan(planInput());
         const ada = await givenAccount(store, 'ada@example.com', plan);
         const bob = await givenAccount(store, 'bob@example.com', plan);
-        const main = await store.replaceMainKey(ada.id, 'snip_main', sha256('main'));
+        const main = await store.replaceMainKey(ada.id, 'snip_main', sha256('main'), null);
         const added = await store.addKey(ada.id, {
+          createdBy: null,
           name: 'CI',
           scopes: ['links:read', 'links:create'],
           prefix: 'snip_ci',
@@ -241,9 +274,10 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
       it('holds at most the allowed number of live keys, the main key included', async () => {
         const plan = await store.upsertPlan(planInput());
         const ada = await givenAccount(store, 'ada@example.com', plan);
-        await store.replaceMainKey(ada.id, 'snip_main', sha256('main'));
+        await store.replaceMainKey(ada.id, 'snip_main', sha256('main'), null);
         const add = (n: number) =>
           store.addKey(ada.id, {
+            createdBy: null,
             name: `k${n}`,
             scopes: ['links:read'],
             prefix: `snip_${n}`,
@@ -262,14 +296,15 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
       it('rotating the main key leaves the further keys live', async () => {
         const plan = await store.upsertPlan(planInput());
         const ada = await givenAccount(store, 'ada@example.com', plan);
-        await store.replaceMainKey(ada.id, 'snip_old', sha256('old'));
+        await store.replaceMainKey(ada.id, 'snip_old', sha256('old'), null);
         await store.addKey(ada.id, {
+          createdBy: null,
           name: 'CI',
           scopes: ['links:read'],
           prefix: 'snip_ci',
           hash: sha256('ci'),
         });
-        await store.replaceMainKey(ada.id, 'snip_new', sha256('new'));
+        await store.replaceMainKey(ada.id, 'snip_new', sha256('new'), null);
         assert.equal((await store.findKeyByHash(sha256('ci')))?.revoked, false);
         assert.deepEqual(
           (await store.listLiveKeys(ada.id)).map((key) => key.prefix),
@@ -280,7 +315,7 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
       it('records the latest use of keys in a batch, never going back in time', async () => {
         const plan = await store.upsertPlan(planInput());
         const ada = await givenAccount(store, 'ada@example.com', plan);
-        const main = await store.replaceMainKey(ada.id, 'snip_main', sha256('main'));
+        const main = await store.replaceMainKey(ada.id, 'snip_main', sha256('main'), null);
         const later = Date.UTC(2026, 10, 23, 12, 0, 0);
         await store.touchKeys([{ keyId: main.id, at: later }]);
         await store.touchKeys([{ keyId: main.id, at: later - 60_000 }]);
@@ -292,8 +327,8 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
         const free = await store.upsertPlan(planInput({ name: 'free', apiAccess: false }));
         const pro = await store.upsertPlan(planInput({ name: 'pro' }));
         const account = await givenAccount(store, 'ada@example.com', pro);
-        await store.replaceMainKey(account.id, 'snip_abc', sha256('key'));
-        await store.setAccountPlan(account.id, free.id);
+        await store.replaceMainKey(account.id, 'snip_abc', sha256('key'), null);
+        await store.setWorkspacePlan(account.id, free.id);
         assert.deepEqual((await store.findKeyByHash(sha256('key')))?.plan, free);
       });
     });
@@ -349,7 +384,7 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
     });
 
     describe('links', () => {
-      async function givenQuota(urlQuota: number): Promise<Account> {
+      async function givenQuota(urlQuota: number): Promise<Workspace> {
         const plan = await store.upsertPlan(planInput({ name: `quota-${urlQuota}`, urlQuota }));
         return givenAccount(store, `quota-${urlQuota}@example.com`, plan);
       }
@@ -478,7 +513,7 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
         const account = await givenQuota(1);
         await store.insertLinkWithinQuota(newLink(account.id, 'https://example.com/a'));
         const bigger = await store.upsertPlan(planInput({ name: 'bigger', urlQuota: 2 }));
-        await store.setAccountPlan(account.id, bigger.id);
+        await store.setWorkspacePlan(account.id, bigger.id);
         const result = await store.insertLinkWithinQuota(newLink(account.id, 'https://example.com/b'));
         assert.equal(result.kind, 'created');
       });
@@ -748,7 +783,7 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
     });
 
     describe('bulk insert', () => {
-      async function givenQuota(urlQuota: number): Promise<Account> {
+      async function givenQuota(urlQuota: number): Promise<Workspace> {
         const plan = await store.upsertPlan(planInput({ name: `bulk-${urlQuota}`, urlQuota }));
         return givenAccount(store, 'bulk@example.com', plan);
       }
@@ -956,7 +991,7 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
     });
 
     describe('listing the links of an account', () => {
-      async function givenTwoAccounts(): Promise<[Account, Account]> {
+      async function givenTwoAccounts(): Promise<[Workspace, Workspace]> {
         const plan = await store.upsertPlan(planInput());
         return [
           await givenAccount(store, 'ada@example.com', plan),
@@ -1120,7 +1155,7 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
     });
 
     describe('passwords and group changes', () => {
-      async function givenTwoAccounts(): Promise<[Account, Account]> {
+      async function givenTwoAccounts(): Promise<[Workspace, Workspace]> {
         const plan = await store.upsertPlan(planInput());
         return [
           await givenAccount(store, 'ada@example.com', plan),
@@ -1128,12 +1163,11 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
         ];
       }
 
-      it('sets the password hash of one account only', async () => {
+      it('sets the password hash of one user only', async () => {
         const [ada, bob] = await givenTwoAccounts();
-        await store.setPasswordHash(ada.id, 'scrypt$new');
-        assert.equal((await store.findAccountById(ada.id))?.passwordHash, 'scrypt$new');
-        assert.equal((await store.findAccountByEmail('ada@example.com'))?.passwordHash, 'scrypt$new');
-        assert.equal((await store.findAccountById(bob.id))?.passwordHash, null);
+        await store.setPasswordHash(ada.personalOf as number, 'scrypt$new');
+        assert.equal((await store.findUserByEmail('ada@example.com'))?.passwordHash, 'scrypt$new');
+        assert.equal((await store.findUserById(bob.personalOf as number))?.passwordHash, null);
       });
 
       it('renames a group and sets its API identifier', async () => {
@@ -1200,7 +1234,7 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
       const t0 = new Date(Date.UTC(2026, 0, 1, 12));
       const later = (ms: number) => new Date(t0.getTime() + ms);
 
-      async function givenAccounts(): Promise<[Account, Account]> {
+      async function givenAccounts(): Promise<[Workspace, Workspace]> {
         const plan = await store.upsertPlan(planInput());
         return [
           await givenAccount(store, 'ada@example.com', plan),
@@ -1210,7 +1244,7 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
 
       it('finds a session by the hash of its id until it expires', async () => {
         const [ada] = await givenAccounts();
-        const record = { accountId: ada.id, csrfToken: 'csrf-1', expiresAt: later(HOUR) };
+        const record = { userId: ada.personalOf as number, csrfToken: 'csrf-1', expiresAt: later(HOUR) };
         await store.createSession(sha256('s1'), record);
         assert.deepEqual(await store.findSession(sha256('s1'), t0), record);
         assert.deepEqual(await store.findSession(sha256('s1'), later(HOUR - 1)), record);
@@ -1221,12 +1255,12 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
       it('deletes one session', async () => {
         const [ada] = await givenAccounts();
         await store.createSession(sha256('s1'), {
-          accountId: ada.id,
+          userId: ada.personalOf as number,
           csrfToken: 'a',
           expiresAt: later(HOUR),
         });
         await store.createSession(sha256('s2'), {
-          accountId: ada.id,
+          userId: ada.personalOf as number,
           csrfToken: 'b',
           expiresAt: later(HOUR),
         });
@@ -1239,32 +1273,36 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
       it("ends every session of an account but the one kept, and no other account's", async () => {
         const [ada, bob] = await givenAccounts();
         for (const id of ['a1', 'a2', 'a3']) {
-          await store.createSession(sha256(id), { accountId: ada.id, csrfToken: id, expiresAt: later(HOUR) });
+          await store.createSession(sha256(id), {
+            userId: ada.personalOf as number,
+            csrfToken: id,
+            expiresAt: later(HOUR),
+          });
         }
         await store.createSession(sha256('b1'), {
-          accountId: bob.id,
+          userId: bob.personalOf as number,
           csrfToken: 'b1',
           expiresAt: later(HOUR),
         });
-        await store.deleteSessionsOfAccount(ada.id, sha256('a2'));
+        await store.deleteSessionsOfUser(ada.personalOf as number, sha256('a2'));
         assert.equal(await store.findSession(sha256('a1'), t0), undefined);
-        assert.equal((await store.findSession(sha256('a2'), t0))?.accountId, ada.id);
+        assert.equal((await store.findSession(sha256('a2'), t0))?.userId, ada.personalOf);
         assert.equal(await store.findSession(sha256('a3'), t0), undefined);
-        assert.equal((await store.findSession(sha256('b1'), t0))?.accountId, bob.id);
-        await store.deleteSessionsOfAccount(ada.id);
+        assert.equal((await store.findSession(sha256('b1'), t0))?.userId, bob.personalOf);
+        await store.deleteSessionsOfUser(ada.personalOf as number);
         assert.equal(await store.findSession(sha256('a2'), t0), undefined);
-        assert.equal((await store.findSession(sha256('b1'), t0))?.accountId, bob.id);
+        assert.equal((await store.findSession(sha256('b1'), t0))?.userId, bob.personalOf);
       });
 
       it('sweeps expired sessions and says how many', async () => {
         const [ada] = await givenAccounts();
         await store.createSession(sha256('old'), {
-          accountId: ada.id,
+          userId: ada.personalOf as number,
           csrfToken: 'o',
           expiresAt: later(HOUR),
         });
         await store.createSession(sha256('new'), {
-          accountId: ada.id,
+          userId: ada.personalOf as number,
           csrfToken: 'n',
           expiresAt: later(3 * HOUR),
         });

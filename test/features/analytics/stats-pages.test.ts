@@ -5,7 +5,7 @@ import { attribute, PageClient } from '../../fixtures/page-client.ts';
 import { startTestApp, type TestApp } from '../../helper.ts';
 import { DAY_MS, dayOf, givenLinkOf, seedVisits, startOfToday } from './stats-seed.ts';
 
-/** /dashboard/stats and /dashboard/links/<code>/stats: the range picker, totals, series, breakdowns, CSV. */
+/** /w/<slug>/stats and /w/<slug>/links/<code>/stats: the range picker, totals, series, breakdowns, CSV. */
 
 const PASSWORD = 'correct horse battery';
 
@@ -66,7 +66,7 @@ describe('visit stats pages', () => {
   });
 
   it('shows one link over the last 30 days: totals, bars per day, every breakdown with its share', async () => {
-    const page = await client.get('/dashboard/links/busy001/stats');
+    const page = await client.get(client.at('/links/busy001/stats'));
     assert.equal(page.statusCode, 200);
     assert.match(String(page.headers['content-type']), /^text\/html/);
     assert.equal(page.headers['cache-control'], 'no-store');
@@ -110,15 +110,15 @@ describe('visit stats pages', () => {
     // The CSV of the same range, and the way back to the link.
     assert.match(
       body,
-      /href="\/dashboard\/links\/busy001\/stats\.csv\?from=[^"]+&#38;interval=day" download>Download CSV</,
+      /href="\/w\/[a-z0-9-]+\/links\/busy001\/stats\.csv\?from=[^"]+&#38;interval=day" download>Download CSV</,
     );
-    assert.match(body, /href="\/dashboard\/links\/busy001">← Link busy001</);
+    assert.match(body, /href="\/w\/[a-z0-9-]+\/links\/busy001">← Link busy001</);
   });
 
   it('switches to the last 7 days, and to hourly bars within the retention', async () => {
     const today = startOfToday();
     const week = await client.get(
-      `/dashboard/links/busy001/stats?from=${dayOf(today - 6 * DAY_MS)}&to=${dayOf(today)}`,
+      client.at(`/links/busy001/stats?from=${dayOf(today - 6 * DAY_MS)}&to=${dayOf(today)}`),
     );
     assert.equal(week.statusCode, 200);
     assert.equal(totalOf(week.body, 'clicks'), '3');
@@ -127,7 +127,7 @@ describe('visit stats pages', () => {
     assert.match(week.body, /<option value="hour">Hour<\/option>/);
 
     const hours = await client.get(
-      `/dashboard/links/busy001/stats?from=${dayOf(today)}&to=${dayOf(today)}&interval=hour`,
+      client.at(`/links/busy001/stats?from=${dayOf(today)}&to=${dayOf(today)}&interval=hour`),
     );
     assert.equal(hours.statusCode, 200);
     assert.equal(totalOf(hours.body, 'clicks'), '2');
@@ -137,7 +137,7 @@ describe('visit stats pages', () => {
 
     // Beyond the retention (90 days here) only days can be asked for.
     const old = await client.get(
-      `/dashboard/links/busy001/stats?from=${dayOf(today - 300 * DAY_MS)}&to=${dayOf(today - 100 * DAY_MS)}`,
+      client.at(`/links/busy001/stats?from=${dayOf(today - 300 * DAY_MS)}&to=${dayOf(today - 100 * DAY_MS)}`),
     );
     assert.equal(old.statusCode, 200);
     assert.equal(totalOf(old.body, 'clicks'), '1');
@@ -155,7 +155,7 @@ describe('visit stats pages', () => {
       `from=${dayOf(today - 200 * DAY_MS)}&interval=hour`,
       'from=2020-01-01&to=2024-01-01',
     ]) {
-      for (const path of ['/dashboard/stats', '/dashboard/links/busy001/stats']) {
+      for (const path of [client.at('/stats'), client.at('/links/busy001/stats')]) {
         const page = await client.get(`${path}?${query}`);
         assert.equal(page.statusCode, 400, `${path}?${query}`);
         assert.match(page.body, /data-error="range-invalid"/, query);
@@ -164,24 +164,24 @@ describe('visit stats pages', () => {
       }
     }
     // Empty fields, as the form sends them, are the defaults.
-    const blank = await client.get('/dashboard/stats?from=&to=&interval=');
+    const blank = await client.get(client.at('/stats?from=&to=&interval='));
     assert.equal(blank.statusCode, 200);
     assert.match(blank.body, /aria-current="true" data-days="30"/);
   });
 
   it('sums every link of the account, and only of that account', async () => {
-    const page = await client.get('/dashboard/stats');
+    const page = await client.get(client.at('/stats'));
     assert.equal(page.statusCode, 200);
     assert.equal(totalOf(page.body, 'clicks'), '4');
     assert.equal(rowOf(page.body, 'country', 'US'), undefined);
-    assert.match(page.body, /<a href="\/dashboard\/stats" aria-current="page">Stats<\/a>/);
-    const theirsPage = await other.get('/dashboard/stats');
+    assert.match(page.body, /<a href="\/w\/[a-z0-9-]+\/stats" aria-current="page">Stats<\/a>/);
+    const theirsPage = await other.get(other.at('/stats'));
     assert.equal(totalOf(theirsPage.body, 'clicks'), '2');
     assert.match(rowOf(theirsPage.body, 'country', 'US') ?? '', /United States/);
   });
 
   it('says what will appear while there is nothing to show', async () => {
-    const page = await client.get('/dashboard/links/quiet01/stats');
+    const page = await client.get(client.at('/links/quiet01/stats'));
     assert.equal(page.statusCode, 200);
     assert.equal(totalOf(page.body, 'clicks'), '0');
     assert.match(page.body, /data-state="no-clicks"><p>Clicks will appear here once the link is clicked/);
@@ -191,14 +191,14 @@ describe('visit stats pages', () => {
     const fresh = new PageClient(t.app);
     await t.ops.createAccount('new@example.com', 'tester', PASSWORD);
     await fresh.signIn('new@example.com', PASSWORD);
-    const account = await fresh.get('/dashboard/stats');
+    const account = await fresh.get(fresh.at('/stats'));
     assert.match(account.body, /Clicks will appear here once one of your links is clicked/);
   });
 
   it('says when clicks and bot hits came without details (tracking minimal or off)', async () => {
     const bare = await newLink(t, 'ada@example.com', 'bare001');
     await t.store.addClicks([{ linkId: bare.id, day: dayOf(startOfToday()), clicks: 5, botHits: 2 }]);
-    const page = await client.get('/dashboard/links/bare001/stats');
+    const page = await client.get(client.at('/links/bare001/stats'));
     assert.equal(totalOf(page.body, 'clicks'), '5');
     assert.equal(attribute(page.body, 'class="chart" data-total'), '5');
     assert.equal((page.body.match(/data-state="no-details"/g) ?? []).length, 8);
@@ -208,7 +208,7 @@ describe('visit stats pages', () => {
   it('downloads the breakdowns and the series as CSV, cells safe from formulas', async () => {
     const today = startOfToday();
     const answer = await client.get(
-      `/dashboard/links/busy001/stats.csv?from=${dayOf(today - 6 * DAY_MS)}&to=${dayOf(today)}`,
+      client.at(`/links/busy001/stats.csv?from=${dayOf(today - 6 * DAY_MS)}&to=${dayOf(today)}`),
     );
     assert.equal(answer.statusCode, 200);
     assert.equal(answer.headers['content-type'], 'text/csv; charset=utf-8');
@@ -233,34 +233,34 @@ describe('visit stats pages', () => {
     assert.ok(lines.includes('bot,prefetch,3,'));
     assert.ok(!lines.some((line) => line.startsWith('country,FR')), '10 days ago is outside the week');
 
-    const month = await client.get('/dashboard/links/busy001/stats.csv');
+    const month = await client.get(client.at('/links/busy001/stats.csv'));
     assert.ok(csvLines(month.body).includes('referrer,"a,b ""c""",1,'), 'quotes and commas are quoted');
 
-    const account = await client.get(`/dashboard/stats.csv?interval=hour&from=${dayOf(today)}`);
+    const account = await client.get(client.at(`/stats.csv?interval=hour&from=${dayOf(today)}`));
     assert.equal(account.statusCode, 200);
     assert.match(String(account.headers['content-disposition']), /filename="snip-stats-account-/);
     assert.equal(csvLines(account.body).filter((line) => line.startsWith('series,')).length, 24);
   });
 
   it("refuses a CSV of a bad range, and anyone else's or an unknown link, as pages", async () => {
-    const bad = await client.get('/dashboard/stats.csv?from=soon');
+    const bad = await client.get(client.at('/stats.csv?from=soon'));
     assert.equal(bad.statusCode, 400);
     assert.match(String(bad.headers['content-type']), /^text\/html/);
     assert.match(bad.body, /data-error="range-invalid"/);
     for (const path of [
-      `/dashboard/links/${theirs.code}/stats`,
-      `/dashboard/links/${theirs.code}/stats.csv`,
-      '/dashboard/links/nothing/stats',
+      client.at(`/links/${theirs.code}/stats`),
+      client.at(`/links/${theirs.code}/stats.csv`),
+      client.at('/links/nothing/stats'),
     ]) {
       const answer = await client.get(path);
       assert.equal(answer.statusCode, 404, path);
       assert.match(answer.body, /data-error="not-found"/, path);
     }
     for (const path of [
-      '/dashboard/stats',
-      '/dashboard/stats.csv',
-      '/dashboard/links/busy001/stats',
-      '/dashboard/links/busy001/stats.csv',
+      client.at('/stats'),
+      client.at('/stats.csv'),
+      client.at('/links/busy001/stats'),
+      client.at('/links/busy001/stats.csv'),
     ]) {
       const answer = await t.app.inject({ method: 'GET', url: path });
       assert.equal(answer.statusCode, 303, path);
@@ -270,10 +270,10 @@ describe('visit stats pages', () => {
 
   it('is linked from the link page and the dashboard', async () => {
     assert.match(
-      (await client.get('/dashboard/links/busy001')).body,
-      /href="\/dashboard\/links\/busy001\/stats"/,
+      (await client.get(client.at('/links/busy001'))).body,
+      /href="\/w\/[a-z0-9-]+\/links\/busy001\/stats"/,
     );
-    assert.match((await client.get('/dashboard')).body, /href="\/dashboard\/stats"/);
+    assert.match((await client.get(client.at(''))).body, /href="\/w\/[a-z0-9-]+\/stats"/);
     assert.ok(quiet.id > 0);
   });
 });

@@ -65,7 +65,7 @@ export async function givenLinkOf(
   await store.insertLinksBulk([
     {
       code,
-      accountId: account.id,
+      accountId: account.workspace.id,
       groupId: null,
       longUrl: url,
       normalizedUrl: url,

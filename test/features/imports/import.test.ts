@@ -488,7 +488,7 @@ async function seedLink(email: string, code: string, url: string): Promise<void>
     assert.ok(account);
     const inserted = await store.insertLinkWithinQuota({
       code,
-      accountId: account.id,
+      accountId: account.workspace.id,
       groupId: null,
       longUrl: url,
       normalizedUrl: url,
@@ -506,9 +506,11 @@ describe('importLinks', () => {
     let made = 0;
     const account = {
       id: 1,
-      email: 'p@example.com',
+      slug: 'p-1',
+      name: 'p@example.com',
       plan: { id: 1, name: 'pro', apiAccess: true, urlQuota: 10, rateLimitPerHour: 10 },
-      passwordHash: null,
+      personalOf: 1,
+      defaultDomain: null,
       createdAt: new Date(0),
     };
     const summary = await importLinks(

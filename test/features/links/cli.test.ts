@@ -15,7 +15,7 @@ describe('snip CLI', () => {
       assert.ok(account);
       const inserted = await store.insertLinkWithinQuota({
         code: 'CliShow',
-        accountId: account.id,
+        accountId: account.workspace.id,
         groupId: null,
         longUrl: 'https://example.com/cli',
         normalizedUrl: 'https://example.com/cli',

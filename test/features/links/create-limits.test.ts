@@ -139,7 +139,10 @@ describe('quota and duplicates are decided atomically', () => {
       );
       assert.equal(answers.filter((a) => a.status === 201).length, 10);
       assert.equal(answers.filter((a) => a.body.error === '304').length, 30);
-      assert.equal(await t.store.countLiveLinks((await t.store.findAccountByEmail(t.email))?.id ?? -1), 10);
+      assert.equal(
+        await t.store.countLiveLinks((await t.store.findAccountByEmail(t.email))?.workspace.id ?? -1),
+        10,
+      );
     } finally {
       await t.close();
     }

@@ -31,7 +31,7 @@ describe('link rules on the dashboard forms', () => {
     const t = await startTestApp();
     try {
       const client = await signedIn(t);
-      const answer = await client.post('/dashboard/links', {
+      const answer = await client.post(client.at('/links'), {
         url: 'https://example.com/guarded',
         slug: 'guarded',
         expires_at: FUTURE,
@@ -54,11 +54,11 @@ describe('link rules on the dashboard forms', () => {
         { if: { country: 'DE', language: 'fr' }, url: 'https://example.com/de' },
       ]);
 
-      const list = await client.open('/dashboard');
+      const list = await client.open(client.at(''));
       for (const badge of ['expires', 'limit', 'password', 'rules']) {
         assert.match(list.body, new RegExp(`data-badge="${badge}"`), badge);
       }
-      const page = await client.open('/dashboard/links/guarded');
+      const page = await client.open(client.at('/links/guarded'));
       assert.match(page.body, /name="expires_at"[^>]*value="2099-06-30T18:30"/);
       assert.match(page.body, /name="max_clicks"[^>]*value="25"/);
       assert.match(page.body, /name="remove_password"/);
@@ -81,7 +81,7 @@ describe('link rules on the dashboard forms', () => {
         [{ rule_device_0: 'desktop', rule_url_0: 'https://facebook.com/x' }, 422, '310'],
       ];
       for (const [fields, status, error] of cases) {
-        const answer = await client.post('/dashboard/links', {
+        const answer = await client.post(client.at('/links'), {
           url: 'https://example.com/typed',
           password: 'typed secret',
           ...fields,
@@ -100,7 +100,7 @@ describe('link rules on the dashboard forms', () => {
         assert.equal(attribute(answer.body, 'data-retype'), 'password');
       }
       const account = await t.store.findAccountByEmail('ada@example.com');
-      assert.equal((await t.store.listLinks(account?.id ?? 0, { limit: 10 })).total, 0);
+      assert.equal((await t.store.listLinks(account?.workspace.id ?? 0, { limit: 10 })).total, 0);
     } finally {
       await t.close();
     }
@@ -115,7 +115,7 @@ describe('link rules on the dashboard forms', () => {
       await t.store.insertLinksBulk([
         {
           code: 'expired1',
-          accountId: account?.id ?? 0,
+          accountId: account?.workspace.id ?? 0,
           groupId: null,
           longUrl: url,
           normalizedUrl: url,
@@ -129,7 +129,7 @@ describe('link rules on the dashboard forms', () => {
           },
         },
       ]);
-      const page = await client.open('/dashboard/links/expired1');
+      const page = await client.open(client.at('/links/expired1'));
       assert.equal(page.statusCode, 200);
       assert.match(page.body, /data-fact="expires">[^<]*<span class="badge gone">Expired/);
       const form = {
@@ -143,10 +143,10 @@ describe('link rules on the dashboard forms', () => {
         rule_device_0: 'android',
         rule_url_0: 'https://example.com/android',
       };
-      const same = await client.post('/dashboard/links/expired1', form);
-      assert.equal(same.headers.location, '/dashboard/links/expired1?done=unchanged');
+      const same = await client.post(client.at('/links/expired1'), form);
+      assert.equal(same.headers.location, client.at('/links/expired1?done=unchanged'));
 
-      const saved = await client.post('/dashboard/links/expired1', {
+      const saved = await client.post(client.at('/links/expired1'), {
         ...form,
         title: 'Renamed',
         max_clicks: '',
@@ -160,7 +160,7 @@ describe('link rules on the dashboard forms', () => {
       assert.equal(link?.expiresAt?.toISOString(), '2020-01-01T00:00:00.000Z', 'kept as it was');
       assert.equal(link?.rules.length, 1);
 
-      const refused = await client.post('/dashboard/links/expired1', {
+      const refused = await client.post(client.at('/links/expired1'), {
         ...form,
         title: 'Renamed',
         max_clicks: '',

@@ -16,7 +16,7 @@ async function signedIn(t: TestApp, email: string, plan = 'tester'): Promise<Pag
 
 /** Creates a link through the dashboard form; answers its code. */
 async function created(client: PageClient, fields: Record<string, string>): Promise<string> {
-  const answer = await client.post('/dashboard/links', fields);
+  const answer = await client.post(client.at('/links'), fields);
   assert.equal(answer.statusCode, 303, answer.body);
   const code = /created=([A-Za-z0-9_-]+)$/.exec(String(answer.headers.location))?.[1];
   assert.ok(code);
@@ -34,24 +34,24 @@ describe('changing a link on its page', () => {
     const t = await startTestApp();
     try {
       const client = await signedIn(t, 'ada@example.com');
-      await client.open('/dashboard');
+      await client.open(client.at(''));
       const group = await t.ops.createGroup('ada@example.com', 'Spring');
       const code = await created(client, { url: 'https://example.com/old' });
       assert.equal(await target(t, code), 'https://example.com/old', 'cached now');
 
-      const page = await client.open(`/dashboard/links/${code}`);
-      assert.match(page.body, new RegExp(`<form method="post" action="/dashboard/links/${code}"`));
+      const page = await client.open(client.at(`/links/${code}`));
+      assert.match(page.body, new RegExp(`<form method="post" action="${client.at(`/links/${code}`)}"`));
       assert.match(page.body, /name="url"[^>]*value="https:\/\/example\.com\/old"/);
-      const saved = await client.post(`/dashboard/links/${code}`, {
+      const saved = await client.post(client.at(`/links/${code}`), {
         url: 'https://example.com/new',
         title: 'Spring landing page',
         group: String(group.id),
       });
       assert.equal(saved.statusCode, 303, saved.body);
-      assert.equal(saved.headers.location, `/dashboard/links/${code}?done=saved`);
+      assert.equal(saved.headers.location, client.at(`/links/${code}?done=saved`));
       assert.equal(await target(t, code), 'https://example.com/new');
 
-      const after = await client.open(`/dashboard/links/${code}?done=saved`);
+      const after = await client.open(client.at(`/links/${code}?done=saved`));
       assert.equal(attribute(after.body, 'data-done'), 'saved');
       assert.match(after.body, /<dd class="title">Spring landing page<\/dd>/);
       assert.match(after.body, new RegExp(`<option value="${group.id}" selected>Spring</option>`));
@@ -60,7 +60,7 @@ describe('changing a link on its page', () => {
       assert.equal(link?.groupId, group.id);
 
       // Back out of the group, the rest as it is.
-      const ungrouped = await client.post(`/dashboard/links/${code}`, {
+      const ungrouped = await client.post(client.at(`/links/${code}`), {
         url: 'https://example.com/new',
         title: 'Spring landing page',
         group: '',
@@ -77,12 +77,12 @@ describe('changing a link on its page', () => {
     const t = await startTestApp({ inspector });
     try {
       const client = await signedIn(t, 'ada@example.com');
-      await client.open('/dashboard');
+      await client.open(client.at(''));
       const code = await created(client, { url: 'https://example.com/page' });
       const fetched = inspector.fetched.length;
       // The target would now be refused (306) if it were checked again.
       inspector.outcome = () => ({ ok: false, code: '306', reason: 'connection refused', cause: 'refused' });
-      const saved = await client.post(`/dashboard/links/${code}`, {
+      const saved = await client.post(client.at(`/links/${code}`), {
         url: 'https://example.com/page',
         title: 'Renamed',
         group: '',
@@ -90,12 +90,12 @@ describe('changing a link on its page', () => {
       assert.equal(saved.statusCode, 303, saved.body);
       assert.equal(inspector.fetched.length, fetched);
       assert.equal((await t.store.findLinkByCode(code))?.title, 'Renamed');
-      const same = await client.post(`/dashboard/links/${code}`, {
+      const same = await client.post(client.at(`/links/${code}`), {
         url: 'https://example.com/page',
         title: 'Renamed',
         group: '',
       });
-      assert.equal(same.headers.location, `/dashboard/links/${code}?done=unchanged`);
+      assert.equal(same.headers.location, client.at(`/links/${code}?done=unchanged`));
     } finally {
       await t.close();
     }
@@ -105,13 +105,13 @@ describe('changing a link on its page', () => {
     const t = await startTestApp();
     try {
       const client = await signedIn(t, 'ada@example.com');
-      await client.open('/dashboard');
+      await client.open(client.at(''));
       const foreign = await t.ops.createGroup(t.email, 'Not yours');
       const code = await created(client, { url: 'https://example.com/kept' });
       const before = await t.store.findLinkByCode(code);
       assert.equal(await target(t, code), 'https://example.com/kept');
 
-      const social = await client.post(`/dashboard/links/${code}`, {
+      const social = await client.post(client.at(`/links/${code}`), {
         url: 'https://facebook.com/x',
         title: 'Typed title',
         group: '',
@@ -121,7 +121,7 @@ describe('changing a link on its page', () => {
       assert.match(social.body, /name="url"[^>]*value="https:\/\/facebook\.com\/x"/);
       assert.match(social.body, /name="title"[^>]*value="Typed title"/);
 
-      const grouped = await client.post(`/dashboard/links/${code}`, {
+      const grouped = await client.post(client.at(`/links/${code}`), {
         url: 'https://example.com/kept',
         title: '',
         group: String(foreign.id),
@@ -129,7 +129,7 @@ describe('changing a link on its page', () => {
       assert.equal(grouped.statusCode, 422);
       assert.equal(attribute(grouped.body, 'data-error'), '312');
 
-      const malformed = await client.post(`/dashboard/links/${code}`, {
+      const malformed = await client.post(client.at(`/links/${code}`), {
         url: 'ftp://example.com/',
         group: '',
       });
@@ -148,19 +148,19 @@ describe('changing a link on its page', () => {
     try {
       const ada = await signedIn(t, 'ada@example.com');
       const bob = await signedIn(t, 'bob@example.com');
-      await ada.open('/dashboard');
-      await bob.open('/dashboard');
+      await ada.open(ada.at(''));
+      await bob.open(bob.at(''));
       const code = await created(ada, { url: 'https://example.com/ada' });
-      const taken = await bob.post(`/dashboard/links/${code}`, { url: 'https://example.com/bob', group: '' });
+      const taken = await bob.post(bob.at(`/links/${code}`), { url: 'https://example.com/bob', group: '' });
       assert.equal(taken.statusCode, 404);
       assert.equal(await target(t, code), 'https://example.com/ada');
 
-      const first = await ada.post(`/dashboard/links/${code}`, {
+      const first = await ada.post(ada.at(`/links/${code}`), {
         url: 'https://example.com/ada',
         title: 'One',
       });
       assert.equal(first.statusCode, 303);
-      const limited = await ada.post(`/dashboard/links/${code}`, {
+      const limited = await ada.post(ada.at(`/links/${code}`), {
         url: 'https://example.com/ada',
         title: 'Two',
       });
@@ -177,15 +177,15 @@ describe('changing a link on its page', () => {
     const t = await startTestApp();
     try {
       const client = await signedIn(t, 'ada@example.com');
-      await client.open('/dashboard');
+      await client.open(client.at(''));
       const code = await created(client, { url: 'https://example.com/bye' });
-      assert.equal((await client.post(`/dashboard/links/${code}/delete`)).statusCode, 303);
+      assert.equal((await client.post(client.at(`/links/${code}/delete`))).statusCode, 303);
       assert.equal(await target(t, code), undefined);
       assert.equal(
-        (await client.post(`/dashboard/links/${code}`, { url: 'https://example.com/x' })).statusCode,
+        (await client.post(client.at(`/links/${code}`), { url: 'https://example.com/x' })).statusCode,
         404,
       );
-      assert.equal((await client.post(`/dashboard/links/${code}/delete`)).statusCode, 404);
+      assert.equal((await client.post(client.at(`/links/${code}/delete`))).statusCode, 404);
     } finally {
       await t.close();
     }
@@ -197,13 +197,13 @@ describe('a custom code on the dashboard', () => {
     const t = await startTestApp();
     try {
       const client = await signedIn(t, 'ada@example.com');
-      await client.open('/dashboard');
+      await client.open(client.at(''));
       const code = await created(client, { url: 'https://example.com/sale', slug: ' Spring-sale_26 ' });
       assert.equal(code, 'Spring-sale_26');
       const link = await t.store.findLinkByCode('Spring-sale_26');
       assert.equal(link?.longUrl, 'https://example.com/sale');
       assert.equal(await target(t, 'Spring-sale_26'), 'https://example.com/sale');
-      const page = await client.open(`/dashboard?created=${code}`);
+      const page = await client.open(client.at(`?created=${code}`));
       assert.equal(attribute(page.body, 'data-done'), 'link-created');
       assert.match(page.body, /<tr data-code="Spring-sale_26">/);
       // Without one, a code is drawn.
@@ -217,10 +217,10 @@ describe('a custom code on the dashboard', () => {
     const t = await startTestApp();
     try {
       const client = await signedIn(t, 'ada@example.com');
-      await client.open('/dashboard');
+      await client.open(client.at(''));
       await created(client, { url: 'https://example.com/first', slug: 'launch' });
       const gone = await created(client, { url: 'https://example.com/gone', slug: 'old-news' });
-      assert.equal((await client.post(`/dashboard/links/${gone}/delete`)).statusCode, 303);
+      assert.equal((await client.post(client.at(`/links/${gone}/delete`))).statusCode, 303);
       const cases: Array<[string, number, string]> = [
         ['launch', 409, '313'],
         ['old-news', 409, '313'],
@@ -230,14 +230,14 @@ describe('a custom code on the dashboard', () => {
         ['not a code', 400, '300'],
       ];
       for (const [slug, status, error] of cases) {
-        const answer = await client.post('/dashboard/links', { url: 'https://example.com/second', slug });
+        const answer = await client.post(client.at('/links'), { url: 'https://example.com/second', slug });
         assert.equal(answer.statusCode, status, slug);
         assert.equal(attribute(answer.body, 'data-error'), error, slug);
         assert.match(answer.body, new RegExp(`name="slug"[^>]*value="${slug}"`), 'the input is kept');
         assert.match(answer.body, /name="url"[^>]*value="https:\/\/example\.com\/second"/);
       }
       const account = await t.store.findAccountByEmail('ada@example.com');
-      assert.equal((await t.store.listLinks(account?.id ?? 0, { limit: 10 })).total, 1);
+      assert.equal((await t.store.listLinks(account?.workspace.id ?? 0, { limit: 10 })).total, 1);
     } finally {
       await t.close();
     }

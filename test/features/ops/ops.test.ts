@@ -102,7 +102,10 @@ describe('shared state unreachable', () => {
       assert.equal(answer.body.error, '503');
       assert.equal(answer.body.success, 'false');
       assert.ok(Number(answer.headers['retry-after']) > 0);
-      assert.equal(await t.store.countLiveLinks((await t.store.findAccountByEmail(t.email))?.id ?? 0), 0);
+      assert.equal(
+        await t.store.countLiveLinks((await t.store.findAccountByEmail(t.email))?.workspace.id ?? 0),
+        0,
+      );
     } finally {
       await t.close();
     }
@@ -115,7 +118,7 @@ describe('shared state unreachable', () => {
       assert.ok(account);
       const stored = await t.store.insertLinkWithinQuota({
         code: 'Stillok',
-        accountId: account.id,
+        accountId: account.workspace.id,
         groupId: null,
         longUrl: 'https://example.com/still',
         normalizedUrl: 'https://example.com/still',
@@ -164,7 +167,7 @@ describe('closing the app', () => {
       await closing;
       assert.equal((await answer).status, 201);
       const account = await t.store.findAccountByEmail(t.email);
-      assert.equal(await t.store.countLiveLinks(account?.id ?? 0), 1);
+      assert.equal(await t.store.countLiveLinks(account?.workspace.id ?? 0), 1);
     } finally {
       release();
       await t.close();

@@ -193,7 +193,7 @@ describe('hot link cache', () => {
       assert.ok(account);
       const created = await t.store.insertLinkWithinQuota({
         code: 'Aaaaaaa',
-        accountId: account.id,
+        accountId: account.workspace.id,
         groupId: null,
         longUrl: 'https://example.com/late',
         normalizedUrl: 'https://example.com/late',

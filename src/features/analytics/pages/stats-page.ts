@@ -1,7 +1,7 @@
 import { DEFAULT_RANGE_DAYS } from '../../../core/analytics/stats.ts';
 import { DAY_MS } from '../../../core/days.ts';
 import type { Link } from '../../../core/entities.ts';
-import type { Frame } from '../../../web/frame.ts';
+import { type Frame, here } from '../../../web/frame.ts';
 import { html, type SafeHtml } from '../../../web/html.ts';
 import { page } from '../../../web/layout.ts';
 import { errorNotice } from '../../../web/notices.ts';
@@ -26,8 +26,8 @@ export const PRESET_DAYS = [7, 30, 90] as const;
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const figure = (n: number) => n.toLocaleString('en-US');
 
-export function statsPath(link: Link | undefined): string {
-  return link ? `/dashboard/links/${link.code}/stats` : '/dashboard/stats';
+export function statsPath(frame: Frame, link: Link | undefined): string {
+  return here(frame, link ? `/links/${link.code}/stats` : '/stats');
 }
 
 function address(path: string, fields: Record<string, string>): string {
@@ -37,7 +37,7 @@ function address(path: string, fields: Record<string, string>): string {
 function rangePicker(view: StatsView): SafeHtml {
   const { report } = view;
   const { range } = report;
-  const path = statsPath(view.link);
+  const path = statsPath(view.frame, view.link);
   const end = report.today + DAY_MS;
   const hourly: Record<string, string> = range.interval === 'hour' ? { interval: 'hour' } : {};
   const presets = PRESET_DAYS.map((days) => {
@@ -80,7 +80,7 @@ function totals(report: StatsReport): SafeHtml {
 
 function download(view: StatsView): SafeHtml {
   const { answer } = view.report;
-  const href = address(`${statsPath(view.link)}.csv`, {
+  const href = address(`${statsPath(view.frame, view.link)}.csv`, {
     from: answer.from,
     to: answer.to,
     interval: answer.interval,
@@ -108,17 +108,16 @@ export function statsPage(view: StatsView): string {
   const span = day(range.from) === to ? day(range.from) : `${day(range.from)} to ${to}`;
   const heading = link ? html`Visit stats of <code>${link.code}</code>` : html`Visit stats`;
   const back = link
-    ? html`<a href="/dashboard/links/${link.code}">← Link ${link.code}</a>`
-    : html`<a href="/dashboard">← Dashboard</a>`;
+    ? html`<a href="${here(view.frame, `/links/${link.code}`)}">← Link ${link.code}</a>`
+    : html`<a href="${here(view.frame)}">← Dashboard</a>`;
   const error = report.refused && {
     code: 'range-invalid',
     message: `That range cannot be shown (${report.refused.reason}); showing the last ${DEFAULT_RANGE_DAYS} days instead.`,
   };
   return page({
     title: link ? `Stats of ${link.code}` : 'Visit stats',
-    current: link ? undefined : '/dashboard/stats',
-    signedInAs: view.frame.email,
-    csrfToken: view.frame.csrfToken,
+    current: link ? undefined : here(view.frame, '/stats'),
+    frame: view.frame,
     styles: ['dashboard.css'],
     body: html`<p>${back}</p>
 <div class="page-head"><div class="stats-title"><h1>${heading}</h1>

@@ -2,33 +2,37 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { StatsAnswer } from '../../../core/analytics/stats.ts';
 import { messagePage } from '../../../web/message-page.ts';
 import { sendPage } from '../../../web/send-page.ts';
-import { frameOf, signedInPage } from '../../../web/session/handlers.ts';
-import type { SessionDeps, SignedIn } from '../../../web/session/session-cookie.ts';
+import {
+  type InWorkspace,
+  type WorkspaceDeps,
+  workspaceFrame,
+  workspacePage,
+} from '../../../web/session/workspace-pages.ts';
 import type { StatsReport, VisitStats } from '../visit-stats.ts';
 import { statsCsv, statsFileName } from './stats-csv.ts';
 import { statsPage } from './stats-page.ts';
 
 /**
- * Visit stats behind the session: /dashboard/stats (the account) and /dashboard/links/<code>/stats
+ * Visit stats behind the session: /w/<slug>/stats (the workspace) and /w/<slug>/links/<code>/stats
  * (one link), each also as `.csv` for the same range. A range that cannot be read is a 400 page
  * that shows the default range with the reason; the CSV of one is a 400 page alone.
  */
 
-export interface StatsRouteOptions extends SessionDeps {
+export interface StatsRouteOptions extends WorkspaceDeps {
   stats: VisitStats;
 }
 
 type CodeParams = { Params: { code: string } };
 
-function notFound(reply: FastifyReply, user: SignedIn) {
+function notFound(reply: FastifyReply, user: InWorkspace) {
   const error = { code: 'not-found', message: 'No link of this account has that address.' };
-  return sendPage(reply, 404, messagePage({ title: 'Not found', error, frame: frameOf(user) }));
+  return sendPage(reply, 404, messagePage({ title: 'Not found', error, frame: workspaceFrame(user) }));
 }
 
-function sendCsv(reply: FastifyReply, user: SignedIn, report: StatsReport, what: string) {
+function sendCsv(reply: FastifyReply, user: InWorkspace, report: StatsReport, what: string) {
   if (report.refused) {
     const error = { code: 'range-invalid', message: `That range cannot be read: ${report.refused.reason}.` };
-    return sendPage(reply, 400, messagePage({ title: 'Bad range', error, frame: frameOf(user) }));
+    return sendPage(reply, 400, messagePage({ title: 'Bad range', error, frame: workspaceFrame(user) }));
   }
   const answer: StatsAnswer = report.answer;
   return reply
@@ -44,41 +48,41 @@ export async function statsRoutes(app: FastifyInstance, options: StatsRouteOptio
   const status = (report: StatsReport) => (report.refused ? 400 : 200);
 
   app.get(
-    '/dashboard/stats',
-    signedInPage(options, async (request, reply, user) => {
-      const report = await stats.ofAccount(user.account, request.query);
-      return sendPage(reply, status(report), statsPage({ frame: frameOf(user), report }));
+    '/w/:workspace/stats',
+    workspacePage(options, 'stats:read', async (request, reply, user) => {
+      const report = await stats.ofAccount(user.workspace, request.query);
+      return sendPage(reply, status(report), statsPage({ frame: workspaceFrame(user), report }));
     }),
   );
 
   app.get(
-    '/dashboard/stats.csv',
-    signedInPage(options, async (request, reply, user) =>
-      sendCsv(reply, user, await stats.ofAccount(user.account, request.query), 'account'),
+    '/w/:workspace/stats.csv',
+    workspacePage(options, 'stats:read', async (request, reply, user) =>
+      sendCsv(reply, user, await stats.ofAccount(user.workspace, request.query), 'account'),
     ),
   );
 
   /** The stats of the link the address names, or its 404 page answered (undefined). */
-  const ofLink = async (request: FastifyRequest, reply: FastifyReply, user: SignedIn) => {
+  const ofLink = async (request: FastifyRequest, reply: FastifyReply, user: InWorkspace) => {
     const { code } = request.params as CodeParams['Params'];
-    const found = await stats.ofLink(user.account, code, request.query);
+    const found = await stats.ofLink(user.workspace, code, request.query);
     if (!found) notFound(reply, user);
     return found;
   };
 
   app.get<CodeParams>(
-    '/dashboard/links/:code/stats',
-    signedInPage(options, async (request, reply, user) => {
+    '/w/:workspace/links/:code/stats',
+    workspacePage(options, 'stats:read', async (request, reply, user) => {
       const found = await ofLink(request, reply, user);
       if (!found) return reply;
-      const view = { frame: frameOf(user), report: found.report, link: found.link };
+      const view = { frame: workspaceFrame(user), report: found.report, link: found.link };
       return sendPage(reply, status(found.report), statsPage(view));
     }),
   );
 
   app.get<CodeParams>(
-    '/dashboard/links/:code/stats.csv',
-    signedInPage(options, async (request, reply, user) => {
+    '/w/:workspace/links/:code/stats.csv',
+    workspacePage(options, 'stats:read', async (request, reply, user) => {
       const found = await ofLink(request, reply, user);
       if (!found) return reply;
       return sendCsv(reply, user, found.report, found.link.code);

@@ -13,8 +13,7 @@ export function testerPage(demoKey: string, frame?: Frame): string {
     title: 'API tester',
     current: '/tester',
     styles: ['tester.css'],
-    signedInAs: frame?.email,
-    csrfToken: frame?.csrfToken,
+    frame: frame,
     scripts: ['tester.js'],
     data: { demoKey, errors },
     body: html`<h1>API tester</h1>

@@ -1,6 +1,6 @@
 import type { Store } from '../../../core/ports/store.ts';
 import type { Command } from '../../../terminal/command.ts';
-import { accountWithEmail } from '../../accounts/index.ts';
+import { personalWorkspace } from '../../workspaces/index.ts';
 import { accountGroups } from '../account-groups.ts';
 
 /** `snip group …` (docs/api.md §6). */
@@ -28,7 +28,7 @@ export const GROUP_COMMANDS: Record<string, GroupCommand> = {
 export function groupOperations(store: Store) {
   return {
     async createGroup(email: string, name: string, apiId?: string) {
-      const account = await accountWithEmail(store, email);
+      const account = await personalWorkspace(store, email);
       return accountGroups(store).create(account, name, apiId);
     },
   };

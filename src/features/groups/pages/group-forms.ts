@@ -1,27 +1,27 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Refusal } from '../../../core/errors.ts';
 import { field, positiveInt } from '../../../web/form-fields.ts';
+import { workspacePath } from '../../../web/frame.ts';
 import type { PageError } from '../../../web/notices.ts';
 import { refusedOn } from '../../../web/page-refusals.ts';
-import { signedInForm } from '../../../web/session/handlers.ts';
-import type { SessionDeps, SignedIn } from '../../../web/session/session-cookie.ts';
+import { type InWorkspace, type WorkspaceDeps, workspaceForm } from '../../../web/session/workspace-pages.ts';
 import type { AccountGroups } from '../account-groups.ts';
 
-export interface GroupFormOptions extends SessionDeps {
+export interface GroupFormOptions extends WorkspaceDeps {
   groups: AccountGroups;
   /** The page the forms are on, again, with why a change was refused. */
   refused(
     request: FastifyRequest,
     reply: FastifyReply,
-    user: SignedIn,
+    user: InWorkspace,
     status: number,
     error: PageError,
   ): Promise<unknown>;
   /** The page for a group that is not the account's. */
-  notFound(reply: FastifyReply, user: SignedIn, what: string): unknown;
+  notFound(reply: FastifyReply, user: InWorkspace, what: string): unknown;
 }
 
-/** The groups card's forms on /dashboard: create, rename and delete a group (its links stay). */
+/** The groups card's forms on /w/<slug>: create, rename and delete a group (its links stay). */
 export async function groupForms(app: FastifyInstance, options: GroupFormOptions): Promise<void> {
   const { groups, refused, notFound } = options;
 
@@ -32,13 +32,13 @@ export async function groupForms(app: FastifyInstance, options: GroupFormOptions
   async function changeGroup(
     request: FastifyRequest,
     reply: FastifyReply,
-    user: SignedIn,
+    user: InWorkspace,
     change: () => Promise<unknown>,
     done: string,
   ) {
     try {
       await change();
-      return reply.redirect(`/dashboard?done=${done}#groups`, 303);
+      return reply.redirect(`${workspacePath(user.workspace.slug)}?done=${done}#groups`, 303);
     } catch (error) {
       const { status, error: shown } = refusedOn(reply, error);
       if (shown.code === 'not-found') return notFound(reply, user, 'group');
@@ -55,39 +55,39 @@ export async function groupForms(app: FastifyInstance, options: GroupFormOptions
     [field(request.body, 'name'), field(request.body, 'api_id')] as const;
 
   app.post(
-    '/dashboard/groups',
-    signedInForm(options, (request, reply, user) =>
+    '/w/:workspace/groups',
+    workspaceForm(options, 'groups:write', (request, reply, user) =>
       changeGroup(
         request,
         reply,
         user,
-        () => groups.create(user.account, ...groupFields(request)),
+        () => groups.create(user.workspace, ...groupFields(request)),
         'group-created',
       ),
     ),
   );
 
   app.post(
-    '/dashboard/groups/:id',
-    signedInForm(options, (request, reply, user) =>
+    '/w/:workspace/groups/:id',
+    workspaceForm(options, 'groups:write', (request, reply, user) =>
       changeGroup(
         request,
         reply,
         user,
-        async () => groups.rename(user.account, groupId(request), ...groupFields(request)),
+        async () => groups.rename(user.workspace, groupId(request), ...groupFields(request)),
         'group-renamed',
       ),
     ),
   );
 
   app.post(
-    '/dashboard/groups/:id/delete',
-    signedInForm(options, (request, reply, user) =>
+    '/w/:workspace/groups/:id/delete',
+    workspaceForm(options, 'groups:write', (request, reply, user) =>
       changeGroup(
         request,
         reply,
         user,
-        async () => groups.delete(user.account, groupId(request)),
+        async () => groups.delete(user.workspace, groupId(request)),
         'group-deleted',
       ),
     ),

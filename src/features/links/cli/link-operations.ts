@@ -1,8 +1,8 @@
 import type { Group, Link } from '../../../core/entities.ts';
 import { Refusal } from '../../../core/errors.ts';
 import type { Store } from '../../../core/ports/store.ts';
-import { accountWithEmail } from '../../accounts/index.ts';
 import { groupOrRefuse } from '../../groups/index.ts';
+import { personalWorkspace } from '../../workspaces/index.ts';
 import type { LinkEditor, LinkPatch } from '../link-requests.ts';
 
 /**
@@ -50,7 +50,7 @@ export function linkOperations(store: Store) {
       if (!Number.isInteger(limit) || limit < 1 || limit > LINK_LIST_MAX) {
         throw new RangeError(`a list holds 1 to ${LINK_LIST_MAX} links`);
       }
-      const account = await accountWithEmail(store, email);
+      const account = await personalWorkspace(store, email);
       const groupId =
         options.group === undefined ? undefined : (await groupOrRefuse(store, account.id, options.group)).id;
       const page = await store.listLinks(account.id, { groupId, limit, counted: false });

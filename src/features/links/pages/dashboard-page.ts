@@ -2,7 +2,7 @@ import type { Link } from '../../../core/entities.ts';
 import { isApiErrorCode } from '../../../core/errors.ts';
 import { SLUG_MAX_LENGTH, SLUG_MIN_LENGTH } from '../../../core/short-code.ts';
 import { dailyBars, horizontalBars } from '../../../web/charts.ts';
-import type { Frame } from '../../../web/frame.ts';
+import { type Frame, here, mayHere } from '../../../web/frame.ts';
 import { html, type SafeHtml } from '../../../web/html.ts';
 import { page } from '../../../web/layout.ts';
 import { csrfField, doneNotice, errorNotice, type PageError } from '../../../web/notices.ts';
@@ -13,7 +13,7 @@ import { groupOptions, linksCard } from './links-table.ts';
 import { namesRules, ruleFields } from './rule-fields.ts';
 import { EMPTY_RULE_FORM, type RuleForm } from './rule-form.ts';
 
-/** GET /dashboard: usage, a create form, clicks by day and the most clicked, the links and the groups. */
+/** GET /w/<slug>: usage, a create form, clicks by day and the most clicked, the links and the groups. */
 
 export interface DashboardView {
   frame: Frame;
@@ -64,7 +64,7 @@ ${
     ? html`<p class="notice ok" role="status" data-done="link-created">Created: ${copyableShortUrl(view.baseUrl, view.created.code)}</p>`
     : html``
 }
-<form method="post" action="/dashboard/links" class="row">
+<form method="post" action="${here(view.frame, '/links')}" class="row">
   ${csrfField(view.frame.csrfToken)}
   <label class="grow">Long URL <input type="text" name="url" inputmode="url" required placeholder="https://example.com/a/long/page" value="${draft.url}"></label>
   <label class="slug">Custom code <span class="hint">optional</span>
@@ -82,7 +82,7 @@ ${
 </section>`;
 }
 
-function activity(overview: Overview): SafeHtml {
+function activity(overview: Overview, base: string): SafeHtml {
   const total = overview.chart.clicks.reduce((sum, n) => sum + n, 0);
   const chart =
     total === 0
@@ -100,32 +100,34 @@ function activity(overview: Overview): SafeHtml {
           overview.top.map((link) => ({
             label: link.title || link.code,
             value: link.clicks,
-            href: `/dashboard/links/${link.code}`,
+            href: `${base}/links/${link.code}`,
           })),
           'Most clicked links, all time',
           'click',
         );
   return html`<div class="columns">
 <section class="card" aria-labelledby="activity-heading"><h2 id="activity-heading">Clicks, last 30 days</h2>${chart}
-<p><a class="button secondary small" href="/dashboard/stats">Visit stats of all links</a></p></section>
+<p><a class="button secondary small" href="${base}/stats">Visit stats of all links</a></p></section>
 <section class="card" aria-labelledby="top-heading"><h2 id="top-heading">Most clicked</h2>${top}</section>
 </div>`;
 }
 
 export function dashboardPage(view: DashboardView): string {
+  const base = here(view.frame);
+  const canEdit = mayHere(view.frame, 'links:write');
+  const csrfToken = view.frame.csrfToken;
   return page({
     title: 'Dashboard',
-    current: '/dashboard',
-    signedInAs: view.frame.email,
-    csrfToken: view.frame.csrfToken,
+    current: base,
+    frame: view.frame,
     styles: ['dashboard.css'],
     scripts: ['dashboard.js'],
     body: html`<div class="page-head"><h1>Dashboard</h1>${usage(view.overview)}</div>
 ${doneNotice(view.done, DONE)}
 ${view.error && !isApiErrorCode(view.error.code) ? errorNotice(view.error) : html``}
-${createCard(view)}
-${activity(view.overview)}
-${linksCard({ baseUrl: view.baseUrl, csrfToken: view.frame.csrfToken, overview: view.overview, filter: view.filter })}
-${groupsCard(view.overview.groups, view.frame.csrfToken)}`,
+${mayHere(view.frame, 'links:create') ? createCard(view) : ''}
+${activity(view.overview, base)}
+${linksCard({ baseUrl: view.baseUrl, base, canEdit, csrfToken, overview: view.overview, filter: view.filter })}
+${groupsCard(base, view.overview.groups, mayHere(view.frame, 'groups:write') ? csrfToken : undefined)}`,
   });
 }

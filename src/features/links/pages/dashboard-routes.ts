@@ -1,23 +1,24 @@
 import type { FastifyInstance } from 'fastify';
 import { field } from '../../../web/form-fields.ts';
+import { workspacePath } from '../../../web/frame.ts';
 import { refusedOn } from '../../../web/page-refusals.ts';
-import { signedInForm, signedInPage } from '../../../web/session/handlers.ts';
+import { workspaceForm, workspacePage } from '../../../web/session/workspace-pages.ts';
 import { type DashboardRouteOptions, dashboardRenderer } from './dashboard-view.ts';
 import { readRuleForm, ruleDraft } from './rule-form.ts';
 
-/** /dashboard: the account's links, usage, chart and groups, and the form that creates a link. */
+/** /w/<slug>: the workspace's links, usage, chart and groups, and the form that creates a link. */
 export async function dashboardRoutes(app: FastifyInstance, options: DashboardRouteOptions): Promise<void> {
   const { dashboard } = options;
   const { render } = dashboardRenderer(options);
 
   app.get(
-    '/dashboard',
-    signedInPage(options, (request, reply, user) => render(request, reply, user, 200)),
+    '/w/:workspace',
+    workspacePage(options, 'links:read', (request, reply, user) => render(request, reply, user, 200)),
   );
 
   app.post(
-    '/dashboard/links',
-    signedInForm(options, async (request, reply, user) => {
+    '/w/:workspace/links',
+    workspaceForm(options, 'links:create', async (request, reply, user) => {
       const draft = {
         url: field(request.body, 'url'),
         group: field(request.body, 'group'),
@@ -25,7 +26,7 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardRo
         rules: readRuleForm(request.body),
       };
       try {
-        const actor = await dashboard.actorOf(user.account);
+        const actor = await dashboard.actorOf(user.workspace);
         const { link } = await options.createLinkFor(actor, {
           url: draft.url,
           group: draft.group,
@@ -34,7 +35,7 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardRo
           ...ruleDraft(draft.rules),
           clientAddress: request.ip,
         });
-        return reply.redirect(`/dashboard?created=${link.code}`, 303);
+        return reply.redirect(`${workspacePath(user.workspace.slug)}?created=${link.code}`, 303);
       } catch (error) {
         const { status, error: shown } = refusedOn(reply, error);
         return render(request, reply, user, status, { error: shown, draft });

@@ -3,8 +3,11 @@ import type { LinkPosition } from '../../../core/entities.ts';
 import { positiveInt } from '../../../web/form-fields.ts';
 import { messagePage } from '../../../web/message-page.ts';
 import { sendPage } from '../../../web/send-page.ts';
-import { frameOf } from '../../../web/session/handlers.ts';
-import type { SessionDeps, SignedIn } from '../../../web/session/session-cookie.ts';
+import {
+  type InWorkspace,
+  type WorkspaceDeps,
+  workspaceFrame,
+} from '../../../web/session/workspace-pages.ts';
 import type { AccountGroups } from '../../groups/index.ts';
 import type { CreateLinkFor, LinkEditor } from '../link-requests.ts';
 import type { DashboardService, LinkFilter } from './dashboard.ts';
@@ -12,7 +15,7 @@ import { type DashboardView, dashboardPage } from './dashboard-page.ts';
 
 /** What the dashboard's routes share: their services, the filter of an address, and the page itself. */
 
-export interface DashboardRouteOptions extends SessionDeps {
+export interface DashboardRouteOptions extends WorkspaceDeps {
   dashboard: DashboardService;
   groups: AccountGroups;
   /** Creating a link with every check of /create, for the signed-in account. */
@@ -40,10 +43,10 @@ function filterOf(query: Query): LinkFilter {
   };
 }
 
-/** Where to go back after a delete: a dashboard address only, never anywhere else. */
-export function backTo(raw: string, done: string): string {
-  const url = new URL(raw.startsWith('/dashboard') ? raw : '/dashboard', 'http://snip.invalid');
-  if (url.origin !== 'http://snip.invalid' || url.pathname !== '/dashboard') return `/dashboard?done=${done}`;
+/** Where to go back after a delete: the workspace's dashboard only (`base`, /w/<slug>), never anywhere else. */
+export function backTo(base: string, raw: string, done: string): string {
+  const url = new URL(raw.startsWith(base) ? raw : base, 'http://snip.invalid');
+  if (url.origin !== 'http://snip.invalid' || url.pathname !== base) return `${base}?done=${done}`;
   url.searchParams.set('done', done);
   return `${url.pathname}${url.search}`;
 }
@@ -54,18 +57,18 @@ export function dashboardRenderer(options: DashboardRouteOptions) {
   async function render(
     request: FastifyRequest,
     reply: FastifyReply,
-    user: SignedIn,
+    user: InWorkspace,
     status: number,
     extra: Partial<DashboardView> = {},
   ) {
     const query = request.query as Query;
     const filter = filterOf(query);
-    const overview = await dashboard.overview(user.account, filter);
+    const overview = await dashboard.overview(user.workspace, filter);
     const createdCode = typeof query.created === 'string' ? query.created : undefined;
-    const created = createdCode ? await dashboard.ownLink(user.account, createdCode) : undefined;
+    const created = createdCode ? await dashboard.ownLink(user.workspace, createdCode) : undefined;
     const done = typeof query.done === 'string' ? query.done : undefined;
     const view = {
-      frame: frameOf(user),
+      frame: workspaceFrame(user),
       baseUrl: options.baseUrl,
       overview,
       filter,
@@ -76,9 +79,9 @@ export function dashboardRenderer(options: DashboardRouteOptions) {
     return sendPage(reply, status, dashboardPage(view));
   }
 
-  function notFound(reply: FastifyReply, user: SignedIn, what: string) {
-    const error = { code: 'not-found', message: `No ${what} of this account has that address.` };
-    return sendPage(reply, 404, messagePage({ title: 'Not found', error, frame: frameOf(user) }));
+  function notFound(reply: FastifyReply, user: InWorkspace, what: string) {
+    const error = { code: 'not-found', message: `No ${what} of this workspace has that address.` };
+    return sendPage(reply, 404, messagePage({ title: 'Not found', error, frame: workspaceFrame(user) }));
   }
 
   return { render, notFound };

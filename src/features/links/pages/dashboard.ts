@@ -1,12 +1,12 @@
 import { HOUR_MS } from '../../../core/days.ts';
 import type {
-  Account,
   Actor,
   Group,
   Link,
   LinkOrder,
   LinkPage,
   LinkPosition,
+  Workspace,
 } from '../../../core/entities.ts';
 import { UnavailableError } from '../../../core/errors.ts';
 import type { WindowCounter } from '../../../core/ports/shared-state.ts';
@@ -116,12 +116,12 @@ export interface DashboardOptions {
 }
 
 /** The account acting itself, in the window its live key spends (the API's and the dashboard's). */
-async function actorOf(store: DashboardOptions['store'], account: Account): Promise<Actor> {
+async function actorOf(store: DashboardOptions['store'], account: Workspace): Promise<Actor> {
   const key = await store.findMainKey(account.id);
   return { keyId: key?.id ?? 0, accountId: account.id, plan: account.plan };
 }
 
-async function usageOf(options: DashboardOptions, account: Account, at: number): Promise<Usage> {
+async function usageOf(options: DashboardOptions, account: Workspace, at: number): Promise<Usage> {
   const rate = accountRateWindow(await actorOf(options.store, account));
   const window = windowAt(at, HOUR_MS);
   // The request window lives in shared state; while that cannot answer the page still renders,
@@ -154,9 +154,9 @@ export function dashboardService(options: DashboardOptions) {
   }
 
   return {
-    actorOf: (account: Account) => actorOf(store, account),
+    actorOf: (account: Workspace) => actorOf(store, account),
 
-    async overview(account: Account, filter: LinkFilter): Promise<Overview> {
+    async overview(account: Workspace, filter: LinkFilter): Promise<Overview> {
       const [links, groups, used, series, top] = await Promise.all([
         store.listLinks(account.id, {
           groupId: filter.groupId,
@@ -182,7 +182,7 @@ export function dashboardService(options: DashboardOptions) {
     },
 
     /** One link of the account with its clicks over time; undefined for anyone else's or a deleted one. */
-    async link(account: Account, code: string): Promise<LinkDetail | undefined> {
+    async link(account: Workspace, code: string): Promise<LinkDetail | undefined> {
       const link = await store.findLinkOfAccount(account.id, code);
       if (!link) return undefined;
       const [groups, series] = await Promise.all([
@@ -194,7 +194,7 @@ export function dashboardService(options: DashboardOptions) {
     },
 
     /** A live link of the account, without its chart. */
-    async ownLink(account: Account, code: string): Promise<Link | undefined> {
+    async ownLink(account: Workspace, code: string): Promise<Link | undefined> {
       return store.findLinkOfAccount(account.id, code);
     },
   };

@@ -1,37 +1,38 @@
 import type { FastifyInstance } from 'fastify';
 import { Refusal } from '../../../core/errors.ts';
 import { field } from '../../../web/form-fields.ts';
+import { workspacePath } from '../../../web/frame.ts';
 import { refusedOn } from '../../../web/page-refusals.ts';
 import { sendPage } from '../../../web/send-page.ts';
-import { frameOf, signedInForm, signedInPage } from '../../../web/session/handlers.ts';
+import { workspaceForm, workspaceFrame, workspacePage } from '../../../web/session/workspace-pages.ts';
 import { linkChanges } from './dashboard.ts';
 import { backTo, type DashboardRouteOptions, dashboardRenderer, type Query } from './dashboard-view.ts';
 import { linkPage } from './link-page.ts';
 import { readRuleForm } from './rule-form.ts';
 
-/** /dashboard/links/<code>: one link, changed in place, or deleted. */
+/** /w/<slug>/links/<code>: one link, changed in place, or deleted. */
 export async function linkPageRoutes(app: FastifyInstance, options: DashboardRouteOptions): Promise<void> {
   const { dashboard } = options;
   const { notFound } = dashboardRenderer(options);
 
   app.get<{ Params: { code: string } }>(
-    '/dashboard/links/:code',
-    signedInPage(options, async (request, reply, user) => {
+    '/w/:workspace/links/:code',
+    workspacePage(options, 'links:read', async (request, reply, user) => {
       const { code } = request.params as { code: string };
-      const detail = await dashboard.link(user.account, code);
+      const detail = await dashboard.link(user.workspace, code);
       if (!detail) return notFound(reply, user, 'link');
       const done = (request.query as Query).done;
-      const view = { frame: frameOf(user), baseUrl: options.baseUrl, detail };
+      const view = { frame: workspaceFrame(user), baseUrl: options.baseUrl, detail };
       return sendPage(reply, 200, linkPage({ ...view, done: typeof done === 'string' ? done : undefined }));
     }),
   );
 
   /** Changes what the form changed, with the checks of the API; a refusal keeps the form as sent. */
   app.post(
-    '/dashboard/links/:code',
-    signedInForm(options, async (request, reply, user) => {
+    '/w/:workspace/links/:code',
+    workspaceForm(options, 'links:write', async (request, reply, user) => {
       const { code } = request.params as { code: string };
-      const detail = await dashboard.link(user.account, code);
+      const detail = await dashboard.link(user.workspace, code);
       if (!detail) return notFound(reply, user, 'link');
       const form = {
         url: field(request.body, 'url'),
@@ -40,31 +41,34 @@ export async function linkPageRoutes(app: FastifyInstance, options: DashboardRou
         rules: readRuleForm(request.body),
       };
       const patch = linkChanges(detail.link, form);
-      const page = `/dashboard/links/${detail.link.code}`;
+      const page = workspacePath(user.workspace.slug, `/links/${detail.link.code}`);
       if (Object.keys(patch).length === 0) return reply.redirect(`${page}?done=unchanged`, 303);
       try {
-        await options.editor.editFor(await dashboard.actorOf(user.account), detail.link.code, patch);
+        await options.editor.editFor(await dashboard.actorOf(user.workspace), detail.link.code, patch);
         return reply.redirect(`${page}?done=saved`, 303);
       } catch (error) {
         const { status, error: shown } = refusedOn(reply, error);
         if (shown.code === '314') return notFound(reply, user, 'link');
-        const view = { frame: frameOf(user), baseUrl: options.baseUrl, detail, error: shown, form };
+        const view = { frame: workspaceFrame(user), baseUrl: options.baseUrl, detail, error: shown, form };
         return sendPage(reply, status, linkPage(view));
       }
     }),
   );
 
   app.post(
-    '/dashboard/links/:code/delete',
-    signedInForm(options, async (request, reply, user) => {
+    '/w/:workspace/links/:code/delete',
+    workspaceForm(options, 'links:write', async (request, reply, user) => {
       const { code } = request.params as { code: string };
       try {
-        await options.editor.remove(user.account.id, code);
+        await options.editor.remove(user.workspace.id, code);
       } catch (error) {
         if (error instanceof Refusal && error.code === '314') return notFound(reply, user, 'link');
         throw error;
       }
-      return reply.redirect(backTo(field(request.body, 'back'), 'link-deleted'), 303);
+      return reply.redirect(
+        backTo(workspacePath(user.workspace.slug), field(request.body, 'back'), 'link-deleted'),
+        303,
+      );
     }),
   );
 }

@@ -1,7 +1,7 @@
 import { isApiErrorCode } from '../../../core/errors.ts';
 import { MAX_TITLE_LENGTH } from '../../../core/link-fields.ts';
 import { dailyBars } from '../../../web/charts.ts';
-import type { Frame } from '../../../web/frame.ts';
+import { type Frame, here, mayHere } from '../../../web/frame.ts';
 import { html, type SafeHtml } from '../../../web/html.ts';
 import { page } from '../../../web/layout.ts';
 import { csrfField, doneNotice, errorNotice, type PageError } from '../../../web/notices.ts';
@@ -47,7 +47,7 @@ function editCard(view: LinkView): SafeHtml {
   return html`<section class="card" id="edit" aria-labelledby="edit-heading">
 <h2 id="edit-heading">Change the link</h2>
 ${errorNotice(error)}
-<form method="post" action="/dashboard/links/${link.code}" class="stack edit-link">
+<form method="post" action="${here(view.frame, `/links/${link.code}`)}" class="stack edit-link">
   ${csrfField(view.frame.csrfToken)}
   <label>Long URL <input type="text" name="url" inputmode="url" required spellcheck="false" value="${form.url}"></label>
   <label>Title <span class="hint">optional; shown in your list of links</span>
@@ -64,6 +64,8 @@ The short code stays; saving counts as a request in this hour's window.</p>
 export function linkPage(view: LinkView): string {
   const { frame, baseUrl } = view;
   const { link, group } = view.detail;
+  const base = here(frame);
+  const canEdit = mayHere(frame, 'links:write');
   const total = view.detail.chart.clicks.reduce((sum, n) => sum + n, 0);
   const chart =
     total === 0
@@ -76,11 +78,10 @@ export function linkPage(view: LinkView): string {
         );
   return page({
     title: `Link ${link.code}`,
-    signedInAs: frame.email,
-    csrfToken: frame.csrfToken,
+    frame: frame,
     styles: ['dashboard.css'],
     scripts: ['dashboard.js'],
-    body: html`<p><a href="/dashboard">← Dashboard</a></p>
+    body: html`<p><a href="${base}">← Dashboard</a></p>
 <div class="page-head"><h1>Link <code>${link.code}</code></h1>
 <dl class="stats">
   <div><dt>Clicks</dt><dd data-clicks="${link.clicks}">${link.clicks.toLocaleString('en-US')}</dd></div>
@@ -100,13 +101,13 @@ ${doneNotice(view.done, DONE)}
   ${ruleFacts(link, Date.now())}
 </dl>
 <p class="hint">Bot hits are link previews, prefetches and crawlers: redirected, never counted as clicks.</p>
-${deleteLinkForm(link.code, frame.csrfToken, '/dashboard')}
+${canEdit ? deleteLinkForm(base, link.code, frame.csrfToken, base) : ''}
 </section>
-${editCard(view)}
+${canEdit ? editCard(view) : ''}
 </div>
 <section class="card" aria-labelledby="qr-heading"><h2 id="qr-heading">QR code</h2>${qrImage(baseUrl, link.code)}</section>
 </div>
 <section class="card" aria-labelledby="chart-heading"><h2 id="chart-heading">Clicks, last 30 days</h2>${chart}
-<p><a class="button secondary small" href="/dashboard/links/${link.code}/stats">All visit stats</a> <span class="hint">referrers, countries, devices, QR scans…</span></p></section>`,
+<p><a class="button secondary small" href="${base}/links/${link.code}/stats">All visit stats</a> <span class="hint">referrers, countries, devices, QR scans…</span></p></section>`,
   });
 }

@@ -17,16 +17,16 @@ export function copyableShortUrl(baseUrl: URL, code: string): SafeHtml {
 }
 
 /** Deleting asks first (dashboard.js); without script the form submits at once. */
-export function deleteLinkForm(code: string, csrfToken: string, back: string): SafeHtml {
-  return html`<form method="post" action="/dashboard/links/${code}/delete" class="inline" data-confirm="Delete ${code}? Its short URL stops working at once and the code is never given out again.">
+export function deleteLinkForm(base: string, code: string, csrfToken: string, back: string): SafeHtml {
+  return html`<form method="post" action="${base}/links/${code}/delete" class="inline" data-confirm="Delete ${code}? Its short URL stops working at once and the code is never given out again.">
 ${csrfField(csrfToken)}<input type="hidden" name="back" value="${back}"><button type="submit" class="danger small">Delete link</button></form>`;
 }
 
 /** The actions of one link, behind a menu button so that no destructive button sits on every row. */
-export function linkActions(code: string, csrfToken: string, back: string): SafeHtml {
+export function linkActions(base: string, code: string, csrfToken: string, back: string): SafeHtml {
   return html`<details class="menu"><summary aria-label="Actions for ${code}">⋯</summary>
-<div class="menu-items"><a class="button secondary small" href="/dashboard/links/${code}">Clicks and QR code</a>
-${deleteLinkForm(code, csrfToken, back)}</div></details>`;
+<div class="menu-items"><a class="button secondary small" href="${base}/links/${code}">Clicks and QR code</a>
+${deleteLinkForm(base, code, csrfToken, back)}</div></details>`;
 }
 
 export function qrImage(baseUrl: URL, code: string): SafeHtml {

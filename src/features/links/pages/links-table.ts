@@ -10,6 +10,10 @@ import { ruleBadges } from './rule-badges.ts';
 
 export interface LinksView {
   baseUrl: URL;
+  /** The workspace's address, /w/<slug>. */
+  base: string;
+  /** Whether the user may change links (else no form to do it is shown). */
+  canEdit: boolean;
   csrfToken: string;
   overview: Overview;
   filter: LinkFilter;
@@ -17,6 +21,7 @@ export interface LinksView {
 
 /** The dashboard's address for a filter, with some of it changed (a page position is dropped unless given). */
 export function dashboardHref(
+  base: string,
   filter: LinkFilter,
   change: { order?: LinkOrder; after?: LinkPosition; before?: LinkPosition } = {},
 ): string {
@@ -28,7 +33,7 @@ export function dashboardHref(
   if (change.after) query.set('after', `${change.after.value}.${change.after.id}`);
   if (change.before) query.set('before', `${change.before.value}.${change.before.id}`);
   const text = query.toString();
-  return text ? `/dashboard?${text}` : '/dashboard';
+  return text ? `${base}?${text}` : base;
 }
 
 export function groupOptions(groups: readonly Group[], selected: string, none: string): SafeHtml {
@@ -47,12 +52,12 @@ function row(view: LinksView, link: Link, groups: Map<number, Group>, back: stri
   const group = link.groupId === null ? undefined : groups.get(link.groupId);
   const title = link.title || shortUrl(view.baseUrl, link.code);
   return html`<tr data-code="${link.code}">
-<td data-label="Link"><a class="title truncate" href="/dashboard/links/${link.code}" title="${title}">${title}</a>${withBadges(ruleBadges(link, now), longUrlLink(link, true))}</td>
+<td data-label="Link"><a class="title truncate" href="${view.base}/links/${link.code}" title="${title}">${title}</a>${withBadges(ruleBadges(link, now), longUrlLink(link, true))}</td>
 <td data-label="Short URL">${copyableShortUrl(view.baseUrl, link.code)}</td>
 <td data-label="Group"><span class="truncate">${group ? group.name : html`<span class="hint">none</span>`}</span></td>
 <td data-label="Clicks" class="num" data-clicks="${link.clicks}">${link.clicks.toLocaleString('en-US')}</td>
 <td data-label="Created" class="nowrap"><time datetime="${link.createdAt.toISOString()}" title="${when(link.createdAt)}">${day(link.createdAt)}</time></td>
-<td class="actions">${linkActions(link.code, view.csrfToken, back)}</td>
+<td class="actions">${view.canEdit ? linkActions(view.base, link.code, view.csrfToken, back) : ''}</td>
 </tr>`;
 }
 
@@ -60,19 +65,19 @@ function row(view: LinksView, link: Link, groups: Map<number, Group>, back: stri
 function sortable(view: LinksView, order: LinkOrder, label: string, numeric: boolean): SafeHtml {
   const current = view.filter.order === order;
   const sort = current ? html` aria-sort="descending"` : html``;
-  return html`<th scope="col"${sort}${numeric ? html` class="num"` : html``}><a href="${dashboardHref(view.filter, { order })}">${label}${current ? ' ↓' : ''}</a></th>`;
+  return html`<th scope="col"${sort}${numeric ? html` class="num"` : html``}><a href="${dashboardHref(view.base, view.filter, { order })}">${label}${current ? ' ↓' : ''}</a></th>`;
 }
 
 function emptyState(view: LinksView, filtered: boolean): SafeHtml {
   if (filtered) {
-    return html`<div class="empty" data-state="no-links"><p>No link matches these filters.</p><p><a href="/dashboard">Show every link</a></p></div>`;
+    return html`<div class="empty" data-state="no-links"><p>No link matches these filters.</p><p><a href="${view.base}">Show every link</a></p></div>`;
   }
   const base = view.baseUrl.href.replace(/\/$/, '');
   return html`<div class="empty" data-state="no-links">
 <p><strong>No links yet.</strong> Shorten a URL with the form above, or from a script with your API key:</p>
 <pre><code>curl ${base}/create -H 'Content-Type: application/json' \\
   -H "X-API-Key: $KEY" -d '{"url": "https://example.com/a/long/page"}'</code></pre>
-<p class="hint">Your key is under <a href="/account#api-access">API Access</a>. Each link then shows here with its clicks.</p>
+<p class="hint">Keys are made under <a href="${view.base}/keys">Keys</a>. Each link then shows here with its clicks.</p>
 </div>`;
 }
 
@@ -80,15 +85,15 @@ function pager(view: LinksView): SafeHtml {
   const { newer, older } = view.overview;
   if (!newer && !older) return html``;
   return html`<nav class="pager" aria-label="Pages of links">
-${newer ? html`<a class="button secondary small" href="${dashboardHref(view.filter, { before: newer })}" rel="prev">← Newer</a>` : html`<span></span>`}
-${older ? html`<a class="button secondary small" href="${dashboardHref(view.filter, { after: older })}" rel="next">Older →</a>` : html`<span></span>`}
+${newer ? html`<a class="button secondary small" href="${dashboardHref(view.base, view.filter, { before: newer })}" rel="prev">← Newer</a>` : html`<span></span>`}
+${older ? html`<a class="button secondary small" href="${dashboardHref(view.base, view.filter, { after: older })}" rel="next">Older →</a>` : html`<span></span>`}
 </nav>`;
 }
 
 export function linksCard(view: LinksView): SafeHtml {
   const { overview, filter } = view;
   const groups = new Map(overview.groups.map((group) => [group.id, group]));
-  const back = dashboardHref(filter, { after: filter.after, before: filter.before });
+  const back = dashboardHref(view.base, filter, { after: filter.after, before: filter.before });
   const filtered = filter.search !== '' || filter.groupId !== undefined;
   const selected = filter.groupId === undefined ? '' : String(filter.groupId);
   const total = overview.links.total ?? 0;
@@ -99,12 +104,12 @@ export function linksCard(view: LinksView): SafeHtml {
 ${
   total === 0 && !filtered
     ? html``
-    : html`<form method="get" action="/dashboard" class="row filter" role="search" aria-label="Filter links">
+    : html`<form method="get" action="${view.base}" class="row filter" role="search" aria-label="Filter links">
   <label class="grow">Search URL or title <input type="search" name="q" value="${filter.search}"></label>
   <label>Group <select name="group">${groupOptions(overview.groups, selected, 'All groups')}</select></label>
   ${filter.order === 'created' ? html`` : html`<input type="hidden" name="order" value="${filter.order}">`}
   <button type="submit" class="secondary">Filter</button>
-  ${filtered ? html`<a href="${dashboardHref({ ...filter, search: '', groupId: undefined })}" class="button ghost">Clear</a>` : html``}
+  ${filtered ? html`<a href="${dashboardHref(view.base, { ...filter, search: '', groupId: undefined })}" class="button ghost">Clear</a>` : html``}
 </form>`
 }
 ${

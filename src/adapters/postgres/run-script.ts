@@ -1,0 +1,27 @@
+/** Runs the dialect-neutral store scripts (adapters/sql/script.ts) on PostgreSQL. */
+import { driveAsync, LOCK_WORKSPACE, type Script, type ScriptRunner, type Step } from '../sql/script.ts';
+import { type Db, numbered, type Queryable, query, transaction } from './client.ts';
+
+export function postgresScripts(db: Db): ScriptRunner {
+  const texts = new Map<string, string>();
+  const text = (sql: string) => {
+    let found = texts.get(sql);
+    if (found === undefined) {
+      found = numbered(sql);
+      texts.set(sql, found);
+    }
+    return found;
+  };
+  const exec = (on: Queryable) => (step: Step) =>
+    'lockWorkspace' in step
+      ? query(on, text(LOCK_WORKSPACE), [step.lockWorkspace])
+      : query(on, text(step.sql), step.params);
+  return {
+    read<T>(script: Script<T>) {
+      return driveAsync(script, exec(db));
+    },
+    write<T>(script: Script<T>) {
+      return transaction(db, (tx) => driveAsync(script, exec(tx)));
+    },
+  };
+}

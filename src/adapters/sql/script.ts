@@ -1,0 +1,69 @@
+import type { Row } from './rows.ts';
+
+/**
+ * A store operation written once for both dialects: a generator that yields its statements and
+ * receives their rows. Each adapter runs it in its own way (SQLite synchronously inside BEGIN
+ * IMMEDIATE, PostgreSQL awaiting each statement inside a transaction), so the logic of a
+ * multi-statement change, such as "never remove the last owner", exists in one place. Statements
+ * use `?` placeholders, `true`/`false` literals and RETURNING, which both dialects share.
+ */
+
+export type Param = string | number | null | Buffer;
+
+export interface Query {
+  sql: string;
+  params: readonly Param[];
+}
+
+/** Holds a workspace's row until the transaction ends (PostgreSQL; SQLite's writer lock already does). */
+export interface Lock {
+  lockWorkspace: number;
+}
+
+export type Step = Query | Lock;
+
+export type Script<T> = Generator<Step, T, Row[]>;
+
+export const q = (sql: string, ...params: Param[]): Query => ({ sql, params });
+
+export const lockWorkspace = (id: number): Lock => ({ lockWorkspace: id });
+
+export const LOCK_WORKSPACE = 'SELECT id FROM workspaces WHERE id = ? FOR UPDATE';
+
+/** Runs scripts: `read` outside any transaction, `write` in one transaction. */
+export interface ScriptRunner {
+  read<T>(script: Script<T>): Promise<T>;
+  write<T>(script: Script<T>): Promise<T>;
+}
+
+/** Runs a script with `exec` answering each statement; a failing statement is thrown into the script. */
+export function drive<T>(script: Script<T>, exec: (step: Step) => Row[]): T {
+  let next = script.next(undefined as unknown as Row[]);
+  while (!next.done) {
+    let rows: Row[];
+    try {
+      rows = exec(next.value);
+    } catch (error) {
+      next = script.throw(error);
+      continue;
+    }
+    next = script.next(rows);
+  }
+  return next.value;
+}
+
+/** The same, for a driver whose statements are awaited. */
+export async function driveAsync<T>(script: Script<T>, exec: (step: Step) => Promise<Row[]>): Promise<T> {
+  let next = script.next(undefined as unknown as Row[]);
+  while (!next.done) {
+    let rows: Row[];
+    try {
+      rows = await exec(next.value);
+    } catch (error) {
+      next = script.throw(error);
+      continue;
+    }
+    next = script.next(rows);
+  }
+  return next.value;
+}

@@ -1,0 +1,44 @@
+/** Plans on SQLite (users and workspaces: adapters/sql/people-store.ts). */
+import type { Plan, PlanSettings } from '../../core/entities.ts';
+import type { AccountStore } from '../../core/ports/store.ts';
+import { mapRow, PLAN_COLUMNS, toPlan } from '../sql/rows.ts';
+import type { Connection } from './connection.ts';
+
+type PlanStore = Pick<AccountStore, 'upsertPlan' | 'findPlanByName' | 'listPlans' | 'ensureDefaultPlans'>;
+
+const UPSERT_PLAN = `INSERT INTO plans (name, api_access, url_quota, rate_limit_per_hour) VALUES (?, ?, ?, ?)
+  ON CONFLICT (name) DO UPDATE SET api_access = excluded.api_access, url_quota = excluded.url_quota,
+    rate_limit_per_hour = excluded.rate_limit_per_hour
+  RETURNING ${PLAN_COLUMNS}`;
+
+export function sqlitePlanStore(conn: Connection): PlanStore {
+  const upsertPlan = (plan: PlanSettings): Plan => {
+    const row = conn
+      .stmt(UPSERT_PLAN)
+      .get(plan.name, plan.apiAccess ? 1 : 0, plan.urlQuota, plan.rateLimitPerHour);
+    if (!row) throw new Error(`upsert of plan ${plan.name} returned no row`);
+    return toPlan(row);
+  };
+
+  return {
+    async upsertPlan(plan) {
+      return upsertPlan(plan);
+    },
+
+    async findPlanByName(name) {
+      return mapRow(conn.stmt(`SELECT ${PLAN_COLUMNS} FROM plans WHERE name = ?`).get(name), toPlan);
+    },
+
+    async listPlans() {
+      return conn.stmt(`SELECT ${PLAN_COLUMNS} FROM plans ORDER BY id`).all().map(toPlan);
+    },
+
+    async ensureDefaultPlans(plans) {
+      // BEGIN IMMEDIATE makes "empty?" and the inserts one step, even with two processes starting.
+      conn.transaction(() => {
+        const row = conn.stmt('SELECT COUNT(*) AS n FROM plans').get();
+        if (row?.n === 0) for (const plan of plans) upsertPlan(plan);
+      });
+    },
+  };
+}

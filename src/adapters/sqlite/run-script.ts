@@ -1,0 +1,18 @@
+/** Runs the dialect-neutral store scripts (adapters/sql/script.ts) on SQLite. */
+import type { Row } from '../sql/rows.ts';
+import { drive, type Script, type ScriptRunner, type Step } from '../sql/script.ts';
+import type { Connection } from './connection.ts';
+
+export function sqliteScripts(conn: Connection): ScriptRunner {
+  // BEGIN IMMEDIATE holds the writer lock for the whole transaction: a workspace lock adds nothing.
+  const exec = (step: Step): Row[] =>
+    'lockWorkspace' in step ? [] : (conn.stmt(step.sql).all(...step.params) as Row[]);
+  return {
+    async read<T>(script: Script<T>) {
+      return drive(script, exec);
+    },
+    async write<T>(script: Script<T>) {
+      return conn.transaction(() => drive(script, exec));
+    },
+  };
+}

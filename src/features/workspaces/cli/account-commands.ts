@@ -1,0 +1,138 @@
+import { createInterface } from 'node:readline';
+import type { Store } from '../../../core/ports/store.ts';
+import { type Command, type CommandContext, count, tab, UsageError } from '../../../terminal/command.ts';
+import { accountJson, planJson } from './account-json.ts';
+import { accountOperations } from './account-operations.ts';
+
+/** `snip plan …`, `snip account …` and `snip key rotate` (docs/api.md §6), in the order the usage lists them. */
+
+export const ACCOUNT_FLAGS = {
+  'api-access': { type: 'boolean' },
+  'url-quota': { type: 'string' },
+  'rate-limit': { type: 'string' },
+  plan: { type: 'string' },
+  password: { type: 'string' },
+} as const;
+
+type AccountDeps = { store: Store };
+type AccountCommand = Command<typeof ACCOUNT_FLAGS, AccountDeps>;
+
+/** The first line (its newline dropped) from a pipe or a terminal. */
+async function firstLine(input: NodeJS.ReadableStream): Promise<string | undefined> {
+  const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY, terminal: false });
+  for await (const line of lines) return line;
+  return undefined;
+}
+
+async function passwordFrom(
+  { values, io }: CommandContext<typeof ACCOUNT_FLAGS, AccountDeps>,
+  email: string,
+): Promise<string> {
+  if (values.password !== undefined) return values.password;
+  const input = io.input();
+  if (input.isTTY) io.err.write(`new password for ${email} (shown as typed; end with Enter): `);
+  return (await firstLine(input)) ?? '';
+}
+
+export const ACCOUNT_COMMANDS: Record<string, AccountCommand> = {
+  'plan create': {
+    synopsis: '<name> [--api-access|--no-api-access] [--url-quota N] [--rate-limit N]',
+    about: 'creates a plan, or updates the settings given of an existing one',
+    details: `  --api-access      the plan's accounts may use the API (--no-api-access: they may not)
+  --url-quota N     links an account may hold
+  --rate-limit N    API requests an account may make per hour`,
+    flags: ['api-access', 'url-quota', 'rate-limit'],
+    args: 1,
+    run: async ({ args: [name = ''], values, store }) => {
+      const plan = await accountOperations(store).savePlan(name, {
+        apiAccess: values['api-access'],
+        urlQuota: count(values['url-quota'], '--url-quota'),
+        rateLimitPerHour: count(values['rate-limit'], '--rate-limit'),
+      });
+      return planJson(plan);
+    },
+  },
+  'plan list': {
+    synopsis: '',
+    about: 'lists the plans',
+    details: `One line per plan: name, API access, URL quota, requests per hour.
+--json prints {"items": [{name, api_access, url_quota, rate_limit_per_hour}, ...]}.`,
+    flags: [],
+    args: 0,
+    line: (plan) =>
+      tab(
+        plan.name,
+        plan.api_access ? 'api access' : 'no api access',
+        plan.url_quota,
+        plan.rate_limit_per_hour,
+      ),
+    run: async ({ store }) => ({ items: (await accountOperations(store).listPlans()).map(planJson) }),
+  },
+  'account create': {
+    synopsis: '<email> --plan <name> [--password P]',
+    about: 'creates a user, their personal workspace and its API key',
+    details: `  --plan <name>     the account's plan (required)
+  --password P      lets the account sign in to the dashboard (8 to 1,024 characters); or set it
+                    later with \`snip account password <email>\`, which reads it from stdin
+The API key is printed only now (and on \`snip key rotate\`).`,
+    flags: ['plan', 'password'],
+    args: 1,
+    run: async ({ args: [email = ''], values, store }) => {
+      if (!values.plan) throw new UsageError('account create needs --plan <name>');
+      const ops = accountOperations(store);
+      const { account, apiKey } = await ops.createAccount(email, values.plan, values.password);
+      return {
+        id: account.user.id,
+        email: account.user.email,
+        plan: account.workspace.plan.name,
+        workspace: account.workspace.slug,
+        api_key: apiKey,
+      };
+    },
+  },
+  'account plan': {
+    synopsis: '<email> <plan>',
+    about: 'puts the personal workspace of the user on a plan',
+    flags: [],
+    args: 2,
+    run: async ({ args: [email = '', plan = ''], store }) => {
+      const account = await accountOperations(store).assignPlan(email, plan);
+      return { email: account.user.email, plan: account.workspace.plan.name };
+    },
+  },
+  'account password': {
+    synopsis: '<email> [--password P]',
+    about: 'sets the password the account signs in to the dashboard with',
+    details: `Reads the password from the first line of stdin unless --password is given, e.g.
+  printf '%s\\n' "$PASSWORD" | npx snip account password you@example.com
+A password has 8 to 1,024 characters. Every dashboard session of the account ends.`,
+    flags: ['password'],
+    args: 1,
+    run: async (ctx) => {
+      const [email = ''] = ctx.args;
+      const account = await accountOperations(ctx.store).setPassword(email, await passwordFrom(ctx, email));
+      return { email: account.user.email };
+    },
+  },
+  'account list': {
+    synopsis: '',
+    about: 'lists the accounts, oldest first',
+    details: `One line per user: email, plan and address of their personal workspace, created.
+--json prints {"items": [{email, plan, workspace, created_at}, ...]}.`,
+    flags: [],
+    args: 0,
+    line: (account) => tab(account.email, account.plan, account.workspace, account.created_at),
+    run: async ({ store }) => ({ items: (await accountOperations(store).listAccounts()).map(accountJson) }),
+  },
+  'key rotate': {
+    synopsis: '<email>',
+    about: "issues a new main API key of the user's personal workspace and revokes the old one at once",
+    details: 'The new key is printed only now.',
+    flags: [],
+    args: 1,
+    run: async ({ args: [email = ''], store }) => {
+      const { account, apiKey } = await accountOperations(store).rotateKey(email);
+      return { email: account.user.email, api_key: apiKey };
+    },
+  },
+};

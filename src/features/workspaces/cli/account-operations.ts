@@ -1,0 +1,130 @@
+import type { Account, Plan, Workspace } from '../../../core/entities.ts';
+import { Refusal } from '../../../core/errors.ts';
+import { hashPassword } from '../../../core/password.ts';
+import {
+  DEFAULT_RATE_LIMIT_PER_HOUR,
+  DEFAULT_URL_QUOTA,
+  normalizeEmail,
+  PLAN_NAME_PATTERN,
+} from '../../../core/plans.ts';
+import type { Store } from '../../../core/ports/store.ts';
+import { issueAccountKey } from '../api-access.ts';
+import { PASSWORD_MAX, PASSWORD_MIN } from '../sign-in.ts';
+
+/** Operator use cases (docs/api.md §5, §6): what `npx snip …` does. Refusals carry what went wrong. */
+
+export interface PlanChange {
+  apiAccess?: boolean;
+  urlQuota?: number;
+  rateLimitPerHour?: number;
+}
+
+export interface IssuedAccount {
+  account: Account;
+  apiKey: string;
+}
+
+/** The user of that email (any case) with their personal workspace, or a refusal naming it. */
+export async function accountWithEmail(
+  store: Pick<Store, 'findAccountByEmail'>,
+  email: string,
+): Promise<Account> {
+  const normalized = normalizeEmail(email);
+  const account = normalized ? await store.findAccountByEmail(normalized) : undefined;
+  if (!account) throw new Refusal('no-such-account', `no account with email "${email}"`);
+  return account;
+}
+
+/** What the section-6 commands that take an email act on: that user's personal workspace. */
+export async function personalWorkspace(
+  store: Pick<Store, 'findAccountByEmail'>,
+  email: string,
+): Promise<Workspace> {
+  return (await accountWithEmail(store, email)).workspace;
+}
+
+/** The rule of sign-up: a password has PASSWORD_MIN to PASSWORD_MAX characters. */
+function checkPassword(password: string): void {
+  if (password.length < PASSWORD_MIN || password.length > PASSWORD_MAX) {
+    throw new Refusal('password-invalid', `a password has ${PASSWORD_MIN} to 1,024 characters`);
+  }
+}
+
+export function accountOperations(store: Store) {
+  async function planNamed(name: string): Promise<Plan> {
+    const plan = await store.findPlanByName(name);
+    if (!plan) throw new Refusal('no-such-plan', `no plan named "${name}"`);
+    return plan;
+  }
+
+  const accountOf = (email: string) => accountWithEmail(store, email);
+
+  const issueKey = (account: Account) => issueAccountKey(store, account.workspace.id, account.user.id);
+
+  return {
+    /** Creates the plan or updates the settings given; unnamed settings keep their value (or the default). */
+    async savePlan(name: string, change: PlanChange): Promise<Plan> {
+      if (!PLAN_NAME_PATTERN.test(name)) {
+        throw new Refusal('plan-name-invalid', 'a plan name is 1-40 characters of a-z, 0-9, "-" and "_"');
+      }
+      for (const [field, value] of [
+        ['url quota', change.urlQuota],
+        ['rate limit', change.rateLimitPerHour],
+      ] as const) {
+        if (value !== undefined && (!Number.isSafeInteger(value) || value < 0)) {
+          throw new Refusal('number-invalid', `the ${field} must be a whole number of at least 0`);
+        }
+      }
+      const current = await store.findPlanByName(name);
+      return store.upsertPlan({
+        name,
+        apiAccess: change.apiAccess ?? current?.apiAccess ?? false,
+        urlQuota: change.urlQuota ?? current?.urlQuota ?? DEFAULT_URL_QUOTA,
+        rateLimitPerHour: change.rateLimitPerHour ?? current?.rateLimitPerHour ?? DEFAULT_RATE_LIMIT_PER_HOUR,
+      });
+    },
+
+    async createAccount(email: string, planName: string, password?: string): Promise<IssuedAccount> {
+      const normalized = normalizeEmail(email);
+      if (!normalized) throw new Refusal('email-invalid', `"${email}" is not an email address`);
+      if (password !== undefined) checkPassword(password);
+      const plan = await planNamed(planName);
+      const passwordHash = password === undefined ? null : await hashPassword(password);
+      // The operator vouches for the address.
+      const result = await store.createAccount(normalized, plan.id, passwordHash, true);
+      if (result.kind === 'email-taken') {
+        throw new Refusal('email-taken', `an account with email "${normalized}" exists`);
+      }
+      return { account: result.account, apiKey: await issueKey(result.account) };
+    },
+
+    async assignPlan(email: string, planName: string): Promise<Account> {
+      const account = await accountOf(email);
+      const plan = await planNamed(planName);
+      await store.setWorkspacePlan(account.workspace.id, plan.id);
+      return { ...account, workspace: { ...account.workspace, plan } };
+    },
+
+    /** Issues a new key and revokes the old one at once. */
+    async rotateKey(email: string): Promise<{ account: Account; apiKey: string }> {
+      const account = await accountOf(email);
+      return { account, apiKey: await issueKey(account) };
+    },
+
+    /** Sets the password as sign-up would and ends every session of the user. */
+    async setPassword(email: string, password: string): Promise<Account> {
+      const account = await accountOf(email);
+      checkPassword(password);
+      await store.setPasswordHash(account.user.id, await hashPassword(password));
+      await store.deleteSessionsOfUser(account.user.id);
+      return account;
+    },
+
+    /** Oldest first. */
+    listAccounts: (): Promise<Account[]> => store.listAccounts(),
+
+    listPlans: (): Promise<Plan[]> => store.listPlans(),
+  };
+}
+
+export type AccountOperations = ReturnType<typeof accountOperations>;

@@ -1,0 +1,102 @@
+import type { MailMessage } from '../../../core/ports/mailer.ts';
+import { html, type SafeHtml } from '../../../web/html.ts';
+
+/**
+ * The mails a workspace sends. Names come from other people (a workspace's owner, an inviter), so
+ * they are flattened to one line everywhere — a newline in a subject would start a new header, and
+ * in the text part it could fake a paragraph — and escaped in the HTML part.
+ */
+
+/** Control characters and line breaks become spaces; bidi overrides, which can disguise text, go. */
+function oneLine(value: string): string {
+  return value
+    .replace(/[\u202A-\u202E\u2066-\u2069]/g, '')
+    .replace(/[\p{Cc}\s]+/gu, ' ')
+    .trim();
+}
+
+/** Unambiguous for every reader whatever their locale: the recipient's zone is unknown. */
+function utc(date: Date): string {
+  return `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+function page(paragraphs: SafeHtml[], url: string, action: string, footer: string): string {
+  return html`<!doctype html>
+<html><body style="font-family: sans-serif; line-height: 1.5">
+${paragraphs.map((p) => html`<p>${p}</p>\n`)}<p><a href="${url}">${action}</a></p>
+<p style="color: #555; font-size: 0.9em">${footer}</p>
+</body></html>
+`.html;
+}
+
+export function invitationMessage(input: {
+  to: string;
+  workspaceName: string;
+  role: string;
+  invitedBy: string;
+  url: string;
+  expiresAt: Date;
+}): MailMessage {
+  const workspace = oneLine(input.workspaceName);
+  const inviter = oneLine(input.invitedBy);
+  const role = oneLine(input.role);
+  const expires = utc(input.expiresAt);
+  const footer = `The invitation expires on ${expires}. If you did not expect it, you can ignore this email.`;
+  return {
+    to: input.to,
+    subject: `You are invited to join ${workspace} on Snip`,
+    text: `${inviter} invited you to join the workspace "${workspace}" on Snip as ${role}.
+
+Accept the invitation:
+${input.url}
+
+${footer}
+`,
+    html: page(
+      [html`${inviter} invited you to join the workspace <strong>${workspace}</strong> on Snip as ${role}.`],
+      input.url,
+      'Accept the invitation',
+      footer,
+    ),
+  };
+}
+
+export function verificationMessage(input: { to: string; url: string }): MailMessage {
+  const footer = 'If you did not create a Snip account, you can ignore this email.';
+  return {
+    to: input.to,
+    subject: 'Confirm your email address for Snip',
+    text: `Confirm that this is your email address by opening this link:
+${input.url}
+
+${footer}
+`,
+    html: page(
+      [html`Confirm that this is your email address.`],
+      input.url,
+      'Confirm my email address',
+      footer,
+    ),
+  };
+}
+
+export function passwordResetMessage(input: { to: string; url: string }): MailMessage {
+  const validity = 'The link is valid for one hour and works only once.';
+  const footer = 'If you did not ask to reset your password, you can ignore this email: nothing changes.';
+  return {
+    to: input.to,
+    subject: 'Reset your Snip password',
+    text: `Choose a new password for Snip by opening this link:
+${input.url}
+
+${validity}
+${footer}
+`,
+    html: page(
+      [html`Choose a new password for Snip with the link below.`, html`${validity}`],
+      input.url,
+      'Choose a new password',
+      footer,
+    ),
+  };
+}

@@ -1,0 +1,61 @@
+import type { FastifyInstance } from 'fastify';
+import type { Mailer } from '../../../core/ports/mailer.ts';
+import type { WindowCounter } from '../../../core/ports/shared-state.ts';
+import type { Store } from '../../../core/ports/store.ts';
+import { pageScope } from '../../../web/page-errors.ts';
+import type { FormTokens } from '../../../web/session/csrf.ts';
+import type { WorkspaceDeps } from '../../../web/session/workspace-pages.ts';
+import type { ApiAccess } from '../api-access.ts';
+import type { InvitationsService } from '../invitations.ts';
+import type { MembersService } from '../members.ts';
+import type { OidcSignIn } from '../oidc-sign-in.ts';
+import type { SignInService } from '../sign-in.ts';
+import type { WorkspaceAdmin } from '../workspace-admin.ts';
+import { accountRoutes } from './account-routes.ts';
+import { authRoutes } from './auth-routes.ts';
+import { invitationRoutes } from './invitation-routes.ts';
+import { keyRoutes } from './key-routes.ts';
+import { legacyRoutes } from './legacy-routes.ts';
+import { mailLinkRoutes } from './mail-link-routes.ts';
+import { memberPageRoutes } from './member-page-routes.ts';
+import { oidcRoutes } from './oidc-routes.ts';
+import { settingsRoutes } from './settings-routes.ts';
+
+/** Sign-up, sign-in and out, the person's Account Settings, a workspace's keys, and the old addresses. */
+export interface AccountPagesOptions extends WorkspaceDeps {
+  auth: SignInService;
+  forms: FormTokens;
+  keys: ApiAccess;
+  members: MembersService;
+  invitations: InvitationsService;
+  admin: WorkspaceAdmin;
+  signupOpen: boolean;
+  workspaces: Pick<Store, 'workspacesOf' | 'setLastWorkspace'>;
+  store: Store;
+  counter: WindowCounter;
+  baseUrl: URL;
+  /** Where mail goes; none without SMTP_URL. */
+  mailer?: Mailer;
+  emailVerification: 'required' | 'off';
+  /** OpenID Connect sign-in, when configured. */
+  oidc?: { issuer: string; clientId: string; clientSecret: string; name: string };
+  /** The OpenID sign-in service, built when OIDC is configured. */
+  oidcSignIn?: OidcSignIn;
+}
+
+export async function accountPages(app: FastifyInstance, options: AccountPagesOptions): Promise<void> {
+  pageScope(app);
+  await app.register(authRoutes, {
+    ...options,
+    oidcName: options.oidc?.name,
+    resetByMail: options.mailer !== undefined,
+  });
+  await app.register(accountRoutes, options);
+  await app.register(keyRoutes, options);
+  await app.register(legacyRoutes, options);
+  await app.register(memberPageRoutes, { ...options, mails: options.mailer !== undefined });
+  await app.register(settingsRoutes, options);
+  await app.register(invitationRoutes, options);
+  await app.register(mailLinkRoutes, options);
+  await app.register(oidcRoutes, options);
+}

@@ -1,0 +1,125 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { field } from '../../../web/form-fields.ts';
+import { workspacePath } from '../../../web/frame.ts';
+import { refusedOn } from '../../../web/page-refusals.ts';
+import { sendPage } from '../../../web/send-page.ts';
+import { type FormTokens, hasSessionToken } from '../../../web/session/csrf.ts';
+import { refuseForgedForm } from '../../../web/session/handlers.ts';
+import {
+  clearSessionCookie,
+  SESSION_COOKIE,
+  type SessionDeps,
+  signedIn,
+  startSession,
+} from '../../../web/session/session-cookie.ts';
+import { setFreshKey } from '../fresh-key.ts';
+import { type SignUpVerificationOptions, signUpVerification } from '../mail-links.ts';
+import { PASSWORD_MIN, type SignInService } from '../sign-in.ts';
+import { type AuthForm, safeNext, signInPage, signUpPage } from './auth-pages.ts';
+
+/** GET/POST /signup, GET/POST /login, POST /logout (docs/api.md §4). */
+
+export interface AuthRouteOptions extends SessionDeps, SignUpVerificationOptions {
+  auth: SignInService;
+  forms: FormTokens;
+  signupOpen: boolean;
+  /** OIDC_NAME when OpenID sign-in is configured. */
+  oidcName?: string;
+  /** Mail is configured, so a password can be reset by mail. */
+  resetByMail: boolean;
+}
+
+/** The sign-in and sign-up pages of these options, and where a form asks to go next. */
+function authPages(options: AuthRouteOptions) {
+  return {
+    signUp: (form: AuthForm) => signUpPage(form, { open: options.signupOpen, minPassword: PASSWORD_MIN }),
+    signIn: (form: AuthForm) =>
+      signInPage(form, {
+        signupOpen: options.signupOpen,
+        oidcName: options.oidcName,
+        resetByMail: options.resetByMail,
+      }),
+    nextOf: (request: FastifyRequest) =>
+      safeNext((request.query as Record<string, unknown>).next) ?? safeNext(field(request.body, 'next')),
+  };
+}
+
+export async function authRoutes(app: FastifyInstance, options: AuthRouteOptions): Promise<void> {
+  await app.register(signInRoutes, options);
+  await app.register(signUpRoutes, options);
+}
+
+async function signInRoutes(app: FastifyInstance, options: AuthRouteOptions): Promise<void> {
+  const { formToken, hasFormToken } = options.forms;
+  const { signIn, nextOf } = authPages(options);
+
+  app.get('/login', async (request, reply) => {
+    const next = nextOf(request);
+    if (await signedIn(options, request)) return reply.redirect(next ?? '/dashboard', 303);
+    const done = field(request.query, 'done') || undefined;
+    return sendPage(reply, 200, signIn({ csrfToken: formToken(request, reply, options.policy), next, done }));
+  });
+
+  app.post('/login', async (request, reply) => {
+    if (!hasFormToken(request)) return refuseForgedForm(reply);
+    const email = field(request.body, 'email');
+    const next = nextOf(request);
+    const csrfToken = formToken(request, reply, options.policy);
+    try {
+      const user = await options.auth.signIn(email, field(request.body, 'password'), request.ip);
+      await startSession(options, request, reply, user.id);
+      return reply.redirect(next ?? '/dashboard', 303);
+    } catch (error) {
+      const { status, error: shown } = refusedOn(reply, error);
+      return sendPage(reply, status, signIn({ csrfToken, email, error: shown, next }));
+    }
+  });
+
+  app.post('/logout', async (request, reply) => {
+    const user = await signedIn(options, request);
+    if (user && !hasSessionToken(request, user.session.csrfToken)) return refuseForgedForm(reply);
+    await options.sessions.end(request.cookies[SESSION_COOKIE]);
+    clearSessionCookie(options, reply);
+    return reply.redirect('/login', 303);
+  });
+}
+
+async function signUpRoutes(app: FastifyInstance, options: AuthRouteOptions): Promise<void> {
+  const { formToken, hasFormToken } = options.forms;
+  const { signUp, nextOf } = authPages(options);
+  const verifyEmail = signUpVerification(options, app.log);
+
+  app.get('/signup', async (request, reply) => {
+    const next = nextOf(request);
+    if (options.signupOpen && (await signedIn(options, request)))
+      return reply.redirect(next ?? '/dashboard', 303);
+    const email = field(request.query, 'email');
+    return sendPage(
+      reply,
+      200,
+      signUp({ csrfToken: formToken(request, reply, options.policy), next, email }),
+    );
+  });
+
+  app.post('/signup', async (request, reply) => {
+    // A closed sign-up is refused before the form's token is even looked at.
+    if (options.signupOpen && !hasFormToken(request)) return refuseForgedForm(reply);
+    const email = field(request.body, 'email');
+    const next = nextOf(request);
+    try {
+      const created = await options.auth.signUp(email, field(request.body, 'password'), request.ip);
+      const { user, workspace } = created.account;
+      const session = await startSession(options, request, reply, user.id);
+      await verifyEmail?.(user);
+      if (next) return reply.redirect(next, 303);
+      if (!workspace.plan.apiAccess) return reply.redirect(workspacePath(workspace.slug), 303);
+      setFreshKey(reply, options.policy, session.id, created.apiKey, options.now());
+      return reply.redirect(workspacePath(workspace.slug, '/keys'), 303);
+    } catch (error) {
+      const { status, error: shown } = refusedOn(reply, error);
+      if (shown.code === 'plan-missing') request.log.error('SIGNUP_PLAN names no plan');
+      const csrfToken = options.signupOpen ? formToken(request, reply, options.policy) : '';
+      return sendPage(reply, status, signUp({ csrfToken, email, error: shown, next }));
+    }
+  });
+}

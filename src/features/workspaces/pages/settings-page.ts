@@ -1,0 +1,54 @@
+import type { Workspace } from '../../../core/entities.ts';
+import { type Frame, here } from '../../../web/frame.ts';
+import { html } from '../../../web/html.ts';
+import { page } from '../../../web/layout.ts';
+import { csrfField, doneNotice, errorNotice, type PageError } from '../../../web/notices.ts';
+import { when } from '../../../web/page-parts.ts';
+import { WORKSPACE_NAME_MAX } from '../workspace-admin.ts';
+
+/** GET /w/<slug>/settings: the workspace's name, address, plan and default domain. */
+
+export interface SettingsView {
+  frame: Frame;
+  workspace: Workspace;
+  /** The host short links are made on: the workspace's default domain, else BASE_URL's. */
+  shortHost: string;
+  done?: string;
+  error?: PageError;
+  draft?: string;
+}
+
+const DONE: Record<string, string> = { renamed: 'The workspace was renamed.' };
+
+export function settingsPage(view: SettingsView): string {
+  const { workspace } = view;
+  const { plan } = workspace;
+  return page({
+    title: 'Settings',
+    current: here(view.frame, '/settings'),
+    frame: view.frame,
+    styles: ['dashboard.css'],
+    body: html`<h1>Settings of ${workspace.name}</h1>
+${doneNotice(view.done, DONE)}
+${errorNotice(view.error)}
+<section class="card" aria-labelledby="name-heading">
+<h2 id="name-heading">Name</h2>
+<form method="post" action="${here(view.frame, '/settings')}" class="row">
+  ${csrfField(view.frame.csrfToken)}
+  <label class="grow">Name <input type="text" name="name" required maxlength="${WORKSPACE_NAME_MAX}" value="${view.draft ?? workspace.name}"></label>
+  <button type="submit">Save</button>
+</form>
+</section>
+<section class="card" aria-labelledby="facts-heading">
+<h2 id="facts-heading">The workspace</h2>
+<dl class="facts">
+  <dt>Address</dt><dd><code>${here(view.frame)}</code></dd>
+  <dt>Kind</dt><dd>${workspace.personalOf === null ? 'team' : 'personal'}</dd>
+  <dt>Plan</dt><dd data-plan="${plan.name}">${plan.name} — ${plan.apiAccess ? 'with API access' : 'without API access'}, up to ${plan.urlQuota.toLocaleString('en-US')} links and ${plan.rateLimitPerHour.toLocaleString('en-US')} requests an hour</dd>
+  <dt>Default domain</dt><dd data-domain="${view.shortHost}"><code>${view.shortHost}</code></dd>
+  <dt>Created</dt><dd>${when(workspace.createdAt)}</dd>
+</dl>
+<p class="hint">The operator changes the plan. Links of every workspace are made on the default domain.</p>
+</section>`,
+  });
+}

@@ -1,0 +1,513 @@
+/**
+ * The workspaces migration (010) without loss (SPEC §11): a store made by the previous release's
+ * migrations (001–009) and holding real rows — accounts, keys, groups, links, a session, and clicks
+ * with their visit analytics written by the store itself — is migrated, then read back through the
+ * store and through the whole app: every account is a user with a personal workspace of the same
+ * id, and every key, code, count, stat and session works as before. On SQLite always, on
+ * PostgreSQL when TEST_DATABASE_URL is set (a schema of its own, dropped afterwards).
+ */
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { after, before, describe, it } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import postgres from 'postgres';
+import { numbered } from '../../../src/adapters/postgres/client.ts';
+import { openPostgresStore } from '../../../src/adapters/postgres/store.ts';
+import { type Dialect, loadMigrations, SCHEMA_MIGRATIONS_DDL } from '../../../src/adapters/sql/migrations.ts';
+import { openSqliteStore } from '../../../src/adapters/sqlite/store.ts';
+import { buildApp } from '../../../src/app.ts';
+import { loadConfig } from '../../../src/config.ts';
+import type { StatsRange, StoredStats } from '../../../src/core/analytics/model.ts';
+import { statsAnswer } from '../../../src/core/analytics/stats.ts';
+import { type IssuedKey, issueApiKey } from '../../../src/core/api-key.ts';
+import { hashPassword } from '../../../src/core/password.ts';
+import type { Store } from '../../../src/core/ports/store.ts';
+import { MAX_KEYS_PER_ACCOUNT, SCOPES } from '../../../src/core/scopes.ts';
+import { parseTargetUrl, urlHash } from '../../../src/core/target-url.ts';
+import { personalSlug } from '../../../src/core/workspace-slug.ts';
+import { hashSessionId, randomToken } from '../../../src/web/session/sessions.ts';
+import { clickEvent } from '../../fixtures/click-event.ts';
+import { FakeInspector, send } from '../../helper.ts';
+
+type Param = string | number | null | Buffer;
+type Row = Record<string, unknown>;
+
+/** A database as the previous release left it, and raw SQL on it. */
+interface OldDatabase {
+  /** Its DATABASE_URL. */
+  url: string;
+  /** A store on it; not migrated. */
+  open(): Store;
+  /** One statement with `?` placeholders. */
+  run(sql: string, ...params: Param[]): Promise<Row[]>;
+  /** Closes what it holds and removes the database. */
+  remove(): Promise<void>;
+}
+
+const DAY = 86_400_000;
+const D1 = Date.UTC(2024, 2, 1);
+const DAYS: StatsRange = { from: D1, to: D1 + 2 * DAY, interval: 'day' };
+const HOURS: StatsRange = { from: D1, to: D1 + 2 * DAY, interval: 'hour' };
+const MAIN_SCOPES_BEFORE_010 = 'links:create links:read links:write stats:read groups:write';
+const LINK_COLUMNS =
+  'id, code, account_id, group_id, long_url, clicks, bot_hits, unique_visitors, deleted_at';
+
+async function applyOldMigrations(dialect: Dialect, exec: (sql: string) => Promise<unknown>) {
+  await exec(SCHEMA_MIGRATIONS_DDL);
+  const old = (await loadMigrations(dialect)).filter((migration) => migration.name < '010');
+  assert.equal(old.length, 9);
+  for (const migration of old) {
+    await exec(migration.sql);
+    await exec(`INSERT INTO schema_migrations (name, applied_at) VALUES ('${migration.name}', 0)`);
+  }
+}
+
+async function oldSqlite(): Promise<OldDatabase> {
+  const dir = mkdtempSync(join(tmpdir(), 'snip-migration-'));
+  const path = join(dir, 'db', 'snip.db');
+  mkdirSync(join(dir, 'db'));
+  const withDb = <T>(use: (db: DatabaseSync) => T): T => {
+    const db = new DatabaseSync(path);
+    try {
+      return use(db);
+    } finally {
+      db.close();
+    }
+  };
+  try {
+    await applyOldMigrations('sqlite', async (sql) => withDb((db) => db.exec(sql)));
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+  return {
+    url: `sqlite:${path}`,
+    open: () => openSqliteStore(path),
+    run: async (sql, ...params) => withDb((db) => db.prepare(sql).all(...params) as Row[]),
+    remove: async () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+async function oldPostgres(databaseUrl: string): Promise<OldDatabase> {
+  const schema = `snip_test_${randomBytes(6).toString('hex')}`;
+  const admin = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`CREATE SCHEMA "${schema}"`);
+  const url = new URL(databaseUrl);
+  url.searchParams.set('search_path', schema);
+  const int8 = { to: 20, from: [20], serialize: String, parse: Number };
+  const db = postgres(url.toString(), { max: 1, onnotice: () => {}, types: { int8 } });
+  async function remove() {
+    await db.end({ timeout: 5 });
+    await admin.unsafe(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await admin.end({ timeout: 5 });
+  }
+  try {
+    await applyOldMigrations('postgres', (sql) => db.unsafe(sql));
+  } catch (error) {
+    await remove();
+    throw error;
+  }
+  return {
+    url: url.toString(),
+    open: () => openPostgresStore(url.toString()),
+    run: async (sql, ...params) => [...(await db.unsafe(numbered(sql), params))],
+    remove,
+  };
+}
+
+/** What the previous release held, and the secrets its users kept (keys, a session cookie). */
+interface Seed {
+  planId: number;
+  ada: {
+    id: number;
+    email: string;
+    passwordHash: string;
+    main: IssuedKey;
+    scoped: IssuedKey;
+    revoked: IssuedKey;
+  };
+  bob: { id: number; email: string; main: IssuedKey };
+  groupId: number;
+  links: { grouped: Link; plain: Link; deleted: Link; bobs: Link };
+  sessionId: string;
+}
+
+interface Link {
+  id: number;
+  accountId: number;
+  code: string;
+  url: string;
+}
+
+async function seedOldRows(old: OldDatabase): Promise<Seed> {
+  const id = async (sql: string, ...params: Param[]) => Number((await old.run(sql, ...params))[0]?.id);
+  const at = Date.UTC(2024, 0, 15);
+  const planId = await id(
+    `INSERT INTO plans (name, api_access, url_quota, rate_limit_per_hour) VALUES ('pro', true, 4, 1000) RETURNING id`,
+  );
+  const account = (email: string, hash: string | null, links: number, keys: number) =>
+    id(
+      `INSERT INTO accounts (email, plan_id, password_hash, link_count, key_count, created_at)
+        VALUES (?, ?, ?, ?, ?, ?) RETURNING id`,
+      email,
+      planId,
+      hash,
+      links,
+      keys,
+      at,
+    );
+  const passwordHash = await hashPassword('correct horse battery');
+  const adaId = await account('ada@example.com', passwordHash, 2, 2);
+  const bobId = await account('bob.smith@example.com', null, 1, 1);
+  const key = async (
+    accountId: number,
+    fields: { name: string; scopes: string; main: number; revoked?: number },
+  ) => {
+    const issued = issueApiKey();
+    await old.run(
+      `INSERT INTO api_keys (account_id, prefix, hash, created_at, revoked_at, name, scopes, main)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      accountId,
+      issued.prefix,
+      issued.hash,
+      at,
+      fields.revoked ?? null,
+      fields.name,
+      fields.scopes,
+      fields.main,
+    );
+    return issued;
+  };
+  const revoked = await key(adaId, {
+    name: 'API Access',
+    scopes: MAIN_SCOPES_BEFORE_010,
+    main: 1,
+    revoked: at,
+  });
+  const main = await key(adaId, { name: 'API Access', scopes: MAIN_SCOPES_BEFORE_010, main: 1 });
+  const scoped = await key(adaId, { name: 'CI', scopes: 'links:read stats:read', main: 0 });
+  const bobMain = await key(bobId, { name: 'API Access', scopes: MAIN_SCOPES_BEFORE_010, main: 1 });
+  const groupId = await id(
+    `INSERT INTO groups (account_id, name, api_id, created_at) VALUES (?, 'Work', 'work', ?) RETURNING id`,
+    adaId,
+    at,
+  );
+  const link = async (
+    accountId: number,
+    code: string,
+    url: string,
+    group: number | null,
+    deleted = false,
+  ) => {
+    const target = parseTargetUrl(url);
+    assert.ok(target);
+    const linkId = await id(
+      `INSERT INTO links (code, account_id, group_id, long_url, normalized_url, url_hash, clicks, bot_hits,
+          created_at, deleted_at) VALUES (?, ?, ?, ?, ?, ?, 41, 3, ?, ?) RETURNING id`,
+      code,
+      accountId,
+      group,
+      target.longUrl,
+      target.normalized,
+      urlHash(target.normalized),
+      at,
+      deleted ? at : null,
+    );
+    return { id: linkId, accountId, code, url };
+  };
+  const links = {
+    grouped: await link(adaId, 'old0001', 'https://example.com/one', groupId),
+    plain: await link(adaId, 'old0002', 'https://example.com/two', null),
+    deleted: await link(adaId, 'old0003', 'https://example.com/three', null, true),
+    bobs: await link(bobId, 'old0004', 'https://example.com/four', null),
+  };
+  const sessionId = randomToken();
+  await old.run(
+    'INSERT INTO sessions (id_hash, account_id, csrf_token, created_at, expires_at) VALUES (?, ?, ?, ?, ?)',
+    hashSessionId(sessionId),
+    adaId,
+    randomToken(),
+    Date.now(),
+    Date.now() + DAY,
+  );
+  return {
+    planId,
+    ada: { id: adaId, email: 'ada@example.com', passwordHash, main, scoped, revoked },
+    bob: { id: bobId, email: 'bob.smith@example.com', main: bobMain },
+    groupId,
+    links,
+    sessionId,
+  };
+}
+
+/** Clicks and visit analytics, written by the store on the old schema (010 leaves their tables alone). */
+async function addVisits(store: Store, { links }: Seed): Promise<void> {
+  const { grouped, plain, bobs } = links;
+  const at = (day: number, hour: number) => D1 + day * DAY + hour * 3_600_000;
+  await store.addClicks(
+    [
+      { linkId: grouped.id, day: '2024-03-01', clicks: 2, botHits: 1 },
+      { linkId: plain.id, day: '2024-03-01', clicks: 1, botHits: 0 },
+      { linkId: bobs.id, day: '2024-03-01', clicks: 1, botHits: 0 },
+      { linkId: grouped.id, day: '2024-03-02', clicks: 1, botHits: 2 },
+    ],
+    {
+      events: [
+        clickEvent(grouped, at(0, 9), '00000000000000a1', { country: 'DE', referrer: 'example.org' }),
+        clickEvent(grouped, at(0, 10), 'ffffffffffffffff', { device: 'mobile', source: 'qr' }),
+        clickEvent(plain, at(0, 11), '7fffffffffffffff', { browser: 'Firefox' }),
+        clickEvent(bobs, at(0, 12), '0123456789abcdef'),
+        clickEvent(grouped, at(1, 8), '00000000000000a1', { country: 'DE' }),
+      ],
+      visitors: [
+        { linkId: grouped.id, accountId: grouped.accountId, day: '2024-03-01', ofLink: 2, ofAccount: 2 },
+        { linkId: plain.id, accountId: plain.accountId, day: '2024-03-01', ofLink: 1, ofAccount: 1 },
+        { linkId: bobs.id, accountId: bobs.accountId, day: '2024-03-01', ofLink: 1, ofAccount: 1 },
+        { linkId: grouped.id, accountId: grouped.accountId, day: '2024-03-02', ofLink: 1, ofAccount: 1 },
+      ],
+      bots: [
+        { linkId: grouped.id, day: '2024-03-01', kind: 'Googlebot', hits: 1 },
+        { linkId: grouped.id, day: '2024-03-02', kind: 'prefetch', hits: 2 },
+      ],
+    },
+  );
+}
+
+interface StatsBefore {
+  link: StoredStats;
+  account: StoredStats;
+  accountHourly: StoredStats;
+  bob: StoredStats;
+}
+
+async function readStats(store: Store, seed: Seed): Promise<StatsBefore> {
+  return {
+    link: await store.stats({ linkId: seed.links.grouped.id }, DAYS),
+    account: await store.stats({ accountId: seed.ada.id }, DAYS),
+    accountHourly: await store.stats({ accountId: seed.ada.id }, HOURS),
+    bob: await store.stats({ accountId: seed.bob.id }, DAYS),
+  };
+}
+
+function describeMigration(name: string, makeOld: () => Promise<OldDatabase>): void {
+  describe(`the workspaces migration on ${name}, from a store of the previous release`, () => {
+    let old: OldDatabase;
+    let seed: Seed;
+    let statsBefore: StatsBefore;
+    let linksBefore: Row[];
+    let applied: string[];
+    let store: Store;
+    let app: FastifyInstance;
+
+    before(async () => {
+      old = await makeOld();
+      seed = await seedOldRows(old);
+      const unmigrated = old.open();
+      try {
+        await addVisits(unmigrated, seed);
+        statsBefore = await readStats(unmigrated, seed);
+      } finally {
+        await unmigrated.close();
+      }
+      assert.equal(statsBefore.account.totals.clicks, 4, 'the old store counted the visits');
+      linksBefore = await old.run(`SELECT ${LINK_COLUMNS} FROM links ORDER BY id`);
+      store = old.open();
+      applied = await store.migrate();
+      // The old store's one plan is the sign-up plan, as an operator of that release would have set.
+      const config = loadConfig({ BASE_URL: 'https://sn.ip', DATABASE_URL: old.url, SIGNUP_PLAN: 'pro' });
+      app = await buildApp(config, { store, inspector: new FakeInspector() });
+    });
+
+    after(async () => {
+      await app?.close();
+      await store?.close();
+      await old?.remove();
+    });
+
+    const withKey = (key: IssuedKey, method: 'GET' | 'POST', url: string, payload?: object) =>
+      send(app, {
+        method,
+        url,
+        headers: { 'x-api-key': key.key, ...(payload ? { 'content-type': 'application/json' } : {}) },
+        ...(payload ? { payload: JSON.stringify(payload) } : {}),
+      });
+
+    it('applies exactly 010-workspaces', () => {
+      assert.deepEqual(applied, ['010-workspaces']);
+    });
+
+    it('makes each account a user with a personal workspace of the same id, plan and slug', async () => {
+      const plan = await store.findPlanByName('pro');
+      assert.equal(plan?.id, seed.planId);
+      for (const { id, email, passwordHash } of [seed.ada, { ...seed.bob, passwordHash: null }]) {
+        const account = await store.findAccountByEmail(email);
+        assert.ok(account, email);
+        assert.deepEqual(
+          [account.user.id, account.user.email, account.user.passwordHash, account.user.lastWorkspaceId],
+          [id, email, passwordHash, id],
+        );
+        assert.deepEqual(
+          [
+            account.workspace.id,
+            account.workspace.personalOf,
+            account.workspace.slug,
+            account.workspace.name,
+          ],
+          [id, id, personalSlug(email, id), email],
+        );
+        assert.deepEqual(account.workspace.plan, plan);
+        assert.deepEqual(await store.listMembers(id), [
+          { userId: id, email, role: 'owner', joinedAt: account.user.createdAt },
+        ]);
+        assert.deepEqual(
+          (await store.workspacesOf(id)).map(({ workspace, role }) => [workspace.id, role]),
+          [[id, 'owner']],
+        );
+      }
+      assert.equal(personalSlug('bob.smith@example.com', seed.bob.id), `bob-smith-${seed.bob.id}`);
+      assert.deepEqual(
+        (await store.listAccounts()).map((account) => account.user.id),
+        [seed.ada.id, seed.bob.id],
+      );
+    });
+
+    it('keeps every link, group and count, and the stats answer exactly as before', async () => {
+      assert.deepEqual(await old.run(`SELECT ${LINK_COLUMNS} FROM links ORDER BY id`), linksBefore);
+      const { grouped, plain, deleted, bobs } = seed.links;
+      for (const link of [grouped, plain, bobs]) {
+        const found = await store.findLinkByCode(link.code);
+        const row = linksBefore.find((before) => before.code === link.code);
+        assert.deepEqual(
+          [found?.id, found?.accountId, found?.longUrl, found?.clicks, found?.botHits, found?.uniqueVisitors],
+          [link.id, link.accountId, link.url, row?.clicks, row?.bot_hits, row?.unique_visitors],
+        );
+      }
+      assert.equal((await store.findLinkByCode(grouped.code))?.groupId, seed.groupId);
+      assert.equal(await store.findLinkByCode(deleted.code), undefined);
+      assert.equal(await store.isCodeIssued(deleted.code), true);
+      assert.deepEqual(
+        (await store.listGroups(seed.ada.id)).map((group) => [group.id, group.name, group.apiId]),
+        [[seed.groupId, 'Work', 'work']],
+      );
+      assert.equal(await store.countLiveLinks(seed.ada.id), 2);
+      assert.deepEqual(await readStats(store, seed), statsBefore);
+    });
+
+    it('keeps each key with its scopes and its workspace, and the key count', async () => {
+      const main = await store.findKeyByHash(seed.ada.main.hash);
+      assert.deepEqual(
+        [main?.accountId, main?.userId, main?.role, main?.revoked, main?.scopes],
+        [seed.ada.id, seed.ada.id, 'owner', false, [...SCOPES]],
+        'the main key has every scope',
+      );
+      const scoped = await store.findKeyByHash(seed.ada.scoped.hash);
+      assert.deepEqual([scoped?.revoked, scoped?.scopes], [false, ['links:read', 'stats:read']]);
+      assert.equal((await store.findKeyByHash(seed.ada.revoked.hash))?.revoked, true);
+      assert.deepEqual(
+        (await store.listLiveKeys(seed.ada.id)).map((key) => [key.prefix, key.main, key.createdBy]),
+        [
+          [seed.ada.main.prefix, true, seed.ada.id],
+          [seed.ada.scoped.prefix, false, seed.ada.id],
+        ],
+      );
+      // Bob's one live key holds one place: nine more fit, no tenth.
+      const add = () =>
+        store.addKey(seed.bob.id, {
+          createdBy: seed.bob.id,
+          name: 'more',
+          scopes: ['links:read'],
+          prefix: 'snip_more00',
+          hash: randomBytes(32),
+        });
+      for (let n = 1; n < MAX_KEYS_PER_ACCOUNT; n++) assert.equal((await add()).kind, 'created', `key ${n}`);
+      assert.deepEqual(await add(), { kind: 'too-many' });
+    });
+
+    it('signs up someone new beside the migrated users', async () => {
+      const result = await store.createAccount('new@example.com', seed.planId, null);
+      assert.equal(result.kind, 'created');
+      if (result.kind !== 'created') return;
+      assert.ok(![seed.ada.id, seed.bob.id].includes(result.account.user.id));
+      assert.ok(![seed.ada.id, seed.bob.id].includes(result.account.workspace.id));
+    });
+
+    it('authenticates the old keys, the scoped one within its scopes', async () => {
+      const account = await withKey(seed.ada.main, 'GET', '/api/v1/account');
+      assert.equal(account.status, 200);
+      assert.equal(account.body.email, seed.ada.email);
+      assert.equal(account.body.links_used, 2);
+      assert.equal((await withKey(seed.ada.main, 'GET', '/api/v1/members')).status, 200);
+      const bob = await withKey(seed.bob.main, 'GET', '/api/v1/workspace');
+      assert.deepEqual([bob.status, bob.body.email, bob.body.role], [200, seed.bob.email, 'owner']);
+      assert.equal((await withKey(seed.ada.scoped, 'GET', '/api/v1/account')).body.email, seed.ada.email);
+      const listed = await withKey(seed.ada.scoped, 'GET', '/api/v1/links');
+      assert.equal(listed.status, 200);
+      const refused = await withKey(seed.ada.scoped, 'POST', '/api/v1/links', {
+        url: 'https://example.com/x',
+      });
+      assert.deepEqual([refused.status, refused.body.code], [403, '315']);
+      assert.equal((await withKey(seed.ada.revoked, 'GET', '/api/v1/account')).body.code, '303');
+    });
+
+    it('redirects the old codes, and no longer the deleted one', async () => {
+      for (const link of [seed.links.grouped, seed.links.plain, seed.links.bobs]) {
+        const answer = await app.inject({ method: 'GET', url: `/${link.code}` });
+        assert.deepEqual([answer.statusCode, answer.headers.location], [302, link.url], link.code);
+      }
+      assert.equal((await app.inject({ method: 'GET', url: `/${seed.links.deleted.code}` })).statusCode, 404);
+    });
+
+    it('answers the stats API with the same clicks as before', async () => {
+      const query = '?from=2024-03-01&to=2024-03-02';
+      const account = await withKey(seed.ada.scoped, 'GET', `/api/v1/stats${query}`);
+      assert.equal(account.status, 200);
+      assert.deepEqual(account.body, JSON.parse(JSON.stringify(statsAnswer(statsBefore.account, DAYS))));
+      const link = await withKey(
+        seed.ada.main,
+        'GET',
+        `/api/v1/links/${seed.links.grouped.code}/stats${query}`,
+      );
+      assert.deepEqual(link.body, JSON.parse(JSON.stringify(statsAnswer(statsBefore.link, DAYS))));
+      assert.equal((link.body.totals as { clicks: number }).clicks, 3);
+    });
+
+    it('creates links with the old key in its workspace, within the quota and without duplicates', async () => {
+      const create = (url: string) => withKey(seed.ada.main, 'POST', '/create', { url });
+      const made = await create('https://example.com/new-1');
+      assert.equal(made.status, 201);
+      assert.equal((await store.findLinkByCode(String(made.body.short_code)))?.accountId, seed.ada.id);
+      const duplicate = await create(seed.links.plain.url);
+      assert.deepEqual([duplicate.status, duplicate.body.error], [409, '305']);
+      assert.equal((await create('https://example.com/new-2')).status, 201);
+      const full = await create('https://example.com/new-3');
+      assert.deepEqual([full.status, full.body.error], [403, '304']);
+    });
+
+    it('resumes the old session for the same user', async () => {
+      const session = await store.findSession(hashSessionId(seed.sessionId), new Date());
+      assert.equal(session?.userId, seed.ada.id);
+      const page = await app.inject({
+        method: 'GET',
+        url: '/account',
+        headers: { cookie: `snip_session=${seed.sessionId}` },
+      });
+      assert.equal(page.statusCode, 200);
+      assert.match(page.body, /ada@example\.com/);
+    });
+  });
+}
+
+describeMigration('SQLite', oldSqlite);
+
+const databaseUrl = process.env.TEST_DATABASE_URL;
+if (databaseUrl) {
+  describeMigration('PostgreSQL', () => oldPostgres(databaseUrl));
+} else {
+  describe('the workspaces migration on PostgreSQL', () => {
+    it('runs on PostgreSQL', { skip: 'TEST_DATABASE_URL is not set' }, () => {});
+  });
+}
