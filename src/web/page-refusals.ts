@@ -70,3 +70,16 @@ export function refusedOn(reply: FastifyReply, error: unknown): PageRefusal {
   if (refused.retryAfterSeconds !== undefined) reply.header('retry-after', String(refused.retryAfterSeconds));
   return refused;
 }
+
+/**
+ * A page's renderer for its refused forms: the same page again, with the refusal's status and its
+ * reason shown (`extra` keeps what the form sent).
+ */
+export function rerenderRefused<Where, View extends { error?: PageError }>(
+  render: (reply: FastifyReply, where: Where, status: number, extra: Partial<View>) => unknown,
+) {
+  return (reply: FastifyReply, where: Where, error: unknown, extra: Partial<View> = {}) => {
+    const { status, error: shown } = refusedOn(reply, error);
+    return render(reply, where, status, { ...extra, error: shown });
+  };
+}

@@ -5,7 +5,7 @@ import { Refusal } from '../../../core/errors.ts';
 import { isScope } from '../../../core/scopes.ts';
 import { field, fieldList, positiveInt } from '../../../web/form-fields.ts';
 import { workspacePath } from '../../../web/frame.ts';
-import { refusedOn } from '../../../web/page-refusals.ts';
+import { rerenderRefused } from '../../../web/page-refusals.ts';
 import { sendPage } from '../../../web/send-page.ts';
 import {
   type InWorkspace,
@@ -47,15 +47,7 @@ function keysRenderer(keys: ApiAccess) {
     const view = { frame: workspaceFrame(here), workspace: here.workspace, ...extra, keys: live };
     return sendPage(reply, status, keysPage(view));
   }
-  function refused(
-    reply: FastifyReply,
-    here: InWorkspace,
-    error: unknown,
-    extra: Partial<ApiAccessView> = {},
-  ) {
-    const { status, error: shown } = refusedOn(reply, error);
-    return render(reply, here, status, { ...extra, error: shown });
-  }
+  const refused = rerenderRefused<InWorkspace, ApiAccessView>(render);
   return { render, refused };
 }
 

@@ -3,7 +3,7 @@ import { Refusal } from '../../../core/errors.ts';
 import { field, positiveInt } from '../../../web/form-fields.ts';
 import { workspacePath } from '../../../web/frame.ts';
 import { messagePage } from '../../../web/message-page.ts';
-import { refusedOn } from '../../../web/page-refusals.ts';
+import { refusedOn, rerenderRefused } from '../../../web/page-refusals.ts';
 import { sendPage } from '../../../web/send-page.ts';
 import {
   type InWorkspace,
@@ -48,10 +48,7 @@ function membersRenderer(options: MemberPageOptions) {
     };
     return sendPage(reply, status, membersPage({ ...view, members, invitations, ...extra }));
   }
-  function refused(reply: FastifyReply, here: InWorkspace, error: unknown, extra: Partial<MembersView> = {}) {
-    const { status, error: shown } = refusedOn(reply, error);
-    return render(reply, here, status, { ...extra, error: shown });
-  }
+  const refused = rerenderRefused<InWorkspace, MembersView>(render);
   return { render, refused };
 }
 
@@ -103,33 +100,29 @@ async function memberForms(app: FastifyInstance, options: MemberPageOptions): Pr
   const { members } = options;
   const { refused } = membersRenderer(options);
 
-  app.post(
-    '/w/:workspace/members/role',
-    workspaceForm(options, 'members:write', async (request, reply, here) => {
-      try {
-        await members.changeRole(
-          here.workspace,
-          acting(here),
-          field(request.body, 'email'),
-          field(request.body, 'role'),
-        );
-        return reply.redirect(membersOf(here, 'role-changed'), 303);
-      } catch (error) {
-        return refused(reply, here, error);
-      }
-    }),
-  );
+  /** A change of one member, named by the form's email, then back to the members. */
+  const memberForm = (
+    path: string,
+    done: string,
+    change: (here: InWorkspace, email: string, body: unknown) => Promise<unknown>,
+  ) =>
+    app.post(
+      path,
+      workspaceForm(options, 'members:write', async (request, reply, here) => {
+        try {
+          await change(here, field(request.body, 'email'), request.body);
+          return reply.redirect(membersOf(here, done), 303);
+        } catch (error) {
+          return refused(reply, here, error);
+        }
+      }),
+    );
 
-  app.post(
-    '/w/:workspace/members/remove',
-    workspaceForm(options, 'members:write', async (request, reply, here) => {
-      try {
-        await members.remove(here.workspace, acting(here), field(request.body, 'email'));
-        return reply.redirect(membersOf(here, 'member-removed'), 303);
-      } catch (error) {
-        return refused(reply, here, error);
-      }
-    }),
+  memberForm('/w/:workspace/members/role', 'role-changed', (here, email, body) =>
+    members.changeRole(here.workspace, acting(here), email, field(body, 'role')),
+  );
+  memberForm('/w/:workspace/members/remove', 'member-removed', (here, email) =>
+    members.remove(here.workspace, acting(here), email),
   );
 
   /** Anyone may leave. */
