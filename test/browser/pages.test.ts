@@ -142,8 +142,7 @@ describe('every page in Chromium, at 1280 and 390 px, light and dark', () => {
   }
 
   // States a form leads to: a new key shown once beside the keys list, refused changes with the input kept.
-  let withFreshKey: Cookie[] = [];
-  before(async () => {
+  it('shows account-key-shown (a new key, the keys list) without overflow, overlaps or violations', async () => {
     const account = await t.store.findAccountByEmail('busy@example.com');
     assert.ok(account);
     const keys = apiAccess(t.store);
@@ -153,11 +152,12 @@ describe('every page in Chromium, at 1280 and 390 px, light and dark', () => {
     const key = await keys.add(account.workspace, maker, long, ['links:create']);
     const session = full.find((cookie) => cookie.name === 'snip_session');
     assert.ok(session);
+    // Sealed now, not when the suite starts: a slow run of the pages before must not outlast its 10 minutes.
     const sealed = sealFreshKey(session.value, key, Date.now() + 600_000);
-    withFreshKey = [...full, { ...session, name: 'snip_fresh_key', value: sealed, path: '/w/' }];
-  });
-
-  it('shows account-key-shown (a new key, the keys list) without overflow, overlaps or violations', async () => {
+    const withFreshKey: Cookie[] = [
+      ...full,
+      { ...session, name: 'snip_fresh_key', value: sealed, path: '/w/' },
+    ];
     const report = await checkPage(browser, `${base}/dashboard/keys`, 'account-key-shown', {
       cookies: withFreshKey,
       ready: async (page) => {

@@ -64,9 +64,14 @@ function faultBed(prefix: string) {
         BASE_URL: 'https://sn.ip',
         ...env,
       };
-      const started = await Promise.all(Array.from({ length: count }, () => startServerProcess(settings)));
-      bed.instances.push(...started);
-      return started.map((instance) => instance.url);
+      const settled = await Promise.allSettled(
+        Array.from({ length: count }, () => startServerProcess(settings)),
+      );
+      // The ones that did start are stopped with the rest, even when another did not.
+      for (const result of settled) if (result.status === 'fulfilled') bed.instances.push(result.value);
+      const failed = settled.find((result) => result.status === 'rejected');
+      if (failed) throw failed.reason;
+      return bed.instances.slice(-count).map((instance) => instance.url);
     },
     async stopAll() {
       await Promise.all(bed.instances.splice(0).map((instance) => instance.stop('SIGKILL')));
@@ -97,7 +102,7 @@ if (!databaseUrl || !redisUrl) {
     after(() => bed.close());
 
     it('answers every create within 5 s (201 or 503), loses no acknowledged link and recovers without restart', {
-      timeout: 90_000,
+      timeout: 180_000,
     }, async (t) => {
       const bases = await bed.start(2);
       const results: Array<Answer & { phase: string }> = [];
@@ -163,7 +168,7 @@ if (!databaseUrl || !redisUrl) {
     after(() => bed.close());
 
     it('keeps creating, refusing duplicates, editing and deleting; redirects; counts nothing twice', {
-      timeout: 90_000,
+      timeout: 180_000,
     }, async (t) => {
       const [a, b, c] = (await bed.start(3, { LINK_CACHE_TTL_SECONDS: '3' })) as [string, string, string];
       const session = new PageSession();
@@ -235,7 +240,7 @@ if (!databaseUrl || !redisUrl) {
     });
 
     it('drops every cached link when the change subscription comes back, long before the TTL', {
-      timeout: 60_000,
+      timeout: 150_000,
     }, async (t) => {
       await bed.stopAll();
       const [a, b] = (await bed.start(2, { LINK_CACHE_TTL_SECONDS: '600' })) as [string, string];

@@ -3,6 +3,7 @@ import { ROLES, type Role } from '../../core/authorization.ts';
 import type { Invitation, NewInvitation, User } from '../../core/entities.ts';
 import type { AcceptInvitationResult, TokenPurpose } from '../../core/ports/store.ts';
 import { INVITATION_COLUMNS, toInvitation } from './people-rows.ts';
+import { insertMembership, roleOf } from './people-scripts.ts';
 import { mapFirst } from './rows.ts';
 import { lockWorkspace, q, type Script } from './script.ts';
 
@@ -77,20 +78,9 @@ export function* acceptInvitation(
     invitation.id,
   );
   if (taken.length === 0) return { kind: 'gone' };
-  const rows = yield q(
-    'SELECT role FROM memberships WHERE workspace_id = ? AND user_id = ?',
-    workspaceId,
-    user.id,
-  );
-  const current = rows[0]?.role as Role | undefined;
+  const current = yield* roleOf(workspaceId, user.id);
   if (current === undefined) {
-    yield q(
-      'INSERT INTO memberships (workspace_id, user_id, role, joined_at) VALUES (?, ?, ?, ?)',
-      workspaceId,
-      user.id,
-      role,
-      now.getTime(),
-    );
+    yield* insertMembership(workspaceId, user.id, role, now.getTime());
   } else if (rank(role) < rank(current)) {
     yield q(
       'UPDATE memberships SET role = ? WHERE workspace_id = ? AND user_id = ?',

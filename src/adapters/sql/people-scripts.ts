@@ -54,6 +54,17 @@ export function* listWorkspaces(): Script<Workspace[]> {
   return (yield q(`${WORKSPACES} ORDER BY w.id`)).map(toWorkspace);
 }
 
+/** A membership with its role, joined at `at` (the caller knows there is none yet). */
+export function* insertMembership(workspaceId: number, userId: number, role: Role, at: number): Script<void> {
+  yield q(
+    'INSERT INTO memberships (workspace_id, user_id, role, joined_at) VALUES (?, ?, ?, ?)',
+    workspaceId,
+    userId,
+    role,
+    at,
+  );
+}
+
 /** A new workspace row, or undefined when the slug is taken. */
 function* insertWorkspace(
   slug: string,
@@ -95,13 +106,7 @@ export function* createAccount(
     (yield* insertWorkspace(slug, email, planId, userId, at)) ??
     (yield* insertWorkspace(`${slug}-${at.toString(36)}`, email, planId, userId, at));
   if (workspaceId === undefined) throw new Error(`no free slug for the personal workspace of ${email}`);
-  yield q(
-    'INSERT INTO memberships (workspace_id, user_id, role, joined_at) VALUES (?, ?, ?, ?)',
-    workspaceId,
-    userId,
-    'owner',
-    at,
-  );
+  yield* insertMembership(workspaceId, userId, 'owner', at);
   yield q('UPDATE users SET last_workspace_id = ? WHERE id = ?', workspaceId, userId);
   const account = yield* accountOf('u.id', userId);
   if (!account) throw new Error(`account ${email} vanished after insert`);
@@ -117,13 +122,7 @@ export function* createWorkspace(
   const at = Date.now();
   const id = yield* insertWorkspace(slug, name, planId, null, at);
   if (id === undefined) return { kind: 'slug-taken' };
-  yield q(
-    'INSERT INTO memberships (workspace_id, user_id, role, joined_at) VALUES (?, ?, ?, ?)',
-    id,
-    ownerId,
-    'owner',
-    at,
-  );
+  yield* insertMembership(id, ownerId, 'owner', at);
   const workspace = yield* workspaceOf('w.id', id);
   if (!workspace) throw new Error(`workspace ${slug} vanished after insert`);
   return { kind: 'created', workspace };

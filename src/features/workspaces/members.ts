@@ -52,6 +52,13 @@ export function membersService(store: MembersStore) {
     return { user, role };
   }
 
+  /** The member as the store has them now (after a change). */
+  async function memberNow(workspace: Workspace, userId: number): Promise<Member> {
+    const member = (await store.listMembers(workspace.id)).find((m) => m.userId === userId);
+    if (!member) throw new Refusal('no-such-member');
+    return member;
+  }
+
   return {
     list: (workspace: Workspace): Promise<Member[]> => store.listMembers(workspace.id),
 
@@ -65,10 +72,7 @@ export function membersService(store: MembersStore) {
         role === 'owner' || target.role === 'owner' ? 'owners' : 'members:write',
       );
       changed(await store.changeRole(workspace.id, target.user.id, role));
-      const members = await store.listMembers(workspace.id);
-      const member = members.find((m) => m.userId === target.user.id);
-      if (!member) throw new Refusal('no-such-member');
-      return member;
+      return memberNow(workspace, target.user.id);
     },
 
     /** Removes a member (revoking the keys they made); anyone may leave, but never the last owner. */
@@ -90,9 +94,7 @@ export function membersService(store: MembersStore) {
       const user = normalized ? await store.findUserByEmail(normalized) : undefined;
       if (!user) throw new Refusal('no-such-account', `no user with email "${email}"`);
       if (!(await store.addMember(workspace.id, user.id, role))) throw new Refusal('already-member');
-      const member = (await store.listMembers(workspace.id)).find((m) => m.userId === user.id);
-      if (!member) throw new Refusal('no-such-member');
-      return member;
+      return memberNow(workspace, user.id);
     },
   };
 }
