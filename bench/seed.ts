@@ -76,6 +76,7 @@ export async function seedLinks(databaseUrl: string, accountId: number, from: nu
         const url = `https://example.com/articles/${index}`;
         links.push({
           code,
+          domainId: 0,
           accountId,
           groupId: null,
           longUrl: url,

@@ -198,6 +198,7 @@ async function measureGuardedLinks(
     const add = async (code: string, url: string, guards: NewLink['guards']) => {
       const result = await store.insertLinkWithinQuota({
         code,
+        domainId: 0,
         accountId,
         groupId: null,
         longUrl: url,

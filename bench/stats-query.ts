@@ -95,6 +95,7 @@ async function seedLinks(store: Store): Promise<Seeded> {
         const url = `https://example.com/stats/${a}/${i}`;
         return {
           code: `st${(a * perAccount + i).toString(36).padStart(5, '0')}`,
+          domainId: 0,
           accountId,
           groupId: null,
           longUrl: url,

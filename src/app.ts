@@ -1,9 +1,11 @@
 import cookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
+import { DEFAULT_DOMAIN_ID } from './core/link-key.ts';
 import type { DemoLog } from './core/ports/shared-state.ts';
 import { type ClickBuffer, STATS_SCHEMAS, statsApiRoutes, statsPages } from './features/analytics/index.ts';
 import { DEMO_ASSETS, demoFeature } from './features/demo/index.ts';
+import { DOMAIN_SCHEMAS, domainPages, domainRoutes, tlsAllowedRoute } from './features/domains/index.ts';
 import { GROUP_SCHEMAS, groupRoutes, groupsApi } from './features/groups/index.ts';
 import {
   CREATE_SCHEMAS,
@@ -109,10 +111,16 @@ async function managementRoutes(app: FastifyInstance, config: Config, services: 
     createLinkAs: links.live.createAs,
     editor: links.editor,
     cursors: links.cursors,
-    baseUrl: config.baseUrl,
+    origins: services.domains.registry,
+    domainOf: services.domains.addressed,
     now,
   });
-  const stats = { store, now, retentionDays: config.analyticsRetentionDays };
+  const stats = {
+    store,
+    now,
+    retentionDays: config.analyticsRetentionDays,
+    domainOf: services.domains.addressed,
+  };
   await app.register(
     async (v1) => {
       managementApi(v1, links.keys);
@@ -120,6 +128,7 @@ async function managementRoutes(app: FastifyInstance, config: Config, services: 
       await v1.register(statsApiRoutes, stats);
       await v1.register(groupRoutes, { api: groupsApi({ store, groups: pages.groups }), origin });
       await v1.register(accountApiRoutes, { store });
+      await v1.register(domainRoutes, { domains: services.domains, store, origin });
       await v1.register(memberRoutes, {
         members: pages.members,
         invitations: pages.invitations,
@@ -157,9 +166,15 @@ async function signedInPages(app: FastifyInstance, config: Config, services: Ser
     groups: pages.groups,
     createLinkFor: links.live.forAccount,
     editor: links.editor,
-    baseUrl: config.baseUrl,
+    origins: services.domains.registry,
+    domainOf: services.domains.addressed,
   });
-  await app.register(statsPages, { ...pages.session, stats: pages.stats });
+  await app.register(statsPages, {
+    ...pages.session,
+    stats: pages.stats,
+    domainOf: services.domains.addressed,
+  });
+  await app.register(domainPages, { ...pages.session, domains: services.domains });
   await app.register(assetRoutes, { files: { ...WEB_ASSETS, ...DEMO_ASSETS, ...OPS_ASSETS } });
 }
 
@@ -169,7 +184,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const { redirect, links, pages, metrics, now } = services;
   const app = server(config, deps, services);
   const frameOf = frameOfSession(pages.session);
-  const envelope = { ...config, now };
+  const envelope = { ...config, origins: services.domains.registry, now };
   const outcome = (endpoint: string) => (error: string) => metrics.createOutcomes.inc({ endpoint, error });
 
   await registerBodyParsers(app);
@@ -183,6 +198,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     AccountSchema,
     WorkspaceSchema,
     ...MEMBER_SCHEMAS,
+    ...DOMAIN_SCHEMAS,
   ];
   for (const schema of [...schemas, ...STATS_SCHEMAS]) app.addSchema(schema);
   await collectOpenapi(app, config.baseUrl);
@@ -198,8 +214,14 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     streamSeconds: config.sseMaxSeconds,
     now,
     frameOf,
+    rootOf: (host) => {
+      const domain = services.domains.registry.served(host);
+      if (domain?.rootRedirect) return { redirect: domain.rootRedirect };
+      return domain?.id === DEFAULT_DOMAIN_ID ? 'landing' : 'none';
+    },
   });
   await managementRoutes(app, config, services);
+  await app.register(tlsAllowedRoute, { domains: services.domains });
   await signedInPages(app, config, services);
   await redirectFeature(app, {
     cache: redirect.cache,
@@ -214,6 +236,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     countries: redirect.countries,
     trustCountryHeaders: config.trustProxy !== false,
     passwordTries: PASSWORD_TRIES,
+    domainOf: (host) => services.domains.registry.served(host),
+    origins: services.domains.registry,
   });
   await app.register(opsFeature, {
     checks: [{ name: 'store', check: () => services.store.ping() }, ...(deps.readinessChecks ?? [])],

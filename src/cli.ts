@@ -5,10 +5,21 @@ import { openStore } from './adapters/open-store.ts';
 import type { SharedState } from './adapters/redis/shared-state.ts';
 import type { Config } from './config.ts';
 import { Refusal, UnavailableError } from './core/errors.ts';
+import { DOMAINS_CHANGED } from './core/link-key.ts';
 import type { Inspector } from './core/ports/inspector.ts';
 import type { KeyAuthenticator } from './core/ports/key-auth.ts';
+import type { LinkEvents } from './core/ports/shared-state.ts';
 import type { Store } from './core/ports/store.ts';
 import { STATS_COMMANDS, STATS_FLAGS } from './features/analytics/index.ts';
+import {
+  DOMAIN_COMMANDS,
+  DOMAIN_FLAGS,
+  type DomainCliDeps,
+  DomainRegistry,
+  type DomainsService,
+  domainsService,
+  type TxtResolver,
+} from './features/domains/index.ts';
 import { GROUP_COMMANDS, GROUP_FLAGS } from './features/groups/index.ts';
 import { IMPORT_COMMANDS, IMPORT_FLAGS, type ImportCliDeps } from './features/imports/index.ts';
 import {
@@ -47,6 +58,8 @@ export interface CliDeps {
    * SSRF-safe one (closed afterwards).
    */
   inspector?: Inspector;
+  /** Verifies domains by their TXT record; the system resolver by default. */
+  resolveTxt?: TxtResolver;
 }
 
 const FLAGS = {
@@ -57,10 +70,11 @@ const FLAGS = {
   ...LINK_FLAGS,
   ...IMPORT_FLAGS,
   ...STATS_FLAGS,
+  ...DOMAIN_FLAGS,
 } as const;
 
 /** What every command may run with: each feature's commands take the part they name. */
-interface Deps extends LinkCliDeps, ImportCliDeps {
+interface Deps extends LinkCliDeps, ImportCliDeps, DomainCliDeps {
   /** ANALYTICS_RETENTION_DAYS: how far back hourly stats reach. */
   retentionDays: number;
 }
@@ -73,6 +87,7 @@ const COMMANDS: Record<string, Command<typeof FLAGS, Deps>> = {
   ...LINK_COMMANDS,
   ...IMPORT_COMMANDS,
   ...STATS_COMMANDS,
+  ...DOMAIN_COMMANDS,
 };
 
 const TABLE = commandTable(COMMANDS);
@@ -118,6 +133,24 @@ const NO_KEYS: KeyAuthenticator = {
   },
 };
 
+/** The domains as the store has them now; changes are announced to the servers on `linkEvents`. */
+async function loadDomains(
+  store: Store,
+  config: Config,
+  deps: CliDeps,
+  linkEvents?: Pick<LinkEvents, 'changed'>,
+): Promise<DomainsService> {
+  const { resolveTxt } = await import('node:dns/promises');
+  const domains = domainsService({
+    store,
+    registry: new DomainRegistry(config.baseUrl),
+    resolveTxt: deps.resolveTxt ?? resolveTxt,
+    announce: async () => linkEvents?.changed(DOMAINS_CHANGED),
+  });
+  await domains.refresh();
+  return domains;
+}
+
 /** The API's create service, acting for an account as `link import` does: no key, no hourly window. */
 async function withLinkCreator<T>(
   store: Store,
@@ -128,12 +161,26 @@ async function withLinkCreator<T>(
 ): Promise<T> {
   const inspector = options.inspect ? lazyInspector(config, deps) : ACCEPT_UNFETCHED;
   const counter = new MemoryWindowCounter();
-  const service = createService(config, { store, keys: NO_KEYS, inspector, counter });
+  const domains = await loadDomains(store, config, deps);
+  const service = createService(config, { store, keys: NO_KEYS, inspector, counter, domains });
   try {
     return await use(service.createAs);
   } finally {
     // An injected inspector belongs to the caller.
     if (inspector !== deps.inspector) await inspector.close();
+  }
+}
+
+/** The announcements of changes the servers hear (Redis when configured), open while `use` runs. */
+async function withLinkEvents<T>(config: Config, use: (linkEvents: LinkEvents) => Promise<T>): Promise<T> {
+  const shared = await openSharedState(config);
+  const linkEvents = shared?.ports.linkEvents ?? new LocalLinkEvents();
+  try {
+    return await use(linkEvents);
+  } finally {
+    await linkEvents.close();
+    await shared?.ports.demoLog.close();
+    await shared?.close();
   }
 }
 
@@ -145,16 +192,14 @@ async function withLinkEditor<T>(
   use: (editor: LinkEditor) => Promise<T>,
 ): Promise<T> {
   const inspector = lazyInspector(config, deps);
-  const shared = await openSharedState(config);
-  const linkEvents = shared?.ports.linkEvents ?? new LocalLinkEvents();
   try {
-    const counter = new MemoryWindowCounter();
-    return await use(editorService(config, { store, inspector, counter, linkEvents }));
+    return await withLinkEvents(config, async (linkEvents) => {
+      const counter = new MemoryWindowCounter();
+      const domains = await loadDomains(store, config, deps);
+      return use(editorService(config, { store, inspector, counter, linkEvents, domains }));
+    });
   } finally {
     if (inspector !== deps.inspector) await inspector.close();
-    await linkEvents.close();
-    await shared?.ports.demoLog.close();
-    await shared?.close();
   }
 }
 
@@ -175,9 +220,18 @@ export async function runCli(
         const opened: Deps = {
           store,
           baseUrl: config.baseUrl,
+          origins: async () => {
+            const registry = new DomainRegistry(config.baseUrl);
+            registry.load(await store.listDomains());
+            return registry;
+          },
           retentionDays: config.analyticsRetentionDays,
           withLinkEditor: (use) => withLinkEditor(store, config, deps, use),
           withLinkCreator: (options, use) => withLinkCreator(store, config, deps, options, use),
+          withDomains: (use) =>
+            withLinkEvents(config, async (linkEvents) =>
+              use(await loadDomains(store, config, deps, linkEvents)),
+            ),
         };
         return { deps: opened, close: () => store.close() };
       },

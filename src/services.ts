@@ -25,6 +25,7 @@ import type { Visitors } from './core/ports/visitors.ts';
 import { socialMatcher } from './core/social.ts';
 import { visitCollection, visitStats } from './features/analytics/index.ts';
 import { demoKeys, demoLinkStore } from './features/demo/index.ts';
+import { type DomainsService, domainServices, type TxtResolver } from './features/domains/index.ts';
 import { accountGroups } from './features/groups/index.ts';
 import {
   type CreateLinkStore,
@@ -75,12 +76,16 @@ export interface AppDeps {
   now?: () => number;
   /** Where mail goes; by default SMTP_URL through nodemailer, or none without it. */
   mailer?: Mailer;
+  /** TXT look-ups that verify domains; the system resolver by default (tests inject theirs). */
+  resolveTxt?: TxtResolver;
 }
 
 /** What creating and changing links run on, in the server and in `snip link …` alike. */
 export interface LinkPorts {
   inspector: Inspector;
   counter: WindowCounter;
+  /** The domains links go on (docs/api.md §12). */
+  domains: Pick<DomainsService, 'forNewLink' | 'isOwnHost'>;
   now?: () => number;
 }
 
@@ -93,12 +98,19 @@ export function createService(
     ...ports,
     isSocial: socialMatcher(config.socialDomains),
     baseUrl: config.baseUrl,
+    domainFor: ports.domains.forNewLink,
+    isOwnHost: ports.domains.isOwnHost,
   });
 }
 
 /** The link editor of /api/v1, the dashboard and `snip link edit|delete`. */
 export function editorService(config: Config, ports: LinkPorts & { store: Store; linkEvents: LinkEvents }) {
-  return linkEditor({ ...ports, isSocial: socialMatcher(config.socialDomains), baseUrl: config.baseUrl });
+  return linkEditor({
+    ...ports,
+    isSocial: socialMatcher(config.socialDomains),
+    baseUrl: config.baseUrl,
+    isOwnHost: ports.domains.isOwnHost,
+  });
 }
 
 /** A logger known only once the server exists; what is logged before goes nowhere. */
@@ -115,7 +127,12 @@ function lateLogger() {
 type Log = ReturnType<typeof lateLogger>;
 
 /** The visits a redirect records and the redirect's hot path, with its metrics. */
-function redirectServices(config: Config, deps: AppDeps, base: ReturnType<typeof baseServices>) {
+function redirectServices(
+  config: Config,
+  deps: AppDeps,
+  base: ReturnType<typeof baseServices>,
+  domains: Domains,
+) {
   const { store, now, log, metrics } = base;
   const countries = deps.countries ?? { countryOf: () => undefined };
   const collection = visitCollection({
@@ -137,6 +154,8 @@ function redirectServices(config: Config, deps: AppDeps, base: ReturnType<typeof
     store,
     embedded: deps.store,
     linkEvents: base.linkEvents,
+    domainOf: (host) => domains.registry.served(host),
+    onDomainsChanged: domains.reload,
     cache: { max: config.linkCacheSize, ttlMs: config.linkCacheTtlSeconds * 1000 },
     record: collection.record,
     onRedirect: counted.redirected,
@@ -155,6 +174,7 @@ function redirectServices(config: Config, deps: AppDeps, base: ReturnType<typeof
 async function linkServices(
   config: Config,
   base: ReturnType<typeof baseServices>,
+  domains: DomainsService,
   onCreated: (link: Link) => void,
 ) {
   const { store, counter, now, inspector } = base;
@@ -171,7 +191,7 @@ async function linkServices(
   };
   const keys = accountKeys(store, { ...keyChecks, onUsed: (keyId) => keyUses.note(keyId) });
   const inFlight = new InFlight();
-  const ports = { inspector, counter, now };
+  const ports = { inspector, counter, now, domains };
   const live = inFlight.trackAll(createService(config, { ...ports, store, keys, onCreated }));
   const demoGate = {
     ...keyChecks,
@@ -262,16 +282,27 @@ function baseServices(config: Config, deps: AppDeps, log: Log) {
   };
 }
 
+type Domains = Awaited<ReturnType<typeof domainServices>>;
+
 export async function serverServices(config: Config, deps: AppDeps) {
   const log = lateLogger();
   const base = baseServices(config, deps, log);
-  const redirect = redirectServices(config, deps, base);
-  const links = await linkServices(config, base, redirect.remember);
+  const domains = await domainServices({
+    baseUrl: config.baseUrl,
+    store: base.store,
+    linkEvents: base.linkEvents,
+    resolveTxt: deps.resolveTxt,
+    refreshMs: config.linkCacheTtlSeconds * 1000,
+    onRefreshError: log.error('reading the domains failed; the last ones known are kept'),
+  });
+  const redirect = redirectServices(config, deps, base, domains);
+  const links = await linkServices(config, base, domains.domains, redirect.remember);
   const pages = await pageServices(config, base);
 
   /** In order: requests in flight, then what is buffered, then the connections. */
   async function close(): Promise<void> {
     await links.inFlight.settled();
+    domains.stop();
     redirect.sweep.stop();
     await redirect.clicks.close();
     await links.keyUses.close();
@@ -282,7 +313,7 @@ export async function serverServices(config: Config, deps: AppDeps) {
     await base.mailer?.close();
   }
 
-  return { ...base, redirect, links, pages, close, bindLogger: log.bind };
+  return { ...base, domains: domains.domains, redirect, links, pages, close, bindLogger: log.bind };
 }
 
 export type ServerServices = Awaited<ReturnType<typeof serverServices>>;

@@ -60,6 +60,29 @@ export interface Member {
   joinedAt: Date;
 }
 
+/**
+ * A short domain (docs/api.md §12): the default one (id 0, BASE_URL's host), one an operator shares
+ * with every workspace, or a workspace's own, which serves links once verified.
+ */
+export interface Domain {
+  id: number;
+  /** ASCII form (core/domain-host.ts); for the default domain, BASE_URL's host. */
+  host: string;
+  /** The workspace that added it; null for the default and shared domains. */
+  workspaceId: number | null;
+  shared: boolean;
+  verifiedAt: Date | null;
+  /** The value the TXT record `_snip-challenge.<host>` must hold. */
+  verificationToken: string;
+  /** Short URLs on it start with https:// (else http://). */
+  https: boolean;
+  /** Where `GET /` on the domain goes; null: the landing page (default domain) or 404. */
+  rootRedirect: string | null;
+  /** Where an unknown code on the domain goes; null: the 404 page. */
+  notFoundRedirect: string | null;
+  createdAt: Date;
+}
+
 /** A workspace a user belongs to, with their role in it. */
 export interface MembershipOf {
   workspace: Workspace;
@@ -148,6 +171,8 @@ export type GroupRef = { id: number } | { apiId: string };
 export interface Link {
   id: number;
   code: string;
+  /** The domain whose code space holds the code; 0: the default domain (core/link-key.ts). */
+  domainId: number;
   accountId: number;
   groupId: number | null;
   longUrl: string;
@@ -183,6 +208,7 @@ export interface LinkGuards {
 
 export interface NewLink {
   code: string;
+  domainId: number;
   accountId: number;
   groupId: number | null;
   longUrl: string;
@@ -231,6 +257,8 @@ export interface LinkPosition {
 }
 
 export interface LinkQuery {
+  /** Only links on this domain. */
+  domainId?: number;
   /** Only links of this group. */
   groupId?: number;
   /** Case-insensitive substring of the long URL or the title. */

@@ -21,8 +21,10 @@ export const API_ERRORS = {
   '311': 'The target page is empty (Content-Length: 0).',
   '312': 'No group of this account has that ID or API identifier.',
   '313': 'The slug is taken or reserved.',
-  '314': 'This account has no such link or group.',
+  '314': 'This account has no such link, group or domain.',
   '315': 'The API key lacks the scope this request needs.',
+  '317': 'The domain is unknown, not verified, or not this workspace’s.',
+  '318': 'The domain still has links: delete or move them first.',
   '319': 'The change would leave the workspace without an owner.',
   '429': 'Too many requests.',
 } as const;
@@ -32,7 +34,7 @@ export type ApiErrorCode = keyof typeof API_ERRORS;
 export const API_ERROR_CODES = Object.keys(API_ERRORS) as ApiErrorCode[];
 
 /** Codes only the management API answers (docs/api.md §7.1): /create names no slug and no resource. */
-export const MANAGEMENT_ONLY_CODES: readonly ApiErrorCode[] = ['313', '314', '319'];
+export const MANAGEMENT_ONLY_CODES: readonly ApiErrorCode[] = ['313', '314', '318', '319'];
 
 /** The codes POST /create can answer. */
 export const CREATE_ERROR_CODES = API_ERROR_CODES.filter((code) => !MANAGEMENT_ONLY_CODES.includes(code));
@@ -96,6 +98,8 @@ export interface RefusalFacts {
   retryAfterSeconds?: number;
   /** 305: the code of the link that already holds this URL. */
   existingCode?: string;
+  /** 305: the domain of that link (core/link-key.ts). */
+  existingDomainId?: number;
 }
 
 /** A request judged and refused: its code, a human reason (wording is no contract), and facts. */

@@ -2,7 +2,7 @@ import { API_ERRORS, Refusal } from './errors.ts';
 import type { CheckedRuleFields } from './link-fields.ts';
 import type { Inspector } from './ports/inspector.ts';
 import type { SocialMatcher } from './social.ts';
-import { parseTargetUrl, pointsAtOwnHost, type TargetUrl } from './target-url.ts';
+import { parseTargetUrl, pointsAtOwnHost, stripTrailingDot, type TargetUrl } from './target-url.ts';
 
 /** The checks a link's target passes wherever a link is made or changed (docs/api.md §2.3, §7.3). */
 
@@ -15,8 +15,10 @@ export function targetOrRefuse(url: string): TargetUrl {
 }
 
 /** A link to this shortener itself would loop (305). */
-export function refuseOwnHost(target: TargetUrl, baseUrl: URL): void {
-  if (pointsAtOwnHost(target.parsed, baseUrl)) throw new Refusal('305', 'The URL points at this shortener.');
+export function refuseOwnHost(target: TargetUrl, baseUrl: URL, isOwnHost?: (host: string) => boolean): void {
+  const own =
+    pointsAtOwnHost(target.parsed, baseUrl) || isOwnHost?.(stripTrailingDot(target.parsed.hostname)) === true;
+  if (own) throw new Refusal('305', 'The URL points at this shortener.');
 }
 
 /** The target page fetched and judged (306–311); its title when it passes. */
@@ -33,10 +35,11 @@ export function refuseRuleTargets(
   rules: CheckedRules | undefined,
   isSocial: SocialMatcher,
   baseUrl: URL,
+  isOwnHost?: (host: string) => boolean,
 ): void {
   for (const rule of rules ?? []) {
     if (isSocial(rule.target.parsed.hostname)) throw new Refusal('310', 'A rule links to a social network.');
-    refuseOwnHost(rule.target, baseUrl);
+    refuseOwnHost(rule.target, baseUrl, isOwnHost);
   }
 }
 

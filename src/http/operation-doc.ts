@@ -37,12 +37,19 @@ export interface OperationDoc {
   operationId: string;
   summary: string;
   description: string;
-  tag: 'Links' | 'Stats' | 'Groups' | 'Account' | 'Workspace' | 'Members';
+  tag: 'Links' | 'Stats' | 'Groups' | 'Account' | 'Workspace' | 'Members' | 'Domains';
   scope: Scope | undefined;
   /** The success answers, by status. */
   ok: Record<number, object>;
   /** The refusals of this operation besides the ones every operation has (300, 301/303, 429; 315 with a scope). */
-  refusals?: { 404?: ApiErrorCode[]; 409?: ApiErrorCode[]; 422?: ApiErrorCode[]; 403?: ApiErrorCode[] };
+  refusals?: {
+    /** Besides 300. */
+    400?: ApiErrorCode[];
+    404?: ApiErrorCode[];
+    409?: ApiErrorCode[];
+    422?: ApiErrorCode[];
+    403?: ApiErrorCode[];
+  };
 }
 
 /** The route's schema parts for /openapi.json: summary, security, tags and every answer. */
@@ -51,7 +58,7 @@ export function operationDoc(doc: OperationDoc) {
   const refusals = doc.refusals ?? {};
   const response: Record<string, object> = {
     ...doc.ok,
-    400: problems(['300']),
+    400: problems(['300', ...(refusals[400] ?? [])]),
     401: problemResponse(codes(['301', '303'])),
     429: problemResponse(
       '`429`: the hourly window of the account is spent, or this address sent too many missing or wrong keys.',

@@ -34,6 +34,23 @@ export function trustHops(hops: false | number): false | ((address: string, inde
   return (_address, index) => index < hops;
 }
 
+/**
+ * An absolute-form request line (`GET http://host/path`) names its host itself, which wins over the
+ * Host header (RFC 9112 §3.2.2): the request goes on as the origin form to that host, so the
+ * domain it reaches is decided as for any other request.
+ */
+export function originForm(req: IncomingMessage): void {
+  let target: URL;
+  try {
+    target = new URL(req.url as string);
+  } catch {
+    return;
+  }
+  if (target.protocol !== 'http:' && target.protocol !== 'https:') return;
+  req.headers.host = target.host;
+  req.url = `${target.pathname}${target.search}`;
+}
+
 /** Fastify's options: body limit, strict validation, quiet request logging, and the hot path first. */
 export function serverOptions(options: ServerOptions): FastifyServerOptions {
   return {
@@ -49,6 +66,7 @@ export function serverOptions(options: ServerOptions): FastifyServerOptions {
     // fastify's own timeout options do not reach a server it did not make: they are set here.
     serverFactory: (handler) => {
       const server = createServer(CLIENT_DEADLINES, (req, res) => {
+        if (req.url !== undefined && req.url.charCodeAt(0) !== 47) originForm(req);
         if (!options.beforeRouter(req, res)) handler(req, res);
       });
       server.maxConnections = options.maxConnections;

@@ -57,7 +57,8 @@ function switcher(workspace: WorkspaceNav): SafeHtml {
 function workspaceLinks(workspace: WorkspaceNav, link: (path: string, label: string) => SafeHtml): SafeHtml {
   const path = (rest: string) => workspacePath(workspace.slug, rest);
   const admin = may(workspace.role, 'members:read');
-  return html`${switcher(workspace)}${link(path(''), 'Links')}${link(path('/stats'), 'Stats')}${admin ? html`${link(path('/members'), 'Members')}${link(path('/keys'), 'Keys')}${link(path('/settings'), 'Settings')}` : ''}`;
+  const domains = may(workspace.role, 'domains:write') ? link(path('/domains'), 'Domains') : '';
+  return html`${switcher(workspace)}${link(path(''), 'Links')}${link(path('/stats'), 'Stats')}${admin ? html`${link(path('/members'), 'Members')}${link(path('/keys'), 'Keys')}${domains}${link(path('/settings'), 'Settings')}` : ''}`;
 }
 
 function navigation(options: PageOptions): SafeHtml {

@@ -49,7 +49,7 @@ describe('link rules in Chromium', () => {
 
   async function clicksOf(code: string): Promise<number | undefined> {
     await t.app.clicks.flush();
-    return (await t.store.findLinkByCode(code))?.clicks;
+    return (await t.store.findLinkByCode(0, code))?.clicks;
   }
 
   const apiLink = async (code: string) =>

@@ -27,6 +27,7 @@ function seededLinks(accountId: number, groupIds: number[], guards: Record<numbe
     const url = `https://example.com/articles/${i}/a-rather-long-path-that-goes-on-and-on?utm_source=newsletter&n=${i}`;
     return {
       code: `P${String(i).padStart(6, '0')}`,
+      domainId: 0,
       accountId,
       groupId: i % 4 === 3 ? null : (groupIds[i % 3] ?? null),
       longUrl: url,
@@ -71,7 +72,7 @@ describe('every page in Chromium, at 1280 and 390 px, light and dark', () => {
         196: { passwordHash },
       }),
     );
-    const usedUp = await t.store.findLinkByCode('P000198');
+    const usedUp = await t.store.findLinkByCode(0, 'P000198');
     assert.ok(usedUp && (await t.store.takeVisit(usedUp.id)));
     const listed = await t.store.listLinks(account.workspace.id, { limit: 30 });
     const today = Date.now();

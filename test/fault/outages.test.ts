@@ -147,7 +147,7 @@ if (!databaseUrl || !redisUrl) {
       assert.ok(during.some((r) => r.status === 503 && r.body.error === '503' && Number(r.retryAfter) > 0));
       const acknowledged = results.filter((r) => r.status === 201).map((r) => r.body.short_code as string);
       const missing = [];
-      for (const code of acknowledged) if (!(await bed.store.findLinkByCode(code))) missing.push(code);
+      for (const code of acknowledged) if (!(await bed.store.findLinkByCode(0, code))) missing.push(code);
       assert.deepEqual(missing, [], 'acknowledged links missing from the store');
       // A create answered 503 rolls back unless its commit was already under way when the deadline passed.
       const account = await bed.store.findAccountByEmail(bed.email);
@@ -228,11 +228,11 @@ if (!databaseUrl || !redisUrl) {
       for (const base of [a, b, c])
         for (let i = 0; i < 5; i++) sent += Number((await visit(base, clicked)) === 302);
       await eventually(
-        async () => ((await bed.store.findLinkByCode(clicked))?.clicks ?? 0) >= sent,
+        async () => ((await bed.store.findLinkByCode(0, clicked))?.clicks ?? 0) >= sent,
         30_000,
         'every click written',
       );
-      assert.equal((await bed.store.findLinkByCode(clicked))?.clicks, sent, 'no click counted twice');
+      assert.equal((await bed.store.findLinkByCode(0, clicked))?.clicks, sent, 'no click counted twice');
       t.diagnostic(
         `creates, 305, edits and deletes answered during the cut; deletion seen on the others after ` +
           `${seenAfter.toFixed(0)} ms (TTL 3 s); creates through Redis again ${back.toFixed(0)} ms after it returned`,

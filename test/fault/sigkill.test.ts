@@ -118,9 +118,9 @@ async function killedDuringWork(kind: string, bed: Bed, report: (line: string) =
 
     store = await openStore(bed.databaseUrl, { prepare: true });
     const missing = [];
-    for (const created of acknowledged) if (!(await store.findLinkByCode(created))) missing.push(created);
+    for (const created of acknowledged) if (!(await store.findLinkByCode(0, created))) missing.push(created);
     assert.deepEqual(missing, [], `${kind}: acknowledged links missing after SIGKILL`);
-    const counted = (await store.findLinkByCode(code))?.clicks ?? 0;
+    const counted = (await store.findLinkByCode(0, code))?.clicks ?? 0;
     assert.ok(counted <= sent, `${kind}: ${counted} clicks counted of ${sent} sent`);
     assert.ok(kept > 0);
     assert.ok(counted >= kept, `${kind}: ${counted} clicks counted, ${kept} were written before the kill`);

@@ -238,7 +238,10 @@ if (!databaseUrl || !redisUrl) {
       );
       // A code new to an instance is looked up in the store: under load that may answer 503.
       const redirected = tally(hits, [302, 503])(302);
-      const clicks = await settled(async () => (await store.findLinkByCode(code))?.clicks ?? 0, redirected);
+      const clicks = await settled(
+        async () => (await store.findLinkByCode(0, code))?.clicks ?? 0,
+        redirected,
+      );
       assert.equal(clicks, redirected);
     });
 
@@ -246,7 +249,7 @@ if (!databaseUrl || !redisUrl) {
       const created = await create(base(0), keys.roomy as string, target.url('/title?visitors'));
       assert.equal(created.status, 201);
       const code = created.body.short_code as string;
-      const link = await store.findLinkByCode(code);
+      const link = await store.findLinkByCode(0, code);
       assert.ok(link);
       const dayStart = Date.now() - (Date.now() % 86_400_000);
       const range = { from: dayStart, to: dayStart + 86_400_000, interval: 'day' as const };
@@ -276,7 +279,7 @@ if (!databaseUrl || !redisUrl) {
       assert.equal(clicks, redirected);
       const stats = await store.stats({ linkId: link.id }, range);
       assert.equal(stats.totals.uniqueVisitors, visitors);
-      assert.equal((await store.findLinkByCode(code))?.uniqueVisitors, visitors);
+      assert.equal((await store.findLinkByCode(0, code))?.uniqueVisitors, visitors);
       const account = await store.stats({ accountId: link.accountId }, range);
       assert.equal(account.totals.uniqueVisitors - accountBefore, visitors);
     });
@@ -486,7 +489,7 @@ if (!databaseUrl || !redisUrl) {
       await victim.stop('SIGKILL');
       assert.equal(victim.child.signalCode, 'SIGKILL');
       for (const code of acknowledged)
-        assert.ok(await store.findLinkByCode(code), `acknowledged ${code} is stored`);
+        assert.ok(await store.findLinkByCode(0, code), `acknowledged ${code} is stored`);
       instances = instances.filter((instance) => instance !== victim);
     });
   });

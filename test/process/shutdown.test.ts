@@ -19,6 +19,7 @@ describe('graceful shutdown', () => {
       const { account } = await accountOperations(seed).createAccount('clicks@example.com', 'pro');
       const created = await seed.insertLinkWithinQuota({
         code: 'Shutdn1',
+        domainId: 0,
         accountId: account.workspace.id,
         groupId: null,
         longUrl: 'https://example.com/',
@@ -47,7 +48,7 @@ describe('graceful shutdown', () => {
 
       const after = await openStore(databaseUrl, { prepare: false });
       try {
-        const link = await after.findLinkByCode('Shutdn1');
+        const link = await after.findLinkByCode(0, 'Shutdn1');
         assert.ok(link);
         assert.equal(link.clicks, clicks);
         assert.equal(link.uniqueVisitors, 1);

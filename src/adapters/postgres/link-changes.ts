@@ -25,8 +25,11 @@ export async function addTags(tx: Tx, linkId: number, tags: readonly string[]): 
   if (tags.length > 0) await query(tx, ADD_TAGS, [linkId, [...tags]]);
 }
 
-async function change(tx: Tx, accountId: number, code: string, linkChange: LinkChange) {
-  const row = mapFirst(await query(tx, SQL.liveId, [accountId, code]), (found) => found.id as number);
+async function change(tx: Tx, accountId: number, domainId: number, code: string, linkChange: LinkChange) {
+  const row = mapFirst(
+    await query(tx, SQL.liveId, [accountId, domainId, code]),
+    (found) => found.id as number,
+  );
   if (row === undefined) return NOT_FOUND;
   const { sql, values } = changeStatement(linkChange, Date.now());
   await query(tx, numbered(sql), [...values, row]);
@@ -38,15 +41,15 @@ async function change(tx: Tx, accountId: number, code: string, linkChange: LinkC
 
 export function postgresLinkChanges(db: Db): Changes {
   return {
-    async updateLink(accountId, code, linkChange): Promise<UpdateLinkResult> {
+    async updateLink(accountId, domainId, code, linkChange): Promise<UpdateLinkResult> {
       try {
-        const link = await transaction(db, (tx) => change(tx, accountId, code, linkChange));
+        const link = await transaction(db, (tx) => change(tx, accountId, domainId, code, linkChange));
         return link === NOT_FOUND ? { kind: 'not-found' } : { kind: 'updated', link };
       } catch (error) {
         // The new target is another live link's: the statement failed, the transaction rolled back.
         if (!linkChange.target || !isUniqueViolation(error, 'links_live_url')) throw error;
         const existing = mapFirst(
-          await query(db, SQL.liveByUrlHash, [accountId, linkChange.target.urlHash]),
+          await query(db, SQL.liveByUrlHash, [accountId, domainId, linkChange.target.urlHash]),
           toLink,
         );
         if (!existing) throw error;

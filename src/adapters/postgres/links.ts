@@ -13,35 +13,37 @@ import {
 import { type Db, type Param, query, type Tx, transaction } from './client.ts';
 import { addTags, postgresLinkChanges } from './link-changes.ts';
 
-// The redirect's cache-miss path: one search of the unique index on code (links_code_unique).
-export const FIND_LINK_BY_CODE = `SELECT ${LINK_COLUMNS} FROM links WHERE code = $1 AND deleted_at IS NULL`;
+// The redirect's cache-miss path: one search of the unique index on (domain, code).
+export const FIND_LINK_BY_CODE = `SELECT ${LINK_COLUMNS} FROM links
+  WHERE domain_id = $1 AND code = $2 AND deleted_at IS NULL`;
 const FIND_LINK_OF_ACCOUNT = `SELECT ${LINK_COLUMNS} FROM links
-  WHERE code = $1 AND account_id = $2 AND deleted_at IS NULL`;
+  WHERE domain_id = $1 AND code = $2 AND account_id = $3 AND deleted_at IS NULL`;
 const FIND_LIVE_BY_URL_HASH = `SELECT ${LINK_COLUMNS} FROM links
-  WHERE account_id = $1 AND url_hash = $2 AND deleted_at IS NULL`;
+  WHERE account_id = $1 AND domain_id = $2 AND url_hash = $3 AND deleted_at IS NULL`;
 /**
- * No conflict target: a clash on either unique index (links_code_unique, or links_live_url for a
+ * No conflict target: a clash on either unique index (links_domain_code_unique, or links_live_url for a
  * live duplicate) makes the statement insert nothing and return no row, instead of raising an
  * error that would abort the whole transaction. The reads after it tell the two apart.
  */
 const INSERT_LINK = `INSERT INTO links (${NEW_LINK_COLUMNS})
   VALUES (${NEW_LINK_PLACEHOLDERS((n) => `$${n}`)}) ON CONFLICT DO NOTHING RETURNING ${LINK_COLUMNS}`;
-const CODE_EXISTS = 'SELECT 1 FROM links WHERE code = $1';
+const CODE_EXISTS = 'SELECT 1 FROM links WHERE domain_id = $1 AND code = $2';
 // Takes the slot only while the account is under its plan's quota; no row back = quota full.
 const TAKE_QUOTA_SLOT = `UPDATE workspaces SET link_count = link_count + 1
   WHERE id = $1 AND link_count < (SELECT url_quota FROM plans WHERE plans.id = workspaces.plan_id)
   RETURNING link_count`;
 const FREE_QUOTA_SLOT = 'UPDATE workspaces SET link_count = link_count - 1 WHERE id = $1';
 const SOFT_DELETE = `UPDATE links SET deleted_at = $1
-  WHERE account_id = $2 AND code = $3 AND deleted_at IS NULL RETURNING id`;
+  WHERE account_id = $2 AND domain_id = $3 AND code = $4 AND deleted_at IS NULL RETURNING id`;
 // One statement per chunk whatever its size: one array parameter per column, far from the
 // 65,535-parameter limit a multi-row VALUES list would meet.
 const INSERT_BULK = `INSERT INTO links
-  (code, account_id, group_id, long_url, normalized_url, url_hash, title, created_at)
-  SELECT code, account_id, group_id, long_url, normalized_url, url_hash, title, $8
-  FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[])
-    AS t (code, account_id, group_id, long_url, normalized_url, url_hash, title)
-  RETURNING id, code`;
+  (code, account_id, group_id, long_url, normalized_url, url_hash, title, domain_id, created_at)
+  SELECT code, account_id, group_id, long_url, normalized_url, url_hash, title, domain_id, $9
+  FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[],
+      $8::bigint[])
+    AS t (code, account_id, group_id, long_url, normalized_url, url_hash, title, domain_id)
+  RETURNING id, code, domain_id`;
 const ADD_LINK_COUNTS = `UPDATE workspaces SET link_count = workspaces.link_count + v.added
   FROM unnest($1::bigint[], $2::bigint[]) AS v (id, added) WHERE workspaces.id = v.id`;
 /** Rows per bulk transaction, as on SQLite: big enough to be fast, small enough not to hold locks long. */
@@ -78,9 +80,12 @@ async function insert(tx: Tx, link: NewLink): Promise<InsertLinkResult> {
     }
     // Nothing inserted: a live duplicate or a taken code. The duplicate wins when both apply,
     // as on SQLite: a new code would only meet the same duplicate.
-    const existing = mapFirst(await query(tx, FIND_LIVE_BY_URL_HASH, [link.accountId, link.urlHash]), toLink);
+    const existing = mapFirst(
+      await query(tx, FIND_LIVE_BY_URL_HASH, [link.accountId, link.domainId, link.urlHash]),
+      toLink,
+    );
     if (existing) return { kind: 'duplicate', existing };
-    if ((await query(tx, CODE_EXISTS, [link.code])).length > 0) return { kind: 'code-taken' };
+    if ((await query(tx, CODE_EXISTS, [link.domainId, link.code])).length > 0) return { kind: 'code-taken' };
     // Neither: the duplicate that refused the row was deleted in between. Try again.
   }
   throw new Error(`link ${link.code} was refused ${INSERT_ATTEMPTS} times without a visible conflict`);
@@ -103,8 +108,8 @@ function postgresVisitLimits(db: Db): Pick<LinkStore, 'takeVisit' | 'visitsTaken
 
 export function postgresLinkStore(db: Db): LinkStore {
   return {
-    async findLiveLinkByUrlHash(accountId, urlHash) {
-      return mapFirst(await query(db, FIND_LIVE_BY_URL_HASH, [accountId, urlHash]), toLink);
+    async findLiveLinkByUrlHash(accountId, domainId, urlHash) {
+      return mapFirst(await query(db, FIND_LIVE_BY_URL_HASH, [accountId, domainId, urlHash]), toLink);
     },
 
     async countLiveLinks(accountId) {
@@ -121,16 +126,16 @@ export function postgresLinkStore(db: Db): LinkStore {
       );
     },
 
-    async isCodeIssued(code) {
-      return (await query(db, 'SELECT 1 FROM links WHERE code = $1', [code])).length > 0;
+    async isCodeIssued(domainId, code) {
+      return (await query(db, CODE_EXISTS, [domainId, code])).length > 0;
     },
 
-    async findLinkByCode(code) {
-      return mapFirst(await query(db, FIND_LINK_BY_CODE, [code]), toLink);
+    async findLinkByCode(domainId, code) {
+      return mapFirst(await query(db, FIND_LINK_BY_CODE, [domainId, code]), toLink);
     },
 
-    async findLinkOfAccount(accountId, code) {
-      return mapFirst(await query(db, FIND_LINK_OF_ACCOUNT, [code, accountId]), toLink);
+    async findLinkOfAccount(accountId, domainId, code) {
+      return mapFirst(await query(db, FIND_LINK_OF_ACCOUNT, [domainId, code, accountId]), toLink);
     },
 
     async listLinks(accountId, linkQuery) {
@@ -151,9 +156,10 @@ export function postgresLinkStore(db: Db): LinkStore {
       }
     },
 
-    async deleteLink(accountId, code) {
+    async deleteLink(accountId, domainId, code) {
       return transaction(db, async (tx) => {
-        if ((await query(tx, SOFT_DELETE, [Date.now(), accountId, code])).length === 0) return false;
+        if ((await query(tx, SOFT_DELETE, [Date.now(), accountId, domainId, code])).length === 0)
+          return false;
         await query(tx, FREE_QUOTA_SLOT, [accountId]);
         return true;
       });
@@ -176,12 +182,13 @@ async function insertChunk(tx: Tx, links: readonly NewLink[]): Promise<void> {
     links.map((link) => link.normalizedUrl),
     links.map((link) => link.urlHash),
     links.map((link) => link.title),
+    links.map((link) => link.domainId),
     Date.now(),
   ]);
   await query(tx, ADD_LINK_COUNTS, [[...perAccount.keys()], [...perAccount.values()]]);
-  const ids = new Map(inserted.map((row) => [row.code as string, row.id as number]));
+  const ids = new Map(inserted.map((row) => [`${row.domain_id}/${row.code}`, row.id as number]));
   for (const link of links) {
-    const id = ids.get(link.code);
+    const id = ids.get(`${link.domainId}/${link.code}`);
     if (link.tags?.length && id !== undefined) await addTags(tx, id, link.tags);
   }
 }

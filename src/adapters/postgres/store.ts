@@ -1,5 +1,6 @@
 /** The Store on a PostgreSQL pool: every port, plus migrations and lifecycle. */
 import type { Store } from '../../core/ports/store.ts';
+import { domainStore } from '../sql/domain-scripts.ts';
 import { peopleStore } from '../sql/people-store.ts';
 import { postgresClickStore } from './clicks.ts';
 import { openPool, type PoolOptions } from './client.ts';
@@ -25,6 +26,7 @@ export function openPostgresStore(url: string, options: PoolOptions = {}): Store
   return {
     ...postgresPlanStore(db),
     ...peopleStore(postgresScripts(db)),
+    ...domainStore(postgresScripts(db)),
     ...postgresKeyStore(db),
     ...postgresGroupStore(db),
     ...postgresLinkStore(db),

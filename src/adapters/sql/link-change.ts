@@ -6,9 +6,10 @@ import { LINK_COLUMNS, rulesText } from './rows.ts';
  * PostgreSQL adapter numbers them).
  */
 export const CHANGE_SQL = {
-  liveId: 'SELECT id FROM links WHERE account_id = ? AND code = ? AND deleted_at IS NULL',
+  liveId: 'SELECT id FROM links WHERE account_id = ? AND domain_id = ? AND code = ? AND deleted_at IS NULL',
   byId: `SELECT ${LINK_COLUMNS} FROM links WHERE id = ?`,
-  liveByUrlHash: `SELECT ${LINK_COLUMNS} FROM links WHERE account_id = ? AND url_hash = ? AND deleted_at IS NULL`,
+  liveByUrlHash: `SELECT ${LINK_COLUMNS} FROM links
+    WHERE account_id = ? AND domain_id = ? AND url_hash = ? AND deleted_at IS NULL`,
   dropTags: 'DELETE FROM link_tags WHERE link_id = ?',
   addTag: 'INSERT INTO link_tags (link_id, tag) VALUES (?, ?)',
   perGroup: `SELECT group_id, COUNT(*) AS n FROM links

@@ -30,6 +30,7 @@ export function linkListing(
     return placeholder(params.length);
   };
   const conditions = [`account_id = ${param(accountId)}`, 'deleted_at IS NULL'];
+  if (query.domainId !== undefined) conditions.push(`domain_id = ${param(query.domainId)}`);
   if (query.groupId !== undefined) conditions.push(`group_id = ${param(query.groupId)}`);
   if (query.tag !== undefined) {
     conditions.push(

@@ -27,17 +27,17 @@ export const JOINED_PLAN_COLUMNS =
   'p.url_quota AS plan_url_quota, p.rate_limit_per_hour AS plan_rate_limit_per_hour';
 
 export const LINK_COLUMNS =
-  'id, code, account_id, group_id, long_url, normalized_url, title, clicks, bot_hits, unique_visitors, ' +
+  'id, code, domain_id, account_id, group_id, long_url, normalized_url, title, clicks, bot_hits, unique_visitors, ' +
   'created_at, updated_at, expires_at, max_clicks, limit_used, password_hash, rules';
 
 /** The columns a new link is inserted with, in the order of `newLinkValues`. */
 export const NEW_LINK_COLUMNS =
   'code, account_id, group_id, long_url, normalized_url, url_hash, title, created_at, ' +
-  'expires_at, max_clicks, password_hash, rules';
+  'expires_at, max_clicks, password_hash, rules, domain_id';
 
 /** Placeholders for NEW_LINK_COLUMNS. */
 export const NEW_LINK_PLACEHOLDERS = (mark: (n: number) => string) =>
-  Array.from({ length: 12 }, (_, i) => mark(i + 1)).join(', ');
+  Array.from({ length: 13 }, (_, i) => mark(i + 1)).join(', ');
 
 export function newLinkValues(link: NewLink, createdAt: number): Array<string | number | null> {
   const guards = link.guards ?? {};
@@ -54,6 +54,7 @@ export function newLinkValues(link: NewLink, createdAt: number): Array<string | 
     guards.maxClicks ?? null,
     guards.passwordHash ?? null,
     rulesText(guards.rules),
+    link.domainId,
   ];
 }
 
@@ -137,6 +138,7 @@ export function toLink(row: Row): Link {
   return {
     id: row.id as number,
     code: row.code as string,
+    domainId: Number(row.domain_id ?? 0),
     accountId: row.account_id as number,
     groupId: (row.group_id as number | null) ?? null,
     longUrl: row.long_url as string,

@@ -19,20 +19,23 @@ export function countPerGroupNow(conn: Connection, accountId: number): Map<numbe
 
 export function sqliteLinkChanges(conn: Connection, readers: Pick<LinkStore, 'countLinksPerGroup'>): Changes {
   return {
-    async updateLink(accountId, code, change) {
+    async updateLink(accountId, domainId, code, change) {
       return conn.transaction(
         () => {
-          const row = conn.stmt(CHANGE_SQL.liveId).get(accountId, code);
+          const row = conn.stmt(CHANGE_SQL.liveId).get(accountId, domainId, code);
           if (!row) return { kind: 'not-found' } as const;
           const id = row.id as number;
           const { sql, values } = changeStatement(change, Date.now());
           try {
             conn.stmt(sql).run(...values, id);
           } catch (error) {
-            if (!change.target || !isUniqueViolation(error, 'links.account_id', 'links.url_hash'))
+            if (
+              !change.target ||
+              !isUniqueViolation(error, 'links.account_id', 'links.domain_id', 'links.url_hash')
+            )
               throw error;
             const existing = mapRow(
-              conn.stmt(CHANGE_SQL.liveByUrlHash).get(accountId, change.target.urlHash),
+              conn.stmt(CHANGE_SQL.liveByUrlHash).get(accountId, domainId, change.target.urlHash),
               toLink,
             );
             if (!existing) throw error;

@@ -15,10 +15,11 @@ import { type Connection, isUniqueViolation } from './connection.ts';
 import { setTags, sqliteLinkChanges } from './link-changes.ts';
 import type { WriteQueue } from './write-queue.ts';
 
-// The redirect's cache-miss path: one search of the unique index on code (links_code_unique).
-export const FIND_LINK_BY_CODE = `SELECT ${LINK_COLUMNS} FROM links WHERE code = ? AND deleted_at IS NULL`;
+// The redirect's cache-miss path: one search of the unique index on (domain, code).
+export const FIND_LINK_BY_CODE = `SELECT ${LINK_COLUMNS} FROM links
+  WHERE domain_id = ? AND code = ? AND deleted_at IS NULL`;
 const FIND_LIVE_BY_URL_HASH = `SELECT ${LINK_COLUMNS} FROM links
-  WHERE account_id = ? AND url_hash = ? AND deleted_at IS NULL`;
+  WHERE account_id = ? AND domain_id = ? AND url_hash = ? AND deleted_at IS NULL`;
 const INSERT_LINK = `INSERT INTO links (${NEW_LINK_COLUMNS})
   VALUES (${NEW_LINK_PLACEHOLDERS(() => '?')}) RETURNING ${LINK_COLUMNS}`;
 // Takes the slot only while the account is under its plan's quota; 0 rows changed = quota full.
@@ -33,14 +34,18 @@ const ADD_LINK_COUNT = 'UPDATE workspaces SET link_count = link_count + ? WHERE 
 const BULK_CHUNK = 10_000;
 const FREE_QUOTA_SLOT = 'UPDATE workspaces SET link_count = link_count - 1 WHERE id = ?';
 const SOFT_DELETE = `UPDATE links SET deleted_at = ?
-  WHERE account_id = ? AND code = ? AND deleted_at IS NULL`;
+  WHERE account_id = ? AND domain_id = ? AND code = ? AND deleted_at IS NULL`;
 
 // One visit of a limited link, or nothing when its limit is reached: the row lock makes it exact.
 const TAKE_VISIT = `UPDATE links SET limit_used = limit_used + 1
   WHERE id = ? AND deleted_at IS NULL AND max_clicks IS NOT NULL AND limit_used < max_clicks`;
 
-const findLiveByUrlHash = (conn: Connection, accountId: number, urlHash: string): Link | undefined =>
-  mapRow(conn.stmt(FIND_LIVE_BY_URL_HASH).get(accountId, urlHash), toLink);
+const findLiveByUrlHash = (
+  conn: Connection,
+  accountId: number,
+  domainId: number,
+  urlHash: string,
+): Link | undefined => mapRow(conn.stmt(FIND_LIVE_BY_URL_HASH).get(accountId, domainId, urlHash), toLink);
 
 /** Creating links: one within the quota (creates made at once share a commit), or many at once. */
 function sqliteLinkInserts(
@@ -55,13 +60,13 @@ function sqliteLinkInserts(
       if (!row) throw new Error('INSERT … RETURNING gave no row');
       created = toLink(row);
     } catch (error) {
-      const duplicateRow = isUniqueViolation(error, 'links.account_id', 'links.url_hash');
-      const codeTaken = isUniqueViolation(error, 'links.code');
+      const duplicateRow = isUniqueViolation(error, 'links.account_id', 'links.domain_id', 'links.url_hash');
+      const codeTaken = isUniqueViolation(error, 'links.domain_id', 'links.code');
       if (!duplicateRow && !codeTaken) throw error;
       // A failed statement leaves the transaction open in SQLite, so this read sees the same
       // snapshot that refused the row. When the code collides too, the duplicate still wins:
       // a new code would only meet the same duplicate.
-      const existing = findLiveByUrlHash(conn, link.accountId, link.urlHash);
+      const existing = findLiveByUrlHash(conn, link.accountId, link.domainId, link.urlHash);
       if (existing) return { kind: 'duplicate', existing };
       if (codeTaken) return { kind: 'code-taken' };
       throw error;
@@ -128,8 +133,8 @@ export function sqliteLinkStore(
   readers: Pick<LinkStore, 'listLinks' | 'countLinksPerGroup'>,
 ): LinkStore {
   return {
-    async findLiveLinkByUrlHash(accountId, urlHash) {
-      return findLiveByUrlHash(conn, accountId, urlHash);
+    async findLiveLinkByUrlHash(accountId, domainId, urlHash) {
+      return findLiveByUrlHash(conn, accountId, domainId, urlHash);
     },
 
     async countLiveLinks(accountId) {
@@ -141,21 +146,23 @@ export function sqliteLinkStore(
       return (row?.n as number | undefined) ?? 0;
     },
 
-    async isCodeIssued(code) {
-      return conn.stmt('SELECT 1 FROM links WHERE code = ?').get(code) !== undefined;
+    async isCodeIssued(domainId, code) {
+      return (
+        conn.stmt('SELECT 1 FROM links WHERE domain_id = ? AND code = ?').get(domainId, code) !== undefined
+      );
     },
 
-    findLinkByCodeNow(code) {
-      return mapRow(conn.stmt(FIND_LINK_BY_CODE).get(code), toLink);
+    findLinkByCodeNow(domainId, code) {
+      return mapRow(conn.stmt(FIND_LINK_BY_CODE).get(domainId, code), toLink);
     },
 
-    async findLinkByCode(code) {
-      return mapRow(conn.stmt(FIND_LINK_BY_CODE).get(code), toLink);
+    async findLinkByCode(domainId, code) {
+      return mapRow(conn.stmt(FIND_LINK_BY_CODE).get(domainId, code), toLink);
     },
 
-    async deleteLink(accountId, code) {
+    async deleteLink(accountId, domainId, code) {
       return conn.transaction(() => {
-        if (conn.stmt(SOFT_DELETE).run(Date.now(), accountId, code).changes === 0) return false;
+        if (conn.stmt(SOFT_DELETE).run(Date.now(), accountId, domainId, code).changes === 0) return false;
         conn.stmt(FREE_QUOTA_SLOT).run(accountId);
         return true;
       });
@@ -169,7 +176,7 @@ export function sqliteLinkStore(
 }
 
 export const FIND_LINK_OF_ACCOUNT = `SELECT ${LINK_COLUMNS} FROM links
-  WHERE code = ? AND account_id = ? AND deleted_at IS NULL`;
+  WHERE domain_id = ? AND code = ? AND account_id = ? AND deleted_at IS NULL`;
 
 /** A page of an account's links, read on this connection's thread (a reader thread's: readers.ts). */
 export function listLinksNow(conn: Connection, accountId: number, query: LinkQuery): LinkPage {
@@ -190,8 +197,8 @@ function sqliteLinkList(
   return {
     listLinks: (accountId, query) => readers.listLinks(accountId, query),
 
-    async findLinkOfAccount(accountId, code) {
-      return mapRow(conn.stmt(FIND_LINK_OF_ACCOUNT).get(code, accountId), toLink);
+    async findLinkOfAccount(accountId, domainId, code) {
+      return mapRow(conn.stmt(FIND_LINK_OF_ACCOUNT).get(domainId, code, accountId), toLink);
     },
   };
 }

@@ -1,5 +1,6 @@
 /** The Store on one SQLite file (WAL): every port, plus migrations and lifecycle. */
 import type { Store } from '../../core/ports/store.ts';
+import { domainStore } from '../sql/domain-scripts.ts';
 import { peopleStore } from '../sql/people-store.ts';
 import { inPlaceClickWriter, threadClickWriter } from './click-writer.ts';
 import { sqliteClickStore } from './clicks.ts';
@@ -28,6 +29,7 @@ export function openSqliteStore(path: string): Store {
   return {
     ...sqlitePlanStore(conn),
     ...peopleStore(sqliteScripts(conn)),
+    ...domainStore(sqliteScripts(conn)),
     ...sqliteKeyStore(conn, writes),
     ...sqliteGroupStore(conn),
     ...sqliteLinkStore(conn, writes, readers),

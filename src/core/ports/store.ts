@@ -15,6 +15,7 @@ import type {
   NewLink,
   SessionRecord,
 } from '../entities.ts';
+import type { DomainStore } from './domain-store.ts';
 import type { AccountStore, InvitationStore, UserTokenStore, WorkspaceStore } from './people-store.ts';
 
 /**
@@ -78,12 +79,12 @@ export type InsertLinkResult =
   | { kind: 'code-taken' };
 
 export interface LinkStore {
-  /** The account's live (not deleted) link to this normalized-URL hash, if any. */
-  findLiveLinkByUrlHash(accountId: number, urlHash: string): Promise<Link | undefined>;
+  /** The account's live (not deleted) link on the domain to this normalized-URL hash, if any. */
+  findLiveLinkByUrlHash(accountId: number, domainId: number, urlHash: string): Promise<Link | undefined>;
   countLiveLinks(accountId: number): Promise<number>;
   /**
-   * Stores the link atomically: the duplicate rule (unique account + urlHash among live
-   * links), the code's uniqueness (across all links ever, deleted included) and the plan's
+   * Stores the link atomically: the duplicate rule (unique account + domain + urlHash among
+   * live links), the code's uniqueness (per domain, across all links ever, deleted included) and the plan's
    * quota are decided by the insert itself, never by a separate check.
    * Duplicate is reported before quota when both apply.
    */
@@ -95,17 +96,17 @@ export interface LinkStore {
   takeVisit(linkId: number): Promise<boolean>;
   /** Visits taken of a link's limit, as the store counts them. */
   visitsTaken(linkId: number): Promise<number>;
-  /** Whether any link, deleted ones included, ever had this code (codes are never issued twice). */
-  isCodeIssued(code: string): Promise<boolean>;
-  /** A live link by its code; deleted links are not found. */
-  findLinkByCode(code: string): Promise<Link | undefined>;
+  /** Whether any link on the domain, deleted ones included, ever had this code (never issued twice there). */
+  isCodeIssued(domainId: number, code: string): Promise<boolean>;
+  /** A live link by its domain and code; deleted links are not found. */
+  findLinkByCode(domainId: number, code: string): Promise<Link | undefined>;
   /**
    * The same look-up answered at once, on a store embedded in the process (SQLite): the redirect
    * then answers a cold code below the router. Network stores leave it out.
    */
-  findLinkByCodeNow?(code: string): Link | undefined;
+  findLinkByCodeNow?(domainId: number, code: string): Link | undefined;
   /** Soft delete: the row (and so its code) stays forever. Returns false when not the owner's. */
-  deleteLink(accountId: number, code: string): Promise<boolean>;
+  deleteLink(accountId: number, domainId: number, code: string): Promise<boolean>;
   /**
    * Bulk path for seeding and imports: inserts many links of one account in large transactions and
    * raises the account's link_count by as many. Constraints still apply (a violation throws); the
@@ -115,12 +116,17 @@ export interface LinkStore {
   /** The account's live links matching the query, newest first, one page of them. */
   listLinks(accountId: number, query: LinkQuery): Promise<LinkPage>;
   /** A live link by code, only if the account owns it. */
-  findLinkOfAccount(accountId: number, code: string): Promise<Link | undefined>;
+  findLinkOfAccount(accountId: number, domainId: number, code: string): Promise<Link | undefined>;
   /**
    * Changes a live link of the account in one transaction; a new target that another live link of
    * the account already has is a duplicate (the unique index decides), and nothing changes.
    */
-  updateLink(accountId: number, code: string, change: LinkChange): Promise<UpdateLinkResult>;
+  updateLink(
+    accountId: number,
+    domainId: number,
+    code: string,
+    change: LinkChange,
+  ): Promise<UpdateLinkResult>;
   /** The tags of each link, sorted; links without tags are absent from the map. */
   tagsOf(linkIds: readonly number[]): Promise<Map<number, string[]>>;
   /** How many live links each group of the account holds (groups without links are absent). */
@@ -186,6 +192,7 @@ export type {
 export interface Store
   extends AccountStore,
     WorkspaceStore,
+    DomainStore,
     InvitationStore,
     UserTokenStore,
     KeyStore,

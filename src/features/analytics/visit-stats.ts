@@ -81,10 +81,11 @@ export function visitStats(options: VisitStatsOptions) {
     /** One live link of the account; undefined for anyone else's link or a deleted one. */
     async ofLink(
       account: Workspace,
+      domainId: number,
       code: string,
       query: unknown,
     ): Promise<{ link: Link; report: StatsReport } | undefined> {
-      const link = await store.findLinkOfAccount(account.id, code);
+      const link = await store.findLinkOfAccount(account.id, domainId, code);
       if (!link) return undefined;
       return { link, report: await report({ linkId: link.id }, query) };
     },

@@ -81,11 +81,11 @@ export function demoLinkStore(real: Pick<LinkStore, 'isCodeIssued'>): CreateLink
     async countLiveLinks() {
       return 0;
     },
-    async isCodeIssued(code) {
-      return real.isCodeIssued(code);
+    async isCodeIssued(domainId, code) {
+      return real.isCodeIssued(domainId, code);
     },
     async insertLinkWithinQuota(link) {
-      if (await real.isCodeIssued(link.code)) return { kind: 'code-taken' };
+      if (await real.isCodeIssued(link.domainId, link.code)) return { kind: 'code-taken' };
       const at = new Date();
       const { guards, tags: _tags, ...fields } = link;
       const stored = {

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { DEFAULT_DOMAIN_ID } from '../../core/link-key.ts';
 import type { DemoLog } from '../../core/ports/shared-state.ts';
 import type { FrameOf } from '../../web/frame.ts';
 import { pageScope } from '../../web/page-errors.ts';
@@ -31,6 +32,11 @@ export interface DemoFeatureOptions {
   streamSeconds: number;
   now: () => number;
   frameOf: FrameOf;
+  /**
+   * What `GET /` is on the domain a Host header names (docs/api.md §12): the landing page (the
+   * default domain), a redirect set for the domain, or nothing (404: other domains, unknown hosts).
+   */
+  rootOf: (host: string | undefined) => 'landing' | 'none' | { redirect: string };
 }
 
 export const DEMO_ASSETS: Readonly<Record<string, URL>> = {
@@ -41,7 +47,7 @@ export const DEMO_ASSETS: Readonly<Record<string, URL>> = {
 };
 
 export async function demoFeature(app: FastifyInstance, options: DemoFeatureOptions): Promise<void> {
-  const origin = options.envelope.baseUrl.href.replace(/\/$/, '');
+  const origin = options.envelope.origins.origin(DEFAULT_DOMAIN_ID);
   await app.register(demoRoutes, {
     createLink: options.demo.withKey,
     envelope: envelopeRenderer({ ...options.envelope, onOutcome: options.onOutcome }),
@@ -54,9 +60,14 @@ export async function demoFeature(app: FastifyInstance, options: DemoFeatureOpti
 
   await app.register(async (pages) => {
     pageScope(pages);
-    pages.get('/', async (request, reply) =>
-      sendPage(reply, 200, landingPage(options.demoKey, origin, await options.frameOf(request))),
-    );
+    pages.get('/', async (request, reply) => {
+      const root = options.rootOf(request.headers.host);
+      if (root === 'none') return reply.callNotFound();
+      if (root !== 'landing') {
+        return reply.code(302).header('location', root.redirect).header('cache-control', 'no-store').send();
+      }
+      return sendPage(reply, 200, landingPage(options.demoKey, origin, await options.frameOf(request)));
+    });
     pages.get('/tester', async (request, reply) =>
       sendPage(reply, 200, testerPage(options.demoKey, await options.frameOf(request))),
     );

@@ -1,5 +1,6 @@
 import type { Actor, Link, Workspace } from '../../core/entities.ts';
 import { type ApiErrorCode, isApiRefusal, Refusal } from '../../core/errors.ts';
+import { DEFAULT_DOMAIN_ID } from '../../core/link-key.ts';
 import type { LinkStore } from '../../core/ports/store.ts';
 import { isReservedPath, LINK_CODE_PATTERN } from '../../core/short-code.ts';
 import { targetOrRefuse } from '../../core/target-checks.ts';
@@ -33,8 +34,8 @@ export function rowImporter(deps: RowDeps, account: Workspace) {
       return { kind: 'replace', why: 'does not fit Snip (3-64 of A-Z, a-z, 0-9, "_", "-")' };
     }
     if (isReservedPath(wanted)) return { kind: 'replace', why: 'is a path of Snip itself' };
-    if (!(await deps.store.isCodeIssued(wanted))) return { kind: 'free' };
-    const holder = await deps.store.findLinkOfAccount(account.id, wanted);
+    if (!(await deps.store.isCodeIssued(DEFAULT_DOMAIN_ID, wanted))) return { kind: 'free' };
+    const holder = await deps.store.findLinkOfAccount(account.id, DEFAULT_DOMAIN_ID, wanted);
     return holder?.normalizedUrl === target.normalized
       ? { kind: 'there' }
       : { kind: 'replace', why: 'is taken' };

@@ -41,6 +41,10 @@ export interface CreateLinkDeps {
   counter: WindowCounter;
   isSocial: SocialMatcher;
   baseUrl: URL;
+  /** The domain a new link of the workspace goes on: the one named, or its default (317 otherwise). */
+  domainFor: (accountId: number, domain: string | undefined) => Promise<number>;
+  /** A host that is one of Snip's domains: links to it would loop (305). */
+  isOwnHost?: (host: string) => boolean;
   now?: () => number;
   newCode?: () => string;
   /** Told of every stored link, e.g. so caches forget a code they had seen as unknown. */
@@ -50,7 +54,8 @@ export interface CreateLinkDeps {
 const CODE_ATTEMPTS = 8;
 
 const slugTaken = () => new Refusal('313', 'A link has had this code; codes are never issued twice.');
-const alreadyShortened = (existing: Link) => new Refusal('305', undefined, { existingCode: existing.code });
+const alreadyShortened = (existing: Link) =>
+  new Refusal('305', undefined, { existingCode: existing.code, existingDomainId: existing.domainId });
 
 async function findGroup(
   deps: CreateLinkDeps,
@@ -61,27 +66,33 @@ async function findGroup(
   return groupOrRefuse(deps.store, accountId, ref);
 }
 
-async function freeSlug(deps: CreateLinkDeps, slug: string | undefined): Promise<string | undefined> {
+async function freeSlug(
+  deps: CreateLinkDeps,
+  domainId: number,
+  slug: string | undefined,
+): Promise<string | undefined> {
   if (slug === undefined) return undefined;
   const checked = checkSlug(slug);
-  if (await deps.store.isCodeIssued(checked)) throw slugTaken();
+  if (await deps.store.isCodeIssued(domainId, checked)) throw slugTaken();
   return checked;
 }
 
 async function refuseDuplicateOrFull(
   deps: CreateLinkDeps,
   actor: Actor,
+  domainId: number,
   target: TargetUrl,
   hash: string,
 ): Promise<void> {
-  refuseOwnHost(target, deps.baseUrl);
-  const existing = await deps.store.findLiveLinkByUrlHash(actor.accountId, hash);
+  refuseOwnHost(target, deps.baseUrl, deps.isOwnHost);
+  const existing = await deps.store.findLiveLinkByUrlHash(actor.accountId, domainId, hash);
   if (existing) throw alreadyShortened(existing);
   if ((await deps.store.countLiveLinks(actor.accountId)) >= actor.plan.urlQuota) throw new Refusal('304');
 }
 
 /** A link whose every field passed its checks, ready to be stored. */
 interface Checked {
+  domainId: number;
   target: TargetUrl;
   hash: string;
   group: Group | undefined;
@@ -102,6 +113,7 @@ async function store(
   for (let attempt = 0; attempt < attempts; attempt++) {
     const result = await deps.store.insertLinkWithinQuota({
       code: link.slug ?? newCode(),
+      domainId: link.domainId,
       accountId: actor.accountId,
       groupId: link.group?.id ?? null,
       longUrl: link.target.longUrl,
@@ -131,18 +143,20 @@ export function createLinkService(deps: CreateLinkDeps) {
     if (draft.url === undefined || draft.url.trim() === '') throw new Refusal('302');
     const target = targetOrRefuse(draft.url);
     const group = await findGroup(deps, actor.accountId, draft.group);
-    const slug = await freeSlug(deps, draft.slug);
+    const domainId = await deps.domainFor(actor.accountId, draft.domain);
+    const slug = await freeSlug(deps, domainId, draft.slug);
     const givenTitle = draft.title === undefined ? undefined : checkTitle(draft.title);
     const tags = checkTags(draft.tags ?? []);
     const rules = checkLinkRules(draft, now());
     if (deps.isSocial(target.parsed.hostname)) throw new Refusal('310');
-    refuseRuleTargets(rules.rules, deps.isSocial, deps.baseUrl);
+    refuseRuleTargets(rules.rules, deps.isSocial, deps.baseUrl, deps.isOwnHost);
     const hash = urlHash(target.normalized);
-    await refuseDuplicateOrFull(deps, actor, target, hash);
+    await refuseDuplicateOrFull(deps, actor, domainId, target, hash);
     const pageTitle = await inspectOrRefuse(deps.inspector, target);
     await inspectRuleTargets(deps.inspector, rules.rules);
     const title = givenTitle === undefined || givenTitle === '' ? pageTitle : givenTitle;
     return store(deps, newCode, actor, {
+      domainId,
       target,
       hash,
       group,

@@ -1,6 +1,7 @@
 import type { Link, LinkChange } from '../../core/entities.ts';
 import { Refusal } from '../../core/errors.ts';
 import { checkLinkRules, checkTags, checkTitle, guardsOf } from '../../core/link-fields.ts';
+import { linkKey } from '../../core/link-key.ts';
 import type { Inspector } from '../../core/ports/inspector.ts';
 import type { LinkEvents, WindowCounter } from '../../core/ports/shared-state.ts';
 import type { GroupStore, LinkStore } from '../../core/ports/store.ts';
@@ -23,6 +24,8 @@ export interface EditLinkDeps {
   inspector: Inspector;
   isSocial: SocialMatcher;
   baseUrl: URL;
+  /** A host that is one of Snip's domains: links to it would loop (305). */
+  isOwnHost?: (host: string) => boolean;
   /** Every instance drops the code from its cache (Redis pub/sub), this one at once. */
   linkEvents: Pick<LinkEvents, 'changed'>;
   /** The dashboard's window. */
@@ -31,6 +34,8 @@ export interface EditLinkDeps {
 }
 
 const noSuchLink = () => new Refusal('314', 'This account has no live link with that code.');
+const duplicateOf = (holder: Link) =>
+  new Refusal('305', undefined, { existingCode: holder.code, existingDomainId: holder.domainId });
 
 /** Changing a link (docs/api.md §7.3): the fields checked in the order of creating one, then one update. */
 export function linkEditor(deps: EditLinkDeps): LinkEditor {
@@ -40,15 +45,15 @@ export function linkEditor(deps: EditLinkDeps): LinkEditor {
   async function newTarget(link: Link, target: TargetUrl) {
     if (target.normalized === link.normalizedUrl && target.longUrl === link.longUrl) return undefined;
     if (deps.isSocial(target.parsed.hostname)) throw new Refusal('310');
-    refuseOwnHost(target, deps.baseUrl);
+    refuseOwnHost(target, deps.baseUrl, deps.isOwnHost);
     const hash = urlHash(target.normalized);
-    const holder = await deps.store.findLiveLinkByUrlHash(link.accountId, hash);
-    if (holder && holder.id !== link.id) throw new Refusal('305', undefined, { existingCode: holder.code });
+    const holder = await deps.store.findLiveLinkByUrlHash(link.accountId, link.domainId, hash);
+    if (holder && holder.id !== link.id) throw duplicateOf(holder);
     return { target, hash };
   }
 
-  async function edit(accountId: number, code: string, patch: LinkPatch): Promise<Link> {
-    const link = await deps.store.findLinkOfAccount(accountId, code);
+  async function edit(accountId: number, domainId: number, code: string, patch: LinkPatch): Promise<Link> {
+    const link = await deps.store.findLinkOfAccount(accountId, domainId, code);
     if (!link) throw noSuchLink();
     const change: LinkChange = {};
     // The checks in the order of creating a link; what needs no fetch first, so a refused field
@@ -61,7 +66,7 @@ export function linkEditor(deps: EditLinkDeps): LinkEditor {
     if (patch.tags !== undefined) change.tags = checkTags(patch.tags);
     const rules = checkLinkRules(patch, now());
     const moved = target === undefined ? undefined : await newTarget(link, target);
-    refuseRuleTargets(rules.rules, deps.isSocial, deps.baseUrl);
+    refuseRuleTargets(rules.rules, deps.isSocial, deps.baseUrl, deps.isOwnHost);
     if (moved) {
       await inspectOrRefuse(deps.inspector, moved.target);
       change.target = {
@@ -72,26 +77,25 @@ export function linkEditor(deps: EditLinkDeps): LinkEditor {
     }
     await inspectRuleTargets(deps.inspector, rules.rules);
     change.guards = await guardsOf(rules);
-    const result = await deps.store.updateLink(accountId, code, change);
+    const result = await deps.store.updateLink(accountId, domainId, code, change);
     if (result.kind === 'not-found') throw noSuchLink();
-    if (result.kind === 'duplicate')
-      throw new Refusal('305', undefined, { existingCode: result.existing.code });
-    await deps.linkEvents.changed(code);
+    if (result.kind === 'duplicate') throw duplicateOf(result.existing);
+    await deps.linkEvents.changed(linkKey(domainId, code));
     return result.link;
   }
 
   return {
     edit,
 
-    async remove(accountId, code) {
-      if (!(await deps.store.deleteLink(accountId, code))) throw noSuchLink();
-      await deps.linkEvents.changed(code);
+    async remove(accountId, domainId, code) {
+      if (!(await deps.store.deleteLink(accountId, domainId, code))) throw noSuchLink();
+      await deps.linkEvents.changed(linkKey(domainId, code));
     },
 
-    async editFor(actor, code, patch) {
+    async editFor(actor, domainId, code, patch) {
       const rate = await spendWindow(deps.counter, accountRateWindow(actor), now());
       try {
-        return { link: await edit(actor.accountId, code, patch), rate };
+        return { link: await edit(actor.accountId, domainId, code, patch), rate };
       } catch (error) {
         throw error instanceof Refusal ? error.with({ rate }) : error;
       }

@@ -14,6 +14,8 @@ export interface LinkDraft extends LinkRuleFields {
   /** Instead of the target page's title. */
   title?: string;
   tags?: readonly string[];
+  /** The host of the domain it goes on (docs/api.md §12); the workspace's default when absent. */
+  domain?: string;
   clientAddress: string;
 }
 
@@ -48,9 +50,14 @@ export interface LinkPatch extends LinkRuleFields {
  * change changes nothing.
  */
 export interface LinkEditor {
-  edit(accountId: number, code: string, patch: LinkPatch): Promise<Link>;
+  edit(accountId: number, domainId: number, code: string, patch: LinkPatch): Promise<Link>;
   /** Soft delete: the code answers 404 everywhere and is never issued again. */
-  remove(accountId: number, code: string): Promise<void>;
+  remove(accountId: number, domainId: number, code: string): Promise<void>;
   /** The dashboard: the signed-in account changes a link in the window its keys spend. */
-  editFor(actor: Actor, code: string, patch: LinkPatch): Promise<{ link: Link; rate: RateState }>;
+  editFor(
+    actor: Actor,
+    domainId: number,
+    code: string,
+    patch: LinkPatch,
+  ): Promise<{ link: Link; rate: RateState }>;
 }

@@ -3,6 +3,15 @@ import { isLinkCode, SLUG_MAX_LENGTH, SLUG_MIN_LENGTH } from '../../core/short-c
 import { type ClickKind, clickKind, type VisitRecorder, type VisitRequest } from '../analytics/index.ts';
 import type { CachedLink, LinkCache } from './link-cache.ts';
 
+/** The domain a request's Host reaches (features/domains): its id and the prefix of its links' keys. */
+export interface HostDomain {
+  id: number;
+  keyPrefix: string;
+}
+
+/** The domain of a Host header, undefined for a host Snip serves no links on. */
+export type DomainOfHost = (host: string | undefined) => HostDomain | undefined;
+
 // Every click must reach us: no browser or proxy may keep the redirect.
 export const NO_STORE = 'private, no-cache, no-store, max-age=0, must-revalidate';
 
@@ -30,12 +39,13 @@ export function redirectAnswer(options: RedirectAnswerOptions) {
 export type RedirectAnswer = ReturnType<typeof redirectAnswer>;
 
 /**
- * The hot path below the router: a GET or HEAD of /<code> whose link is in the hot-link cache (or,
- * on an embedded store, found at once) is answered on the socket, with the same status, headers and
- * counting as the route. Anything else (an unknown code, any other path) returns false and goes on
- * to the application.
+ * The hot path below the router: a GET or HEAD of /<code> whose link, on the domain the Host header
+ * names, is in the hot-link cache (or, on an embedded store, found at once) is answered on the
+ * socket, with the same status, headers and counting as the route. Anything else (an unknown code
+ * or host, any other path) returns false and goes on to the application.
  */
 export function fastRedirect(
+  domainOf: DomainOfHost,
   cache: LinkCache,
   answer: RedirectAnswer,
   status: number,
@@ -44,19 +54,19 @@ export function fastRedirect(
   /** The target of a link with a guard, when it can be told here; undefined leaves it to the route. */
   guardedTarget: (link: CachedLink, req: IncomingMessage) => string | undefined = () => undefined,
   /** An embedded store's look-up at once (SQLite): a cold code is answered here too. */
-  lookupNow?: (code: string) => CachedLink | undefined,
+  lookupNow?: (domainId: number, code: string) => CachedLink | undefined,
 ) {
   /** The link of a code not cached, or undefined to leave it to the route (unknown, or the store failed). */
-  const coldLink = (code: string): CachedLink | undefined => {
+  const coldLink = (domain: HostDomain, code: string, key: string): CachedLink | undefined => {
     if (!lookupNow) return undefined;
     let link: CachedLink | undefined;
     try {
-      link = lookupNow(code);
+      link = lookupNow(domain.id, code);
     } catch {
       // The route asks again and answers the failure as it does (a stale link, or 503).
       return undefined;
     }
-    cache.settle(code, link);
+    cache.settle(key, link);
     return link;
   };
   const tail = ['cache-control', NO_STORE, 'content-length', '0', ...common];
@@ -69,8 +79,12 @@ export function fastRedirect(
     if (path.length <= SLUG_MIN_LENGTH || path.length > SLUG_MAX_LENGTH + 1) return false;
     const code = path.slice(1);
     if (!isLinkCode(code)) return false;
-    const cached = cache.peek(code);
-    const link = cached === undefined ? coldLink(code) : cached;
+    // An unknown host is the route's to answer (404), with no link looked up.
+    const domain = domainOf(req.headers.host);
+    if (domain === undefined) return false;
+    const key = domain.keyPrefix === '' ? code : domain.keyPrefix + code;
+    const cached = cache.peek(key);
+    const link = cached === undefined ? coldLink(domain, code, key) : cached;
     if (!link) return false;
     // A link with rules: targeting and a future expiry are answered here, the rest by the route.
     const location = link.guard ? guardedTarget(link, req) : link.location;

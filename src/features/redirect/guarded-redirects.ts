@@ -166,6 +166,9 @@ function passwordGate(options: GuardedOptions) {
   };
 }
 
+/** Wrong passwords are counted per link (its id: the same code may live on several domains). */
+const limitKey = (link: CachedLink): string => `id${link.id}`;
+
 export function guardedRedirects(options: GuardedOptions) {
   const gate = passwordGate(options);
 
@@ -189,7 +192,7 @@ export function guardedRedirects(options: GuardedOptions) {
       }
       let refused: { retryAfter: number; message: string } | undefined;
       try {
-        refused = await gate.refusal(request, code);
+        refused = await gate.refusal(request, limitKey(link));
       } catch (error) {
         if (error instanceof UnavailableError) return sendUnavailable(reply, error);
         throw error;
@@ -201,13 +204,13 @@ export function guardedRedirects(options: GuardedOptions) {
       const body = request.body as Record<string, unknown> | undefined;
       const given = typeof body?.password === 'string' ? body.password : '';
       if (given === '' || given.length > 1024 || !(await verifyPassword(given, hash))) {
-        await gate.wrong(code).catch(() => undefined);
+        await gate.wrong(limitKey(link)).catch(() => undefined);
         return sendForm(reply, 401, code, {
           code: 'wrong-password',
           message: 'That is not the password of this link.',
         });
       }
-      await gate.right(request, code);
+      await gate.right(request, limitKey(link));
       // A POST is answered with 303: the browser then GETs the target, never re-posting the password.
       return follow(options, request, reply, link, 303);
     },

@@ -3,11 +3,12 @@ import type { CountryLookup } from '../../core/ports/geo.ts';
 import type { QrImages } from '../../core/ports/qr-images.ts';
 import type { WindowCounter } from '../../core/ports/shared-state.ts';
 import type { VisitLimits } from '../../core/ports/visit-limits.ts';
+import type { LinkOrigins } from '../../core/short-url.ts';
 import type { RedirectAnswer } from './fast-path.ts';
 import { type GuardedOptions, guardedRedirects } from './guarded-redirects.ts';
 import type { LinkCache } from './link-cache.ts';
 import { qrcodeRoute } from './qrcode.ts';
-import { registerRedirects } from './route.ts';
+import { type RedirectRouteOptions, registerRedirects } from './route.ts';
 
 /**
  * GET /<code> and its QR image. The hot path below the router (redirect-path.ts builds it, app.ts
@@ -31,6 +32,10 @@ export interface RedirectFeatureOptions {
   trustCountryHeaders: boolean;
   /** Wrong passwords an address may try per link and window (docs/api.md §8.2: 10 in 15 minutes). */
   passwordTries: GuardedOptions['passwordTries'];
+  /** The domain a Host header reaches (never a forwarded host); undefined: no links are served there. */
+  domainOf: RedirectRouteOptions['domainOf'];
+  /** Each domain's origin, for the URL a QR code holds. */
+  origins: LinkOrigins;
 }
 
 /** The redirect's routes: logged only at debug, like the hot path's answers. */
@@ -38,7 +43,8 @@ export const REDIRECT_ROUTES: ReadonlySet<string> = new Set(['/:code', '/qrcode/
 
 /** Called on the root instance: the redirect also owns the application-wide not-found answer. */
 export async function redirectFeature(app: FastifyInstance, options: RedirectFeatureOptions): Promise<void> {
-  await app.register(qrcodeRoute, { cache: options.cache, baseUrl: options.baseUrl, images: options.images });
+  const { cache, images, origins, domainOf } = options;
+  await app.register(qrcodeRoute, { cache, images, origins, domainOf });
   const guarded = guardedRedirects({
     answer: options.answer,
     limits: options.limits,

@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { Link } from '../../core/entities.ts';
 import { UnavailableError } from '../../core/errors.ts';
+import { parseLinkKey } from '../../core/link-key.ts';
 import { guardOf, type LinkGuard } from './link-guard.ts';
 
 /** What a redirect needs of a link; nothing more is kept in memory. */
@@ -31,7 +32,8 @@ const MISSING = Symbol('missing');
 const STALE_RETRY_MS = 5000;
 
 /**
- * Hot links in memory (bounded LRU, each entry trusted for a while). A hit is synchronous; a miss
+ * Hot links in memory by their key (domain and code, core/link-key.ts; bounded LRU, each entry
+ * trusted for a while). A hit is synchronous; a miss
  * reads the store once even when many requests for the same cold code arrive together (they share
  * one pending load). When the store cannot answer, a link whose entry has only expired is still
  * served: a change needs the store too, and redirects keep working while it is down.
@@ -131,14 +133,15 @@ export function cachedLink(link: Link): CachedLink {
   return guard ? { id, accountId, location, guard } : { id, accountId, location };
 }
 
-/** The hot-link cache over a store's look-up by code; unknown codes are remembered for 5 s. */
+/** The hot-link cache over a store's look-up by domain and code; unknown codes are remembered for 5 s. */
 export function linkCacheOver(
-  findLinkByCode: (code: string) => Promise<Link | undefined>,
+  findLinkByCode: (domainId: number, code: string) => Promise<Link | undefined>,
   options: { max: number; ttlMs: number },
 ) {
   return new LinkCache(
-    async (code) => {
-      const link = await findLinkByCode(code);
+    async (key) => {
+      const { domainId, code } = parseLinkKey(key);
+      const link = await findLinkByCode(domainId, code);
       return link && cachedLink(link);
     },
     { ...options, missTtlMs: 5000 },

@@ -4,15 +4,18 @@ import { LRUCache } from 'lru-cache';
 import { UnavailableError } from '../../core/errors.ts';
 import type { QrImages } from '../../core/ports/qr-images.ts';
 import { isLinkCode } from '../../core/short-code.ts';
-import { shortUrl } from '../../core/short-url.ts';
+import { type LinkOrigins, shortUrl } from '../../core/short-url.ts';
 import { RETRY_AFTER_HEADER } from '../../http/openapi-parts.ts';
 import { serverErrorResponse } from '../../http/openapi-server-errors.ts';
 import type { LinkCache } from './link-cache.ts';
-import { loadOrUnavailable, sendMiss } from './route.ts';
+import { loadOrUnavailable, type RedirectRouteOptions, sendMiss } from './route.ts';
 
 export interface QrRouteOptions {
   cache: LinkCache;
-  baseUrl: URL;
+  /** Each domain's origin: the QR code holds the link's own short URL. */
+  origins: LinkOrigins;
+  /** The domain a host names (the request's Host, or `?domain=`); undefined: no links there. */
+  domainOf: RedirectRouteOptions['domainOf'];
   /** Where images are drawn: off the redirect's thread. */
   images: QrImages;
 }
@@ -56,18 +59,19 @@ function missResponse(description: string) {
 export async function qrcodeRoute(app: FastifyInstance, options: QrRouteOptions): Promise<void> {
   const rendered = new LRUCache<string, Rendered>({ max: 2000 });
 
-  async function render(code: string, size: number): Promise<Rendered> {
-    const key = `${code}:${size}`;
+  async function render(domainId: number, code: string, size: number): Promise<Rendered> {
+    const key = `${domainId}/${code}:${size}`;
     const hit = rendered.get(key);
     if (hit) return hit;
     // `?qr=1` tells a scan from a click (docs/api.md §9.1); the redirect never passes it on.
-    const png = Buffer.from(await options.images.png(`${shortUrl(options.baseUrl, code)}?qr=1`, size));
+    const url = `${shortUrl(options.origins, { domainId, code })}?qr=1`;
+    const png = Buffer.from(await options.images.png(url, size));
     const entry = { png, etag: `"${createHash('sha256').update(png).digest('base64url').slice(0, 27)}"` };
     rendered.set(key, entry);
     return entry;
   }
 
-  app.get<{ Params: { file: string }; Querystring: { size?: string | string[] } }>(
+  app.get<{ Params: { file: string }; Querystring: { size?: string | string[]; domain?: unknown } }>(
     '/qrcode/:file',
     {
       schema: {
@@ -89,7 +93,10 @@ export async function qrcodeRoute(app: FastifyInstance, options: QrRouteOptions)
         },
         querystring: {
           type: 'object',
-          properties: { size: { description: 'Width in pixels; out-of-range values are clamped.' } },
+          properties: {
+            size: { description: 'Width in pixels; out-of-range values are clamped.' },
+            domain: { description: "The link's domain (host); by default the request's Host." },
+          },
         },
         response: {
           200: {
@@ -109,13 +116,19 @@ export async function qrcodeRoute(app: FastifyInstance, options: QrRouteOptions)
     async (request, reply) => {
       const code = request.params.file.replace(/\.png$/, '');
       if (request.validationError || !isLinkCode(code)) return sendMiss(request, reply, 404);
-      const cached = options.cache.peek(code);
-      const link = cached === undefined ? await loadOrUnavailable(options.cache, code) : cached;
+      const { domain: named } = request.query;
+      const domain = options.domainOf(
+        typeof named === 'string' && named !== '' ? named : request.headers.host,
+      );
+      if (!domain) return sendMiss(request, reply, 404);
+      const key = domain.keyPrefix + code;
+      const cached = options.cache.peek(key);
+      const link = cached === undefined ? await loadOrUnavailable(options.cache, key) : cached;
       if (link instanceof UnavailableError) return sendMiss(request, reply, 503, link.retryAfterSeconds);
       if (!link) return sendMiss(request, reply, 404);
       let image: Rendered;
       try {
-        image = await render(code, qrSize(request.query.size));
+        image = await render(domain.id, code, qrSize(request.query.size));
       } catch (error) {
         if (error instanceof UnavailableError) return sendMiss(request, reply, 503, error.retryAfterSeconds);
         throw error;

@@ -1,10 +1,11 @@
 import type { Link } from '../../core/entities.ts';
+import { DOMAINS_CHANGED, linkKey } from '../../core/link-key.ts';
 import type { CountryLookup } from '../../core/ports/geo.ts';
 import type { LinkEvents } from '../../core/ports/shared-state.ts';
 import type { Store } from '../../core/ports/store.ts';
 import { everyAnswerHeaders } from '../../http/security-headers.ts';
 import type { VisitRecorder } from '../analytics/index.ts';
-import { fastRedirect, type RedirectAnswerOptions, redirectAnswer } from './fast-path.ts';
+import { type DomainOfHost, fastRedirect, type RedirectAnswerOptions, redirectAnswer } from './fast-path.ts';
 import { fastTargeting } from './fast-targeting.ts';
 import { type CachedLink, cachedLink, linkCacheOver } from './link-cache.ts';
 
@@ -18,6 +19,10 @@ export interface RedirectPathOptions {
   /** The store itself: when embedded (SQLite), its look-up at once answers cold codes below the router. */
   embedded: Pick<Store, 'findLinkByCodeNow'>;
   linkEvents: LinkEvents;
+  /** The domain a request's Host reaches (features/domains). */
+  domainOf: DomainOfHost;
+  /** The domains changed, here or on another instance (or changes may have been missed). */
+  onDomainsChanged: () => void;
   cache: { max: number; ttlMs: number };
   record: VisitRecorder;
   onRedirect?: RedirectAnswerOptions['onRedirect'];
@@ -32,21 +37,31 @@ export interface RedirectPathOptions {
 /** The redirect's look-up at once, when the store is embedded (docs/adr/021-cold-codes-below-the-router.md). */
 function lookupNow(
   store: Pick<Store, 'findLinkByCodeNow'>,
-): ((code: string) => CachedLink | undefined) | undefined {
+): ((domainId: number, code: string) => CachedLink | undefined) | undefined {
   const find = store.findLinkByCodeNow?.bind(store);
   if (!find) return undefined;
-  return (code) => {
-    const link = find(code);
+  return (domainId, code) => {
+    const link = find(domainId, code);
     return link && cachedLink(link);
   };
 }
 
 export function redirectPath(options: RedirectPathOptions) {
-  const cache = linkCacheOver((code) => options.store.findLinkByCode(code), options.cache);
-  options.linkEvents.onChanged((code) => cache.invalidate(code));
-  options.linkEvents.onMissed(() => cache.clear());
+  const cache = linkCacheOver(
+    (domainId, code) => options.store.findLinkByCode(domainId, code),
+    options.cache,
+  );
+  options.linkEvents.onChanged((key) => {
+    if (key === DOMAINS_CHANGED) options.onDomainsChanged();
+    else cache.invalidate(key);
+  });
+  options.linkEvents.onMissed(() => {
+    cache.clear();
+    options.onDomainsChanged();
+  });
   const answer = redirectAnswer({ record: options.record, onRedirect: options.onRedirect });
   const fast = fastRedirect(
+    options.domainOf,
     cache,
     answer,
     options.redirectStatus,
@@ -55,6 +70,6 @@ export function redirectPath(options: RedirectPathOptions) {
     lookupNow(options.embedded),
   );
   /** A new link is remembered at once: the code may have been asked for (and cached as unknown). */
-  const remember = (link: Link) => cache.remember(link.code, cachedLink(link));
+  const remember = (link: Link) => cache.remember(linkKey(link.domainId, link.code), cachedLink(link));
   return { cache, answer, fast, remember };
 }

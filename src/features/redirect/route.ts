@@ -5,12 +5,19 @@ import type { WindowCounter } from '../../core/ports/shared-state.ts';
 import { windowAt } from '../../core/rate-window.ts';
 import { isLinkCode } from '../../core/short-code.ts';
 import { errorPage } from '../../web/error-page.ts';
-import { NO_STORE, type RedirectAnswer } from './fast-path.ts';
+import { type HostDomain, NO_STORE, type RedirectAnswer } from './fast-path.ts';
 import type { GuardedRedirects } from './guarded-redirects.ts';
 import type { LinkCache } from './link-cache.ts';
 
+/** The domain a Host header reaches, with where its unknown codes go (features/domains). */
+export interface RouteDomain extends HostDomain {
+  notFoundRedirect: string | null;
+}
+
 export interface RedirectRouteOptions {
   cache: LinkCache;
+  /** The domain of a request's Host header (never a forwarded host); undefined: no links are served there. */
+  domainOf: (host: string | undefined) => RouteDomain | undefined;
   answer: RedirectAnswer;
   counter: WindowCounter;
   redirectStatus: 301 | 302 | 307 | 308;
@@ -48,10 +55,10 @@ export function sendMiss(
   return reply.type('text/html; charset=utf-8').send(errorPage(status, title, detail));
 }
 
-/** The link of a cold code from the store, or the UnavailableError when the store cannot answer now. */
-export async function loadOrUnavailable(cache: LinkCache, code: string) {
+/** The link of a cold key from the store, or the UnavailableError when the store cannot answer now. */
+export async function loadOrUnavailable(cache: LinkCache, key: string) {
   try {
-    return await cache.load(code);
+    return await cache.load(key);
   } catch (error) {
     if (error instanceof UnavailableError) return error;
     throw error;
@@ -78,8 +85,17 @@ function lookups(options: RedirectRouteOptions) {
   };
 
   async function miss(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+    const domain = options.domainOf(request.headers.host);
+    // A host Snip serves no links on: 404, nothing counted, nothing looked up.
+    if (domain === undefined) return sendMiss(request, reply, 404);
     const count = await missesOf(request, true);
-    return sendMiss(request, reply, count > options.notFoundLimit ? 429 : 404);
+    if (count > options.notFoundLimit) return sendMiss(request, reply, 429);
+    const { notFoundRedirect } = domain;
+    const reading = request.method === 'GET' || request.method === 'HEAD';
+    if (notFoundRedirect && reading && !request.url.startsWith('/api/')) {
+      return reply.code(302).header('location', notFoundRedirect).header('cache-control', NO_STORE).send();
+    }
+    return sendMiss(request, reply, 404);
   }
 
   /**
@@ -91,7 +107,13 @@ function lookups(options: RedirectRouteOptions) {
       await miss(request, reply);
       return undefined;
     }
-    let link = cache.peek(code);
+    const domain = options.domainOf(request.headers.host);
+    if (domain === undefined) {
+      sendMiss(request, reply, 404);
+      return undefined;
+    }
+    const key = domain.keyPrefix + code;
+    let link = cache.peek(key);
     if (link === undefined) {
       // Enumeration guard: an address that keeps missing stops costing store reads.
       const misses = await missesOf(request, false);
@@ -99,7 +121,7 @@ function lookups(options: RedirectRouteOptions) {
         sendMiss(request, reply, 429);
         return undefined;
       }
-      const loaded = await loadOrUnavailable(cache, code);
+      const loaded = await loadOrUnavailable(cache, key);
       if (loaded instanceof UnavailableError) {
         sendMiss(request, reply, 503, loaded.retryAfterSeconds);
         return undefined;

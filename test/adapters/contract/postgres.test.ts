@@ -12,6 +12,7 @@ import { loadMigrations } from '../../../src/adapters/sql/migrations.ts';
 import type { Link } from '../../../src/core/entities.ts';
 import { DEFAULT_PLANS } from '../../../src/core/plans.ts';
 import type { InsertLinkResult, Store } from '../../../src/core/ports/store.ts';
+import { runDomainContract } from './domain-contract.ts';
 import { givenAccount, newLink, planInput, runStoreContract } from './store-contract.ts';
 import { runWorkspaceContract } from './workspace-contract.ts';
 
@@ -50,6 +51,7 @@ if (!databaseUrl) {
     results.filter((result) => result.kind === kind).length;
 
   runStoreContract('PostgreSQL', () => openMigrated());
+  runDomainContract('PostgreSQL', () => openMigrated());
   runWorkspaceContract('PostgreSQL', () => openMigrated(), {
     openPair: async () => {
       const url = await freshSchema();
@@ -130,7 +132,7 @@ if (!databaseUrl) {
         const result = await store.insertLinkWithinQuota(newLink(account.id, 'https://example.com/'));
         assert.equal(result.kind, 'created');
         await store.addClicks([{ linkId: result.link.id, day: '2024-03-01', clicks: 2, botHits: 1 }]);
-        const link = await store.findLinkByCode(result.link.code);
+        const link = await store.findLinkByCode(0, result.link.code);
         assert.ok(link);
         for (const value of [plan.id, plan.urlQuota, account.id, link.id, link.accountId, link.clicks]) {
           assert.equal(typeof value, 'number');
@@ -222,7 +224,7 @@ if (!databaseUrl) {
           Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).addClicks(batch(i % 2 === 0))),
         );
         for (const link of links) {
-          const found = await b.findLinkByCode(link.code);
+          const found = await b.findLinkByCode(0, link.code);
           assert.deepEqual([found?.clicks, found?.botHits], [10, 10]);
         }
         assert.deepEqual(await a.dailyClicksOfAccount(account.id, '2024-03-01', '2024-03-01'), [
@@ -249,7 +251,7 @@ if (!databaseUrl) {
           days.flatMap((day) => ids.map((linkId) => ({ linkId, day, clicks: 1, botHits: 0 }))),
         );
         for (const code of [links[0]?.code, links[999]?.code]) {
-          assert.equal((await store.findLinkByCode(code ?? ''))?.clicks, 5);
+          assert.equal((await store.findLinkByCode(0, code ?? ''))?.clicks, 5);
         }
         assert.deepEqual(
           await store.dailyClicksOfAccount(account.id, days[0] as string, days[4] as string),

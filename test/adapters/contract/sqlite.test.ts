@@ -13,6 +13,7 @@ import { openSqliteStore } from '../../../src/adapters/sqlite/store.ts';
 import { NEXT_EVENT_ACCOUNT, PURGE_EVENTS } from '../../../src/adapters/sqlite/write-clicks.ts';
 import type { NewLink } from '../../../src/core/entities.ts';
 import type { Store } from '../../../src/core/ports/store.ts';
+import { runDomainContract } from './domain-contract.ts';
 import { givenAccount, newLink, planInput, runStoreContract } from './store-contract.ts';
 import { runWorkspaceContract } from './workspace-contract.ts';
 
@@ -37,6 +38,7 @@ async function openMigrated(path: string = freshPath()): Promise<Store> {
 }
 
 runStoreContract('SQLite', () => openMigrated());
+runDomainContract('SQLite', () => openMigrated());
 runWorkspaceContract('SQLite', () => openMigrated(), {
   openPair: async () => {
     const path = freshPath();
@@ -104,7 +106,7 @@ describe('SQLite store', () => {
     const second = await openMigrated(path);
     try {
       assert.deepEqual((await second.findAccountByEmail('ada@example.com'))?.workspace, account);
-      assert.equal((await second.findLinkByCode(link.code))?.longUrl, 'https://example.com/a');
+      assert.equal((await second.findLinkByCode(0, link.code))?.longUrl, 'https://example.com/a');
     } finally {
       await second.close();
     }
@@ -140,7 +142,7 @@ describe('SQLite store', () => {
 
     const reopened = await openMigrated(path);
     try {
-      const link = await reopened.findLinkByCode('old0001');
+      const link = await reopened.findLinkByCode(0, 'old0001');
       assert.equal(link?.id, 7);
       assert.equal(link?.clicks, 42);
       assert.deepEqual(await reopened.dailyClicksOfAccount(1, '2024-03-01', '2024-03-01'), [
@@ -165,7 +167,7 @@ describe('SQLite store', () => {
           .join(' | '),
       );
       const [byCode, linkDays, accountDays] = plans;
-      assert.match(byCode ?? '', /^SEARCH links USING INDEX \S+ \(code=\?\)$/);
+      assert.match(byCode ?? '', /^SEARCH links USING INDEX \S+ \(domain_id=\? AND code=\?\)$/);
       assert.match(
         linkDays ?? '',
         /^SEARCH link_daily_clicks USING PRIMARY KEY \(link_id=\? AND day>\? AND day<\?\)$/,
@@ -287,7 +289,7 @@ describe('SQLite store', () => {
       assert.equal(await store.countLiveLinks(account.id), 1);
       // A visit taken on the redirect's path waits the same way.
       assert.ok(created.kind === 'created');
-      await store.updateLink(account.id, created.link.code, { guards: { maxClicks: 5 } });
+      await store.updateLink(account.id, 0, created.link.code, { guards: { maxClicks: 5 } });
       other.exec('BEGIN IMMEDIATE');
       let taken = false;
       const taking = store.takeVisit(created.link.id).then((result) => {
@@ -325,7 +327,7 @@ describe('SQLite store', () => {
       );
       const over = await b.insertLinkWithinQuota(newLink(account.id, 'https://example.com/4'));
       assert.equal(over.kind, 'quota-exceeded');
-      assert.equal(await a.deleteLink(account.id, first.link.code), true);
+      assert.equal(await a.deleteLink(account.id, 0, first.link.code), true);
       assert.equal(
         (await b.insertLinkWithinQuota(newLink(account.id, 'https://example.com/4'))).kind,
         'created',

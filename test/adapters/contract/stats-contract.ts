@@ -136,7 +136,7 @@ export function runStatsContract(store: () => Store): void {
     it('reads a link back per day: totals, series with bot-only days, complete sorted breakdowns', async () => {
       const { a } = await givenVisits();
       assert.deepEqual(await store().stats({ linkId: a.id }, days(D1, D4)), linkADaily);
-      const found = await store().findLinkByCode(a.code);
+      const found = await store().findLinkByCode(0, a.code);
       assert.deepEqual([found?.clicks, found?.botHits, found?.uniqueVisitors], [4, 6, 3]);
       assert.deepEqual(await store().stats({ linkId: a.id }, days(D2, D3)), {
         totals: { clicks: 1, uniqueVisitors: 1, botHits: 0, qrScans: 1 },
@@ -219,7 +219,7 @@ export function runStatsContract(store: () => Store): void {
       assert.ok(link);
       await store().addClicks([{ linkId: link.id, day: null, clicks: 5, botHits: 2 }]);
       await store().addClicks([{ linkId: link.id, day: null, clicks: 1, botHits: 0 }]);
-      const found = await store().findLinkByCode(link.code);
+      const found = await store().findLinkByCode(0, link.code);
       assert.deepEqual([found?.clicks, found?.botHits, found?.uniqueVisitors], [6, 2, 0]);
       assert.deepEqual(await store().dailyClicksOfLink(link.id, '1970-01-01', '2999-12-31'), []);
       assert.deepEqual(await store().dailyClicksOfAccount(link.accountId, '1970-01-01', '2999-12-31'), []);
@@ -341,7 +341,7 @@ export function runStatsContract(store: () => Store): void {
 
     it('answers for a deleted link', async () => {
       const { a } = await givenVisits();
-      assert.equal(await store().deleteLink(a.accountId, a.code), true);
+      assert.equal(await store().deleteLink(a.accountId, 0, a.code), true);
       assert.deepEqual(await store().stats({ linkId: a.id }, days(D1, D4)), linkADaily);
       assert.equal((await store().stats({ linkId: a.id }, hours(D1, D3))).totals.clicks, 4);
     });
@@ -423,7 +423,7 @@ export function runStatsContract(store: () => Store): void {
         }),
         RangeError,
       );
-      assert.equal((await store().findLinkByCode(link.code))?.clicks, 0);
+      assert.equal((await store().findLinkByCode(0, link.code))?.clicks, 0);
       assert.deepEqual(await store().stats({ linkId: link.id }, days(D1, D2)), emptyStats());
     });
 

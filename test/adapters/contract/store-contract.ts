@@ -27,6 +27,7 @@ export function newLink(accountId: number, url: string, overrides: Partial<NewLi
     urlHash: createHash('sha256').update(url).digest('hex'),
     title: '',
     ...overrides,
+    domainId: overrides.domainId ?? 0,
   };
 }
 
@@ -403,6 +404,7 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
         assert.deepEqual(result.link, {
           id: result.link.id,
           code: input.code,
+          domainId: 0,
           accountId: account.id,
           groupId: group.group.id,
           longUrl: 'HTTPS://Example.com:443/a',
@@ -419,9 +421,9 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
           passwordHash: null,
           rules: [],
         });
-        assert.deepEqual(await store.findLinkByCode(input.code), result.link);
-        assert.deepEqual(await store.findLiveLinkByUrlHash(account.id, input.urlHash), result.link);
-        assert.equal(await store.findLinkByCode('zzzzzzz'), undefined);
+        assert.deepEqual(await store.findLinkByCode(0, input.code), result.link);
+        assert.deepEqual(await store.findLiveLinkByUrlHash(account.id, 0, input.urlHash), result.link);
+        assert.equal(await store.findLinkByCode(0, 'zzzzzzz'), undefined);
       });
 
       it('answers duplicate with the existing link for a URL the account already holds', async () => {
@@ -462,7 +464,7 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
         const account = await givenQuota(10);
         const first = newLink(account.id, 'https://example.com/a');
         await store.insertLinkWithinQuota(first);
-        assert.equal(await store.deleteLink(account.id, first.code), true);
+        assert.equal(await store.deleteLink(account.id, 0, first.code), true);
         const reuse = newLink(account.id, 'https://example.com/b', { code: first.code });
         assert.deepEqual(await store.insertLinkWithinQuota(reuse), { kind: 'code-taken' });
       });
@@ -488,7 +490,7 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
         }
         const over = newLink(account.id, 'https://example.com/d');
         assert.deepEqual(await store.insertLinkWithinQuota(over), { kind: 'quota-exceeded' });
-        assert.equal(await store.findLinkByCode(over.code), undefined, 'the refused row is rolled back');
+        assert.equal(await store.findLinkByCode(0, over.code), undefined, 'the refused row is rolled back');
         assert.equal(await store.countLiveLinks(account.id), 3);
       });
 
@@ -522,9 +524,9 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
         const account = await givenQuota(1);
         const first = newLink(account.id, 'https://example.com/a');
         await store.insertLinkWithinQuota(first);
-        assert.equal(await store.deleteLink(account.id, first.code), true);
-        assert.equal(await store.findLinkByCode(first.code), undefined);
-        assert.equal(await store.findLiveLinkByUrlHash(account.id, first.urlHash), undefined);
+        assert.equal(await store.deleteLink(account.id, 0, first.code), true);
+        assert.equal(await store.findLinkByCode(0, first.code), undefined);
+        assert.equal(await store.findLiveLinkByUrlHash(account.id, 0, first.urlHash), undefined);
         assert.equal(await store.countLiveLinks(account.id), 0);
         const again = await store.insertLinkWithinQuota(newLink(account.id, 'https://example.com/a'));
         assert.equal(again.kind, 'created');
@@ -536,10 +538,10 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
         const bob = await givenAccount(store, 'bob@example.com', plan);
         const link = newLink(ada.id, 'https://example.com/a');
         await store.insertLinkWithinQuota(link);
-        assert.equal(await store.deleteLink(bob.id, link.code), false);
-        assert.equal(await store.deleteLink(ada.id, 'missing'), false);
-        assert.equal(await store.deleteLink(ada.id, link.code), true);
-        assert.equal(await store.deleteLink(ada.id, link.code), false, 'a second delete changes nothing');
+        assert.equal(await store.deleteLink(bob.id, 0, link.code), false);
+        assert.equal(await store.deleteLink(ada.id, 0, 'missing'), false);
+        assert.equal(await store.deleteLink(ada.id, 0, link.code), true);
+        assert.equal(await store.deleteLink(ada.id, 0, link.code), false, 'a second delete changes nothing');
         assert.equal(await store.countLiveLinks(ada.id), 0);
       });
 
@@ -547,8 +549,8 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
         const account = await givenQuota(1);
         const link = newLink(account.id, 'https://example.com/a');
         await store.insertLinkWithinQuota(link);
-        await store.deleteLink(account.id, link.code);
-        await store.deleteLink(account.id, link.code);
+        await store.deleteLink(account.id, 0, link.code);
+        await store.deleteLink(account.id, 0, link.code);
         assert.equal(
           (await store.insertLinkWithinQuota(newLink(account.id, 'https://example.com/b'))).kind,
           'created',
@@ -564,7 +566,7 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
         const links = ['a', 'b', 'c'].map((path) => newLink(ada.id, `https://example.com/${path}`));
         for (const link of links) await store.insertLinkWithinQuota(link);
         await store.insertLinkWithinQuota(newLink(bob.id, 'https://example.com/a'));
-        await store.deleteLink(ada.id, links[0]?.code ?? '');
+        await store.deleteLink(ada.id, 0, links[0]?.code ?? '');
         assert.equal(await store.countLiveLinks(ada.id), 2);
         assert.equal(await store.countLiveLinks(bob.id), 1);
       });
@@ -632,13 +634,13 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
         if (createdA === results[0])
           assert.deepEqual((await store.tagsOf([createdA.link.id])).get(createdA.link.id), ['t1', 't2']);
         assert.equal(await store.countLiveLinks(account.id), 4);
-        assert.equal((await store.findLinkByCode(first.link.code))?.longUrl, 'https://example.com/first');
+        assert.equal((await store.findLinkByCode(0, first.link.code))?.longUrl, 'https://example.com/first');
         // A refused create leaves nothing behind.
         const refused = kinds.indexOf('quota-exceeded');
         const leftOut = [urlOf(1), ...(refused === 0 || refused === 2 ? [] : [urlOf(refused)])];
         for (const url of leftOut)
           assert.equal(
-            await store.findLiveLinkByUrlHash(account.id, newLink(account.id, url).urlHash),
+            await store.findLiveLinkByUrlHash(account.id, 0, newLink(account.id, url).urlHash),
             undefined,
           );
       });
@@ -658,7 +660,7 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
       }
 
       async function countsOf(link: Link): Promise<[number, number]> {
-        const found = await store.findLinkByCode(link.code);
+        const found = await store.findLinkByCode(0, link.code);
         assert.ok(found, `link ${link.code} is found`);
         return [found.clicks, found.botHits];
       }
@@ -730,7 +732,7 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
       it('still counts clicks on a deleted link', async () => {
         const [link] = await givenLinks('ada@example.com', 1);
         assert.ok(link);
-        assert.equal(await store.deleteLink(link.accountId, link.code), true);
+        assert.equal(await store.deleteLink(link.accountId, 0, link.code), true);
         await store.addClicks([{ linkId: link.id, day: '2024-03-01', clicks: 2, botHits: 1 }]);
         assert.deepEqual(await store.dailyClicksOfLink(link.id, '2024-03-01', '2024-03-01'), [
           { day: '2024-03-01', clicks: 2 },
@@ -799,7 +801,7 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
         assert.equal(await store.countLiveLinks(account.id), count);
         for (const link of [links[0], links[9_999], links[10_000], links[count - 1]]) {
           assert.ok(link);
-          const found = await store.findLinkByCode(link.code);
+          const found = await store.findLinkByCode(0, link.code);
           assert.equal(found?.longUrl, link.longUrl);
           assert.equal(found?.title, link.title);
           assert.equal(found?.accountId, account.id);
@@ -837,7 +839,7 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
         const first = newLink(account.id, 'https://example.com/a');
         const batch = [first, newLink(account.id, 'https://example.com/b', { code: first.code })];
         await assert.rejects(store.insertLinksBulk(batch));
-        assert.equal(await store.findLinkByCode(first.code), undefined);
+        assert.equal(await store.findLinkByCode(0, first.code), undefined);
         assert.equal(await store.countLiveLinks(account.id), 0);
         for (let i = 0; i < 10; i++) {
           const result = await store.insertLinkWithinQuota(newLink(account.id, `https://example.com/${i}`));
@@ -871,11 +873,11 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
 
       it('knows every code ever issued, deleted ones included', async () => {
         const { ada, link } = await givenLink();
-        assert.equal(await store.isCodeIssued(link.code), true);
-        assert.equal(await store.isCodeIssued(link.code.toUpperCase()), false, 'codes are case-sensitive');
-        await store.deleteLink(ada.id, link.code);
-        assert.equal(await store.isCodeIssued(link.code), true);
-        assert.equal(await store.isCodeIssued('never-issued'), false);
+        assert.equal(await store.isCodeIssued(0, link.code), true);
+        assert.equal(await store.isCodeIssued(0, link.code.toUpperCase()), false, 'codes are case-sensitive');
+        await store.deleteLink(ada.id, 0, link.code);
+        assert.equal(await store.isCodeIssued(0, link.code), true);
+        assert.equal(await store.isCodeIssued(0, 'never-issued'), false);
       });
 
       it('changes target, title, group and tags of a live link, and its updated time', async () => {
@@ -884,7 +886,7 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
         const group = await store.createGroup(ada.id, 'News', 'news');
         assert.equal(group.kind, 'created');
         await new Promise((resolve) => setTimeout(resolve, 5));
-        const result = await store.updateLink(ada.id, link.code, {
+        const result = await store.updateLink(ada.id, 0, link.code, {
           target: target('https://example.com/b'),
           title: 'B',
           groupId: group.group.id,
@@ -897,10 +899,10 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
         assert.equal(result.link.groupId, group.group.id);
         assert.ok(result.link.updatedAt.getTime() > link.updatedAt.getTime());
         assert.deepEqual(result.link.createdAt, link.createdAt);
-        assert.deepEqual(await store.findLinkByCode(link.code), result.link);
+        assert.deepEqual(await store.findLinkByCode(0, link.code), result.link);
         assert.deepEqual((await store.tagsOf([link.id])).get(link.id), ['news']);
         assert.deepEqual(await store.countLinksPerGroup(ada.id), new Map([[group.group.id, 1]]));
-        const ungrouped = await store.updateLink(ada.id, link.code, { groupId: null, tags: [] });
+        const ungrouped = await store.updateLink(ada.id, 0, link.code, { groupId: null, tags: [] });
         assert.equal(ungrouped.kind, 'updated');
         assert.equal(ungrouped.link.groupId, null);
         assert.equal(ungrouped.link.title, 'B', 'what a change leaves out stays');
@@ -911,25 +913,25 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
       it('finds no link to change for another account, an unknown code or a deleted link', async () => {
         const { ada, link } = await givenLink();
         const bob = await givenAccount(store, 'bob-change@example.com', ada.plan);
-        assert.deepEqual(await store.updateLink(bob.id, link.code, { title: 'x' }), { kind: 'not-found' });
-        assert.deepEqual(await store.updateLink(ada.id, 'unknown', { title: 'x' }), { kind: 'not-found' });
-        await store.deleteLink(ada.id, link.code);
-        assert.deepEqual(await store.updateLink(ada.id, link.code, { title: 'x' }), { kind: 'not-found' });
+        assert.deepEqual(await store.updateLink(bob.id, 0, link.code, { title: 'x' }), { kind: 'not-found' });
+        assert.deepEqual(await store.updateLink(ada.id, 0, 'unknown', { title: 'x' }), { kind: 'not-found' });
+        await store.deleteLink(ada.id, 0, link.code);
+        assert.deepEqual(await store.updateLink(ada.id, 0, link.code, { title: 'x' }), { kind: 'not-found' });
       });
 
       it('refuses a target another live link of the account has, and changes nothing', async () => {
         const { ada, link } = await givenLink('https://example.com/a', { tags: ['keep'] });
         const other = await store.insertLinkWithinQuota(newLink(ada.id, 'https://example.com/b'));
         assert.equal(other.kind, 'created');
-        const result = await store.updateLink(ada.id, link.code, {
+        const result = await store.updateLink(ada.id, 0, link.code, {
           target: target('https://example.com/b'),
           title: 'changed',
           tags: ['changed'],
         });
         assert.deepEqual(result, { kind: 'duplicate', existing: other.link });
-        assert.deepEqual(await store.findLinkByCode(link.code), link);
+        assert.deepEqual(await store.findLinkByCode(0, link.code), link);
         assert.deepEqual((await store.tagsOf([link.id])).get(link.id), ['keep']);
-        const own = await store.updateLink(ada.id, link.code, { target: target('https://example.com/a') });
+        const own = await store.updateLink(ada.id, 0, link.code, { target: target('https://example.com/a') });
         assert.equal(own.kind, 'updated', 'its own target is no duplicate');
       });
 
@@ -943,7 +945,7 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
           [link.expiresAt, link.maxClicks, link.limitUsed, link.passwordHash, link.rules],
           [expiresAt, 5, 0, 'scrypt$x', rules],
         );
-        const cleared = await store.updateLink(ada.id, link.code, {
+        const cleared = await store.updateLink(ada.id, 0, link.code, {
           guards: { expiresAt: null, maxClicks: null, passwordHash: null, rules: [] },
         });
         assert.equal(cleared.kind, 'updated');
@@ -952,7 +954,7 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
           [null, null, null, []],
         );
         await store.addClicks([{ linkId: link.id, day: '2026-11-23', clicks: 7, botHits: 0 }]);
-        const limited = await store.updateLink(ada.id, link.code, { guards: { maxClicks: 9 } });
+        const limited = await store.updateLink(ada.id, 0, link.code, { guards: { maxClicks: 9 } });
         assert.equal(limited.kind, 'updated');
         assert.equal(limited.link.limitUsed, 7);
         assert.deepEqual([await store.takeVisit(link.id), await store.takeVisit(link.id)], [true, true]);
@@ -985,7 +987,7 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
         assert.deepEqual(await codes('x'), [link.code]);
         assert.deepEqual(await codes('y'), [second.link.code, link.code]);
         assert.deepEqual(await codes('Y'), [], 'tags are case-sensitive');
-        await store.deleteLink(ada.id, third.link.code);
+        await store.deleteLink(ada.id, 0, third.link.code);
         assert.deepEqual(await store.countLinksPerGroup(ada.id), new Map([[group.group.id, 1]]));
       });
     });
@@ -1010,7 +1012,7 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
         const links: Link[] = [];
         for (let i = 0; i < 5; i++) links.push(await stored(newLink(ada.id, `https://example.com/${i}`)));
         await stored(newLink(bob.id, 'https://example.com/bob'));
-        assert.equal(await store.deleteLink(ada.id, links[2]?.code ?? ''), true);
+        assert.equal(await store.deleteLink(ada.id, 0, links[2]?.code ?? ''), true);
         const page = await store.listLinks(ada.id, { limit: 10 });
         assert.equal(page.total, 4);
         assert.deepEqual(
@@ -1041,7 +1043,7 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
         assert.equal(back.more, false);
         // A link added and one deleted between pages neither repeats nor hides the rest.
         await stored(newLink(ada.id, 'https://example.com/new'));
-        assert.equal(await store.deleteLink(ada.id, newestFirst[4] ?? ''), true);
+        assert.equal(await store.deleteLink(ada.id, 0, newestFirst[4] ?? ''), true);
         const after = await store.listLinks(ada.id, { limit: 10, after: at(first.links.at(-1)) });
         assert.deepEqual(codes(after), [newestFirst[3], newestFirst[5], newestFirst[6]]);
       });
@@ -1146,11 +1148,11 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
       it('finds a live link by code only for its owner', async () => {
         const [ada, bob] = await givenTwoAccounts();
         const link = await stored(newLink(ada.id, 'https://example.com/a'));
-        assert.deepEqual(await store.findLinkOfAccount(ada.id, link.code), link);
-        assert.equal(await store.findLinkOfAccount(bob.id, link.code), undefined);
-        assert.equal(await store.findLinkOfAccount(ada.id, 'zzzzzzz'), undefined);
-        await store.deleteLink(ada.id, link.code);
-        assert.equal(await store.findLinkOfAccount(ada.id, link.code), undefined);
+        assert.deepEqual(await store.findLinkOfAccount(ada.id, 0, link.code), link);
+        assert.equal(await store.findLinkOfAccount(bob.id, 0, link.code), undefined);
+        assert.equal(await store.findLinkOfAccount(ada.id, 0, 'zzzzzzz'), undefined);
+        await store.deleteLink(ada.id, 0, link.code);
+        assert.equal(await store.findLinkOfAccount(ada.id, 0, link.code), undefined);
       });
     });
 
@@ -1211,7 +1213,7 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
         assert.equal((await store.insertLinkWithinQuota(link)).kind, 'created');
         assert.equal(await store.deleteGroup(ada.id, news.group.id), true);
         assert.deepEqual(await store.listGroups(ada.id), []);
-        assert.equal((await store.findLinkByCode(link.code))?.groupId, null);
+        assert.equal((await store.findLinkByCode(0, link.code))?.groupId, null);
         assert.equal(await store.countLiveLinks(ada.id), 1);
         assert.equal(await store.deleteGroup(ada.id, news.group.id), false, 'a second delete finds nothing');
         assert.equal((await store.createGroup(ada.id, 'News again', 'news')).kind, 'created');
@@ -1225,7 +1227,7 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
         await store.insertLinkWithinQuota(link);
         assert.equal(await store.deleteGroup(bob.id, news.group.id), false);
         assert.deepEqual(await store.listGroups(ada.id), [news.group]);
-        assert.equal((await store.findLinkByCode(link.code))?.groupId, news.group.id);
+        assert.equal((await store.findLinkByCode(0, link.code))?.groupId, news.group.id);
       });
     });
 

@@ -33,7 +33,7 @@ async function makeLink(t: TestApp, slug: string): Promise<{ code: string; id: n
     body: { url: `https://example.com/${slug}`, slug },
   });
   assert.equal(answer.status, 201, JSON.stringify(answer.body));
-  const link = await t.store.findLinkByCode(slug);
+  const link = await t.store.findLinkByCode(0, slug);
   assert.ok(link);
   return { code: slug, id: link.id, accountId: link.accountId };
 }
@@ -147,7 +147,7 @@ describe('privacy switches through the app', () => {
         await click(t, `/${link.code}`, { 'user-agent': CHROME_MAC, dnt: '1' });
         await t.app.clicks.flush();
         const stats = await t.store.stats({ linkId: link.id }, TODAY);
-        assert.equal((await t.store.findLinkByCode(link.code))?.clicks, 2, tracking);
+        assert.equal((await t.store.findLinkByCode(0, link.code))?.clicks, 2, tracking);
         assert.equal(stats.totals.clicks, tracking === 'off' ? 0 : 2, tracking);
         const referred = stats.breakdowns.referrer.reduce((sum, row) => sum + row.clicks, 0);
         assert.equal(referred, tracking === 'full' ? 1 : 0, tracking);
@@ -169,7 +169,7 @@ describe('privacy switches through the app', () => {
       await click(t, '/excluded', { 'user-agent': CHROME_MAC }, '2001:db8::9');
       await click(t, '/excluded', { 'user-agent': CHROME_MAC }, '203.0.113.1');
       await t.app.clicks.flush();
-      assert.equal((await t.store.findLinkByCode(link.code))?.clicks, 1);
+      assert.equal((await t.store.findLinkByCode(0, link.code))?.clicks, 1);
     } finally {
       await t.close();
     }

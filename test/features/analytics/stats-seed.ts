@@ -47,7 +47,7 @@ export function startOfToday(now = Date.now()): number {
 export const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 export async function linkIds(store: Store, code: string): Promise<LinkIds> {
-  const link = await store.findLinkByCode(code);
+  const link = await store.findLinkByCode(0, code);
   assert.ok(link, `no link ${code}`);
   return { code, id: link.id, accountId: link.accountId };
 }
@@ -65,6 +65,7 @@ export async function givenLinkOf(
   await store.insertLinksBulk([
     {
       code,
+      domainId: 0,
       accountId: account.workspace.id,
       groupId: null,
       longUrl: url,
@@ -73,7 +74,7 @@ export async function givenLinkOf(
       title,
     },
   ]);
-  const link = await store.findLinkByCode(code);
+  const link = await store.findLinkByCode(0, code);
   if (!link) throw new Error(`link ${code} not stored`);
   return link;
 }

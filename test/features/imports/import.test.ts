@@ -488,6 +488,7 @@ async function seedLink(email: string, code: string, url: string): Promise<void>
     assert.ok(account);
     const inserted = await store.insertLinkWithinQuota({
       code,
+      domainId: 0,
       accountId: account.workspace.id,
       groupId: null,
       longUrl: url,

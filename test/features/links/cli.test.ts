@@ -15,6 +15,7 @@ describe('snip CLI', () => {
       assert.ok(account);
       const inserted = await store.insertLinkWithinQuota({
         code: 'CliShow',
+        domainId: 0,
         accountId: account.workspace.id,
         groupId: null,
         longUrl: 'https://example.com/cli',
@@ -299,7 +300,7 @@ describe('snip link edit and link delete', () => {
     assert.deepEqual([again.code, again.json.code], [1, '314']);
     const listed = (await snip('link', 'list', email, '--json')).json.items as { short_code: string }[];
     assert.ok(!listed.some((item) => item.short_code === 'Doomed'));
-    assert.equal(await withStore((store) => store.isCodeIssued('Doomed')), true);
+    assert.equal(await withStore((store) => store.isCodeIssued(0, 'Doomed')), true);
   });
 });
 

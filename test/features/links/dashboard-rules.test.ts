@@ -45,7 +45,7 @@ describe('link rules on the dashboard forms', () => {
         rule_url_2: 'https://example.com/de',
       });
       assert.equal(answer.statusCode, 303, answer.body);
-      const link = await t.store.findLinkByCode('guarded');
+      const link = await t.store.findLinkByCode(0, 'guarded');
       assert.equal(link?.expiresAt?.toISOString(), '2099-06-30T18:30:00.000Z');
       assert.equal(link?.maxClicks, 25);
       assert.ok(link?.passwordHash?.startsWith('scrypt$'));
@@ -115,6 +115,7 @@ describe('link rules on the dashboard forms', () => {
       await t.store.insertLinksBulk([
         {
           code: 'expired1',
+          domainId: 0,
           accountId: account?.workspace.id ?? 0,
           groupId: null,
           longUrl: url,
@@ -153,7 +154,7 @@ describe('link rules on the dashboard forms', () => {
         remove_password: '1',
       });
       assert.equal(saved.statusCode, 303, saved.body);
-      const link = await t.store.findLinkByCode('expired1');
+      const link = await t.store.findLinkByCode(0, 'expired1');
       assert.equal(link?.title, 'Renamed');
       assert.equal(link?.maxClicks, null);
       assert.equal(link?.passwordHash, null);
@@ -171,7 +172,10 @@ describe('link rules on the dashboard forms', () => {
       assert.equal(attribute(refused.body, 'data-error'), '300');
       assert.match(refused.body, /name="expires_at"[^>]*value="2021-01-01T00:00"/);
       assert.match(refused.body, /name="rule_url_0"[^>]*value="not a url"/);
-      assert.equal((await t.store.findLinkByCode('expired1'))?.rules[0]?.url, 'https://example.com/android');
+      assert.equal(
+        (await t.store.findLinkByCode(0, 'expired1'))?.rules[0]?.url,
+        'https://example.com/android',
+      );
     } finally {
       await t.close();
     }

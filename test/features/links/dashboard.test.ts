@@ -29,6 +29,7 @@ function seeded(owner: number, i: number, overrides: Partial<NewLink> = {}): New
   const url = `https://example.com/page/${i}`;
   return {
     code: `s${String(owner).padStart(2, '0')}${String(i).padStart(4, '0')}`,
+    domainId: 0,
     accountId: owner,
     groupId: null,
     longUrl: url,
@@ -138,7 +139,7 @@ describe('the dashboard', () => {
       await client.open(client.at(''));
       const group = await t.ops.createGroup('ada@example.com', 'Spring Sale');
       const code = await createFromDashboard(client, 'https://example.com/made-here', 'spring-sale');
-      const link = await t.store.findLinkByCode(code);
+      const link = await t.store.findLinkByCode(0, code);
       assert.equal(link?.groupId, group.id);
       assert.equal(link?.title, 'A page', 'the target was inspected');
       const page = await client.open(client.at(`?created=${code}`));
@@ -303,7 +304,7 @@ describe('groups on the dashboard', () => {
 
       assert.equal((await client.post(client.at(`/groups/${group?.id}/delete`))).statusCode, 303);
       assert.deepEqual(await t.store.listGroups(id), []);
-      const link = await t.store.findLinkByCode(String(made.body.short_code));
+      const link = await t.store.findLinkByCode(0, String(made.body.short_code));
       assert.equal(link?.groupId, null);
       assert.equal((await t.store.listLinks(id, { limit: 10 })).total, 2, 'links stay');
     } finally {
@@ -376,7 +377,7 @@ describe('ownership', () => {
       assert.equal((await t.app.inject({ method: 'GET', url: `/${code}` })).statusCode, 302);
       const adaId = await accountId(t, 'ada@example.com');
       assert.deepEqual(await t.store.listGroups(adaId), [adaGroup]);
-      assert.equal((await t.store.findLinkOfAccount(adaId, code))?.groupId, adaGroup.id);
+      assert.equal((await t.store.findLinkOfAccount(adaId, 0, code))?.groupId, adaGroup.id);
       assert.deepEqual(listedCodes((await ada.open(ada.at(''))).body), [code]);
     } finally {
       await t.close();
@@ -397,7 +398,7 @@ describe('CSRF on the signed-in forms', () => {
       await keyWithScopes(t.store, 'ada@example.com', ['links:read'], 'script');
       const keysBefore = await t.store.listLiveKeys(id);
       const further = keysBefore.find((key) => !key.main);
-      const linkBefore = await t.store.findLinkByCode(code);
+      const linkBefore = await t.store.findLinkByCode(0, code);
       const other = await signedIn(t, 'bob@example.com');
       const forms: Array<[string, Record<string, string>]> = [
         [client.at('/links'), { url: 'https://example.com/new', slug: 'forged' }],
@@ -422,8 +423,8 @@ describe('CSRF on the signed-in forms', () => {
       assert.deepEqual(await t.store.listGroups(id), [group]);
       assert.deepEqual(await t.store.findMainKey(id), keyBefore);
       assert.deepEqual(await t.store.listLiveKeys(id), keysBefore);
-      assert.deepEqual(await t.store.findLinkByCode(code), linkBefore);
-      assert.equal(await t.store.findLinkByCode('forged'), undefined);
+      assert.deepEqual(await t.store.findLinkByCode(0, code), linkBefore);
+      assert.equal(await t.store.findLinkByCode(0, 'forged'), undefined);
       assert.equal((await new PageClient(t.app).signIn('ada@example.com', PASSWORD)).statusCode, 303);
     } finally {
       await t.close();

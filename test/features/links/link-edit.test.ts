@@ -55,7 +55,7 @@ describe('changing a link on its page', () => {
       assert.equal(attribute(after.body, 'data-done'), 'saved');
       assert.match(after.body, /<dd class="title">Spring landing page<\/dd>/);
       assert.match(after.body, new RegExp(`<option value="${group.id}" selected>Spring</option>`));
-      const link = await t.store.findLinkByCode(code);
+      const link = await t.store.findLinkByCode(0, code);
       assert.equal(link?.longUrl, 'https://example.com/new');
       assert.equal(link?.groupId, group.id);
 
@@ -66,7 +66,7 @@ describe('changing a link on its page', () => {
         group: '',
       });
       assert.equal(ungrouped.statusCode, 303);
-      assert.equal((await t.store.findLinkByCode(code))?.groupId, null);
+      assert.equal((await t.store.findLinkByCode(0, code))?.groupId, null);
     } finally {
       await t.close();
     }
@@ -89,7 +89,7 @@ describe('changing a link on its page', () => {
       });
       assert.equal(saved.statusCode, 303, saved.body);
       assert.equal(inspector.fetched.length, fetched);
-      assert.equal((await t.store.findLinkByCode(code))?.title, 'Renamed');
+      assert.equal((await t.store.findLinkByCode(0, code))?.title, 'Renamed');
       const same = await client.post(client.at(`/links/${code}`), {
         url: 'https://example.com/page',
         title: 'Renamed',
@@ -108,7 +108,7 @@ describe('changing a link on its page', () => {
       await client.open(client.at(''));
       const foreign = await t.ops.createGroup(t.email, 'Not yours');
       const code = await created(client, { url: 'https://example.com/kept' });
-      const before = await t.store.findLinkByCode(code);
+      const before = await t.store.findLinkByCode(0, code);
       assert.equal(await target(t, code), 'https://example.com/kept');
 
       const social = await client.post(client.at(`/links/${code}`), {
@@ -136,7 +136,7 @@ describe('changing a link on its page', () => {
       assert.equal(malformed.statusCode, 400);
       assert.equal(attribute(malformed.body, 'data-error'), '300');
 
-      assert.deepEqual(await t.store.findLinkByCode(code), before);
+      assert.deepEqual(await t.store.findLinkByCode(0, code), before);
       assert.equal(await target(t, code), 'https://example.com/kept');
     } finally {
       await t.close();
@@ -167,7 +167,7 @@ describe('changing a link on its page', () => {
       assert.equal(limited.statusCode, 429);
       assert.equal(attribute(limited.body, 'data-error'), '429');
       assert.ok(Number(limited.headers['retry-after']) > 0);
-      assert.equal((await t.store.findLinkByCode(code))?.title, 'One');
+      assert.equal((await t.store.findLinkByCode(0, code))?.title, 'One');
     } finally {
       await t.close();
     }
@@ -200,7 +200,7 @@ describe('a custom code on the dashboard', () => {
       await client.open(client.at(''));
       const code = await created(client, { url: 'https://example.com/sale', slug: ' Spring-sale_26 ' });
       assert.equal(code, 'Spring-sale_26');
-      const link = await t.store.findLinkByCode('Spring-sale_26');
+      const link = await t.store.findLinkByCode(0, 'Spring-sale_26');
       assert.equal(link?.longUrl, 'https://example.com/sale');
       assert.equal(await target(t, 'Spring-sale_26'), 'https://example.com/sale');
       const page = await client.open(client.at(`?created=${code}`));

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Link, LinkPage } from '../../../src/core/entities.ts';
 import { Refusal } from '../../../src/core/errors.ts';
+import { baseOrigins } from '../../../src/core/short-url.ts';
 import { csvExports, EXPORTS_PER_ACCOUNT, linksCsv } from '../../../src/features/links/api/links-csv.ts';
 import { aLink } from '../../fixtures/link.ts';
 
@@ -37,7 +38,7 @@ describe('the CSV export of an account', () => {
     const lines: string[] = [];
     try {
       const at: number[] = [];
-      for await (const chunk of linksCsv(store, new URL('https://sn.ip/'), actor)) {
+      for await (const chunk of linksCsv(store, baseOrigins(new URL('https://sn.ip/')), actor)) {
         lines.push(chunk);
         at.push(turns);
       }

@@ -118,6 +118,7 @@ describe('shared state unreachable', () => {
       assert.ok(account);
       const stored = await t.store.insertLinkWithinQuota({
         code: 'Stillok',
+        domainId: 0,
         accountId: account.workspace.id,
         groupId: null,
         longUrl: 'https://example.com/still',

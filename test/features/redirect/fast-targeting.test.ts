@@ -73,7 +73,14 @@ describe('guarded links on the hot path', () => {
     ]);
     const cache = { peek: (code: string) => links.get(code) } as unknown as LinkCache;
     const counted: string[] = [];
-    const fast = fastRedirect(cache, (_link, method) => counted.push(method), 302, [], target);
+    const fast = fastRedirect(
+      () => ({ id: 0, keyPrefix: '' }),
+      cache,
+      (_link, method) => counted.push(method),
+      302,
+      [],
+      target,
+    );
     const written: unknown[] = [];
     const res = {
       writeHead: (...args: unknown[]) => written.push(args),
@@ -98,13 +105,21 @@ describe('cold codes on an embedded store', () => {
   it('answers a code found at once, remembers it, and leaves unknown codes and failures to the route', () => {
     const cache = new LinkCache(async () => undefined, { max: 10, ttlMs: 60_000, missTtlMs: 5000 });
     const asked: string[] = [];
-    const lookupNow = (code: string) => {
+    const lookupNow = (_domainId: number, code: string) => {
       asked.push(code);
       if (code === 'Broken1') throw new Error('disk I/O error');
       return code === 'Cold123' ? plain : undefined;
     };
     const counted: string[] = [];
-    const fast = fastRedirect(cache, (_link, method) => counted.push(method), 302, [], undefined, lookupNow);
+    const fast = fastRedirect(
+      () => ({ id: 0, keyPrefix: '' }),
+      cache,
+      (_link, method) => counted.push(method),
+      302,
+      [],
+      undefined,
+      lookupNow,
+    );
     const written: unknown[] = [];
     assert.equal(fast(request(DESKTOP, '203.0.113.7', '/Cold123'), response(written)), true);
     assert.deepEqual((written[0] as [number, string[]])[1].slice(0, 2), [

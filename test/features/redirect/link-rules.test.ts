@@ -349,7 +349,7 @@ describe('link rules over a real connection (rule-only links answered below the 
       now = Date.UTC(2026, 10, 23, 13, 0, 0);
       assert.equal((await get(ruled, BROWSER)).status, 410);
       await t.app.clicks.flush();
-      assert.equal((await t.store.findLinkByCode(ruled))?.clicks, 4);
+      assert.equal((await t.store.findLinkByCode(0, ruled))?.clicks, 4);
     } finally {
       await t.close();
     }

@@ -18,7 +18,7 @@ async function makeLink(t: TestApp, url: string): Promise<string> {
 
 async function counts(t: TestApp, code: string) {
   await t.app.clicks.flush();
-  const link = await t.store.findLinkByCode(code);
+  const link = await t.store.findLinkByCode(0, code);
   assert.ok(link);
   return { clicks: link.clicks, botHits: link.botHits };
 }
@@ -166,10 +166,10 @@ describe('hot link cache', () => {
       const code = await makeLink(t, 'https://example.com/cold');
       let reads = 0;
       const original = t.store.findLinkByCode.bind(t.store);
-      t.store.findLinkByCode = async (c) => {
+      t.store.findLinkByCode = async (d, c) => {
         reads++;
         await new Promise((resolve) => setImmediate(resolve));
-        return original(c);
+        return original(d, c);
       };
       t.app.linkCache.invalidate(code);
       const answers = await Promise.all(
@@ -193,6 +193,7 @@ describe('hot link cache', () => {
       assert.ok(account);
       const created = await t.store.insertLinkWithinQuota({
         code: 'Aaaaaaa',
+        domainId: 0,
         accountId: account.workspace.id,
         groupId: null,
         longUrl: 'https://example.com/late',

@@ -13,12 +13,15 @@ import type { Store } from '../../../core/ports/store.ts';
 import { callerOf } from '../../../http/api-auth.ts';
 import { refuseOtherMethods } from '../../../http/method-guard.ts';
 import { okResponse, operationDoc } from '../../../http/operation-doc.ts';
+import { type AddressedDomain, DOMAIN_PARAM } from '../../domains/index.ts';
 import { StatsQuery, type StatsQueryType, StatsSchema } from './stats-schemas.ts';
 
 /** GET /api/v1/links/{code}/stats and GET /api/v1/stats (docs/api.md §9.4), inside the management API. */
 
 export interface StatsApiDeps {
   store: Pick<Store, 'findLinkOfAccount' | 'stats'>;
+  /** The domain `?domain=` names for the workspace (317 for one it does not see). */
+  domainOf: AddressedDomain;
   now: () => number;
   /** ANALYTICS_RETENTION_DAYS: how far back hourly stats reach. */
   retentionDays: number;
@@ -26,14 +29,19 @@ export interface StatsApiDeps {
 
 /** The stats of one live link of the account, or of the whole account. */
 export function statsApi(deps: StatsApiDeps) {
-  return async (actor: Actor, query: StatsQueryInput, code?: string): Promise<StatsAnswer> => {
+  return async (
+    actor: Actor,
+    query: StatsQueryInput & { domain?: string },
+    code?: string,
+  ): Promise<StatsAnswer> => {
     const parsed = parseStatsRange(query, { now: deps.now(), retentionDays: deps.retentionDays });
     if (parsed.kind === 'invalid') {
       throw new Refusal('300', `The query parameter ${parsed.field} is invalid: ${parsed.reason}.`);
     }
     let scope: StatsScope = { accountId: actor.accountId };
     if (code !== undefined) {
-      const link = await deps.store.findLinkOfAccount(actor.accountId, code);
+      const domainId = deps.domainOf(actor.accountId, query.domain);
+      const link = await deps.store.findLinkOfAccount(actor.accountId, domainId, code);
       if (!link) throw new Refusal('314', 'This account has no live link with that code.');
       scope = { linkId: link.id };
     }
@@ -49,6 +57,10 @@ const STATS_NOTE =
   'Snip cannot read (`from` after `to`, longer than 366 days, hours past the retention, not a day ' +
   'nor an RFC 3339 date-time) is 300.';
 
+const LinkStatsQuery = Type.Composite([StatsQuery, Type.Object({ domain: DOMAIN_PARAM })], {
+  additionalProperties: false,
+});
+
 const CodeParams = Type.Object({
   code: Type.String({ maxLength: 64, description: 'The short code.' }),
 });
@@ -57,7 +69,7 @@ const LINK_STATS = {
   config: { scope: 'stats:read' },
   schema: {
     params: CodeParams,
-    querystring: StatsQuery,
+    querystring: LinkStatsQuery,
     ...operationDoc({
       operationId: 'getLinkStats',
       summary: 'Visit stats of a link',
@@ -65,7 +77,7 @@ const LINK_STATS = {
       tag: 'Stats',
       scope: 'stats:read',
       ok: { 200: okResponse(StatsSchema, 'Totals, series and breakdowns of the link.') },
-      refusals: { 404: ['314'] },
+      refusals: { 400: ['317'], 404: ['314'] },
     }),
   },
 } as const;
@@ -87,7 +99,7 @@ const ACCOUNT_STATS = {
 
 export async function statsApiRoutes(v1: FastifyInstance, deps: StatsApiDeps): Promise<void> {
   const stats = statsApi(deps);
-  v1.get<{ Params: { code: string }; Querystring: StatsQueryType }>(
+  v1.get<{ Params: { code: string }; Querystring: StatsQueryType & { domain?: string } }>(
     '/links/:code/stats',
     LINK_STATS,
     async (request) => stats(callerOf(request).actor, request.query, request.params.code),

@@ -8,6 +8,7 @@ import {
 } from '../../../core/analytics/stats.ts';
 import { DAY_MS } from '../../../core/days.ts';
 import { Refusal } from '../../../core/errors.ts';
+import { DEFAULT_DOMAIN_ID } from '../../../core/link-key.ts';
 import type { Store } from '../../../core/ports/store.ts';
 import { type Command, InvalidRangeError, type Result } from '../../../terminal/command.ts';
 
@@ -106,7 +107,7 @@ read exits 2; a code no live link has is refused with 314 (exit 1).`,
       { now: Date.now(), retentionDays },
     );
     if (parsed.kind === 'invalid') throw new InvalidRangeError(parsed.field, parsed.reason);
-    const link = await store.findLinkByCode(code);
+    const link = await store.findLinkByCode(DEFAULT_DOMAIN_ID, code);
     if (!link) throw new Refusal('314', `no live link has the code "${code}"`);
     const answer = statsAnswer(await store.stats({ linkId: link.id }, parsed.range), parsed.range);
     return answer as unknown as Result;

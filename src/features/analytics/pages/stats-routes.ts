@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { StatsAnswer } from '../../../core/analytics/stats.ts';
+import { DEFAULT_DOMAIN_ID } from '../../../core/link-key.ts';
 import { messagePage } from '../../../web/message-page.ts';
 import { sendPage } from '../../../web/send-page.ts';
 import {
@@ -20,6 +21,8 @@ import { statsPage } from './stats-page.ts';
 
 export interface StatsRouteOptions extends WorkspaceDeps {
   stats: VisitStats;
+  /** The domain `?domain=` names for the workspace (317 for one it does not see). */
+  domainOf: (workspaceId: number, host: string | undefined) => number;
 }
 
 type CodeParams = { Params: { code: string } };
@@ -65,7 +68,15 @@ export async function statsRoutes(app: FastifyInstance, options: StatsRouteOptio
   /** The stats of the link the address names, or its 404 page answered (undefined). */
   const ofLink = async (request: FastifyRequest, reply: FastifyReply, user: InWorkspace) => {
     const { code } = request.params as CodeParams['Params'];
-    const found = await stats.ofLink(user.workspace, code, request.query);
+    const host = (request.query as { domain?: unknown }).domain;
+    let domainId = DEFAULT_DOMAIN_ID;
+    try {
+      if (typeof host === 'string' && host !== '') domainId = options.domainOf(user.workspace.id, host);
+    } catch {
+      notFound(reply, user);
+      return undefined;
+    }
+    const found = await stats.ofLink(user.workspace, domainId, code, request.query);
     if (!found) notFound(reply, user);
     return found;
   };

@@ -90,6 +90,8 @@ export async function createRoute(app: FastifyInstance, options: CreateRouteOpti
         apiKey: presentedKey(request, body),
         url: body.url,
         group: body.group,
+        // An empty field is none, as forms send it.
+        domain: body.domain === '' ? undefined : body.domain,
         clientAddress: request.ip,
       });
       return options.envelope.created(reply, created.link, created.rate);

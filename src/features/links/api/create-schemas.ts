@@ -11,8 +11,14 @@ const group = Type.String({
   description: "A group's numeric ID or API identifier; the group must belong to the key's account.",
 });
 
+const domain = Type.String({
+  maxLength: 1024,
+  description:
+    "Optional extension: the host of the domain the link goes on (the default, a shared one, or the account's own once verified; 317 otherwise). By default the account's default domain.",
+});
+
 export const JsonCreateBody = Type.Object(
-  { url: Type.Optional(url), group: Type.Optional(group) },
+  { url: Type.Optional(url), group: Type.Optional(group), domain: Type.Optional(domain) },
   { description: 'JSON encoding: the API key travels in the X-API-Key header.' },
 );
 
@@ -23,6 +29,7 @@ export const FormCreateBody = Type.Object(
       Type.String({ description: 'The API key (legacy form encoding). X-API-Key wins when both are sent.' }),
     ),
     group: Type.Optional(group),
+    domain: Type.Optional(domain),
   },
   { description: 'Legacy form encoding: the API key travels in the apikey field.' },
 );

@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import type { Link } from '../../../core/entities.ts';
 import type { ApiErrorCode, RateState, Refusal, UnavailableError } from '../../../core/errors.ts';
-import { qrCodeUrl, shortUrl } from '../../../core/short-url.ts';
+import { type LinkOrigins, qrCodeUrl, shortUrl } from '../../../core/short-url.ts';
 import { formatTimestamp } from '../../../core/timestamp.ts';
 import { API_STATUS } from '../../../http/api-statuses.ts';
 import { rateHeaders } from '../../../http/rate-headers.ts';
@@ -12,7 +12,8 @@ import type { ErrorBody, SuccessBody } from './create-schemas.ts';
  * its HTTP status and a refusal's facts to headers (RateLimit-*, Retry-After, Location).
  */
 export interface EnvelopeOptions {
-  baseUrl: URL;
+  /** Each domain's origin, for short_url and qr_code. */
+  origins: LinkOrigins;
   timestampTz: string;
   httpStatusMode: 'rest' | 'always-200';
   now?: () => number;
@@ -40,9 +41,9 @@ export function envelopeRenderer(options: EnvelopeOptions) {
         message: 'The short link was created.',
         error: '',
         short_code: link.code,
-        short_url: shortUrl(options.baseUrl, link.code),
+        short_url: shortUrl(options.origins, link),
         long_url: link.longUrl,
-        qr_code: qrCodeUrl(options.baseUrl, link.code),
+        qr_code: qrCodeUrl(options.origins, link),
         title: link.title,
         clicks: link.clicks,
       };
@@ -52,10 +53,15 @@ export function envelopeRenderer(options: EnvelopeOptions) {
     },
 
     failed(reply: FastifyReply, refusal: Refusal<ApiErrorCode>): FastifyReply {
-      const { rate, retryAfterSeconds, existingCode } = refusal.facts;
+      const { rate, retryAfterSeconds, existingCode, existingDomainId = 0 } = refusal.facts;
       reply.headers(rateHeaders(rate));
       if (retryAfterSeconds !== undefined) reply.header('retry-after', String(retryAfterSeconds));
-      if (existingCode !== undefined) reply.header('location', shortUrl(options.baseUrl, existingCode));
+      if (existingCode !== undefined) {
+        reply.header(
+          'location',
+          shortUrl(options.origins, { domainId: existingDomainId, code: existingCode }),
+        );
+      }
       const body: ErrorBody = {
         success: 'false',
         timestamps: timestamps(),

@@ -8,6 +8,7 @@ import {
   CodeParams,
   CreateLinkBody,
   type CreateLinkBodyType,
+  DomainQuery,
   LinkListSchema,
   LinkSchema,
   ListLinksQuery,
@@ -40,7 +41,7 @@ const CREATE = {
       tag: 'Links',
       scope: 'links:create',
       ok: { 201: okResponse(LinkSchema, 'Created. Location is the link in this API.', LOCATION_HEADER) },
-      refusals: { 403: ['304'], 409: ['305', '313'], 422: [...TARGET_REFUSALS] },
+      refusals: { 400: ['317'], 403: ['304'], 409: ['305', '313'], 422: [...TARGET_REFUSALS] },
     }),
   },
 } as const;
@@ -58,36 +59,42 @@ const LIST = {
       tag: 'Links',
       scope: 'links:read',
       ok: { 200: okResponse(LinkListSchema, 'One page of links.') },
-      refusals: { 422: ['312'] },
+      refusals: { 400: ['317'], 422: ['312'] },
     }),
   },
 } as const;
 
 const EXPORT = {
   config: { scope: 'links:read' },
-  schema: operationDoc({
-    operationId: 'exportLinks',
-    summary: 'Export links as CSV',
-    description:
-      'Every live link of the account, newest first, streamed: short_code, short_url, long_url, ' +
-      'title, group, tags, created_at, expires_at, clicks, unique_visitors. An account runs at most ' +
-      'two exports at once on an instance; a third is 429 with Retry-After.',
-    tag: 'Links',
-    scope: 'links:read',
-    ok: {
-      200: {
-        description: 'RFC 4180 CSV with a header row.',
-        headers: RATE_LIMIT_HEADERS,
-        content: { 'text/csv': { schema: { type: 'string' } } },
+  schema: {
+    querystring: DomainQuery,
+    ...operationDoc({
+      operationId: 'exportLinks',
+      summary: 'Export links as CSV',
+      description:
+        'Every live link of the account, newest first, streamed: short_code, short_url, long_url, ' +
+        'title, group, tags, created_at, expires_at, clicks, unique_visitors, domain; with `?domain=`, ' +
+        'only the links on that domain. An account runs at most two exports at once on an instance; a ' +
+        'third is 429 with Retry-After.',
+      tag: 'Links',
+      scope: 'links:read',
+      ok: {
+        200: {
+          description: 'RFC 4180 CSV with a header row.',
+          headers: RATE_LIMIT_HEADERS,
+          content: { 'text/csv': { schema: { type: 'string' } } },
+        },
       },
-    },
-  }),
+      refusals: { 400: ['317'] },
+    }),
+  },
 } as const;
 
 const GET = {
   config: { scope: 'links:read' },
   schema: {
     params: CodeParams,
+    querystring: DomainQuery,
     ...operationDoc({
       operationId: 'getLink',
       summary: 'Get a link',
@@ -95,7 +102,7 @@ const GET = {
       tag: 'Links',
       scope: 'links:read',
       ok: { 200: okResponse(LinkSchema, 'The link.') },
-      refusals: { 404: ['314'] },
+      refusals: { 400: ['317'], 404: ['314'] },
     }),
   },
 } as const;
@@ -105,6 +112,7 @@ const PATCH = {
   preValidation: jsonOnly,
   schema: {
     params: CodeParams,
+    querystring: DomainQuery,
     body: PatchLinkBody,
     ...operationDoc({
       operationId: 'updateLink',
@@ -116,7 +124,7 @@ const PATCH = {
       tag: 'Links',
       scope: 'links:write',
       ok: { 200: okResponse(LinkSchema, 'The link as it is now.') },
-      refusals: { 404: ['314'], 409: ['305'], 422: [...TARGET_REFUSALS] },
+      refusals: { 400: ['317'], 404: ['314'], 409: ['305'], 422: [...TARGET_REFUSALS] },
     }),
   },
 } as const;
@@ -125,6 +133,7 @@ const DELETE = {
   config: { scope: 'links:write' },
   schema: {
     params: CodeParams,
+    querystring: DomainQuery,
     ...operationDoc({
       operationId: 'deleteLink',
       summary: 'Delete a link',
@@ -132,39 +141,49 @@ const DELETE = {
       tag: 'Links',
       scope: 'links:write',
       ok: { 204: noContentResponse('Deleted.') },
-      refusals: { 404: ['314'] },
+      refusals: { 400: ['317'], 404: ['314'] },
     }),
   },
 } as const;
 
-type Code = { Params: { code: string } };
+type Code = { Params: { code: string }; Querystring: { domain?: string } };
+
+/** The link a request names: its code, and `?domain=`. */
+const addressOf = (request: { params: { code: string }; query: { domain?: string } }) => ({
+  code: request.params.code,
+  domain: request.query.domain,
+});
 
 export async function linkRoutes(v1: FastifyInstance, { api, origin }: LinkRouteOptions): Promise<void> {
   v1.post<{ Body: CreateLinkBodyType }>('/links', CREATE, async (request, reply) => {
     const link = await api.create(callerOf(request).actor, request.body, request.ip);
-    return reply.code(201).header('location', `${origin}/api/v1/links/${link.short_code}`).send(link);
+    // A link off the default domain is addressed with its domain (docs/api.md §12).
+    const elsewhere = !link.short_url.startsWith(`${origin}/`);
+    const query = elsewhere ? `?domain=${encodeURIComponent(link.domain)}` : '';
+    const where = `${origin}/api/v1/links/${link.short_code}${query}`;
+    return reply.code(201).header('location', where).send(link);
   });
 
   v1.get<{ Querystring: ListLinksQueryType }>('/links', LIST, async (request) =>
     api.list(callerOf(request).actor, request.query),
   );
 
-  v1.get('/links.csv', EXPORT, async (request, reply) =>
+  v1.get<{ Querystring: { domain?: string } }>('/links.csv', EXPORT, async (request, reply) =>
     reply
       .type('text/csv; charset=utf-8')
       .header('content-disposition', 'attachment; filename="links.csv"')
       .header('cache-control', 'no-store')
-      .send(api.csv(callerOf(request).actor)),
+      .send(api.csv(callerOf(request).actor, request.query.domain)),
   );
 
-  v1.get<Code>('/links/:code', GET, async (request) => api.get(callerOf(request).actor, request.params.code));
+  v1.get<Code>('/links/:code', GET, async (request) => api.get(callerOf(request).actor, addressOf(request)));
 
   v1.patch<Code & { Body: PatchLinkBodyType }>('/links/:code', PATCH, async (request) =>
-    api.patch(callerOf(request).actor, request.params.code, request.body),
+    api.patch(callerOf(request).actor, addressOf(request), request.body),
   );
 
   v1.delete<Code>('/links/:code', DELETE, async (request, reply) => {
-    await api.remove(callerOf(request).actor, request.params.code);
+    await api.remove(callerOf(request).actor, addressOf(request));
     return reply.code(204).send();
   });
 

@@ -2,6 +2,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import { MAX_LINK_PASSWORD, MAX_TAG_LENGTH, MAX_TAGS, MAX_TITLE_LENGTH } from '../../../core/link-fields.ts';
 import { MAX_URL_LENGTH } from '../../../core/target-url.ts';
 import { MAX_RULES } from '../../../core/targeting.ts';
+import { DOMAIN_PARAM } from '../../domains/index.ts';
 
 /**
  * The management API's resources and request bodies (docs/api.md §7.2–7.3): fastify validates and
@@ -60,6 +61,7 @@ export const LinkSchema = Type.Object(
   {
     short_code: Type.String({ description: 'The code: 7 drawn characters, or the custom slug.' }),
     short_url: Type.String({ format: 'uri' }),
+    domain: Type.String({ description: 'The host of its domain, whose code space holds the code.' }),
     long_url: Type.String({ format: 'uri' }),
     qr_code: Type.String({ format: 'uri', description: 'PNG QR code of short_url.' }),
     title: Type.String({ description: 'The title given, else the target page title, "" when it has none.' }),
@@ -155,6 +157,14 @@ export const CreateLinkBody = Type.Object(
     ),
     title: Type.Optional(title),
     tags: Type.Optional(tags),
+    domain: Type.Optional(
+      Type.String({
+        maxLength: 1024,
+        description:
+          "The host of the domain it goes on: the default, a shared one, or the workspace's own once " +
+          "verified (317 otherwise). By default the workspace's default domain.",
+      }),
+    ),
     ...ruleFields,
   },
   { additionalProperties: false, description: 'A new link.' },
@@ -197,9 +207,15 @@ export const ListLinksQuery = Type.Object(
     ),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
     cursor: Type.Optional(Type.String({ maxLength: 200, description: 'next_cursor of the previous page.' })),
+    domain: Type.Optional(
+      Type.String({ maxLength: 1024, description: 'Only the links on this domain (host).' }),
+    ),
   },
   { additionalProperties: false },
 );
+
+/** `?domain=` of a link's own address and of the export. */
+export const DomainQuery = Type.Object({ domain: DOMAIN_PARAM }, { additionalProperties: false });
 
 export type ListLinksQueryType = Static<typeof ListLinksQuery>;
 

@@ -1,6 +1,8 @@
 import type { Actor, Link } from '../../../core/entities.ts';
 import { Refusal } from '../../../core/errors.ts';
 import type { Store } from '../../../core/ports/store.ts';
+import type { LinkOrigins } from '../../../core/short-url.ts';
+import type { AddressedDomain } from '../../domains/index.ts';
 import { groupOrRefuse } from '../../groups/index.ts';
 import type { CreateLinkAs, LinkEditor, LinkPatch } from '../link-requests.ts';
 import type { PageCursors } from './cursor.ts';
@@ -20,8 +22,17 @@ export interface LinksApiDeps {
   createLinkAs: CreateLinkAs;
   editor: LinkEditor;
   cursors: PageCursors;
-  baseUrl: URL;
+  /** Each domain's origin, for short_url and qr_code. */
+  origins: LinkOrigins;
+  /** The domain `?domain=` names for the workspace (317 for one it does not see), its default without. */
+  domainOf: AddressedDomain;
   now: () => number;
+}
+
+/** A link addressed as the API names it: a code, and the domain of `?domain=`. */
+export interface LinkAddress {
+  code: string;
+  domain: string | undefined;
 }
 
 const noSuchLink = () => new Refusal('314', 'This account has no live link with that code.');
@@ -37,11 +48,14 @@ function ruleFields(body: Pick<CreateLinkBodyType, 'expires_at' | 'max_clicks' |
 }
 
 export function linksApi(deps: LinksApiDeps) {
-  const { store, baseUrl } = deps;
-  const exports = csvExports((actor) => linksCsv(store, baseUrl, actor));
+  const { store, origins } = deps;
+  const exports = csvExports((actor, domainId?: number) => linksCsv(store, origins, actor, domainId));
+  /** `?domain=` as a filter: only when given. */
+  const filterOf = (actor: Actor, domain: string | undefined) =>
+    domain === undefined ? undefined : deps.domainOf(actor.accountId, domain);
 
   async function resource(accountId: number, link: Link): Promise<LinkResource> {
-    const [one] = await linkResources(store, baseUrl, accountId, [link]);
+    const [one] = await linkResources(store, origins, accountId, [link]);
     if (!one) throw new Error('a link without its resource');
     return one;
   }
@@ -53,6 +67,7 @@ export function linksApi(deps: LinksApiDeps) {
       const group =
         query.group === undefined ? undefined : await groupOrRefuse(store, actor.accountId, query.group);
       const page = await store.listLinks(actor.accountId, {
+        domainId: filterOf(actor, query.domain),
         groupId: group?.id,
         search: query.q,
         tag: query.tag,
@@ -63,7 +78,7 @@ export function linksApi(deps: LinksApiDeps) {
       });
       const last = page.links.at(-1);
       return {
-        items: await linkResources(store, baseUrl, actor.accountId, page.links),
+        items: await linkResources(store, origins, actor.accountId, page.links),
         next_cursor:
           page.more && last
             ? deps.cursors.issue(actor.accountId, { value: last.createdAt.getTime(), id: last.id })
@@ -71,8 +86,9 @@ export function linksApi(deps: LinksApiDeps) {
       };
     },
 
-    async get(actor: Actor, code: string): Promise<LinkResource> {
-      const link = await store.findLinkOfAccount(actor.accountId, code);
+    async get(actor: Actor, { code, domain }: LinkAddress): Promise<LinkResource> {
+      const domainId = deps.domainOf(actor.accountId, domain);
+      const link = await store.findLinkOfAccount(actor.accountId, domainId, code);
       if (!link) throw noSuchLink();
       return resource(actor.accountId, link);
     },
@@ -84,13 +100,14 @@ export function linksApi(deps: LinksApiDeps) {
         slug: body.slug,
         title: body.title,
         tags: body.tags,
+        domain: body.domain,
         ...ruleFields(body),
         clientAddress,
       });
       return resource(actor.accountId, link);
     },
 
-    async patch(actor: Actor, code: string, body: PatchLinkBodyType): Promise<LinkResource> {
+    async patch(actor: Actor, { code, domain }: LinkAddress, body: PatchLinkBodyType): Promise<LinkResource> {
       const patch: LinkPatch = {
         url: body.url,
         title: body.title,
@@ -98,15 +115,16 @@ export function linksApi(deps: LinksApiDeps) {
         tags: body.tags,
         ...ruleFields(body),
       };
-      return resource(actor.accountId, await deps.editor.edit(actor.accountId, code, patch));
+      const domainId = deps.domainOf(actor.accountId, domain);
+      return resource(actor.accountId, await deps.editor.edit(actor.accountId, domainId, code, patch));
     },
 
-    async remove(actor: Actor, code: string): Promise<void> {
-      await deps.editor.remove(actor.accountId, code);
+    async remove(actor: Actor, { code, domain }: LinkAddress): Promise<void> {
+      await deps.editor.remove(actor.accountId, deps.domainOf(actor.accountId, domain), code);
     },
 
-    /** A stream of CSV; 429 while the account has as many exports under way as it may. */
-    csv: exports,
+    /** A stream of CSV (only `?domain=`'s links when given); 429 while the account has as many exports under way as it may. */
+    csv: (actor: Actor, domain: string | undefined) => exports(actor, filterOf(actor, domain)),
   };
 }
 

@@ -4,6 +4,7 @@ import { csvLine } from '../../../core/csv.ts';
 import type { Actor } from '../../../core/entities.ts';
 import { Refusal } from '../../../core/errors.ts';
 import type { Store } from '../../../core/ports/store.ts';
+import type { LinkOrigins } from '../../../core/short-url.ts';
 import { groupsById, linkResource } from './resources.ts';
 
 /**
@@ -22,6 +23,7 @@ export const LINK_CSV_COLUMNS = [
   'expires_at',
   'clicks',
   'unique_visitors',
+  'domain',
 ] as const;
 
 /** Links read per store round trip while exporting. */
@@ -32,19 +34,22 @@ export const EXPORTS_PER_ACCOUNT = 2;
 /** Every live link of the account as CSV lines, read page by page: memory stays flat at any size. */
 export async function* linksCsv(
   store: Pick<Store, 'listLinks' | 'tagsOf' | 'listGroups'>,
-  baseUrl: URL,
+  origins: LinkOrigins,
   actor: Actor,
+  /** Only the links on this domain. */
+  domainId?: number,
 ): AsyncGenerator<string> {
   const groups = await groupsById(store, actor.accountId);
   yield csvLine(LINK_CSV_COLUMNS);
   let after: { value: number; id: number } | undefined;
   for (;;) {
-    const page = await store.listLinks(actor.accountId, { limit: EXPORT_PAGE, after, counted: false });
+    const query = { limit: EXPORT_PAGE, after, counted: false, domainId };
+    const page = await store.listLinks(actor.accountId, query);
     const tags = await store.tagsOf(page.links.map((link) => link.id));
     let chunk = '';
     for (const link of page.links) {
       const group = link.groupId === null ? undefined : groups.get(link.groupId);
-      const row = linkResource(baseUrl, link, group, tags.get(link.id) ?? []);
+      const row = linkResource(origins, link, group, tags.get(link.id) ?? []);
       chunk += csvLine([
         row.short_code,
         row.short_url,
@@ -56,6 +61,7 @@ export async function* linksCsv(
         row.expires_at ?? '',
         String(row.clicks),
         String(row.unique_visitors),
+        row.domain,
       ]);
     }
     if (chunk !== '') yield chunk;
@@ -71,9 +77,9 @@ export async function* linksCsv(
  * The export of one account as a stream, while the account has fewer than EXPORTS_PER_ACCOUNT
  * under way; its place is given back when the stream closes, finished or cut off.
  */
-export function csvExports(read: (actor: Actor) => AsyncGenerator<string>) {
+export function csvExports<A extends unknown[]>(read: (actor: Actor, ...rest: A) => AsyncGenerator<string>) {
   const running = new Map<number, number>();
-  return (actor: Actor): Readable => {
+  return (actor: Actor, ...rest: A): Readable => {
     const held = running.get(actor.accountId) ?? 0;
     if (held >= EXPORTS_PER_ACCOUNT) {
       throw new Refusal(
@@ -85,7 +91,7 @@ export function csvExports(read: (actor: Actor) => AsyncGenerator<string>) {
       );
     }
     running.set(actor.accountId, held + 1);
-    const stream = Readable.from(read(actor));
+    const stream = Readable.from(read(actor, ...rest));
     stream.once('close', () => {
       const left = (running.get(actor.accountId) ?? 1) - 1;
       if (left > 0) running.set(actor.accountId, left);

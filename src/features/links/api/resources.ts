@@ -1,21 +1,22 @@
 import type { Group, Link } from '../../../core/entities.ts';
 import type { Store } from '../../../core/ports/store.ts';
-import { qrCodeUrl, shortUrl } from '../../../core/short-url.ts';
+import { type LinkOrigins, qrCodeUrl, shortUrl } from '../../../core/short-url.ts';
 import type { LinkResource } from './link-schemas.ts';
 
 /** Links as the API shows them (docs/api.md §7.2): snake_case, RFC 3339 UTC times. */
 
 export function linkResource(
-  baseUrl: URL,
+  origins: LinkOrigins,
   link: Link,
   group: Group | undefined,
   tags: readonly string[],
 ): LinkResource {
   return {
     short_code: link.code,
-    short_url: shortUrl(baseUrl, link.code),
+    short_url: shortUrl(origins, link),
+    domain: origins.hostOf(link.domainId),
     long_url: link.longUrl,
-    qr_code: qrCodeUrl(baseUrl, link.code),
+    qr_code: qrCodeUrl(origins, link),
     title: link.title,
     group: group ? { id: group.id, api_id: group.apiId, name: group.name } : null,
     tags: [...tags],
@@ -41,7 +42,7 @@ export async function groupsById(store: ResourceStore, accountId: number): Promi
 /** Links of one account as resources, their groups and tags read once for all of them. */
 export async function linkResources(
   store: ResourceStore,
-  baseUrl: URL,
+  origins: LinkOrigins,
   accountId: number,
   links: readonly Link[],
 ): Promise<LinkResource[]> {
@@ -52,7 +53,7 @@ export async function linkResources(
   ]);
   return links.map((link) =>
     linkResource(
-      baseUrl,
+      origins,
       link,
       link.groupId === null ? undefined : groups.get(link.groupId),
       tags.get(link.id) ?? [],

@@ -1,4 +1,5 @@
 import type { Store } from '../../../core/ports/store.ts';
+import type { LinkOrigins } from '../../../core/short-url.ts';
 import { type Command, type CommandContext, count, tab, UsageError } from '../../../terminal/command.ts';
 import type { LinkEditor, LinkPatch } from '../link-requests.ts';
 import { linkJson } from './link-json.ts';
@@ -23,6 +24,8 @@ export const LINK_NEGATED = ['no-group', 'no-password'] as const;
 export interface LinkCliDeps {
   store: Store;
   baseUrl: URL;
+  /** Each domain's origin, read from the store when a command prints links. */
+  origins(): Promise<LinkOrigins>;
   /** Runs `use` with the link editor of the API, announcing changes as the servers hear them. */
   withLinkEditor<T>(use: (editor: LinkEditor) => Promise<T>): Promise<T>;
 }
@@ -80,9 +83,9 @@ export const LINK_COMMANDS: Record<string, LinkCommand> = {
     details: '--json prints the link as `snip link list` does, and its group_id.',
     flags: [],
     args: 1,
-    run: async ({ args: [code = ''], store, baseUrl }) => {
+    run: async ({ args: [code = ''], store, origins }) => {
       const details = await linkOperations(store).show(code);
-      return { ...linkJson(details, baseUrl), group_id: details.link.groupId };
+      return { ...linkJson(details, await origins()), group_id: details.link.groupId };
     },
   },
   'link list': {
@@ -107,13 +110,14 @@ bot_hits, created_at, updated_at.`,
         link.created_at,
         link.title || null,
       ),
-    run: async ({ args: [email = ''], values, store, baseUrl }) => {
+    run: async ({ args: [email = ''], values, store, origins }) => {
       const limit = count(values.limit, '--limit') ?? LINK_LIST_DEFAULT;
       if (limit < 1 || limit > LINK_LIST_MAX) {
         throw new UsageError(`--limit takes 1 to ${LINK_LIST_MAX}, got ${limit}`);
       }
       const links = await linkOperations(store).list(email, { group: values.group, limit });
-      return { items: links.map((details) => linkJson(details, baseUrl)) };
+      const shown = await origins();
+      return { items: links.map((details) => linkJson(details, shown)) };
     },
   },
   'link edit': {
@@ -153,7 +157,7 @@ ${CACHE_NOTE}`,
       const details = await ctx.withLinkEditor((editor) =>
         linkOperations(ctx.store).edit(editor, code, patch),
       );
-      return linkJson(details, ctx.baseUrl);
+      return linkJson(details, await ctx.origins());
     },
   },
   'link delete': {

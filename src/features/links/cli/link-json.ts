@@ -1,11 +1,12 @@
-import { shortUrl } from '../../../core/short-url.ts';
+import { type LinkOrigins, shortUrl } from '../../../core/short-url.ts';
 import type { LinkDetails } from './link-operations.ts';
 
 /** A link as `link show`, `link list` and `link edit` print it; its group by API identifier. */
-export function linkJson({ link, group, tags }: LinkDetails, baseUrl: URL) {
+export function linkJson({ link, group, tags }: LinkDetails, origins: LinkOrigins) {
   return {
     short_code: link.code,
-    short_url: shortUrl(baseUrl, link.code),
+    short_url: shortUrl(origins, link),
+    domain: origins.hostOf(link.domainId),
     long_url: link.longUrl,
     title: link.title,
     group: group?.apiId ?? null,

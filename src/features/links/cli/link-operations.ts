@@ -1,5 +1,6 @@
 import type { Group, Link } from '../../../core/entities.ts';
 import { Refusal } from '../../../core/errors.ts';
+import { DEFAULT_DOMAIN_ID } from '../../../core/link-key.ts';
 import type { Store } from '../../../core/ports/store.ts';
 import { groupOrRefuse } from '../../groups/index.ts';
 import { personalWorkspace } from '../../workspaces/index.ts';
@@ -38,7 +39,7 @@ export function linkOperations(store: Store) {
 
   /** The live link of that code, whichever account holds it (314 otherwise, as the API says). */
   async function liveLink(code: string): Promise<Link> {
-    const link = await store.findLinkByCode(code);
+    const link = await store.findLinkByCode(DEFAULT_DOMAIN_ID, code);
     if (!link) throw new Refusal('314', `no live link has the code "${code}"`);
     return link;
   }
@@ -66,7 +67,7 @@ export function linkOperations(store: Store) {
     /** Changes the link with the API's checks; a refused change changes nothing. */
     async edit(editor: LinkEditor, code: string, patch: LinkPatch): Promise<LinkDetails> {
       const link = await liveLink(code);
-      const changed = await editor.edit(link.accountId, code, patch);
+      const changed = await editor.edit(link.accountId, link.domainId, code, patch);
       const [details] = await detailed(changed.accountId, [changed]);
       return details as LinkDetails;
     },
@@ -74,7 +75,7 @@ export function linkOperations(store: Store) {
     /** Soft delete: the code answers 404 and is never issued again. */
     async remove(editor: LinkEditor, code: string): Promise<void> {
       const link = await liveLink(code);
-      await editor.remove(link.accountId, code);
+      await editor.remove(link.accountId, link.domainId, code);
     },
   };
 }

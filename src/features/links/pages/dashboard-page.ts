@@ -1,6 +1,7 @@
 import type { Link } from '../../../core/entities.ts';
 import { isApiErrorCode } from '../../../core/errors.ts';
 import { SLUG_MAX_LENGTH, SLUG_MIN_LENGTH } from '../../../core/short-code.ts';
+import type { LinkOrigins } from '../../../core/short-url.ts';
 import { dailyBars, horizontalBars } from '../../../web/charts.ts';
 import { type Frame, here, mayHere } from '../../../web/frame.ts';
 import { html, type SafeHtml } from '../../../web/html.ts';
@@ -17,7 +18,7 @@ import { EMPTY_RULE_FORM, type RuleForm } from './rule-form.ts';
 
 export interface DashboardView {
   frame: Frame;
-  baseUrl: URL;
+  origins: LinkOrigins;
   overview: Overview;
   filter: LinkFilter;
   done?: string;
@@ -61,7 +62,7 @@ function createCard(view: DashboardView): SafeHtml {
 ${error ? errorNotice({ code: error.code, message: `Error ${error.code}: ${error.message}` }) : html``}
 ${
   view.created
-    ? html`<p class="notice ok" role="status" data-done="link-created">Created: ${copyableShortUrl(view.baseUrl, view.created.code)}</p>`
+    ? html`<p class="notice ok" role="status" data-done="link-created">Created: ${copyableShortUrl(view.origins, view.created)}</p>`
     : html``
 }
 <form method="post" action="${here(view.frame, '/links')}" class="row">
@@ -127,7 +128,7 @@ ${doneNotice(view.done, DONE)}
 ${view.error && !isApiErrorCode(view.error.code) ? errorNotice(view.error) : html``}
 ${mayHere(view.frame, 'links:create') ? createCard(view) : ''}
 ${activity(view.overview, base)}
-${linksCard({ baseUrl: view.baseUrl, base, canEdit, csrfToken, overview: view.overview, filter: view.filter })}
+${linksCard({ origins: view.origins, base, canEdit, csrfToken, overview: view.overview, filter: view.filter })}
 ${groupsCard(base, view.overview.groups, mayHere(view.frame, 'groups:write') ? csrfToken : undefined)}`,
   });
 }

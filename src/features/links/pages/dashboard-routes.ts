@@ -35,7 +35,12 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardRo
           ...ruleDraft(draft.rules),
           clientAddress: request.ip,
         });
-        return reply.redirect(`${workspacePath(user.workspace.slug)}?created=${link.code}`, 303);
+        // A link on the workspace's own default domain is named with its domain.
+        const on =
+          link.domainId === 0
+            ? ''
+            : `&created_domain=${encodeURIComponent(options.origins.hostOf(link.domainId))}`;
+        return reply.redirect(`${workspacePath(user.workspace.slug)}?created=${link.code}${on}`, 303);
       } catch (error) {
         const { status, error: shown } = refusedOn(reply, error);
         return render(request, reply, user, status, { error: shown, draft });

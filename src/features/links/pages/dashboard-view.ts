@@ -1,5 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { LinkPosition } from '../../../core/entities.ts';
+import { DEFAULT_DOMAIN_ID } from '../../../core/link-key.ts';
+import type { LinkOrigins } from '../../../core/short-url.ts';
 import { positiveInt } from '../../../web/form-fields.ts';
 import { messagePage } from '../../../web/message-page.ts';
 import { sendPage } from '../../../web/send-page.ts';
@@ -21,7 +23,24 @@ export interface DashboardRouteOptions extends WorkspaceDeps {
   /** Creating a link with every check of /create, for the signed-in account. */
   createLinkFor: CreateLinkFor;
   editor: LinkEditor;
-  baseUrl: URL;
+  origins: LinkOrigins;
+  /** The domain `?domain=` names for the workspace (317 for one it does not see). */
+  domainOf: (workspaceId: number, host: string | undefined) => number;
+}
+
+/** The domain of a link's page: `?domain=`, the default domain without it; undefined for one not the workspace's. */
+export function pageDomain(
+  options: DashboardRouteOptions,
+  workspaceId: number,
+  query: unknown,
+): number | undefined {
+  const host = (query as Query | undefined)?.domain;
+  if (typeof host !== 'string' || host === '') return DEFAULT_DOMAIN_ID;
+  try {
+    return options.domainOf(workspaceId, host);
+  } catch {
+    return undefined;
+  }
 }
 
 export type Query = Record<string, unknown>;
@@ -65,11 +84,15 @@ export function dashboardRenderer(options: DashboardRouteOptions) {
     const filter = filterOf(query);
     const overview = await dashboard.overview(user.workspace, filter);
     const createdCode = typeof query.created === 'string' ? query.created : undefined;
-    const created = createdCode ? await dashboard.ownLink(user.workspace, createdCode) : undefined;
+    const createdOn = pageDomain(options, user.workspace.id, { domain: query.created_domain });
+    const created =
+      createdCode && createdOn !== undefined
+        ? await dashboard.ownLink(user.workspace, createdOn, createdCode)
+        : undefined;
     const done = typeof query.done === 'string' ? query.done : undefined;
     const view = {
       frame: workspaceFrame(user),
-      baseUrl: options.baseUrl,
+      origins: options.origins,
       overview,
       filter,
       created,

@@ -182,8 +182,8 @@ export function dashboardService(options: DashboardOptions) {
     },
 
     /** One link of the account with its clicks over time; undefined for anyone else's or a deleted one. */
-    async link(account: Workspace, code: string): Promise<LinkDetail | undefined> {
-      const link = await store.findLinkOfAccount(account.id, code);
+    async link(account: Workspace, domainId: number, code: string): Promise<LinkDetail | undefined> {
+      const link = await store.findLinkOfAccount(account.id, domainId, code);
       if (!link) return undefined;
       const [groups, series] = await Promise.all([
         store.listGroups(account.id),
@@ -194,8 +194,8 @@ export function dashboardService(options: DashboardOptions) {
     },
 
     /** A live link of the account, without its chart. */
-    async ownLink(account: Workspace, code: string): Promise<Link | undefined> {
-      return store.findLinkOfAccount(account.id, code);
+    async ownLink(account: Workspace, domainId: number, code: string): Promise<Link | undefined> {
+      return store.findLinkOfAccount(account.id, domainId, code);
     },
   };
 }

@@ -1,5 +1,6 @@
 import { isApiErrorCode } from '../../../core/errors.ts';
 import { MAX_TITLE_LENGTH } from '../../../core/link-fields.ts';
+import type { LinkOrigins } from '../../../core/short-url.ts';
 import { dailyBars } from '../../../web/charts.ts';
 import { type Frame, here, mayHere } from '../../../web/frame.ts';
 import { html, type SafeHtml } from '../../../web/html.ts';
@@ -7,7 +8,7 @@ import { page } from '../../../web/layout.ts';
 import { csrfField, doneNotice, errorNotice, type PageError } from '../../../web/notices.ts';
 import { longUrlLink, when } from '../../../web/page-parts.ts';
 import type { LinkDetail, LinkForm } from './dashboard.ts';
-import { copyableShortUrl, deleteLinkForm, qrImage } from './link-parts.ts';
+import { copyableShortUrl, deleteLinkForm, linkPath, qrImage } from './link-parts.ts';
 import { groupOptions } from './links-table.ts';
 import { ruleFacts } from './rule-badges.ts';
 import { ruleFields } from './rule-fields.ts';
@@ -17,7 +18,7 @@ import { ruleFormOf } from './rule-form.ts';
 
 export interface LinkView {
   frame: Frame;
-  baseUrl: URL;
+  origins: LinkOrigins;
   detail: LinkDetail;
   done?: string;
   /** A refused change: the form shows the reason and what was sent. */
@@ -47,7 +48,7 @@ function editCard(view: LinkView): SafeHtml {
   return html`<section class="card" id="edit" aria-labelledby="edit-heading">
 <h2 id="edit-heading">Change the link</h2>
 ${errorNotice(error)}
-<form method="post" action="${here(view.frame, `/links/${link.code}`)}" class="stack edit-link">
+<form method="post" action="${linkPath(here(view.frame, ''), view.origins, link)}" class="stack edit-link">
   ${csrfField(view.frame.csrfToken)}
   <label>Long URL <input type="text" name="url" inputmode="url" required spellcheck="false" value="${form.url}"></label>
   <label>Title <span class="hint">optional; shown in your list of links</span>
@@ -62,7 +63,7 @@ The short code stays; saving counts as a request in this hour's window.</p>
 }
 
 export function linkPage(view: LinkView): string {
-  const { frame, baseUrl } = view;
+  const { frame, origins } = view;
   const { link, group } = view.detail;
   const base = here(frame);
   const canEdit = mayHere(frame, 'links:write');
@@ -94,20 +95,20 @@ ${doneNotice(view.done, DONE)}
 <section class="card" aria-labelledby="facts-heading">
 <h2 id="facts-heading">Where it goes</h2>
 <dl class="facts">
-  <dt>Short URL</dt><dd>${copyableShortUrl(baseUrl, link.code)}</dd>
+  <dt>Short URL</dt><dd>${copyableShortUrl(origins, link)}</dd>
   <dt>Long URL</dt><dd>${longUrlLink(link)}</dd>
   <dt>Title</dt><dd class="title">${link.title || html`<span class="hint">none</span>`}</dd>
   <dt>Group</dt><dd>${group ? html`${group.name} (<code>${group.apiId}</code>, ID ${group.id})` : html`<span class="hint">none</span>`}</dd>
   ${ruleFacts(link, Date.now())}
 </dl>
 <p class="hint">Bot hits are link previews, prefetches and crawlers: redirected, never counted as clicks.</p>
-${canEdit ? deleteLinkForm(base, link.code, frame.csrfToken, base) : ''}
+${canEdit ? deleteLinkForm(linkPath(base, origins, link, '/delete'), link.code, frame.csrfToken, base) : ''}
 </section>
 ${canEdit ? editCard(view) : ''}
 </div>
-<section class="card" aria-labelledby="qr-heading"><h2 id="qr-heading">QR code</h2>${qrImage(baseUrl, link.code)}</section>
+<section class="card" aria-labelledby="qr-heading"><h2 id="qr-heading">QR code</h2>${qrImage(origins, link)}</section>
 </div>
 <section class="card" aria-labelledby="chart-heading"><h2 id="chart-heading">Clicks, last 30 days</h2>${chart}
-<p><a class="button secondary small" href="${base}/links/${link.code}/stats">All visit stats</a> <span class="hint">referrers, countries, devices, QR scans…</span></p></section>`,
+<p><a class="button secondary small" href="${linkPath(base, origins, link, '/stats')}">All visit stats</a> <span class="hint">referrers, countries, devices, QR scans…</span></p></section>`,
   });
 }

@@ -1,4 +1,5 @@
-import { qrCodeUrl, shortUrl } from '../../../core/short-url.ts';
+import type { Link } from '../../../core/entities.ts';
+import { domainQuery, type LinkOrigins, qrCodeUrl, shortUrl } from '../../../core/short-url.ts';
 import { html, type SafeHtml } from '../../../web/html.ts';
 import { csrfField } from '../../../web/notices.ts';
 
@@ -8,29 +9,49 @@ import { csrfField } from '../../../web/notices.ts';
  * The short URL with a copy button (assets/dashboard.js copies it and announces it; without script
  * the text can be selected). The button names the link it copies, for screen readers.
  */
-export function copyableShortUrl(baseUrl: URL, code: string): SafeHtml {
-  const id = `short-${code}`;
-  const url = shortUrl(baseUrl, code);
+export function copyableShortUrl(origins: LinkOrigins, link: Pick<Link, 'domainId' | 'code'>): SafeHtml {
+  const id = `short-${link.domainId}-${link.code}`;
+  const url = shortUrl(origins, link);
   // Shown without its scheme, so the code is not the part cut off; copied whole.
   return html`<span class="copyable"><code id="${id}" title="${url}" data-copy="${url}">${url.replace(/^https?:\/\//, '')}</code>
 <button type="button" class="secondary small" data-copy-from="${id}" aria-label="Copy the short URL ${url}">Copy</button></span>`;
 }
 
 /** Deleting asks first (dashboard.js); without script the form submits at once. */
-export function deleteLinkForm(base: string, code: string, csrfToken: string, back: string): SafeHtml {
-  return html`<form method="post" action="${base}/links/${code}/delete" class="inline" data-confirm="Delete ${code}? Its short URL stops working at once and the code is never given out again.">
+export function deleteLinkForm(action: string, code: string, csrfToken: string, back: string): SafeHtml {
+  return html`<form method="post" action="${action}" class="inline" data-confirm="Delete ${code}? Its short URL stops working at once and the code is never given out again.">
 ${csrfField(csrfToken)}<input type="hidden" name="back" value="${back}"><button type="submit" class="danger small">Delete link</button></form>`;
 }
 
 /** The actions of one link, behind a menu button so that no destructive button sits on every row. */
-export function linkActions(base: string, code: string, csrfToken: string, back: string): SafeHtml {
+export function linkActions(
+  page: string,
+  deleteAction: string,
+  code: string,
+  csrfToken: string,
+  back: string,
+): SafeHtml {
   return html`<details class="menu"><summary aria-label="Actions for ${code}">⋯</summary>
-<div class="menu-items"><a class="button secondary small" href="${base}/links/${code}">Clicks and QR code</a>
-${deleteLinkForm(base, code, csrfToken, back)}</div></details>`;
+<div class="menu-items"><a class="button secondary small" href="${page}">Clicks and QR code</a>
+${deleteLinkForm(deleteAction, code, csrfToken, back)}</div></details>`;
 }
 
-export function qrImage(baseUrl: URL, code: string): SafeHtml {
-  return html`<figure class="qr"><img src="/qrcode/${code}.png?size=256" width="256" height="256" alt="QR code of ${shortUrl(baseUrl, code)}">
-<figcaption><a class="button secondary small" href="/qrcode/${code}.png?size=1024" download="snip-${code}.png">Download the QR code (PNG, 1024 px)</a>
-<span class="hint">Also at <code>${qrCodeUrl(baseUrl, code)}</code></span></figcaption></figure>`;
+/** The QR image is drawn by the link's own domain, where its code lives. */
+export function qrImage(origins: LinkOrigins, link: Pick<Link, 'domainId' | 'code'>): SafeHtml {
+  // Drawn here (`?domain=` names the link's domain), so the page works before its domain's DNS does.
+  const query = domainQuery(origins, link);
+  const image = `/qrcode/${link.code}.png${query === '' ? '?' : `${query}&`}`;
+  return html`<figure class="qr"><img src="${image}size=256" width="256" height="256" alt="QR code of ${shortUrl(origins, link)}">
+<figcaption><a class="button secondary small" href="${image}size=1024" download="snip-${link.code}.png">Download the QR code (PNG, 1024 px)</a>
+<span class="hint">Also at <code>${qrCodeUrl(origins, link)}</code></span></figcaption></figure>`;
+}
+
+/** A page of a link under the workspace's address: `rest` after its code, then `?domain=` off the default domain. */
+export function linkPath(
+  base: string,
+  origins: LinkOrigins,
+  link: Pick<Link, 'domainId' | 'code'>,
+  rest = '',
+): string {
+  return `${base}/links/${link.code}${rest}${domainQuery(origins, link)}`;
 }

@@ -1,15 +1,17 @@
 import type { Group, Link, LinkOrder, LinkPosition } from '../../../core/entities.ts';
-import { shortUrl } from '../../../core/short-url.ts';
+import { DEFAULT_DOMAIN_ID } from '../../../core/link-key.ts';
+import { type LinkOrigins, shortUrl } from '../../../core/short-url.ts';
 import { html, type SafeHtml } from '../../../web/html.ts';
 import { day, longUrlLink, when } from '../../../web/page-parts.ts';
 import type { LinkFilter, Overview } from './dashboard.ts';
-import { copyableShortUrl, linkActions } from './link-parts.ts';
+import { copyableShortUrl, linkActions, linkPath } from './link-parts.ts';
 import { ruleBadges } from './rule-badges.ts';
 
 /** The dashboard's list of links: filters, one line per link (cards on a phone), order and pages. */
 
 export interface LinksView {
-  baseUrl: URL;
+  /** Each domain's origin: every link shows its own. */
+  origins: LinkOrigins;
   /** The workspace's address, /w/<slug>. */
   base: string;
   /** Whether the user may change links (else no form to do it is shown). */
@@ -50,14 +52,22 @@ function withBadges(badges: SafeHtml, url: SafeHtml): SafeHtml {
 
 function row(view: LinksView, link: Link, groups: Map<number, Group>, back: string, now: number): SafeHtml {
   const group = link.groupId === null ? undefined : groups.get(link.groupId);
-  const title = link.title || shortUrl(view.baseUrl, link.code);
+  const title = link.title || shortUrl(view.origins, link);
+  const page = linkPath(view.base, view.origins, link);
+  const actions = linkActions(
+    page,
+    linkPath(view.base, view.origins, link, '/delete'),
+    link.code,
+    view.csrfToken,
+    back,
+  );
   return html`<tr data-code="${link.code}">
-<td data-label="Link"><a class="title truncate" href="${view.base}/links/${link.code}" title="${title}">${title}</a>${withBadges(ruleBadges(link, now), longUrlLink(link, true))}</td>
-<td data-label="Short URL">${copyableShortUrl(view.baseUrl, link.code)}</td>
+<td data-label="Link"><a class="title truncate" href="${page}" title="${title}">${title}</a>${withBadges(ruleBadges(link, now), longUrlLink(link, true))}</td>
+<td data-label="Short URL">${copyableShortUrl(view.origins, link)}</td>
 <td data-label="Group"><span class="truncate">${group ? group.name : html`<span class="hint">none</span>`}</span></td>
 <td data-label="Clicks" class="num" data-clicks="${link.clicks}">${link.clicks.toLocaleString('en-US')}</td>
 <td data-label="Created" class="nowrap"><time datetime="${link.createdAt.toISOString()}" title="${when(link.createdAt)}">${day(link.createdAt)}</time></td>
-<td class="actions">${view.canEdit ? linkActions(view.base, link.code, view.csrfToken, back) : ''}</td>
+<td class="actions">${view.canEdit ? actions : ''}</td>
 </tr>`;
 }
 
@@ -72,7 +82,7 @@ function emptyState(view: LinksView, filtered: boolean): SafeHtml {
   if (filtered) {
     return html`<div class="empty" data-state="no-links"><p>No link matches these filters.</p><p><a href="${view.base}">Show every link</a></p></div>`;
   }
-  const base = view.baseUrl.href.replace(/\/$/, '');
+  const base = view.origins.origin(DEFAULT_DOMAIN_ID);
   return html`<div class="empty" data-state="no-links">
 <p><strong>No links yet.</strong> Shorten a URL with the form above, or from a script with your API key:</p>
 <pre><code>curl ${base}/create -H 'Content-Type: application/json' \\

@@ -1,0 +1,296 @@
+/**
+ * The domains migration (011) without loss (docs/api.md §12): a store made by the migrations up to
+ * 010 and holding links — grouped, tagged, clicked, one deleted — is migrated, then read back
+ * through the store: every link is on the default domain (id 0) with its id, counts, group and
+ * tags, found by its code there, its code still issued there; and a domain added afterwards holds
+ * the same codes as links of its own. On SQLite always, on PostgreSQL when TEST_DATABASE_URL is set
+ * (a schema of its own, dropped afterwards).
+ */
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { after, before, describe, it } from 'node:test';
+import postgres from 'postgres';
+import { numbered } from '../../../src/adapters/postgres/client.ts';
+import { openPostgresStore } from '../../../src/adapters/postgres/store.ts';
+import { type Dialect, loadMigrations, SCHEMA_MIGRATIONS_DDL } from '../../../src/adapters/sql/migrations.ts';
+import { openSqliteStore } from '../../../src/adapters/sqlite/store.ts';
+import type { StatsRange, StoredStats } from '../../../src/core/analytics/model.ts';
+import type { Store } from '../../../src/core/ports/store.ts';
+import { givenAccount, newLink, planInput } from './store-contract.ts';
+
+type Param = string | number | null;
+type Row = Record<string, unknown>;
+
+/** A database as the release before domains left it, and raw SQL on it. */
+interface OldDatabase {
+  dialect: Dialect;
+  /** A store on it; not migrated. */
+  open(): Store;
+  run(sql: string, ...params: Param[]): Promise<Row[]>;
+  remove(): Promise<void>;
+}
+
+const DAY = 86_400_000;
+const D1 = Date.UTC(2024, 2, 1);
+const DAYS: StatsRange = { from: D1, to: D1 + 2 * DAY, interval: 'day' };
+const LINK_COLUMNS = 'id, code, account_id, group_id, long_url, url_hash, clicks, bot_hits, deleted_at';
+
+async function applyUpTo010(dialect: Dialect, exec: (sql: string) => Promise<unknown>): Promise<void> {
+  await exec(SCHEMA_MIGRATIONS_DDL);
+  const old = (await loadMigrations(dialect)).filter((migration) => migration.name < '011');
+  assert.equal(old.at(-1)?.name, '010-workspaces');
+  for (const migration of old) {
+    await exec(migration.sql);
+    await exec(`INSERT INTO schema_migrations (name, applied_at) VALUES ('${migration.name}', 0)`);
+  }
+}
+
+async function oldSqlite(): Promise<OldDatabase> {
+  const dir = mkdtempSync(join(tmpdir(), 'snip-domains-migration-'));
+  const path = join(dir, 'db', 'snip.db');
+  mkdirSync(join(dir, 'db'));
+  // 010 rebuilds tables others point at: as the migrator does, with foreign keys off.
+  const withDb = <T>(use: (db: DatabaseSync) => T): T => {
+    const db = new DatabaseSync(path, { enableForeignKeyConstraints: false });
+    try {
+      return use(db);
+    } finally {
+      db.close();
+    }
+  };
+  try {
+    await applyUpTo010('sqlite', async (sql) => withDb((db) => db.exec(sql)));
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+  return {
+    dialect: 'sqlite',
+    open: () => openSqliteStore(path),
+    run: async (sql, ...params) => withDb((db) => db.prepare(sql).all(...params) as Row[]),
+    remove: async () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+async function oldPostgres(databaseUrl: string): Promise<OldDatabase> {
+  const schema = `snip_test_${randomBytes(6).toString('hex')}`;
+  const admin = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`CREATE SCHEMA "${schema}"`);
+  const url = new URL(databaseUrl);
+  url.searchParams.set('search_path', schema);
+  const int8 = { to: 20, from: [20], serialize: String, parse: Number };
+  const db = postgres(url.toString(), { max: 1, onnotice: () => {}, types: { int8 } });
+  async function remove() {
+    await db.end({ timeout: 5 });
+    await admin.unsafe(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await admin.end({ timeout: 5 });
+  }
+  try {
+    await applyUpTo010('postgres', (sql) => db.unsafe(sql));
+  } catch (error) {
+    await remove();
+    throw error;
+  }
+  return {
+    dialect: 'postgres',
+    open: () => openPostgresStore(url.toString()),
+    run: async (sql, ...params) => [...(await db.unsafe(numbered(sql), params))],
+    remove,
+  };
+}
+
+interface OldLink {
+  id: number;
+  code: string;
+  url: string;
+  tags: string[];
+}
+
+interface Seed {
+  workspaceId: number;
+  groupId: number;
+  links: { grouped: OldLink; tagged: OldLink; deleted: OldLink };
+}
+
+/**
+ * The workspace and its group through the store (010's schema is what it writes), the links by SQL
+ * (the store now writes their domain), their clicks through the store again.
+ */
+async function seedOldRows(old: OldDatabase, store: Store): Promise<Seed> {
+  const plan = await store.upsertPlan(planInput());
+  const workspace = await givenAccount(store, 'ada@example.com', plan);
+  const group = await store.createGroup(workspace.id, 'Work', 'work');
+  assert.equal(group.kind, 'created');
+  const at = Date.UTC(2024, 0, 15);
+  const link = async (
+    code: string,
+    url: string,
+    tags: string[],
+    options: { group?: number; deleted?: boolean },
+  ) => {
+    const input = newLink(workspace.id, url);
+    const [row] = await old.run(
+      `INSERT INTO links (code, account_id, group_id, long_url, normalized_url, url_hash, title, clicks,
+          bot_hits, created_at, deleted_at) VALUES (?, ?, ?, ?, ?, ?, '', 41, 3, ?, ?) RETURNING id`,
+      code,
+      workspace.id,
+      options.group ?? null,
+      url,
+      url,
+      input.urlHash,
+      at,
+      options.deleted ? at : null,
+    );
+    const id = Number(row?.id);
+    for (const tag of tags) await old.run('INSERT INTO link_tags (link_id, tag) VALUES (?, ?)', id, tag);
+    return { id, code, url, tags };
+  };
+  const links = {
+    grouped: await link('old0001', 'https://example.com/one', [], { group: group.group.id }),
+    tagged: await link('old0002', 'https://example.com/two', ['news', 'spring'], {}),
+    deleted: await link('old0003', 'https://example.com/three', ['news'], { deleted: true }),
+  };
+  await old.run('UPDATE workspaces SET link_count = 2 WHERE id = ?', workspace.id);
+  await store.addClicks([
+    { linkId: links.grouped.id, day: '2024-03-01', clicks: 2, botHits: 1 },
+    { linkId: links.tagged.id, day: '2024-03-02', clicks: 1, botHits: 0 },
+  ]);
+  return { workspaceId: workspace.id, groupId: group.group.id, links };
+}
+
+function describeMigration(name: string, makeOld: () => Promise<OldDatabase>): void {
+  describe(`the domains migration on ${name}, from a store of the workspaces release`, () => {
+    let old: OldDatabase;
+    let seed: Seed;
+    let linksBefore: Row[];
+    let statsBefore: StoredStats;
+    let applied: string[];
+    let store: Store;
+
+    before(async () => {
+      old = await makeOld();
+      const unmigrated = old.open();
+      try {
+        seed = await seedOldRows(old, unmigrated);
+        statsBefore = await unmigrated.stats({ accountId: seed.workspaceId }, DAYS);
+      } finally {
+        await unmigrated.close();
+      }
+      assert.equal(statsBefore.totals.clicks, 3, 'the old store counted the clicks');
+      linksBefore = await old.run(`SELECT ${LINK_COLUMNS} FROM links ORDER BY id`);
+      store = old.open();
+      applied = await store.migrate();
+    });
+
+    after(async () => {
+      await store?.close();
+      await old?.remove();
+    });
+
+    it('applies 011-domains and what follows it', async () => {
+      const since011 = (await loadMigrations(old.dialect)).filter((migration) => migration.name >= '011');
+      assert.equal(applied[0], '011-domains');
+      assert.deepEqual(
+        applied,
+        since011.map((migration) => migration.name),
+      );
+    });
+
+    it('puts every link on the default domain, with its id, code, counts and group', async () => {
+      assert.deepEqual(await old.run(`SELECT ${LINK_COLUMNS} FROM links ORDER BY id`), linksBefore);
+      const domains = await old.run('SELECT DISTINCT domain_id FROM links');
+      assert.deepEqual(
+        domains.map((row) => Number(row.domain_id)),
+        [0],
+      );
+      assert.deepEqual(
+        (await store.listDomains()).map((domain) => [domain.id, domain.host]),
+        [[0, '']],
+      );
+      const { grouped, tagged, deleted } = seed.links;
+      for (const link of [grouped, tagged]) {
+        const found = await store.findLinkByCode(0, link.code);
+        const row = linksBefore.find((before) => before.code === link.code);
+        assert.deepEqual(
+          [found?.id, found?.domainId, found?.longUrl, found?.clicks, found?.botHits],
+          [link.id, 0, link.url, Number(row?.clicks), Number(row?.bot_hits)],
+        );
+      }
+      assert.equal((await store.findLinkByCode(0, grouped.code))?.clicks, 43);
+      assert.equal((await store.findLinkByCode(0, grouped.code))?.groupId, seed.groupId);
+      assert.equal(await store.findLinkByCode(0, deleted.code), undefined);
+      assert.equal(await store.isCodeIssued(0, deleted.code), true);
+      assert.equal(await store.countLiveLinks(seed.workspaceId), 2);
+      assert.deepEqual([...(await store.countLinksPerDomain(seed.workspaceId))], [[0, 2]]);
+      assert.deepEqual(await store.stats({ accountId: seed.workspaceId }, DAYS), statsBefore);
+    });
+
+    it('keeps the tags of every link, the deleted one included', async () => {
+      const { grouped, tagged, deleted } = seed.links;
+      const tags = await store.tagsOf([grouped.id, tagged.id, deleted.id]);
+      assert.deepEqual(
+        [...tags].sort(([a], [b]) => a - b),
+        [
+          [tagged.id, ['news', 'spring']],
+          [deleted.id, ['news']],
+        ],
+      );
+    });
+
+    it('keeps the rules on the default domain: codes issued, one live link per URL', async () => {
+      const { tagged, deleted } = seed.links;
+      const reuse = (code: string, url: string) =>
+        store.insertLinkWithinQuota(newLink(seed.workspaceId, url, { code, domainId: 0 }));
+      assert.deepEqual(await reuse(deleted.code, 'https://example.com/new'), { kind: 'code-taken' });
+      const duplicate = await reuse('fresh01', tagged.url);
+      assert.equal(duplicate.kind, 'duplicate');
+      assert.equal(duplicate.kind === 'duplicate' && duplicate.existing.id, tagged.id);
+    });
+
+    it('lets a domain added afterwards hold the same codes, its links apart', async () => {
+      const added = await store.addDomain({
+        host: 'go.acme.com',
+        workspaceId: seed.workspaceId,
+        shared: false,
+        verificationToken: 'token',
+        verified: true,
+      });
+      assert.equal(added.kind, 'added');
+      if (added.kind !== 'added') return;
+      const domainId = added.domain.id;
+      assert.ok(domainId > 0);
+      for (const link of Object.values(seed.links)) {
+        assert.equal(await store.isCodeIssued(domainId, link.code), false, link.code);
+        const made = await store.insertLinkWithinQuota(
+          newLink(seed.workspaceId, link.url, { code: link.code, domainId }),
+        );
+        assert.equal(made.kind, 'created', link.code);
+        assert.equal((await store.findLinkByCode(domainId, link.code))?.domainId, domainId);
+      }
+      assert.equal((await store.findLinkByCode(0, seed.links.grouped.code))?.id, seed.links.grouped.id);
+      assert.equal(await store.findLinkByCode(0, seed.links.deleted.code), undefined);
+      assert.deepEqual(
+        [...(await store.countLinksPerDomain(seed.workspaceId))].sort(([a], [b]) => a - b),
+        [
+          [0, 2],
+          [domainId, 3],
+        ],
+      );
+    });
+  });
+}
+
+describeMigration('SQLite', oldSqlite);
+
+const databaseUrl = process.env.TEST_DATABASE_URL;
+if (databaseUrl) {
+  describeMigration('PostgreSQL', () => oldPostgres(databaseUrl));
+} else {
+  describe('the domains migration on PostgreSQL', () => {
+    it('runs on PostgreSQL', { skip: 'TEST_DATABASE_URL is not set' }, () => {});
+  });
+}
