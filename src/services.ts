@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
 import { withDeadline } from './adapters/deadline.ts';
 import { createInspector } from './adapters/inspect/inspector.ts';
 import { smtpMailer } from './adapters/mail/smtp-mailer.ts';
@@ -12,20 +11,15 @@ import { threadQrImages } from './adapters/qr/qr-thread.ts';
 import type { Config } from './config.ts';
 import type { Link } from './core/entities.ts';
 import { accountKeys } from './core/key-authentication.ts';
-import type { CountryLookup } from './core/ports/geo.ts';
 import type { IdentityProvider } from './core/ports/identity-provider.ts';
 import type { Inspector } from './core/ports/inspector.ts';
 import type { KeyAuthenticator } from './core/ports/key-auth.ts';
-import type { Mailer } from './core/ports/mailer.ts';
-import type { ReadinessCheck } from './core/ports/readiness.ts';
-import type { DemoLog, LinkEvents, WindowCounter } from './core/ports/shared-state.ts';
+import type { LinkEvents } from './core/ports/shared-state.ts';
 import type { Store } from './core/ports/store.ts';
-import type { VisitLimits } from './core/ports/visit-limits.ts';
-import type { Visitors } from './core/ports/visitors.ts';
 import { socialMatcher } from './core/social.ts';
 import { visitCollection, visitStats } from './features/analytics/index.ts';
 import { demoKeys, demoLinkStore } from './features/demo/index.ts';
-import { type DomainsService, domainServices, type TxtResolver } from './features/domains/index.ts';
+import { type DomainsService, domainServices } from './features/domains/index.ts';
 import { accountGroups } from './features/groups/index.ts';
 import {
   type CreateLinkStore,
@@ -46,6 +40,7 @@ import {
   signInService,
   workspaceAdmin,
 } from './features/workspaces/index.ts';
+import { type LateLogger, lateLogger } from './http/late-logger.ts';
 import { signedFormTokens } from './web/session/csrf.ts';
 import { sessionService } from './web/session/sessions.ts';
 import type { WorkspaceDeps } from './web/session/workspace-pages.ts';
@@ -55,39 +50,9 @@ import type { WorkspaceDeps } from './web/session/workspace-pages.ts';
  * server's (app.ts) and the link services the command line uses too (cli.ts).
  */
 
-/** What the process (or a test) gives the server. */
-export interface AppDeps {
-  store: Store;
-  /** Defaults to the real inspector with the configured address guard. */
-  inspector?: Inspector;
-  counter?: WindowCounter;
-  demoLog?: DemoLog;
-  /** Cache invalidation across instances (Redis pub/sub); in-process by default. */
-  linkEvents?: LinkEvents;
-  /** Visit limits shared by every instance (Redis); the store's atomic update by default. */
-  visitLimits?: VisitLimits;
-  /** The country of a client address, for targeting rules and analytics; none known by default. */
-  countries?: CountryLookup;
-  /** The day's unique-visitor sets (Redis for several instances); in memory by default. */
-  visitors?: Visitors;
-  /** Dependencies besides the store that /readyz checks (Redis). */
-  readinessChecks?: ReadinessCheck[];
-  logger?: FastifyServerOptions['logger'];
-  now?: () => number;
-  /** Where mail goes; by default SMTP_URL through nodemailer, or none without it. */
-  mailer?: Mailer;
-  /** TXT look-ups that verify domains; the system resolver by default (tests inject theirs). */
-  resolveTxt?: TxtResolver;
-}
+import type { AppDeps, LinkPorts } from './app-deps.ts';
 
-/** What creating and changing links run on, in the server and in `snip link …` alike. */
-export interface LinkPorts {
-  inspector: Inspector;
-  counter: WindowCounter;
-  /** The domains links go on (docs/api.md §12). */
-  domains: Pick<DomainsService, 'forNewLink' | 'isOwnHost'>;
-  now?: () => number;
-}
+export type { AppDeps, LinkPorts } from './app-deps.ts';
 
 /** The create service of POST /create, /api/v1, the dashboard, the demo and `snip link import`. */
 export function createService(
@@ -112,19 +77,6 @@ export function editorService(config: Config, ports: LinkPorts & { store: Store;
     isOwnHost: ports.domains.isOwnHost,
   });
 }
-
-/** A logger known only once the server exists; what is logged before goes nowhere. */
-function lateLogger() {
-  let log: FastifyBaseLogger | undefined;
-  return {
-    bind: (logger: FastifyBaseLogger) => {
-      log = logger;
-    },
-    error: (message: string) => (error: unknown) => log?.error({ err: error }, message),
-  };
-}
-
-type Log = ReturnType<typeof lateLogger>;
 
 /** The visits a redirect records and the redirect's hot path, with its metrics. */
 function redirectServices(
@@ -263,7 +215,7 @@ async function pageServices(config: Config, base: ReturnType<typeof baseServices
 }
 
 /** The store as requests use it (deadlines, metrics), the shared state, the inspector. */
-function baseServices(config: Config, deps: AppDeps, log: Log) {
+function baseServices(config: Config, deps: AppDeps, log: LateLogger) {
   const metrics = createMetrics();
   const ownInspector = deps.inspector
     ? undefined

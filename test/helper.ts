@@ -62,6 +62,15 @@ export interface TestAppOptions {
   countries?: CountryLookup;
   /** The day's visitor sets (Redis in multi-instance tests); in memory by default. */
   visitors?: Visitors;
+  /** TXT look-ups that verify domains; none are found by default (tests never query real DNS). */
+  resolveTxt?: (name: string) => Promise<string[][]>;
+}
+
+/** A resolver that finds no TXT record: unverified domains stay so, and no real DNS is asked. */
+async function noTxtRecords(): Promise<string[][]> {
+  const error = new Error('no TXT record (test resolver)') as Error & { code: string };
+  error.code = 'ENODATA';
+  throw error;
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -90,6 +99,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     readinessChecks: options.readinessChecks,
     countries: options.countries,
     visitors: options.visitors,
+    resolveTxt: options.resolveTxt ?? noTxtRecords,
   });
   return {
     app,

@@ -6,6 +6,7 @@ import postgres from 'postgres';
 import { openStore } from '../../src/adapters/open-store.ts';
 import type { Store } from '../../src/core/ports/store.ts';
 import { accountOperations } from '../../src/features/workspaces/cli/account-operations.ts';
+import { runSnip } from '../fixtures/cli-harness.ts';
 import { startTargetServer, type TargetServer } from '../fixtures/target-server.ts';
 import { type ServerProcess, startServerProcess } from './server-process.ts';
 
@@ -80,6 +81,17 @@ async function settled(read: () => Promise<number>, wanted: number): Promise<num
   let value = await read();
   while (value < wanted && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 50));
+    value = await read();
+  }
+  return value;
+}
+
+/** What `read` answers once it is `wanted`, or its last answer after 10 s (the event travels over Redis). */
+async function eventually<T>(read: () => Promise<T>, wanted: T): Promise<T> {
+  const deadline = Date.now() + 10_000;
+  let value = await read();
+  while (value !== wanted && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 25));
     value = await read();
   }
   return value;
@@ -438,6 +450,51 @@ if (!databaseUrl || !redisUrl) {
         setTimeout(resolve, Math.max(0, Date.parse(expiresAt) - Date.now() + 50)),
       );
       for (const i of [0, 1, 2]) assert.equal((await visit(i, 'soon-gone')).status, 410);
+    });
+
+    it('serves a domain verified by the operator, and a change of its link, on every instance', async () => {
+      const host = 'multi.example';
+      const json = { 'content-type': 'application/json', 'x-api-key': keys.roomy as string };
+      const added = await fetch(`${base(0)}/api/v1/domains`, {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({ host }),
+      });
+      assert.equal(added.status, 201);
+      // Verified from the command line: the word reaches the servers over Redis.
+      const env = {
+        DATABASE_URL: url,
+        REDIS_URL: redisUrl as string,
+        REDIS_PREFIX: `${name}:`,
+        BASE_URL: 'https://sn.ip',
+      };
+      assert.equal((await runSnip(env, {}, ['domain', 'verify', host, '--json'])).json.verified, true);
+      const link = await fetch(`${base(1)}/api/v1/links`, {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({ url: target.url('/title?domain-a'), slug: 'multi1', domain: host }),
+      });
+      assert.equal(link.status, 201);
+      const locationOn = (i: number) =>
+        new Promise<string | undefined>((resolve, reject) => {
+          const req = httpRequest(`${base(i)}/multi1`, { headers: { host } }, (response) => {
+            response.resume();
+            resolve(response.headers.location);
+          });
+          req.on('error', reject);
+          req.end();
+        });
+      const first = target.url('/title?domain-a');
+      // Every instance serves the new domain's link (a cold code under load may be 503: asked again).
+      for (const i of [0, 1, 2]) assert.equal(await eventually(() => locationOn(i), first), first);
+      const changed = await fetch(`${base(0)}/api/v1/links/multi1?domain=${host}`, {
+        method: 'PATCH',
+        headers: json,
+        body: JSON.stringify({ url: target.url('/title?domain-b') }),
+      });
+      assert.equal(changed.status, 200);
+      const next = target.url('/title?domain-b');
+      for (const i of [0, 1, 2]) assert.equal(await eventually(() => locationOn(i), next), next);
     });
 
     it('streams a demo request made on instance A to the event stream of instance C', async () => {

@@ -51,7 +51,7 @@ export const DOMAIN_COMMANDS: Record<string, DomainCommand> = {
     args: 1,
     line,
     run: async ({ args: [host = ''], values, store, withDomains }) => {
-      if (values.shared === (values.workspace !== undefined)) {
+      if ((values.shared === true) === (values.workspace !== undefined)) {
         throw new UsageError('domain add needs either --shared or --workspace <slug>');
       }
       const workspace = values.workspace ? await workspaceAdmin(store).bySlug(values.workspace) : null;
