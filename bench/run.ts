@@ -3,6 +3,7 @@ import { availableParallelism, cpus, release, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type ApiResults, apiPhase } from './api-phase.ts';
+import { domainsPhase } from './domains-phase.ts';
 import { ensureNginx } from './nginx.ts';
 import { type PgResults, pgPhase } from './pg-phase.ts';
 import { killAll, otherCoresOver, runCleanups, startHelper } from './processes.ts';
@@ -30,7 +31,7 @@ import { CONNECTIONS, ensureWrk, THREADS } from './wrk.ts';
  * single-process on SQLite at 10k and 1M seeded links, then on PostgreSQL + Redis with one and two
  * instances; then the management API's list and export latency and memory; then stats queries over
  * 10M click events (bench/stats-query.ts). BENCH_DURATION (seconds, default 10) shortens the measured
- * runs; BENCH_ONLY=sqlite|pg|api|stats runs one phase.
+ * runs; BENCH_ONLY=sqlite|domains|pg|api|stats runs one phase.
  */
 
 const RESULTS = fileURLToPath(new URL('./results/latest.json', import.meta.url));
@@ -103,7 +104,7 @@ async function main(): Promise<void> {
     `Snip benchmark: node ${machine.node}, wrk ${machine.wrk}, ${machine.cores} cores (${machine.cpu})`,
   );
   console.log(`${notes.join('\n')}\nwarm-up ${WARMUP_S} s, measured ${MEASURE_S} s per target`);
-  console.log(`phases: ${ONLY === undefined ? 'sqlite, pg+redis, api' : ONLY} (BENCH_ONLY)\n`);
+  console.log(`phases: ${ONLY === undefined ? 'sqlite, domains, pg+redis, api' : ONLY} (BENCH_ONLY)\n`);
 
   const session = new Session(WARMUP_S, MEASURE_S);
   const bare = await startHelper('./bare-302.ts');
@@ -117,6 +118,11 @@ async function main(): Promise<void> {
   if (ONLY === undefined || ONLY === 'sqlite') {
     console.log('sqlite phase');
     sqlite = await sqlitePhase(bench);
+  }
+  let domainNotes: string[] = [];
+  if (ONLY === undefined || ONLY === 'domains') {
+    console.log('\ndomains phase');
+    domainNotes = await domainsPhase(bench);
   }
   if (ONLY === undefined || ONLY === 'pg') {
     console.log('\npg+redis phase');
@@ -133,7 +139,7 @@ async function main(): Promise<void> {
     stats = await statsQueryPhase(dir, { adminUrl: PG_ADMIN_URL, redisUrl: REDIS_URL });
   }
 
-  notes.push(...(sqlite?.notes ?? []), ...(pg?.notes ?? []));
+  notes.push(...(sqlite?.notes ?? []), ...domainNotes, ...(pg?.notes ?? []));
   const spread = session.bareSpreadNote();
   if (spread) notes.push(spread);
   const goals = sqlite?.goals ?? [];

@@ -10,7 +10,7 @@ export interface Measurement {
   bare?: boolean;
   /** One wrk process per server, all at once. */
   servers: readonly Started[];
-  script: 'redirect.lua' | 'create.lua';
+  script: 'redirect.lua' | 'redirect-hosts.lua' | 'create.lua';
   /** The script's environment; `tag` differs for every wrk process of the run (create.lua's URLs). */
   env: (tag: string) => Record<string, string>;
   /** Processes the servers rely on (PostgreSQL, Redis): their CPU is part of the run, not a disturbance. */

@@ -7,11 +7,11 @@ function positiveInteger(name: string, fallback: number): number {
   return Number(raw);
 }
 
-function only(): 'sqlite' | 'pg' | 'api' | 'stats' | undefined {
+function only(): 'sqlite' | 'domains' | 'pg' | 'api' | 'stats' | undefined {
   const raw = process.env.BENCH_ONLY?.trim();
   if (raw === undefined || raw === '') return undefined;
-  if (raw === 'sqlite' || raw === 'pg' || raw === 'api' || raw === 'stats') return raw;
-  throw new Error(`BENCH_ONLY must be sqlite, pg, api or stats, got "${raw}"`);
+  if (raw === 'sqlite' || raw === 'domains' || raw === 'pg' || raw === 'api' || raw === 'stats') return raw;
+  throw new Error(`BENCH_ONLY must be sqlite, domains, pg, api or stats, got "${raw}"`);
 }
 
 /** BENCH_DURATION: seconds of each measured run (default 10); the warm-up is 3 s, or less if shorter. */

@@ -168,6 +168,7 @@ async function signedInPages(app: FastifyInstance, config: Config, services: Ser
     editor: links.editor,
     origins: services.domains.registry,
     domainOf: services.domains.addressed,
+    domainChoices: services.domains.choices,
   });
   await app.register(statsPages, {
     ...pages.session,

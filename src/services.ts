@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { FastifyServerOptions } from 'fastify';
 import { withDeadline } from './adapters/deadline.ts';
 import { createInspector } from './adapters/inspect/inspector.ts';
 import { smtpMailer } from './adapters/mail/smtp-mailer.ts';
@@ -6,16 +7,22 @@ import { MemoryDemoLog } from './adapters/memory/demo-log.ts';
 import { LocalLinkEvents } from './adapters/memory/link-events.ts';
 import { MemoryVisitors } from './adapters/memory/visitors.ts';
 import { MemoryWindowCounter } from './adapters/memory/window-counter.ts';
-import { oidcClient } from './adapters/oidc/oidc-client.ts';
+import { configuredProvider } from './adapters/oidc/oidc-client.ts';
 import { threadQrImages } from './adapters/qr/qr-thread.ts';
 import type { Config } from './config.ts';
 import type { Link } from './core/entities.ts';
 import { accountKeys } from './core/key-authentication.ts';
+import type { CountryLookup } from './core/ports/geo.ts';
 import type { IdentityProvider } from './core/ports/identity-provider.ts';
 import type { Inspector } from './core/ports/inspector.ts';
 import type { KeyAuthenticator } from './core/ports/key-auth.ts';
-import type { LinkEvents } from './core/ports/shared-state.ts';
+import type { Mailer } from './core/ports/mailer.ts';
+import type { ReadinessCheck } from './core/ports/readiness.ts';
+import type { DemoLog, LinkEvents, WindowCounter } from './core/ports/shared-state.ts';
 import type { Store } from './core/ports/store.ts';
+import type { TxtResolver } from './core/ports/txt-resolver.ts';
+import type { VisitLimits } from './core/ports/visit-limits.ts';
+import type { Visitors } from './core/ports/visitors.ts';
 import { socialMatcher } from './core/social.ts';
 import { visitCollection, visitStats } from './features/analytics/index.ts';
 import { demoKeys, demoLinkStore } from './features/demo/index.ts';
@@ -50,9 +57,39 @@ import type { WorkspaceDeps } from './web/session/workspace-pages.ts';
  * server's (app.ts) and the link services the command line uses too (cli.ts).
  */
 
-import type { AppDeps, LinkPorts } from './app-deps.ts';
+/** What the process (or a test) gives the server. */
+export interface AppDeps {
+  store: Store;
+  /** Defaults to the real inspector with the configured address guard. */
+  inspector?: Inspector;
+  counter?: WindowCounter;
+  demoLog?: DemoLog;
+  /** Cache invalidation across instances (Redis pub/sub); in-process by default. */
+  linkEvents?: LinkEvents;
+  /** Visit limits shared by every instance (Redis); the store's atomic update by default. */
+  visitLimits?: VisitLimits;
+  /** The country of a client address, for targeting rules and analytics; none known by default. */
+  countries?: CountryLookup;
+  /** The day's unique-visitor sets (Redis for several instances); in memory by default. */
+  visitors?: Visitors;
+  /** Dependencies besides the store that /readyz checks (Redis). */
+  readinessChecks?: ReadinessCheck[];
+  logger?: FastifyServerOptions['logger'];
+  now?: () => number;
+  /** Where mail goes; by default SMTP_URL through nodemailer, or none without it. */
+  mailer?: Mailer;
+  /** TXT look-ups that verify domains; the system resolver by default (tests inject theirs). */
+  resolveTxt?: TxtResolver;
+}
 
-export type { AppDeps, LinkPorts } from './app-deps.ts';
+/** What creating and changing links run on, in the server and in `snip link …` alike. */
+export interface LinkPorts {
+  inspector: Inspector;
+  counter: WindowCounter;
+  /** The domains links go on (docs/api.md §12). */
+  domains: Pick<DomainsService, 'forNewLink' | 'isOwnHost'>;
+  now?: () => number;
+}
 
 /** The create service of POST /create, /api/v1, the dashboard, the demo and `snip link import`. */
 export function createService(
@@ -63,19 +100,12 @@ export function createService(
     ...ports,
     isSocial: socialMatcher(config.socialDomains),
     baseUrl: config.baseUrl,
-    domainFor: ports.domains.forNewLink,
-    isOwnHost: ports.domains.isOwnHost,
   });
 }
 
 /** The link editor of /api/v1, the dashboard and `snip link edit|delete`. */
 export function editorService(config: Config, ports: LinkPorts & { store: Store; linkEvents: LinkEvents }) {
-  return linkEditor({
-    ...ports,
-    isSocial: socialMatcher(config.socialDomains),
-    baseUrl: config.baseUrl,
-    isOwnHost: ports.domains.isOwnHost,
-  });
+  return linkEditor({ ...ports, isSocial: socialMatcher(config.socialDomains), baseUrl: config.baseUrl });
 }
 
 /** The visits a redirect records and the redirect's hot path, with its metrics. */
@@ -185,14 +215,7 @@ async function pageServices(config: Config, base: ReturnType<typeof baseServices
     now,
   });
   await auth.checkSignupPlan();
-  const provider: IdentityProvider | undefined =
-    config.oidc &&
-    oidcClient({
-      issuer: config.oidc.issuer,
-      clientId: config.oidc.clientId,
-      clientSecret: config.oidc.clientSecret,
-      redirectUri: new URL('/auth/oidc/callback', config.baseUrl).href,
-    });
+  const provider: IdentityProvider | undefined = configuredProvider(config.oidc, config.baseUrl);
   return {
     oidc: provider && oidcSignIn({ provider, store, signup }),
     session,
@@ -235,14 +258,14 @@ function baseServices(config: Config, deps: AppDeps, log: LateLogger) {
 }
 
 type Domains = Awaited<ReturnType<typeof domainServices>>;
-
 export async function serverServices(config: Config, deps: AppDeps) {
   const log = lateLogger();
   const base = baseServices(config, deps, log);
+  const { store, linkEvents } = base;
   const domains = await domainServices({
     baseUrl: config.baseUrl,
-    store: base.store,
-    linkEvents: base.linkEvents,
+    store,
+    linkEvents,
     resolveTxt: deps.resolveTxt,
     refreshMs: config.linkCacheTtlSeconds * 1000,
     onRefreshError: log.error('reading the domains failed; the last ones known are kept'),

@@ -18,6 +18,7 @@ export const SLUG_MAX_LENGTH = 64;
  * no code equals one in any case: it could never be reached, or would shadow a page in another case.
  */
 export const RESERVED_PATHS: ReadonlySet<string> = new Set([
+  '.well-known',
   'about',
   'account',
   'admin',

@@ -31,15 +31,7 @@ export function domainChanges(deps: DomainsDeps, reads: Reads) {
     await deps.announce();
   }
 
-  /** A domain the actor may change: the workspace's own, or any but the default for the operator. */
-  async function ownDomain(actor: DomainActor, hostInput: unknown): Promise<Domain> {
-    const domain = await reads.current(hostFrom(hostInput));
-    if (!domain || (actor !== null && domain.workspaceId !== actor.id)) {
-      if (domain && actor && visible(domain, actor.id)) throw new Refusal('317');
-      throw new Refusal('314');
-    }
-    return domain;
-  }
+  const ownDomain = (actor: DomainActor, hostInput: unknown) => changeable(reads, actor, hostInput);
 
   return {
     /**
@@ -103,6 +95,16 @@ export function domainChanges(deps: DomainsDeps, reads: Reads) {
       await changed();
     },
   };
+}
+
+/** A domain the actor may change: the workspace's own, or any but the default for the operator. */
+async function changeable(reads: Reads, actor: DomainActor, hostInput: unknown): Promise<Domain> {
+  const domain = await reads.current(hostFrom(hostInput));
+  if (!domain || (actor !== null && domain.workspaceId !== actor.id)) {
+    if (domain && actor && visible(domain, actor.id)) throw new Refusal('317');
+    throw new Refusal('314');
+  }
+  return domain;
 }
 
 /** Whether `_snip-challenge.<host>` holds the domain's token (a record's strings joined, as DNS splits them). */

@@ -3,6 +3,7 @@ import type { Domain, Workspace } from '../../core/entities.ts';
 import { Refusal } from '../../core/errors.ts';
 import { DEFAULT_DOMAIN_ID } from '../../core/link-key.ts';
 import type { DomainStore } from '../../core/ports/domain-store.ts';
+import type { TxtResolver } from '../../core/ports/txt-resolver.ts';
 import type { DomainRegistry } from './domain-registry.ts';
 
 /** What the domains service runs on, and the rules its reads and changes share (docs/api.md §12). */
@@ -10,8 +11,7 @@ import type { DomainRegistry } from './domain-registry.ts';
 /** The TXT record a workspace creates to prove the domain is theirs. */
 export const CHALLENGE_LABEL = '_snip-challenge';
 
-/** Looks up TXT records (node:dns/promises resolveTxt's shape); injected, tests never query real DNS. */
-export type TxtResolver = (name: string) => Promise<string[][]>;
+export type { TxtResolver } from '../../core/ports/txt-resolver.ts';
 
 /** A domain as a workspace sees it, with its live links there. */
 export interface DomainView {

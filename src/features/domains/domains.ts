@@ -12,6 +12,30 @@ import { type DomainsDeps, type DomainView, usable, visible } from './domain-rul
  * registry and tells the others.
  */
 
+/** Domains as a workspace sees them, with its live links on each. */
+function domainViews({ store, registry }: DomainsDeps) {
+  const viewsOf = async (workspace: Workspace, domains: readonly Domain[]): Promise<DomainView[]> => {
+    const counts = await store.countLinksPerDomain(workspace.id);
+    const own = (domain: Domain) => domain.workspaceId === workspace.id;
+    return domains.map((domain) => ({ domain, own: own(domain), links: counts.get(domain.id) ?? 0 }));
+  };
+  return {
+    /** The domains a workspace sees: the default, the shared ones, and its own in any state. */
+    list: (workspace: Workspace): Promise<DomainView[]> =>
+      viewsOf(
+        workspace,
+        registry.all().filter((domain) => visible(domain, workspace.id)),
+      ),
+
+    /** Every domain, for the operator. */
+    all: () => registry.all(),
+
+    async viewOf(workspace: Workspace, domain: Domain): Promise<DomainView> {
+      return (await viewsOf(workspace, [domain]))[0] as DomainView;
+    },
+  };
+}
+
 /** What every surface reads: the registry kept fresh, and the domain a link goes on or is found on. */
 function domainReads(deps: DomainsDeps) {
   const { store, registry } = deps;
@@ -49,27 +73,7 @@ function domainReads(deps: DomainsDeps) {
     usableId,
     registry,
 
-    /** The domains a workspace sees: the default, the shared ones, and its own in any state. */
-    async list(workspace: Workspace): Promise<DomainView[]> {
-      const counts = await store.countLinksPerDomain(workspace.id);
-      return registry
-        .all()
-        .filter((domain) => visible(domain, workspace.id))
-        .map((domain) => ({
-          domain,
-          own: domain.workspaceId === workspace.id,
-          links: counts.get(domain.id) ?? 0,
-        }));
-    },
-
-    /** Every domain, for the operator. */
-    all: () => registry.all(),
-
-    async viewOf(workspace: Workspace, domain: Domain): Promise<DomainView> {
-      const counts = await store.countLinksPerDomain(workspace.id);
-      return { domain, own: domain.workspaceId === workspace.id, links: counts.get(domain.id) ?? 0 };
-    },
-
+    ...domainViews(deps),
     /** The domain a new link goes on: the one named (usable by the workspace, else 317), or its default. */
     forNewLink: (workspaceId: number, hostInput: unknown): Promise<number> =>
       hostInput === undefined ? Promise.resolve(defaultOf(workspaceId)) : usableId(workspaceId, hostInput),
@@ -84,6 +88,12 @@ function domainReads(deps: DomainsDeps) {
       const domain = checked?.ok ? registry.byHost(checked.host) : undefined;
       if (!domain || !visible(domain, workspaceId)) throw new Refusal('317');
       return domain.id;
+    },
+
+    /** The hosts a workspace's new links may go on (the default domain's first), and the one they go on unless told. */
+    choices(workspaceId: number): { hosts: string[]; chosen: string } {
+      const hosts = registry.all().filter((domain) => usable(domain, workspaceId));
+      return { hosts: hosts.map((domain) => domain.host), chosen: registry.hostOf(defaultOf(workspaceId)) };
     },
 
     /** A host Snip serves links on (a link to it would loop); a pending claim blocks nobody's links. */

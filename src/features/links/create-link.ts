@@ -17,7 +17,7 @@ import {
 } from '../../core/target-checks.ts';
 import { type TargetUrl, urlHash } from '../../core/target-url.ts';
 import { groupOrRefuse } from '../groups/index.ts';
-import type { CreatedLink, LinkDraft } from './link-requests.ts';
+import type { CreatedLink, LinkDomains, LinkDraft } from './link-requests.ts';
 
 /**
  * Creating a link as a story (docs/api.md §2.3, §7.3): every check in the specified order, the first
@@ -41,10 +41,7 @@ export interface CreateLinkDeps {
   counter: WindowCounter;
   isSocial: SocialMatcher;
   baseUrl: URL;
-  /** The domain a new link of the workspace goes on: the one named, or its default (317 otherwise). */
-  domainFor: (accountId: number, domain: string | undefined) => Promise<number>;
-  /** A host that is one of Snip's domains: links to it would loop (305). */
-  isOwnHost?: (host: string) => boolean;
+  domains: LinkDomains;
   now?: () => number;
   newCode?: () => string;
   /** Told of every stored link, e.g. so caches forget a code they had seen as unknown. */
@@ -84,7 +81,7 @@ async function refuseDuplicateOrFull(
   target: TargetUrl,
   hash: string,
 ): Promise<void> {
-  refuseOwnHost(target, deps.baseUrl, deps.isOwnHost);
+  refuseOwnHost(target, deps.baseUrl, deps.domains.isOwnHost);
   const existing = await deps.store.findLiveLinkByUrlHash(actor.accountId, domainId, hash);
   if (existing) throw alreadyShortened(existing);
   if ((await deps.store.countLiveLinks(actor.accountId)) >= actor.plan.urlQuota) throw new Refusal('304');
@@ -143,13 +140,13 @@ export function createLinkService(deps: CreateLinkDeps) {
     if (draft.url === undefined || draft.url.trim() === '') throw new Refusal('302');
     const target = targetOrRefuse(draft.url);
     const group = await findGroup(deps, actor.accountId, draft.group);
-    const domainId = await deps.domainFor(actor.accountId, draft.domain);
+    const domainId = await deps.domains.forNewLink(actor.accountId, draft.domain);
     const slug = await freeSlug(deps, domainId, draft.slug);
     const givenTitle = draft.title === undefined ? undefined : checkTitle(draft.title);
     const tags = checkTags(draft.tags ?? []);
     const rules = checkLinkRules(draft, now());
     if (deps.isSocial(target.parsed.hostname)) throw new Refusal('310');
-    refuseRuleTargets(rules.rules, deps.isSocial, deps.baseUrl, deps.isOwnHost);
+    refuseRuleTargets(rules.rules, deps.isSocial, deps.baseUrl, deps.domains.isOwnHost);
     const hash = urlHash(target.normalized);
     await refuseDuplicateOrFull(deps, actor, domainId, target, hash);
     const pageTitle = await inspectOrRefuse(deps.inspector, target);

@@ -16,7 +16,7 @@ import {
 } from '../../core/target-checks.ts';
 import { type TargetUrl, urlHash } from '../../core/target-url.ts';
 import { groupOrRefuse } from '../groups/index.ts';
-import type { LinkEditor, LinkPatch } from './link-requests.ts';
+import type { LinkDomains, LinkEditor, LinkPatch } from './link-requests.ts';
 
 export interface EditLinkDeps {
   store: Pick<GroupStore, 'findGroupOfAccount'> &
@@ -24,8 +24,7 @@ export interface EditLinkDeps {
   inspector: Inspector;
   isSocial: SocialMatcher;
   baseUrl: URL;
-  /** A host that is one of Snip's domains: links to it would loop (305). */
-  isOwnHost?: (host: string) => boolean;
+  domains: Pick<LinkDomains, 'isOwnHost'>;
   /** Every instance drops the code from its cache (Redis pub/sub), this one at once. */
   linkEvents: Pick<LinkEvents, 'changed'>;
   /** The dashboard's window. */
@@ -45,7 +44,7 @@ export function linkEditor(deps: EditLinkDeps): LinkEditor {
   async function newTarget(link: Link, target: TargetUrl) {
     if (target.normalized === link.normalizedUrl && target.longUrl === link.longUrl) return undefined;
     if (deps.isSocial(target.parsed.hostname)) throw new Refusal('310');
-    refuseOwnHost(target, deps.baseUrl, deps.isOwnHost);
+    refuseOwnHost(target, deps.baseUrl, deps.domains.isOwnHost);
     const hash = urlHash(target.normalized);
     const holder = await deps.store.findLiveLinkByUrlHash(link.accountId, link.domainId, hash);
     if (holder && holder.id !== link.id) throw duplicateOf(holder);
@@ -66,7 +65,7 @@ export function linkEditor(deps: EditLinkDeps): LinkEditor {
     if (patch.tags !== undefined) change.tags = checkTags(patch.tags);
     const rules = checkLinkRules(patch, now());
     const moved = target === undefined ? undefined : await newTarget(link, target);
-    refuseRuleTargets(rules.rules, deps.isSocial, deps.baseUrl, deps.isOwnHost);
+    refuseRuleTargets(rules.rules, deps.isSocial, deps.baseUrl, deps.domains.isOwnHost);
     if (moved) {
       await inspectOrRefuse(deps.inspector, moved.target);
       change.target = {

@@ -19,6 +19,14 @@ export interface LinkDraft extends LinkRuleFields {
   clientAddress: string;
 }
 
+/** The domains links go on (features/domains provides them, docs/api.md §12). */
+export interface LinkDomains {
+  /** The domain a new link of the workspace goes on: the one named, or its default (317 otherwise). */
+  forNewLink(accountId: number, domain: string | undefined): Promise<number>;
+  /** A host Snip serves links on: a link to it would loop (305). */
+  isOwnHost(host: string): boolean;
+}
+
 export interface CreatedLink {
   link: Link;
   /** The window this request spent, for the RateLimit-* of the answer. */

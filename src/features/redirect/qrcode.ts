@@ -55,6 +55,48 @@ function missResponse(description: string) {
   };
 }
 
+/** The route's schema for /openapi.json; a malformed name is simply an unknown code, not a validation error. */
+const QR_ROUTE = {
+  schema: {
+    operationId: 'getQrCode',
+    summary: 'QR code of a short link',
+    description:
+      'PNG of the short URL with `?qr=1`, so that scans are told apart from clicks (the redirect drops the parameter). `size` is the width in pixels, clamped to 64-1024 (default 256).',
+    tags: ['QR codes'],
+    security: [],
+    params: {
+      type: 'object',
+      properties: {
+        file: {
+          type: 'string',
+          pattern: '^[0-9A-Za-z_-]{3,64}\\.png$',
+          description: 'The short code followed by `.png`.',
+        },
+      },
+    },
+    querystring: {
+      type: 'object',
+      properties: {
+        size: { description: 'Width in pixels; out-of-range values are clamped.' },
+        domain: { description: "The link's domain (host); by default the request's Host." },
+      },
+    },
+    response: {
+      200: {
+        description: 'The PNG image.',
+        content: { 'image/png': { schema: { type: 'string', contentMediaType: 'image/png' } } },
+      },
+      400: serverErrorResponse('The path is not valid percent-encoding.'),
+      404: missResponse('No live link has this code.'),
+      500: serverErrorResponse('An unexpected fault of the server.'),
+      503: { ...missResponse('The link cannot be looked up right now.'), headers: RETRY_AFTER_HEADER },
+    },
+  },
+  // A malformed name is simply an unknown code, not a validation error.
+  attachValidation: true,
+  config: { anyPath: true },
+} as const;
+
 /** GET /qrcode/<short_code>.png: rendered once per code and size, then served from memory. */
 export async function qrcodeRoute(app: FastifyInstance, options: QrRouteOptions): Promise<void> {
   const rendered = new LRUCache<string, Rendered>({ max: 2000 });
@@ -73,46 +115,7 @@ export async function qrcodeRoute(app: FastifyInstance, options: QrRouteOptions)
 
   app.get<{ Params: { file: string }; Querystring: { size?: string | string[]; domain?: unknown } }>(
     '/qrcode/:file',
-    {
-      schema: {
-        operationId: 'getQrCode',
-        summary: 'QR code of a short link',
-        description:
-          'PNG of the short URL with `?qr=1`, so that scans are told apart from clicks (the redirect drops the parameter). `size` is the width in pixels, clamped to 64-1024 (default 256).',
-        tags: ['QR codes'],
-        security: [],
-        params: {
-          type: 'object',
-          properties: {
-            file: {
-              type: 'string',
-              pattern: '^[0-9A-Za-z_-]{3,64}\\.png$',
-              description: 'The short code followed by `.png`.',
-            },
-          },
-        },
-        querystring: {
-          type: 'object',
-          properties: {
-            size: { description: 'Width in pixels; out-of-range values are clamped.' },
-            domain: { description: "The link's domain (host); by default the request's Host." },
-          },
-        },
-        response: {
-          200: {
-            description: 'The PNG image.',
-            content: { 'image/png': { schema: { type: 'string', contentMediaType: 'image/png' } } },
-          },
-          400: serverErrorResponse('The path is not valid percent-encoding.'),
-          404: missResponse('No live link has this code.'),
-          500: serverErrorResponse('An unexpected fault of the server.'),
-          503: { ...missResponse('The link cannot be looked up right now.'), headers: RETRY_AFTER_HEADER },
-        },
-      },
-      // A malformed name is simply an unknown code, not a validation error.
-      attachValidation: true,
-      config: { anyPath: true },
-    },
+    QR_ROUTE,
     async (request, reply) => {
       const code = request.params.file.replace(/\.png$/, '');
       if (request.validationError || !isLinkCode(code)) return sendMiss(request, reply, 404);

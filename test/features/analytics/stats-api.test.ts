@@ -209,7 +209,7 @@ for (const kind of STORES) {
         headers: { 'x-api-key': t.apiKey },
       });
       const row = csv.body.split('\r\n').find((line) => line.startsWith(`${link.code},`));
-      assert.match(String(row), /,4,3$/);
+      assert.match(String(row), /,4,3,sn\.ip$/);
     });
 
     it('answers 314 for a code the account has no live link with', async () => {
@@ -330,7 +330,10 @@ for (const kind of STORES) {
         const names = (operation.parameters as Array<{ name: string; in: string }>)
           .filter((parameter) => parameter.in === 'query')
           .map((parameter) => parameter.name);
-        assert.deepEqual(names.sort(), ['from', 'interval', 'to']);
+        // A link's stats also name its domain (docs/api.md §12).
+        const expected =
+          path === '/api/v1/stats' ? ['from', 'interval', 'to'] : ['domain', 'from', 'interval', 'to'];
+        assert.deepEqual(names.sort(), expected);
       }
       assert.ok(paths['/api/v1/links/{code}/stats']?.get?.responses);
       const schemas = (answer.body.components as { schemas: Record<string, { properties: object }> }).schemas;

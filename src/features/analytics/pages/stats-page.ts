@@ -19,6 +19,8 @@ export interface StatsView {
   report: StatsReport;
   /** The link shown; absent, every link of the account together. */
   link?: Link;
+  /** The link's domain (host), off the default domain: every address of its pages names it. */
+  domain?: string;
 }
 
 export const PRESET_DAYS = [7, 30, 90] as const;
@@ -30,8 +32,11 @@ export function statsPath(frame: Frame, link: Link | undefined): string {
   return here(frame, link ? `/links/${link.code}/stats` : '/stats');
 }
 
-function address(path: string, fields: Record<string, string>): string {
-  return `${path}?${new URLSearchParams(fields).toString()}`;
+function address(view: StatsView, path: string, fields: Record<string, string>): string {
+  const query = new URLSearchParams(fields);
+  if (view.domain !== undefined) query.set('domain', view.domain);
+  const text = query.toString();
+  return text === '' ? path : `${path}?${text}`;
 }
 
 function rangePicker(view: StatsView): SafeHtml {
@@ -41,7 +46,7 @@ function rangePicker(view: StatsView): SafeHtml {
   const end = report.today + DAY_MS;
   const hourly: Record<string, string> = range.interval === 'hour' ? { interval: 'hour' } : {};
   const presets = PRESET_DAYS.map((days) => {
-    const href = address(path, { from: day(end - days * DAY_MS), to: day(report.today), ...hourly });
+    const href = address(view, path, { from: day(end - days * DAY_MS), to: day(report.today), ...hourly });
     const current = range.to === end && range.from === end - days * DAY_MS;
     return current
       ? html`<a class="button small" href="${href}" aria-current="true" data-days="${days}">Last ${days} days</a>`
@@ -62,7 +67,7 @@ function rangePicker(view: StatsView): SafeHtml {
   <label>From <input type="date" name="from" value="${shown.from}" max="${day(report.today)}"></label>
   <label>To <input type="date" name="to" value="${shown.to}"></label>
   <label>Bars per <select name="interval">${option('day', 'Day')}${report.hourlyAllowed ? option('hour', 'Hour') : html``}</select></label>
-  <button type="submit" class="secondary">Show</button>
+  ${view.domain === undefined ? html`` : html`<input type="hidden" name="domain" value="${view.domain}">`}<button type="submit" class="secondary">Show</button>
 </form>
 <p class="hint">Days are UTC; both ends are included. Hourly bars reach back ${report.retentionDays} days, as long as single clicks are kept; older days are kept as daily sums.</p>
 </section>`;
@@ -80,7 +85,7 @@ function totals(report: StatsReport): SafeHtml {
 
 function download(view: StatsView): SafeHtml {
   const { answer } = view.report;
-  const href = address(`${statsPath(view.frame, view.link)}.csv`, {
+  const href = address(view, `${statsPath(view.frame, view.link)}.csv`, {
     from: answer.from,
     to: answer.to,
     interval: answer.interval,
@@ -108,7 +113,7 @@ export function statsPage(view: StatsView): string {
   const span = day(range.from) === to ? day(range.from) : `${day(range.from)} to ${to}`;
   const heading = link ? html`Visit stats of <code>${link.code}</code>` : html`Visit stats`;
   const back = link
-    ? html`<a href="${here(view.frame, `/links/${link.code}`)}">← Link ${link.code}</a>`
+    ? html`<a href="${address(view, here(view.frame, `/links/${link.code}`), {})}">← Link ${link.code}</a>`
     : html`<a href="${here(view.frame)}">← Dashboard</a>`;
   const error = report.refused && {
     code: 'range-invalid',

@@ -78,7 +78,8 @@ export async function statsRoutes(app: FastifyInstance, options: StatsRouteOptio
     }
     const found = await stats.ofLink(user.workspace, domainId, code, request.query);
     if (!found) notFound(reply, user);
-    return found;
+    // Its pages keep naming the link's domain (`?domain=`), off the default one.
+    return found && { ...found, domain: domainId === DEFAULT_DOMAIN_ID ? undefined : String(host) };
   };
 
   app.get<CodeParams>(
@@ -86,7 +87,12 @@ export async function statsRoutes(app: FastifyInstance, options: StatsRouteOptio
     workspacePage(options, 'stats:read', async (request, reply, user) => {
       const found = await ofLink(request, reply, user);
       if (!found) return reply;
-      const view = { frame: workspaceFrame(user), report: found.report, link: found.link };
+      const view = {
+        frame: workspaceFrame(user),
+        report: found.report,
+        link: found.link,
+        domain: found.domain,
+      };
       return sendPage(reply, status(found.report), statsPage(view));
     }),
   );

@@ -16,9 +16,16 @@ import { EMPTY_RULE_FORM, type RuleForm } from './rule-form.ts';
 
 /** GET /w/<slug>: usage, a create form, clicks by day and the most clicked, the links and the groups. */
 
+/** The hosts new links may go on (the default domain's first), and the one they go on unless told. */
+export interface DomainChoices {
+  hosts: string[];
+  chosen: string;
+}
+
 export interface DashboardView {
   frame: Frame;
   origins: LinkOrigins;
+  domains: DomainChoices;
   overview: Overview;
   filter: LinkFilter;
   done?: string;
@@ -26,7 +33,19 @@ export interface DashboardView {
   created?: Link;
   /** A refused form: the create form shows the API's error code and message. */
   error?: PageError;
-  draft?: { url: string; group: string; slug: string; rules?: RuleForm };
+  draft?: { url: string; group: string; slug: string; domain?: string; rules?: RuleForm };
+}
+
+/** A choice of domain, only when the workspace has more than one to choose from. */
+function domainSelect(choices: DomainChoices, drafted: string | undefined): SafeHtml {
+  if (choices.hosts.length < 2) return html``;
+  const selected = drafted || choices.chosen;
+  const options = choices.hosts.map((host) =>
+    host === selected
+      ? html`<option value="${host}" selected>${host}</option>`
+      : html`<option value="${host}">${host}</option>`,
+  );
+  return html`<label>Domain <select name="domain">${options}</select></label>`;
 }
 
 const DONE: Record<string, string> = {
@@ -71,7 +90,7 @@ ${
   <label class="slug">Custom code <span class="hint">optional</span>
     <input type="text" name="slug" minlength="${SLUG_MIN_LENGTH}" maxlength="${SLUG_MAX_LENGTH}" pattern="${SLUG_INPUT_PATTERN}"
       spellcheck="false" autocapitalize="none" autocomplete="off" aria-describedby="slug-hint" value="${draft.slug}"></label>
-  <label>Group <select name="group">${groupOptions(view.overview.groups, draft.group, 'No group')}</select></label>
+  ${domainSelect(view.domains, view.draft?.domain)}<label>Group <select name="group">${groupOptions(view.overview.groups, draft.group, 'No group')}</select></label>
   <button type="submit">Shorten</button>
   <details class="more"${namesRules(draft.rules) ? html` open` : html``}><summary>Expiry, visit limit, password and targeting</summary>
   <div class="stack">${ruleFields(draft.rules ?? EMPTY_RULE_FORM)}

@@ -23,6 +23,7 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardRo
         url: field(request.body, 'url'),
         group: field(request.body, 'group'),
         slug: field(request.body, 'slug').trim(),
+        domain: field(request.body, 'domain').trim(),
         rules: readRuleForm(request.body),
       };
       try {
@@ -32,6 +33,7 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardRo
           group: draft.group,
           // An empty custom code is none: a code is drawn.
           slug: draft.slug === '' ? undefined : draft.slug,
+          domain: draft.domain === '' ? undefined : draft.domain,
           ...ruleDraft(draft.rules),
           clientAddress: request.ip,
         });

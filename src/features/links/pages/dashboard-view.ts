@@ -13,6 +13,7 @@ import {
 import type { AccountGroups } from '../../groups/index.ts';
 import type { CreateLinkFor, LinkEditor } from '../link-requests.ts';
 import type { DashboardService, LinkFilter } from './dashboard.ts';
+import type { DomainChoices } from './dashboard-page.ts';
 import { type DashboardView, dashboardPage } from './dashboard-page.ts';
 
 /** What the dashboard's routes share: their services, the filter of an address, and the page itself. */
@@ -26,6 +27,8 @@ export interface DashboardRouteOptions extends WorkspaceDeps {
   origins: LinkOrigins;
   /** The domain `?domain=` names for the workspace (317 for one it does not see). */
   domainOf: (workspaceId: number, host: string | undefined) => number;
+  /** The hosts the workspace's new links may go on, and the one they go on unless told. */
+  domainChoices: (workspaceId: number) => DomainChoices;
 }
 
 /** The domain of a link's page: `?domain=`, the default domain without it; undefined for one not the workspace's. */
@@ -93,6 +96,7 @@ export function dashboardRenderer(options: DashboardRouteOptions) {
     const view = {
       frame: workspaceFrame(user),
       origins: options.origins,
+      domains: options.domainChoices(user.workspace.id),
       overview,
       filter,
       created,

@@ -10,7 +10,8 @@ import { csrfField } from '../../../web/notices.ts';
  * the text can be selected). The button names the link it copies, for screen readers.
  */
 export function copyableShortUrl(origins: LinkOrigins, link: Pick<Link, 'domainId' | 'code'>): SafeHtml {
-  const id = `short-${link.domainId}-${link.code}`;
+  // Unique on a page where one code lives on several domains; the default domain's as before.
+  const id = link.domainId === 0 ? `short-${link.code}` : `short-${link.domainId}-${link.code}`;
   const url = shortUrl(origins, link);
   // Shown without its scheme, so the code is not the part cut off; copied whole.
   return html`<span class="copyable"><code id="${id}" title="${url}" data-copy="${url}">${url.replace(/^https?:\/\//, '')}</code>
