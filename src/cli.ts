@@ -133,6 +133,13 @@ const NO_KEYS: KeyAuthenticator = {
   },
 };
 
+/** The domains as the store has them, for the short URLs a command prints and `--domain`. */
+async function registryOf(store: Store, config: Config): Promise<DomainRegistry> {
+  const registry = new DomainRegistry(config.baseUrl);
+  registry.load(await store.listDomains());
+  return registry;
+}
+
 /** The domains as the store has them now; changes are announced to the servers on `linkEvents`. */
 async function loadDomains(
   store: Store,
@@ -220,11 +227,8 @@ export async function runCli(
         const opened: Deps = {
           store,
           baseUrl: config.baseUrl,
-          origins: async () => {
-            const registry = new DomainRegistry(config.baseUrl);
-            registry.load(await store.listDomains());
-            return registry;
-          },
+          origins: () => registryOf(store, config),
+          domainOf: async (host) => (host === undefined ? 0 : (await registryOf(store, config)).idOf(host)),
           retentionDays: config.analyticsRetentionDays,
           withLinkEditor: (use) => withLinkEditor(store, config, deps, use),
           withLinkCreator: (options, use) => withLinkCreator(store, config, deps, options, use),

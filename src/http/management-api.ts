@@ -1,9 +1,12 @@
+import type { TSchema } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Refusal } from '../core/errors.ts';
 import type { KeyAuthenticator } from '../core/ports/key-auth.ts';
+import type { Scope } from '../core/scopes.ts';
 import { requireApiKeys } from './api-auth.ts';
 import { answerApiErrors } from './api-errors.ts';
 import { validateJsonApi } from './api-validation.ts';
+import { type OperationDoc, operationDoc } from './operation-doc.ts';
 
 /**
  * The management API's scope, /api/v1 (docs/api.md §7): every request judged by its key first,
@@ -22,4 +25,36 @@ export async function jsonOnly(request: FastifyRequest): Promise<void> {
   if (!type.startsWith('application/json')) {
     throw new Refusal('300', 'Send the body as application/json.');
   }
+}
+
+/** What a route of the management API is made of besides its words: its schemas and answers. */
+export interface RouteParts {
+  params?: TSchema;
+  body?: TSchema;
+  ok: OperationDoc['ok'];
+  refusals?: OperationDoc['refusals'];
+}
+
+/** What a route of the management API says of itself in /openapi.json. */
+export interface RouteWords {
+  tag: OperationDoc['tag'];
+  /** undefined: any live key of the workspace. */
+  scope: Scope | undefined;
+  operationId: string;
+  summary: string;
+  description: string;
+}
+
+/** A route's options: the scope it needs, JSON bodies only, its schemas and its /openapi.json entry. */
+export function apiRoute(words: RouteWords, parts: RouteParts) {
+  const { params, body, ok, refusals } = parts;
+  return {
+    config: { scope: words.scope },
+    ...(body ? { preValidation: jsonOnly } : {}),
+    schema: {
+      ...(params ? { params } : {}),
+      ...(body ? { body } : {}),
+      ...operationDoc({ ...words, ok, refusals }),
+    },
+  };
 }

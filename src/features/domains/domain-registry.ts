@@ -1,5 +1,6 @@
-import { hostOfHeader } from '../../core/domain-host.ts';
+import { domainHost, hostOfHeader } from '../../core/domain-host.ts';
 import type { Domain } from '../../core/entities.ts';
+import { Refusal } from '../../core/errors.ts';
 import { DEFAULT_DOMAIN_ID, linkKeyPrefix } from '../../core/link-key.ts';
 
 /** What the link space needs of the domain a request's Host names. */
@@ -111,6 +112,14 @@ export class DomainRegistry {
   /** A domain not removed, verified or not; the default one under BASE_URL's host. */
   byHost(host: string): Domain | undefined {
     return this.#byHost.get(host);
+  }
+
+  /** The id of the domain a host names as typed (any case, IDN, trailing dot); 317 for none such. */
+  idOf(host: string): number {
+    const checked = domainHost(host);
+    const domain = this.#byHost.get(checked.ok ? checked.host : host.trim().toLowerCase());
+    if (!domain) throw new Refusal('317', `No domain is ${host.slice(0, 80)}.`);
+    return domain.id;
   }
 
   byId(id: number): Domain | undefined {

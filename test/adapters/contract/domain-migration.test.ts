@@ -7,101 +7,17 @@
  * (a schema of its own, dropped afterwards).
  */
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, it } from 'node:test';
-import postgres from 'postgres';
-import { numbered } from '../../../src/adapters/postgres/client.ts';
-import { openPostgresStore } from '../../../src/adapters/postgres/store.ts';
-import { type Dialect, loadMigrations, SCHEMA_MIGRATIONS_DDL } from '../../../src/adapters/sql/migrations.ts';
-import { openSqliteStore } from '../../../src/adapters/sqlite/store.ts';
+import { loadMigrations } from '../../../src/adapters/sql/migrations.ts';
 import type { StatsRange, StoredStats } from '../../../src/core/analytics/model.ts';
 import type { Store } from '../../../src/core/ports/store.ts';
+import { type OldDatabase, oldPostgres, oldSqlite, type Row } from '../../fixtures/old-database.ts';
 import { givenAccount, newLink, planInput } from './store-contract.ts';
-
-type Param = string | number | null;
-type Row = Record<string, unknown>;
-
-/** A database as the release before domains left it, and raw SQL on it. */
-interface OldDatabase {
-  dialect: Dialect;
-  /** A store on it; not migrated. */
-  open(): Store;
-  run(sql: string, ...params: Param[]): Promise<Row[]>;
-  remove(): Promise<void>;
-}
 
 const DAY = 86_400_000;
 const D1 = Date.UTC(2024, 2, 1);
 const DAYS: StatsRange = { from: D1, to: D1 + 2 * DAY, interval: 'day' };
 const LINK_COLUMNS = 'id, code, account_id, group_id, long_url, url_hash, clicks, bot_hits, deleted_at';
-
-async function applyUpTo010(dialect: Dialect, exec: (sql: string) => Promise<unknown>): Promise<void> {
-  await exec(SCHEMA_MIGRATIONS_DDL);
-  const old = (await loadMigrations(dialect)).filter((migration) => migration.name < '011');
-  assert.equal(old.at(-1)?.name, '010-workspaces');
-  for (const migration of old) {
-    await exec(migration.sql);
-    await exec(`INSERT INTO schema_migrations (name, applied_at) VALUES ('${migration.name}', 0)`);
-  }
-}
-
-async function oldSqlite(): Promise<OldDatabase> {
-  const dir = mkdtempSync(join(tmpdir(), 'snip-domains-migration-'));
-  const path = join(dir, 'db', 'snip.db');
-  mkdirSync(join(dir, 'db'));
-  // 010 rebuilds tables others point at: as the migrator does, with foreign keys off.
-  const withDb = <T>(use: (db: DatabaseSync) => T): T => {
-    const db = new DatabaseSync(path, { enableForeignKeyConstraints: false });
-    try {
-      return use(db);
-    } finally {
-      db.close();
-    }
-  };
-  try {
-    await applyUpTo010('sqlite', async (sql) => withDb((db) => db.exec(sql)));
-  } catch (error) {
-    rmSync(dir, { recursive: true, force: true });
-    throw error;
-  }
-  return {
-    dialect: 'sqlite',
-    open: () => openSqliteStore(path),
-    run: async (sql, ...params) => withDb((db) => db.prepare(sql).all(...params) as Row[]),
-    remove: async () => rmSync(dir, { recursive: true, force: true }),
-  };
-}
-
-async function oldPostgres(databaseUrl: string): Promise<OldDatabase> {
-  const schema = `snip_test_${randomBytes(6).toString('hex')}`;
-  const admin = postgres(databaseUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`CREATE SCHEMA "${schema}"`);
-  const url = new URL(databaseUrl);
-  url.searchParams.set('search_path', schema);
-  const int8 = { to: 20, from: [20], serialize: String, parse: Number };
-  const db = postgres(url.toString(), { max: 1, onnotice: () => {}, types: { int8 } });
-  async function remove() {
-    await db.end({ timeout: 5 });
-    await admin.unsafe(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await admin.end({ timeout: 5 });
-  }
-  try {
-    await applyUpTo010('postgres', (sql) => db.unsafe(sql));
-  } catch (error) {
-    await remove();
-    throw error;
-  }
-  return {
-    dialect: 'postgres',
-    open: () => openPostgresStore(url.toString()),
-    run: async (sql, ...params) => [...(await db.unsafe(numbered(sql), params))],
-    remove,
-  };
-}
 
 interface OldLink {
   id: number;
@@ -284,11 +200,11 @@ function describeMigration(name: string, makeOld: () => Promise<OldDatabase>): v
   });
 }
 
-describeMigration('SQLite', oldSqlite);
+describeMigration('SQLite', () => oldSqlite('011', '010-workspaces'));
 
 const databaseUrl = process.env.TEST_DATABASE_URL;
 if (databaseUrl) {
-  describeMigration('PostgreSQL', () => oldPostgres(databaseUrl));
+  describeMigration('PostgreSQL', () => oldPostgres(databaseUrl, '011', '010-workspaces'));
 } else {
   describe('the domains migration on PostgreSQL', () => {
     it('runs on PostgreSQL', { skip: 'TEST_DATABASE_URL is not set' }, () => {});

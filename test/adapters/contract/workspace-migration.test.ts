@@ -8,17 +8,9 @@
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import postgres from 'postgres';
-import { numbered } from '../../../src/adapters/postgres/client.ts';
-import { openPostgresStore } from '../../../src/adapters/postgres/store.ts';
-import { type Dialect, loadMigrations, SCHEMA_MIGRATIONS_DDL } from '../../../src/adapters/sql/migrations.ts';
-import { openSqliteStore } from '../../../src/adapters/sqlite/store.ts';
+import { loadMigrations } from '../../../src/adapters/sql/migrations.ts';
 import { buildApp } from '../../../src/app.ts';
 import { loadConfig } from '../../../src/config.ts';
 import type { StatsRange, StoredStats } from '../../../src/core/analytics/model.ts';
@@ -31,22 +23,14 @@ import { parseTargetUrl, urlHash } from '../../../src/core/target-url.ts';
 import { personalSlug } from '../../../src/core/workspace-slug.ts';
 import { hashSessionId, randomToken } from '../../../src/web/session/sessions.ts';
 import { clickEvent } from '../../fixtures/click-event.ts';
+import {
+  type OldDatabase,
+  oldPostgres,
+  oldSqlite,
+  type Param,
+  type Row,
+} from '../../fixtures/old-database.ts';
 import { FakeInspector, send } from '../../helper.ts';
-
-type Param = string | number | null | Buffer;
-type Row = Record<string, unknown>;
-
-/** A database as the previous release left it, and raw SQL on it. */
-interface OldDatabase {
-  /** Its DATABASE_URL. */
-  url: string;
-  /** A store on it; not migrated. */
-  open(): Store;
-  /** One statement with `?` placeholders. */
-  run(sql: string, ...params: Param[]): Promise<Row[]>;
-  /** Closes what it holds and removes the database. */
-  remove(): Promise<void>;
-}
 
 const DAY = 86_400_000;
 const D1 = Date.UTC(2024, 2, 1);
@@ -55,69 +39,6 @@ const HOURS: StatsRange = { from: D1, to: D1 + 2 * DAY, interval: 'hour' };
 const MAIN_SCOPES_BEFORE_010 = 'links:create links:read links:write stats:read groups:write';
 const LINK_COLUMNS =
   'id, code, account_id, group_id, long_url, clicks, bot_hits, unique_visitors, deleted_at';
-
-async function applyOldMigrations(dialect: Dialect, exec: (sql: string) => Promise<unknown>) {
-  await exec(SCHEMA_MIGRATIONS_DDL);
-  const old = (await loadMigrations(dialect)).filter((migration) => migration.name < '010');
-  assert.equal(old.length, 9);
-  for (const migration of old) {
-    await exec(migration.sql);
-    await exec(`INSERT INTO schema_migrations (name, applied_at) VALUES ('${migration.name}', 0)`);
-  }
-}
-
-async function oldSqlite(): Promise<OldDatabase> {
-  const dir = mkdtempSync(join(tmpdir(), 'snip-migration-'));
-  const path = join(dir, 'db', 'snip.db');
-  mkdirSync(join(dir, 'db'));
-  const withDb = <T>(use: (db: DatabaseSync) => T): T => {
-    const db = new DatabaseSync(path);
-    try {
-      return use(db);
-    } finally {
-      db.close();
-    }
-  };
-  try {
-    await applyOldMigrations('sqlite', async (sql) => withDb((db) => db.exec(sql)));
-  } catch (error) {
-    rmSync(dir, { recursive: true, force: true });
-    throw error;
-  }
-  return {
-    url: `sqlite:${path}`,
-    open: () => openSqliteStore(path),
-    run: async (sql, ...params) => withDb((db) => db.prepare(sql).all(...params) as Row[]),
-    remove: async () => rmSync(dir, { recursive: true, force: true }),
-  };
-}
-
-async function oldPostgres(databaseUrl: string): Promise<OldDatabase> {
-  const schema = `snip_test_${randomBytes(6).toString('hex')}`;
-  const admin = postgres(databaseUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`CREATE SCHEMA "${schema}"`);
-  const url = new URL(databaseUrl);
-  url.searchParams.set('search_path', schema);
-  const int8 = { to: 20, from: [20], serialize: String, parse: Number };
-  const db = postgres(url.toString(), { max: 1, onnotice: () => {}, types: { int8 } });
-  async function remove() {
-    await db.end({ timeout: 5 });
-    await admin.unsafe(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await admin.end({ timeout: 5 });
-  }
-  try {
-    await applyOldMigrations('postgres', (sql) => db.unsafe(sql));
-  } catch (error) {
-    await remove();
-    throw error;
-  }
-  return {
-    url: url.toString(),
-    open: () => openPostgresStore(url.toString()),
-    run: async (sql, ...params) => [...(await db.unsafe(numbered(sql), params))],
-    remove,
-  };
-}
 
 /** What the previous release held, and the secrets its users kept (keys, a session cookie). */
 interface Seed {
@@ -337,7 +258,7 @@ function describeMigration(name: string, makeOld: () => Promise<OldDatabase>): v
       });
 
     it('applies 010-workspaces and the migrations after it, none before', async () => {
-      const dialect = old.url.startsWith('sqlite:') ? 'sqlite' : 'postgres';
+      const { dialect } = old;
       const since010 = (await loadMigrations(dialect)).filter((migration) => migration.name >= '010');
       assert.equal(applied[0], '010-workspaces');
       assert.deepEqual(
@@ -507,11 +428,11 @@ function describeMigration(name: string, makeOld: () => Promise<OldDatabase>): v
   });
 }
 
-describeMigration('SQLite', oldSqlite);
+describeMigration('SQLite', () => oldSqlite('010', '009-events-without-time-index'));
 
 const databaseUrl = process.env.TEST_DATABASE_URL;
 if (databaseUrl) {
-  describeMigration('PostgreSQL', () => oldPostgres(databaseUrl));
+  describeMigration('PostgreSQL', () => oldPostgres(databaseUrl, '010', '009-events-without-time-index'));
 } else {
   describe('the workspaces migration on PostgreSQL', () => {
     it('runs on PostgreSQL', { skip: 'TEST_DATABASE_URL is not set' }, () => {});

@@ -148,7 +148,7 @@ describe('snip link stats', () => {
     assert.equal(help.code, 0);
     assert.match(
       help.out,
-      /usage: snip link stats <short_code> \[--from D\] \[--to D\] \[--interval hour\|day\]/,
+      /usage: snip link stats <short_code> \[--domain HOST\] \[--from D\] \[--to D\] \[--interval hour\|day\]/,
     );
   });
 });

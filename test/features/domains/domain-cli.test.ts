@@ -100,6 +100,17 @@ describe('the domain commands', () => {
     assert.equal((await snip('domain', 'set', 'brand.example', '--https', 'maybe', '--json')).code, 64);
   });
 
+  it('names a link off the default domain with --domain, in link and stats commands', async () => {
+    const shown = await ok('link', 'show', 'launch', '--domain', 'Brand.Example');
+    assert.equal(shown.short_url, 'http://brand.example/launch');
+    assert.equal(shown.domain, 'brand.example');
+    await refused('314', 'link', 'show', 'launch');
+    await refused('317', 'link', 'show', 'launch', '--domain', 'nowhere.example');
+    assert.equal((await snip('link', 'stats', 'launch', '--domain', 'brand.example', '--json')).code, 0);
+    const edited = await ok('link', 'edit', 'launch', '--domain', 'brand.example', '--title', 'Launch');
+    assert.equal(edited.title, 'Launch');
+  });
+
   it('lists every domain with its workspace and live links, the default first', async () => {
     const items = (await ok('domain', 'list')).items as Array<Record<string, unknown>>;
     assert.deepEqual(

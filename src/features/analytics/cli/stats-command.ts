@@ -8,7 +8,6 @@ import {
 } from '../../../core/analytics/stats.ts';
 import { DAY_MS } from '../../../core/days.ts';
 import { Refusal } from '../../../core/errors.ts';
-import { DEFAULT_DOMAIN_ID } from '../../../core/link-key.ts';
 import type { Store } from '../../../core/ports/store.ts';
 import { type Command, InvalidRangeError, type Result } from '../../../terminal/command.ts';
 
@@ -77,6 +76,7 @@ export const STATS_FLAGS = {
   from: { type: 'string' },
   to: { type: 'string' },
   interval: { type: 'string' },
+  domain: { type: 'string' },
 } as const;
 
 /** What the process gives the stats command. */
@@ -84,12 +84,15 @@ export interface StatsCliDeps {
   store: Store;
   /** ANALYTICS_RETENTION_DAYS: how far back hourly stats reach. */
   retentionDays: number;
+  /** The domain `--domain` names (317 for none such); the default domain without it. */
+  domainOf(host: string | undefined): Promise<number>;
 }
 
 const LINK_STATS: Command<typeof STATS_FLAGS, StatsCliDeps> = {
-  synopsis: '<short_code> [--from D] [--to D] [--interval hour|day]',
+  synopsis: '<short_code> [--domain HOST] [--from D] [--to D] [--interval hour|day]',
   about: 'visit stats of a live link: totals, the series and the top referrers, countries, devices…',
-  details: `  --from D          the first day (YYYY-MM-DD) or an RFC 3339 date-time; by default 30 days
+  details: `  --domain HOST     the domain whose code it is; the default domain without it
+  --from D          the first day (YYYY-MM-DD) or an RFC 3339 date-time; by default 30 days
                     before --to
   --to D            the last day, included, or an RFC 3339 date-time; by default today (UTC)
   --interval I      day (default) or hour; hours reach back ANALYTICS_RETENTION_DAYS, days as
@@ -98,16 +101,16 @@ A range spans at most ${MAX_RANGE_DAYS} days. Unique visitors are summed per UTC
 id changes every day by design. Prints the totals, one line per bucket and the top ${SUMMARY_ROWS}
 of each breakdown; --json prints the answer of GET /api/v1/links/{code}/stats. A range it cannot
 read exits 2; a code no live link has is refused with 314 (exit 1).`,
-  flags: ['from', 'to', 'interval'],
+  flags: ['domain', 'from', 'to', 'interval'],
   args: 1,
   text: statsSummary,
-  run: async ({ args: [code = ''], values, store, retentionDays }) => {
+  run: async ({ args: [code = ''], values, store, retentionDays, domainOf }) => {
     const parsed = parseStatsRange(
       { from: values.from, to: values.to, interval: values.interval },
       { now: Date.now(), retentionDays },
     );
     if (parsed.kind === 'invalid') throw new InvalidRangeError(parsed.field, parsed.reason);
-    const link = await store.findLinkByCode(DEFAULT_DOMAIN_ID, code);
+    const link = await store.findLinkByCode(await domainOf(values.domain), code);
     if (!link) throw new Refusal('314', `no live link has the code "${code}"`);
     const answer = statsAnswer(await store.stats({ linkId: link.id }, parsed.range), parsed.range);
     return answer as unknown as Result;

@@ -1,18 +1,11 @@
-import type { TSchema } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Domain, Workspace } from '../../../core/entities.ts';
 import { Refusal } from '../../../core/errors.ts';
 import type { Store } from '../../../core/ports/store.ts';
 import { callerOf } from '../../../http/api-auth.ts';
-import { jsonOnly } from '../../../http/management-api.ts';
+import { apiRoute, type RouteParts } from '../../../http/management-api.ts';
 import { refuseOtherMethods } from '../../../http/method-guard.ts';
-import {
-  LOCATION_HEADER,
-  noContentResponse,
-  type OperationDoc,
-  okResponse,
-  operationDoc,
-} from '../../../http/operation-doc.ts';
+import { LOCATION_HEADER, noContentResponse, okResponse } from '../../../http/operation-doc.ts';
 import { domainJson } from '../domain-json.ts';
 import { type DomainsService, hostFrom, redirectTarget } from '../domains.ts';
 import {
@@ -31,26 +24,17 @@ export interface DomainRouteOptions {
   origin: string;
 }
 
-interface Parts {
-  params?: TSchema;
-  body?: TSchema;
-  ok: OperationDoc['ok'];
-  refusals?: OperationDoc['refusals'];
-}
-
-function route(write: boolean, operationId: string, summary: string, description: string, parts: Parts) {
-  const { params, body, ok, refusals } = parts;
-  const scope = write ? ('domains:write' as const) : undefined;
-  return {
-    config: { scope },
-    ...(body ? { preValidation: jsonOnly } : {}),
-    schema: {
-      ...(params ? { params } : {}),
-      ...(body ? { body } : {}),
-      ...operationDoc({ operationId, summary, description, tag: 'Domains', scope, ok, refusals }),
-    },
-  };
-}
+const route = (
+  write: boolean,
+  operationId: string,
+  summary: string,
+  description: string,
+  parts: RouteParts,
+) =>
+  apiRoute(
+    { tag: 'Domains', scope: write ? 'domains:write' : undefined, operationId, summary, description },
+    parts,
+  );
 
 const DOMAIN = okResponse(DomainSchema, 'The domain as it is now.');
 

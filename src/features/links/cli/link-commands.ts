@@ -15,6 +15,7 @@ export const LINK_FLAGS = {
   'max-clicks': { type: 'string' },
   password: { type: 'string' },
   rules: { type: 'string' },
+  domain: { type: 'string' },
 } as const;
 
 /** Flags that clear what a string flag sets. */
@@ -26,6 +27,8 @@ export interface LinkCliDeps {
   baseUrl: URL;
   /** Each domain's origin, read from the store when a command prints links. */
   origins(): Promise<LinkOrigins>;
+  /** The domain `--domain` names (317 for none such); the default domain without it. */
+  domainOf(host: string | undefined): Promise<number>;
   /** Runs `use` with the link editor of the API, announcing changes as the servers hear them. */
   withLinkEditor<T>(use: (editor: LinkEditor) => Promise<T>): Promise<T>;
 }
@@ -76,15 +79,18 @@ function linkPatch({ values, negated }: CommandContext<typeof LINK_FLAGS, LinkCl
   return patch;
 }
 
+const DOMAIN_NOTE = `  --domain HOST     the domain whose code it is (docs/api.md §12); the default domain without it`;
+
 export const LINK_COMMANDS: Record<string, LinkCommand> = {
   'link show': {
-    synopsis: '<short_code>',
+    synopsis: '<short_code> [--domain HOST]',
     about: 'one live link with its counts',
-    details: '--json prints the link as `snip link list` does, and its group_id.',
-    flags: [],
+    details: `${DOMAIN_NOTE}
+--json prints the link as \`snip link list\` does, and its group_id.`,
+    flags: ['domain'],
     args: 1,
-    run: async ({ args: [code = ''], store, origins }) => {
-      const details = await linkOperations(store).show(code);
+    run: async ({ args: [code = ''], values, store, origins, domainOf }) => {
+      const details = await linkOperations(store).show(await domainOf(values.domain), code);
       return { ...linkJson(details, await origins()), group_id: details.link.groupId };
     },
   },
@@ -139,6 +145,7 @@ Prints the link as \`snip link list\` does. A refused change changes nothing and
 --json then prints {"error", "code"} with the API's code (314: no such live link).
 ${CACHE_NOTE}`,
     flags: [
+      'domain',
       'url',
       'title',
       'group',
@@ -154,22 +161,25 @@ ${CACHE_NOTE}`,
     run: async (ctx) => {
       const [code = ''] = ctx.args;
       const patch = linkPatch(ctx);
+      const domainId = await ctx.domainOf(ctx.values.domain);
       const details = await ctx.withLinkEditor((editor) =>
-        linkOperations(ctx.store).edit(editor, code, patch),
+        linkOperations(ctx.store).edit(editor, domainId, code, patch),
       );
       return linkJson(details, await ctx.origins());
     },
   },
   'link delete': {
-    synopsis: '<short_code>',
+    synopsis: '<short_code> [--domain HOST]',
     about: 'deletes a link; its code answers 404 and is never issued again',
-    details: `--json prints {"short_code": …}; an unknown or deleted code is refused with 314.
+    details: `${DOMAIN_NOTE}
+--json prints {"short_code": …}; an unknown or deleted code is refused with 314.
 ${CACHE_NOTE}`,
-    flags: [],
+    flags: ['domain'],
     args: 1,
     run: async (ctx) => {
       const [code = ''] = ctx.args;
-      await ctx.withLinkEditor((editor) => linkOperations(ctx.store).remove(editor, code));
+      const domainId = await ctx.domainOf(ctx.values.domain);
+      await ctx.withLinkEditor((editor) => linkOperations(ctx.store).remove(editor, domainId, code));
       return { short_code: code };
     },
   },

@@ -1,6 +1,5 @@
 import type { Group, Link } from '../../../core/entities.ts';
 import { Refusal } from '../../../core/errors.ts';
-import { DEFAULT_DOMAIN_ID } from '../../../core/link-key.ts';
 import type { Store } from '../../../core/ports/store.ts';
 import { groupOrRefuse } from '../../groups/index.ts';
 import { personalWorkspace } from '../../workspaces/index.ts';
@@ -37,9 +36,9 @@ export function linkOperations(store: Store) {
     }));
   }
 
-  /** The live link of that code, whichever account holds it (314 otherwise, as the API says). */
-  async function liveLink(code: string): Promise<Link> {
-    const link = await store.findLinkByCode(DEFAULT_DOMAIN_ID, code);
+  /** The live link of that code on the domain, whichever account holds it (314 otherwise, as the API says). */
+  async function liveLink(domainId: number, code: string): Promise<Link> {
+    const link = await store.findLinkByCode(domainId, code);
     if (!link) throw new Refusal('314', `no live link has the code "${code}"`);
     return link;
   }
@@ -58,23 +57,23 @@ export function linkOperations(store: Store) {
       return detailed(account.id, page.links);
     },
 
-    async show(code: string): Promise<LinkDetails> {
-      const link = await liveLink(code);
+    async show(domainId: number, code: string): Promise<LinkDetails> {
+      const link = await liveLink(domainId, code);
       const [details] = await detailed(link.accountId, [link]);
       return details as LinkDetails;
     },
 
     /** Changes the link with the API's checks; a refused change changes nothing. */
-    async edit(editor: LinkEditor, code: string, patch: LinkPatch): Promise<LinkDetails> {
-      const link = await liveLink(code);
+    async edit(editor: LinkEditor, domainId: number, code: string, patch: LinkPatch): Promise<LinkDetails> {
+      const link = await liveLink(domainId, code);
       const changed = await editor.edit(link.accountId, link.domainId, code, patch);
       const [details] = await detailed(changed.accountId, [changed]);
       return details as LinkDetails;
     },
 
     /** Soft delete: the code answers 404 and is never issued again. */
-    async remove(editor: LinkEditor, code: string): Promise<void> {
-      const link = await liveLink(code);
+    async remove(editor: LinkEditor, domainId: number, code: string): Promise<void> {
+      const link = await liveLink(domainId, code);
       await editor.remove(link.accountId, link.domainId, code);
     },
   };

@@ -1,18 +1,11 @@
-import type { TSchema } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Invitation, Member, Workspace } from '../../../core/entities.ts';
 import { Refusal } from '../../../core/errors.ts';
 import type { Store } from '../../../core/ports/store.ts';
 import { callerOf } from '../../../http/api-auth.ts';
-import { jsonOnly } from '../../../http/management-api.ts';
+import { apiRoute, type RouteParts } from '../../../http/management-api.ts';
 import { refuseOtherMethods } from '../../../http/method-guard.ts';
-import {
-  LOCATION_HEADER,
-  noContentResponse,
-  type OperationDoc,
-  okResponse,
-  operationDoc,
-} from '../../../http/operation-doc.ts';
+import { LOCATION_HEADER, noContentResponse, okResponse } from '../../../http/operation-doc.ts';
 import type { InvitationsService } from '../invitations.ts';
 import type { MembersService } from '../members.ts';
 import {
@@ -46,24 +39,8 @@ const invitationJson = (i: Invitation, url?: string) => ({
 });
 
 type Scope = 'members:read' | 'members:write';
-interface Parts {
-  params?: TSchema;
-  body?: TSchema;
-  ok: OperationDoc['ok'];
-  refusals?: OperationDoc['refusals'];
-}
-function route(scope: Scope, operationId: string, summary: string, description: string, parts: Parts) {
-  const { params, body, ok, refusals } = parts;
-  return {
-    config: { scope },
-    ...(body ? { preValidation: jsonOnly } : {}),
-    schema: {
-      ...(params ? { params } : {}),
-      ...(body ? { body } : {}),
-      ...operationDoc({ operationId, summary, description, tag: 'Members', scope, ok, refusals }),
-    },
-  };
-}
+const route = (scope: Scope, operationId: string, summary: string, description: string, parts: RouteParts) =>
+  apiRoute({ tag: 'Members', scope, operationId, summary, description }, parts);
 
 export async function memberRoutes(v1: FastifyInstance, options: MemberRouteOptions): Promise<void> {
   const { members, invitations } = options;
