@@ -66,7 +66,7 @@ export class Session {
       // The spread of identical bare runs tells how the machine drifted: only under the same load.
       if (!m.load) this.#bareRuns.push(run);
     } else {
-      if (m.script === 'redirect.lua' && this.#bare) {
+      if (m.script !== 'create.lua' && this.#bare) {
         run.ratioVsBare = ratio(run, this.#bare);
         run.cpuVsBare = Number(
           (cpuUsPerRequest / Math.max(0.01, this.#bare.cpuUsPerRequest ?? 0)).toFixed(2),

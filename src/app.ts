@@ -80,7 +80,7 @@ function server(config: Config, deps: AppDeps, services: ServerServices): Fastif
       maxConnections: config.maxConnections,
       beforeRouter: (req, res) => {
         if (!redirect.fast(req, res)) return false;
-        redirect.counted.answeredBelowRouter(req.method as string);
+        redirect.counted.answeredBelowRouter(req.method as string, res.statusCode);
         if (debugRedirects)
           app.log.debug({ method: req.method, route: '/:code', status: res.statusCode }, 'request');
         return true;

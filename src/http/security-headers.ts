@@ -32,6 +32,19 @@ export function everyAnswerHeaders(https: boolean): string[] {
     : ['x-content-type-options', 'nosniff'];
 }
 
+/** What an HTML page answered below the router carries besides: the page policy, no framing. */
+export function pageAnswerHeaders(https: boolean): string[] {
+  return [
+    ...everyAnswerHeaders(https),
+    'content-security-policy',
+    PAGE_POLICY,
+    'x-frame-options',
+    'DENY',
+    'referrer-policy',
+    'same-origin',
+  ];
+}
+
 export function addSecurityHeaders(app: FastifyInstance, options: { https: boolean }): void {
   app.addHook('onSend', async (_request, reply, payload) => {
     reply.header('x-content-type-options', 'nosniff');

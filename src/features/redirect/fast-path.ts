@@ -55,6 +55,8 @@ export function fastRedirect(
   guardedTarget: (link: CachedLink, req: IncomingMessage) => string | undefined = () => undefined,
   /** An embedded store's look-up at once (SQLite): a cold code is answered here too. */
   lookupNow?: (domainId: number, code: string) => CachedLink | undefined,
+  /** The 404 of a code on a host no links are served on; undefined leaves it to the route. */
+  hostMiss?: (req: IncomingMessage, res: ServerResponse) => void,
 ) {
   /** The link of a code not cached, or undefined to leave it to the route (unknown, or the store failed). */
   const coldLink = (domain: HostDomain, code: string, key: string): CachedLink | undefined => {
@@ -79,9 +81,13 @@ export function fastRedirect(
     if (path.length <= SLUG_MIN_LENGTH || path.length > SLUG_MAX_LENGTH + 1) return false;
     const code = path.slice(1);
     if (!isLinkCode(code)) return false;
-    // An unknown host is the route's to answer (404), with no link looked up.
+    // A host no links are served on: 404, with no link looked up and nothing counted.
     const domain = domainOf(req.headers.host);
-    if (domain === undefined) return false;
+    if (domain === undefined) {
+      if (!hostMiss) return false;
+      hostMiss(req, res);
+      return true;
+    }
     const key = domain.keyPrefix === '' ? code : domain.keyPrefix + code;
     const cached = cache.peek(key);
     const link = cached === undefined ? coldLink(domain, code, key) : cached;

@@ -3,11 +3,12 @@ import { DOMAINS_CHANGED, linkKey } from '../../core/link-key.ts';
 import type { CountryLookup } from '../../core/ports/geo.ts';
 import type { LinkEvents } from '../../core/ports/shared-state.ts';
 import type { Store } from '../../core/ports/store.ts';
-import { everyAnswerHeaders } from '../../http/security-headers.ts';
+import { everyAnswerHeaders, pageAnswerHeaders } from '../../http/security-headers.ts';
 import type { VisitRecorder } from '../analytics/index.ts';
 import { type DomainOfHost, fastRedirect, type RedirectAnswerOptions, redirectAnswer } from './fast-path.ts';
 import { fastTargeting } from './fast-targeting.ts';
 import { type CachedLink, cachedLink, linkCacheOver } from './link-cache.ts';
+import { hostMiss } from './miss-pages.ts';
 
 /**
  * The redirect's own state, built once per process: hot links in memory (every change heard from
@@ -68,6 +69,7 @@ export function redirectPath(options: RedirectPathOptions) {
     everyAnswerHeaders(options.https),
     fastTargeting({ now: options.now, countries: options.countries, socketIsClient: options.socketIsClient }),
     lookupNow(options.embedded),
+    hostMiss(pageAnswerHeaders(options.https), everyAnswerHeaders(options.https)),
   );
   /** A new link is remembered at once: the code may have been asked for (and cached as unknown). */
   const remember = (link: Link) => cache.remember(linkKey(link.domainId, link.code), cachedLink(link));

@@ -8,6 +8,7 @@ import { errorPage } from '../../web/error-page.ts';
 import { type HostDomain, NO_STORE, type RedirectAnswer } from './fast-path.ts';
 import type { GuardedRedirects } from './guarded-redirects.ts';
 import type { LinkCache } from './link-cache.ts';
+import { NO_LINK, wantsJson } from './miss-pages.ts';
 
 /** The domain a Host header reaches, with where its unknown codes go (features/domains). */
 export interface RouteDomain extends HostDomain {
@@ -30,17 +31,6 @@ export interface RedirectRouteOptions {
 
 const MINUTE_MS = 60_000;
 
-function wantsJson(request: FastifyRequest): boolean {
-  const accept = request.headers.accept ?? '';
-  return accept.includes('application/json') && !accept.includes('text/html');
-}
-
-const NO_LINK = {
-  404: ['Link not found', 'No short link has this address. Check it for typos.'],
-  429: ['Too many unknown links', 'This address asked for too many unknown links. Try again in a minute.'],
-  503: ['Try again in a moment', 'This link cannot be looked up right now. Try again in a few seconds.'],
-} as const;
-
 /** Why a code was not redirected, as a small page (JSON when asked for); 429 and 503 say when to retry. */
 export function sendMiss(
   request: FastifyRequest,
@@ -51,7 +41,7 @@ export function sendMiss(
   const [title, detail] = NO_LINK[status];
   reply.code(status).header('cache-control', 'no-store');
   if (status !== 404) reply.header('retry-after', String(retryAfterSeconds));
-  if (wantsJson(request)) return reply.send({ error: String(status), message: detail });
+  if (wantsJson(request.headers.accept)) return reply.send({ error: String(status), message: detail });
   return reply.type('text/html; charset=utf-8').send(errorPage(status, title, detail));
 }
 

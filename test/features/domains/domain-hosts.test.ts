@@ -15,8 +15,8 @@ const records = new Map<string, string>();
 let t: TestApp;
 let port: number;
 
-/** Sends the request bytes as they are and reads the status line and Location of the answer. */
-function raw(request: string): Promise<{ status: number; location: string | undefined }> {
+/** Sends the request bytes as they are; the whole answer as text. */
+function rawText(request: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');
     let data = '';
@@ -25,13 +25,17 @@ function raw(request: string): Promise<{ status: number; location: string | unde
       data += chunk;
     });
     socket.on('error', reject);
-    socket.on('end', () => {
-      const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(data)?.[1]);
-      const location = /\r\nlocation: ([^\r]*)/i.exec(data)?.[1];
-      resolve({ status, location });
-    });
+    socket.on('end', () => resolve(data));
     socket.end(request.replaceAll('\n', '\r\n'));
   });
+}
+
+/** The status line and Location of the answer to the request bytes. */
+async function raw(request: string): Promise<{ status: number; location: string | undefined }> {
+  const data = await rawText(request);
+  const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(data)?.[1]);
+  const location = /\r\nlocation: ([^\r]*)/i.exec(data)?.[1];
+  return { status, location };
 }
 
 before(async () => {
@@ -66,6 +70,23 @@ describe('the Host header on a listening server', () => {
       const acme = await raw(`GET /same1 HTTP/1.1\nHost: ${ACME}:8080\nConnection: close\n\n`);
       assert.deepEqual(acme, { status: 302, location: 'https://example.com/acme' });
     }
+  });
+
+  it('answers a code on an unknown host with the 404 page or JSON, as an unknown code is', async () => {
+    const page = await rawText('GET /same1 HTTP/1.1\nHost: unknown.example\nConnection: close\n\n');
+    assert.match(page, /^HTTP\/1\.1 404 /);
+    assert.match(page, /\r\ncontent-type: text\/html; charset=utf-8\r\n/i);
+    assert.match(page, /\r\ncontent-security-policy: default-src 'self'/i);
+    assert.match(page, /\r\ncache-control: no-store\r\n/i);
+    assert.match(page, /<\/html>/);
+    const json = await rawText(
+      'GET /same1 HTTP/1.1\nHost: unknown.example\nAccept: application/json\nConnection: close\n\n',
+    );
+    assert.match(json, /^HTTP\/1\.1 404 /);
+    assert.match(json, /\r\n\r\n\{"error":"404","message":"[^"]+"\}$/);
+    const head = await rawText('HEAD /same1 HTTP/1.1\nHost: unknown.example\nConnection: close\n\n');
+    assert.match(head, /^HTTP\/1\.1 404 /);
+    assert.ok(head.endsWith('\r\n\r\n'), 'no body to a HEAD');
   });
 
   it('answers an unknown host 404, whatever the forwarded headers say', async () => {
