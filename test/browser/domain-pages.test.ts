@@ -147,6 +147,46 @@ describe('the Domains page in Chromium', () => {
     await close();
   });
 
+  it("puts a new link on a chosen domain and shows the link's pages under it", async () => {
+    const { page, errors, close } = await ownerPage();
+    const brand = 'brand.acme.example';
+    await page.goto(`${base}/w/acme/domains`);
+    await page.fill('#add-domain input[name=host]', brand);
+    await page.click('#add-domain button[type=submit]');
+    await page.waitForURL(/done=added/);
+    const card = page.locator(`section[data-domain="${brand}"]`);
+    txt.set(`_snip-challenge.${brand}`, [[(await card.locator('[data-txt-value]').textContent()) ?? '']]);
+    await card.locator('[data-action=verify]').click();
+    await page.waitForURL(/done=verified/);
+
+    await page.goto(`${base}/w/acme`);
+    await page.fill('#create input[name=url]', 'https://example.com/brand-launch');
+    await page.fill('#create input[name=slug]', 'launch');
+    await page.selectOption('#create select[name=domain]', brand);
+    await page.click('#create button[type=submit]');
+    await page.waitForURL(/created=launch/);
+    const created = page.locator('[data-done=link-created] code');
+    assert.equal(await created.getAttribute('data-copy'), `https://${brand}/launch`);
+
+    await page.click('tr[data-code=launch] a.title');
+    await page.waitForURL(/\/w\/acme\/links\/launch\?domain=brand\.acme\.example$/);
+    assert.match((await page.textContent('main')) ?? '', /brand\.acme\.example\/launch/);
+    const qr = page.locator('figure.qr img');
+    await qr.evaluate((image: HTMLImageElement) => image.decode());
+    assert.ok(
+      (await qr.evaluate((image: HTMLImageElement) => image.naturalWidth)) > 0,
+      'the QR code is drawn',
+    );
+
+    await page.click('a[href*="/links/launch/stats"]');
+    await page.waitForURL(/\/links\/launch\/stats\?domain=/);
+    await page.click('nav.presets a[data-days="7"]');
+    await page.waitForURL(/domain=brand\.acme\.example/);
+    assert.match((await page.textContent('h1')) ?? '', /launch/);
+    assert.deepEqual(errors, []);
+    await close();
+  });
+
   it('shows a pending domain without overflow, overlaps or serious accessibility violations', async () => {
     const client = new PageClient(app);
     await client.signIn('olga@example.com', PASSWORD);

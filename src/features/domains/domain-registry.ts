@@ -16,6 +16,8 @@ export interface ServedDomain {
 
 /** Host headers remembered at most; past this the memory starts again (random hosts cost no more). */
 const MEMO_MAX = 10_000;
+/** The longest Host header remembered: a host of 253 characters and a port. */
+const MEMO_KEY_MAX = 260;
 
 /**
  * Every domain in memory: the redirect finds the one a request's Host names with one map look-up,
@@ -104,8 +106,11 @@ export class DomainRegistry {
     const host = name.direct ? this.#defaultHost : name.host;
     const domain = this.#byHost.get(host);
     const found = (domain && this.#served.get(domain.id)) ?? null;
-    if (this.#memo.size >= MEMO_MAX) this.#memo.clear();
-    this.#memo.set(key, found);
+    // Only what could be a host is remembered: a long header would make the memory an attacker's.
+    if (key.length <= MEMO_KEY_MAX) {
+      if (this.#memo.size >= MEMO_MAX) this.#memo.clear();
+      this.#memo.set(key, found);
+    }
     return found ?? undefined;
   }
 

@@ -88,6 +88,10 @@ describe('DomainRegistry', () => {
       assert.equal(domains.served('unknown.example.com'), undefined);
       assert.equal(domains.served('unknown.example.com'), undefined, 'answered again from memory');
       assert.equal(domains.served('sn.ip.evil.example'), undefined);
+      // Headers longer than any host are answered, never remembered.
+      const long = `${'a'.repeat(5000)}.example`;
+      assert.equal(domains.served(long), undefined);
+      assert.equal(domains.served(long), undefined);
     });
 
     it("keeps the default domain's stored settings under BASE_URL's host", () => {

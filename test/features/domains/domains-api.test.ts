@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { assertProblem, callApi, keyWithScopes } from '../../fixtures/api-client.ts';
-import { send, startTestApp, type TestApp } from '../../helper.ts';
+import { createMultipart, send, startTestApp, type TestApp } from '../../helper.ts';
 
 /** Domains through /api/v1, /create and the link space, one app for the suite (docs/api.md §12). */
 
@@ -175,7 +175,7 @@ describe('a code space per domain', () => {
     assert.equal((await api('GET', '/links/promo')).body.title === 'Acme promo', false);
   });
 
-  it('takes the domain on /create, as JSON and as a form, and refuses an unusable one', async () => {
+  it('takes the domain on /create, as JSON and in both form encodings, and refuses an unusable one', async () => {
     const json = await send(t.app, {
       method: 'POST',
       url: '/create',
@@ -192,6 +192,13 @@ describe('a code space per domain', () => {
     });
     assert.equal(form.status, 201);
     assert.match(String(form.body.short_url), /^https:\/\/go\.acme\.example\//);
+    const multipart = await createMultipart(t.app, {
+      apikey: t.apiKey,
+      url: 'https://example.com/create-multipart',
+      domain: ACME,
+    });
+    assert.equal(multipart.status, 201);
+    assert.match(String(multipart.body.short_url), /^https:\/\/go\.acme\.example\//);
     const refused = await send(t.app, {
       method: 'POST',
       url: '/create',
