@@ -96,8 +96,14 @@ function domainReads(deps: DomainsDeps) {
       return { hosts: hosts.map((domain) => domain.host), chosen: registry.hostOf(defaultOf(workspaceId)) };
     },
 
-    /** A host Snip serves links on (a link to it would loop); a pending claim blocks nobody's links. */
-    isOwnHost: (host: string): boolean => registry.byHost(host.toLowerCase())?.verifiedAt != null,
+    /**
+     * An added domain Snip serves links on (a link to it would loop); a pending claim blocks nobody's
+     * links. BASE_URL's own is told by its host and port where links are checked (core/target-url.ts).
+     */
+    isOwnHost(host: string): boolean {
+      const domain = registry.byHost(host.toLowerCase());
+      return domain !== undefined && domain.id !== DEFAULT_DOMAIN_ID && domain.verifiedAt !== null;
+    },
 
     /** Whether a proxy may get a certificate for the host: a verified domain Snip serves. */
     async tlsAllowed(hostInput: unknown): Promise<boolean> {

@@ -5,6 +5,11 @@ import type { LinkEvents } from '../../core/ports/shared-state.ts';
 import { DomainRegistry } from './domain-registry.ts';
 import { domainsService, type TxtResolver } from './domains.ts';
 
+export { domainRoutes } from './api/domain-routes.ts';
+export { DOMAIN_SCHEMAS } from './api/domain-schemas.ts';
+export { DOMAIN_COMMANDS, DOMAIN_FLAGS, type DomainCliDeps } from './cli/domain-commands.ts';
+export { domainJson } from './domain-json.ts';
+export { type AddressedDomain, DOMAIN_PARAM } from './domain-param.ts';
 export { DomainRegistry, type ServedDomain } from './domain-registry.ts';
 export {
   CHALLENGE_LABEL,
@@ -16,6 +21,8 @@ export {
   redirectTarget,
   type TxtResolver,
 } from './domains.ts';
+export { type DomainPageOptions, domainPages } from './pages/domain-pages.ts';
+export { tlsAllowedRoute } from './tls-route.ts';
 
 export interface DomainServicesOptions {
   baseUrl: URL;
@@ -46,10 +53,3 @@ export async function domainServices(options: DomainServicesOptions) {
   timer.unref();
   return { domains, registry, reload, stop: () => clearInterval(timer) };
 }
-export { domainRoutes } from './api/domain-routes.ts';
-export { DOMAIN_SCHEMAS } from './api/domain-schemas.ts';
-export { DOMAIN_COMMANDS, DOMAIN_FLAGS, type DomainCliDeps } from './cli/domain-commands.ts';
-export { domainJson } from './domain-json.ts';
-export { type AddressedDomain, DOMAIN_PARAM } from './domain-param.ts';
-export { type DomainPageOptions, domainPages } from './pages/domain-pages.ts';
-export { tlsAllowedRoute } from './tls-route.ts';

@@ -139,6 +139,14 @@ describe('a code space per domain', () => {
     );
   });
 
+  it('refuses links to a served domain as loops (305), and takes other hosts and ports', async () => {
+    assertProblem(await api('POST', '/links', { url: `https://${ACME}/elsewhere` }), 409, '305');
+    assertProblem(await api('POST', '/links', { url: 'https://sn.ip/elsewhere' }), 409, '305');
+    // BASE_URL's host on another port, and a domain only claimed, are someone else's pages.
+    assert.equal((await api('POST', '/links', { url: 'https://sn.ip:8443/page' })).status, 201);
+    assert.equal((await api('POST', '/links', { url: 'https://pending.acme.example/page' })).status, 201);
+  });
+
   it('redirects by the Host header, never by a forwarded one; unknown hosts are 404', async () => {
     assert.equal((await on('sn.ip', '/promo')).headers.location, 'https://example.com/home-promo');
     assert.equal((await on(ACME, '/promo')).headers.location, 'https://example.com/acme-promo');
