@@ -107,9 +107,11 @@ function domainReads(deps: DomainsDeps) {
 
     /** Whether a proxy may get a certificate for the host: a verified domain Snip serves. */
     async tlsAllowed(hostInput: unknown): Promise<boolean> {
-      const checked = typeof hostInput === 'string' ? domainHost(hostInput) : undefined;
-      if (!checked?.ok) return false;
-      if (checked.host === registry.defaultHost) return true;
+      if (typeof hostInput !== 'string') return false;
+      // BASE_URL's host may be one no added domain could have (localhost, an address).
+      if (hostInput.trim().toLowerCase().replace(/\.$/, '') === registry.defaultHost) return true;
+      const checked = domainHost(hostInput);
+      if (!checked.ok) return false;
       const domain = await current(checked.host);
       return domain !== undefined && domain.verifiedAt !== null;
     },

@@ -259,6 +259,19 @@ describe('root and not-found redirects, TLS and removal', () => {
     assert.equal((await on(undefined, '/.well-known/snip/tls-allowed')).status, 404);
   });
 
+  it("answers the TLS ask for BASE_URL's host even when no added domain could have it", async () => {
+    const local = await startTestApp({ env: { BASE_URL: 'http://localhost:8080' } });
+    try {
+      const ask = (domain: string) =>
+        send(local.app, { method: 'GET', url: `/.well-known/snip/tls-allowed?domain=${domain}` });
+      assert.equal((await ask('localhost')).status, 200);
+      assert.equal((await ask('LOCALHOST.')).status, 200);
+      assert.equal((await ask('otherhost')).status, 404);
+    } finally {
+      await local.close();
+    }
+  });
+
   it('refuses to remove a domain with live links (318); its codes are never issued there again', async () => {
     assertProblem(await api('DELETE', `/domains/${ACME}`), 409, '318');
     const listed = await api('GET', `/links?domain=${ACME}&limit=100`);
