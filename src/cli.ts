@@ -133,13 +133,6 @@ const NO_KEYS: KeyAuthenticator = {
   },
 };
 
-/** The domains as the store has them, for the short URLs a command prints and `--domain`. */
-async function registryOf(store: Store, config: Config): Promise<DomainRegistry> {
-  const registry = new DomainRegistry(config.baseUrl);
-  registry.load(await store.listDomains());
-  return registry;
-}
-
 /** The domains as the store has them now; changes are announced to the servers on `linkEvents`. */
 async function loadDomains(
   store: Store,
@@ -227,8 +220,10 @@ export async function runCli(
         const opened: Deps = {
           store,
           baseUrl: config.baseUrl,
-          origins: () => registryOf(store, config),
-          domainOf: async (host) => (host === undefined ? 0 : (await registryOf(store, config)).idOf(host)),
+          // The domains as the store has them: the short URLs a command prints, and `--domain`.
+          origins: async () => (await loadDomains(store, config, deps)).registry,
+          domainOf: async (host) =>
+            host === undefined ? 0 : (await loadDomains(store, config, deps)).registry.idOf(host),
           retentionDays: config.analyticsRetentionDays,
           withLinkEditor: (use) => withLinkEditor(store, config, deps, use),
           withLinkCreator: (options, use) => withLinkCreator(store, config, deps, options, use),
