@@ -119,11 +119,23 @@ export class DomainRegistry {
     return this.#byHost.get(host);
   }
 
-  /** The id of the domain a host names as typed (any case, IDN, trailing dot); 317 for none such. */
-  idOf(host: string): number {
-    const checked = domainHost(host);
-    const domain = this.#byHost.get(checked.ok ? checked.host : host.trim().toLowerCase());
-    if (!domain) throw new Refusal('317', `No domain is ${host.slice(0, 80)}.`);
+  /**
+   * A host as typed (any case, IDN, trailing dot) in its stored form: BASE_URL's host as it is (it may
+   * be localhost or an address, which no added domain could be), any other in its ASCII form;
+   * undefined for what no domain could be named.
+   */
+  hostNamed(input: unknown): string | undefined {
+    if (typeof input !== 'string') return undefined;
+    if (input.trim().toLowerCase().replace(/\.$/, '') === this.#defaultHost) return this.#defaultHost;
+    const checked = domainHost(input);
+    return checked.ok ? checked.host : undefined;
+  }
+
+  /** The id of the domain a host names as typed; 317 for none such. */
+  idOf(input: string): number {
+    const host = this.hostNamed(input);
+    const domain = host === undefined ? undefined : this.#byHost.get(host);
+    if (!domain) throw new Refusal('317', `No domain is ${input.slice(0, 80)}.`);
     return domain.id;
   }
 

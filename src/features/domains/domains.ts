@@ -1,4 +1,3 @@
-import { domainHost } from '../../core/domain-host.ts';
 import type { Domain, Workspace } from '../../core/entities.ts';
 import { Refusal } from '../../core/errors.ts';
 import { DEFAULT_DOMAIN_ID } from '../../core/link-key.ts';
@@ -59,10 +58,10 @@ function domainReads(deps: DomainsDeps) {
   }
 
   async function usableId(workspaceId: number, hostInput: unknown): Promise<number> {
-    const checked = typeof hostInput === 'string' ? domainHost(hostInput) : undefined;
-    if (!checked?.ok) throw new Refusal('317');
-    if (checked.host === registry.defaultHost) return DEFAULT_DOMAIN_ID;
-    const domain = await current(checked.host);
+    const host = registry.hostNamed(hostInput);
+    if (host === undefined) throw new Refusal('317');
+    if (host === registry.defaultHost) return DEFAULT_DOMAIN_ID;
+    const domain = await current(host);
     if (!domain || !usable(domain, workspaceId)) throw new Refusal('317');
     return domain.id;
   }
@@ -84,8 +83,8 @@ function domainReads(deps: DomainsDeps) {
      */
     addressed(workspaceId: number, hostInput: unknown): number {
       if (hostInput === undefined || hostInput === '') return defaultOf(workspaceId);
-      const checked = typeof hostInput === 'string' ? domainHost(hostInput) : undefined;
-      const domain = checked?.ok ? registry.byHost(checked.host) : undefined;
+      const host = registry.hostNamed(hostInput);
+      const domain = host === undefined ? undefined : registry.byHost(host);
       if (!domain || !visible(domain, workspaceId)) throw new Refusal('317');
       return domain.id;
     },
@@ -107,12 +106,10 @@ function domainReads(deps: DomainsDeps) {
 
     /** Whether a proxy may get a certificate for the host: a verified domain Snip serves. */
     async tlsAllowed(hostInput: unknown): Promise<boolean> {
-      if (typeof hostInput !== 'string') return false;
-      // BASE_URL's host may be one no added domain could have (localhost, an address).
-      if (hostInput.trim().toLowerCase().replace(/\.$/, '') === registry.defaultHost) return true;
-      const checked = domainHost(hostInput);
-      if (!checked.ok) return false;
-      const domain = await current(checked.host);
+      const host = registry.hostNamed(hostInput);
+      if (host === undefined) return false;
+      if (host === registry.defaultHost) return true;
+      const domain = await current(host);
       return domain !== undefined && domain.verifiedAt !== null;
     },
   };

@@ -259,7 +259,7 @@ describe('root and not-found redirects, TLS and removal', () => {
     assert.equal((await on(undefined, '/.well-known/snip/tls-allowed')).status, 404);
   });
 
-  it("answers the TLS ask for BASE_URL's host even when no added domain could have it", async () => {
+  it("names BASE_URL's host as a domain even when no added domain could have it", async () => {
     const local = await startTestApp({ env: { BASE_URL: 'http://localhost:8080' } });
     try {
       const ask = (domain: string) =>
@@ -267,6 +267,13 @@ describe('root and not-found redirects, TLS and removal', () => {
       assert.equal((await ask('localhost')).status, 200);
       assert.equal((await ask('LOCALHOST.')).status, 200);
       assert.equal((await ask('otherhost')).status, 404);
+      // The link resource's own `domain` names it again, on create and as `?domain=`.
+      const body = { url: 'https://example.com/local', domain: 'LOCALHOST' };
+      const made = await callApi(local.app, 'POST', '/links', { key: local.apiKey, body });
+      assert.equal(made.status, 201);
+      assert.equal(made.body.domain, 'localhost');
+      const path = `/links/${made.body.short_code}?domain=${made.body.domain}`;
+      assert.equal((await callApi(local.app, 'GET', path, { key: local.apiKey })).status, 200);
     } finally {
       await local.close();
     }
