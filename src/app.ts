@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import { DEFAULT_DOMAIN_ID } from './core/link-key.ts';
 import type { DemoLog } from './core/ports/shared-state.ts';
+import { ABUSE_SCHEMAS, auditRoutes, reportApiRoutes, reportPages } from './features/abuse/index.ts';
 import { type ClickBuffer, STATS_SCHEMAS, statsApiRoutes, statsPages } from './features/analytics/index.ts';
 import { DEMO_ASSETS, demoFeature } from './features/demo/index.ts';
 import { DOMAIN_SCHEMAS, domainPages, domainRoutes, tlsAllowedRoute } from './features/domains/index.ts';
@@ -129,6 +130,12 @@ async function managementRoutes(app: FastifyInstance, config: Config, services: 
       await v1.register(groupRoutes, { api: groupsApi({ store, groups: pages.groups }), origin });
       await v1.register(accountApiRoutes, { store });
       await v1.register(domainRoutes, { domains: services.domains, store, origin });
+      await v1.register(reportApiRoutes, { reports: services.abuse.reports });
+      await v1.register(auditRoutes, {
+        audit: services.abuse.audit,
+        cursors: links.cursors,
+        slugOf: async (id) => (await store.findWorkspaceById(id))?.slug,
+      });
       await v1.register(memberRoutes, {
         members: pages.members,
         invitations: pages.invitations,
@@ -151,7 +158,7 @@ async function signedInPages(app: FastifyInstance, config: Config, services: Ser
     members: pages.members,
     invitations: pages.invitations,
     admin: pages.workspaces,
-    signupOpen: config.signup === 'open',
+    signupMode: config.signup,
     store: services.store,
     counter: services.counter,
     baseUrl: config.baseUrl,
@@ -176,6 +183,11 @@ async function signedInPages(app: FastifyInstance, config: Config, services: Ser
     domainOf: services.domains.addressed,
   });
   await app.register(domainPages, { ...pages.session, domains: services.domains });
+  await app.register(reportPages, {
+    reports: services.abuse.reports,
+    forms: pages.forms,
+    policy: pages.session.policy,
+  });
   await app.register(assetRoutes, { files: { ...WEB_ASSETS, ...DEMO_ASSETS, ...OPS_ASSETS } });
 }
 
@@ -200,6 +212,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     WorkspaceSchema,
     ...MEMBER_SCHEMAS,
     ...DOMAIN_SCHEMAS,
+    ...ABUSE_SCHEMAS,
   ];
   for (const schema of [...schemas, ...STATS_SCHEMAS]) app.addSchema(schema);
   await collectOpenapi(app, config.baseUrl);
@@ -239,6 +252,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     passwordTries: PASSWORD_TRIES,
     domainOf: (host) => services.domains.registry.served(host),
     origins: services.domains.registry,
+    screen: services.screen,
   });
   await app.register(opsFeature, {
     checks: [{ name: 'store', check: () => services.store.ping() }, ...(deps.readinessChecks ?? [])],

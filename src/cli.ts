@@ -1,3 +1,4 @@
+import { listFetcher } from './adapters/inspect/fetch-list.ts';
 import { createInspector } from './adapters/inspect/inspector.ts';
 import { LocalLinkEvents } from './adapters/memory/link-events.ts';
 import { MemoryWindowCounter } from './adapters/memory/window-counter.ts';
@@ -10,6 +11,15 @@ import type { Inspector } from './core/ports/inspector.ts';
 import type { KeyAuthenticator } from './core/ports/key-auth.ts';
 import type { LinkEvents } from './core/ports/shared-state.ts';
 import type { Store } from './core/ports/store.ts';
+import { shortUrl } from './core/short-url.ts';
+import {
+  ABUSE_COMMANDS,
+  ABUSE_FLAGS,
+  type AbuseCliDeps,
+  type AbuseOperations,
+  AbuseScreen,
+  abuseOperations,
+} from './features/abuse/index.ts';
 import { STATS_COMMANDS, STATS_FLAGS } from './features/analytics/index.ts';
 import {
   DOMAIN_COMMANDS,
@@ -71,10 +81,11 @@ const FLAGS = {
   ...IMPORT_FLAGS,
   ...STATS_FLAGS,
   ...DOMAIN_FLAGS,
+  ...ABUSE_FLAGS,
 } as const;
 
 /** What every command may run with: each feature's commands take the part they name. */
-interface Deps extends LinkCliDeps, ImportCliDeps, DomainCliDeps {
+interface Deps extends LinkCliDeps, ImportCliDeps, DomainCliDeps, AbuseCliDeps {
   /** ANALYTICS_RETENTION_DAYS: how far back hourly stats reach. */
   retentionDays: number;
 }
@@ -88,6 +99,7 @@ const COMMANDS: Record<string, Command<typeof FLAGS, Deps>> = {
   ...IMPORT_COMMANDS,
   ...STATS_COMMANDS,
   ...DOMAIN_COMMANDS,
+  ...ABUSE_COMMANDS,
 };
 
 const TABLE = commandTable(COMMANDS);
@@ -106,13 +118,21 @@ async function openSharedState(config: Config): Promise<SharedState | undefined>
   }
 }
 
+/** The blocklists as the store has them, for the checks of `link edit` and `link import`. */
+async function loadScreen(store: Store): Promise<AbuseScreen> {
+  const screen = new AbuseScreen(store);
+  await screen.refresh();
+  return screen;
+}
+
 /** The inspector given, or the real one, made only when a target needs inspecting. */
-function lazyInspector(config: Config, deps: CliDeps): Inspector {
+function lazyInspector(config: Config, deps: CliDeps, screen: AbuseScreen): Inspector {
   let created: Inspector | undefined;
   return (
     deps.inspector ?? {
       inspect: (url) => {
-        created ??= createInspector({ allowPrivate: config.allowPrivateTargets });
+        const blockedHost = (host: string) => screen.blocksHost(host);
+        created ??= createInspector({ allowPrivate: config.allowPrivateTargets, blockedHost });
         return created.inspect(url);
       },
       close: async () => created?.close(),
@@ -159,10 +179,12 @@ async function withLinkCreator<T>(
   options: { inspect: boolean },
   use: (createAs: CreateLinkAs) => Promise<T>,
 ): Promise<T> {
-  const inspector = options.inspect ? lazyInspector(config, deps) : ACCEPT_UNFETCHED;
+  const screen = await loadScreen(store);
+  const inspector = options.inspect ? lazyInspector(config, deps, screen) : ACCEPT_UNFETCHED;
   const counter = new MemoryWindowCounter();
   const domains = await loadDomains(store, config, deps);
-  const service = createService(config, { store, keys: NO_KEYS, inspector, counter, domains });
+  const isBlocked = (host: string) => screen.blocksHost(host);
+  const service = createService(config, { store, keys: NO_KEYS, inspector, counter, domains, isBlocked });
   try {
     return await use(service.createAs);
   } finally {
@@ -191,15 +213,43 @@ async function withLinkEditor<T>(
   deps: CliDeps,
   use: (editor: LinkEditor) => Promise<T>,
 ): Promise<T> {
-  const inspector = lazyInspector(config, deps);
+  const screen = await loadScreen(store);
+  const inspector = lazyInspector(config, deps, screen);
+  const isBlocked = (host: string) => screen.blocksHost(host);
   try {
     return await withLinkEvents(config, async (linkEvents) => {
       const counter = new MemoryWindowCounter();
       const domains = await loadDomains(store, config, deps);
-      return use(editorService(config, { store, inspector, counter, linkEvents, domains }));
+      return use(editorService(config, { store, inspector, counter, linkEvents, domains, isBlocked }));
     });
   } finally {
     if (inspector !== deps.inspector) await inspector.close();
+  }
+}
+
+/** The operator's abuse services, changes announced to the servers; lists fetched SSRF-safely. */
+async function withAbuse<T>(
+  store: Store,
+  config: Config,
+  deps: CliDeps,
+  io: Io,
+  use: (abuse: AbuseOperations) => Promise<T>,
+): Promise<T> {
+  const fetcher = listFetcher({ allowPrivate: config.allowPrivateTargets });
+  try {
+    return await withLinkEvents(config, async (linkEvents) => {
+      const { registry } = await loadDomains(store, config, deps);
+      const operations = abuseOperations({
+        store,
+        linkEvents,
+        fetchList: fetcher.fetch,
+        counter: new MemoryWindowCounter(),
+        onError: (error) => io.err.write(`snip: the audit log could not be written: ${String(error)}\n`),
+      });
+      return use({ ...operations, shortUrl: (link) => shortUrl(registry, link) });
+    });
+  } finally {
+    await fetcher.close();
   }
 }
 
@@ -227,6 +277,7 @@ export async function runCli(
           retentionDays: config.analyticsRetentionDays,
           withLinkEditor: (use) => withLinkEditor(store, config, deps, use),
           withLinkCreator: (options, use) => withLinkCreator(store, config, deps, options, use),
+          withAbuse: (use) => withAbuse(store, config, deps, io, use),
           withDomains: (use) =>
             withLinkEvents(config, async (linkEvents) =>
               use(await loadDomains(store, config, deps, linkEvents)),

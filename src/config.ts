@@ -1,5 +1,5 @@
-import { isIP } from 'node:net';
 import type { Tracking } from './core/analytics/model.ts';
+import { type Cidr, parseCidr } from './core/cidr.ts';
 import { PLAN_NAME_PATTERN } from './core/plans.ts';
 import { DEFAULT_SOCIAL_DOMAINS } from './core/social.ts';
 import { formatTimestamp } from './core/timestamp.ts';
@@ -18,7 +18,10 @@ export interface Config {
   redirectStatus: 301 | 302 | 307 | 308;
   httpStatusMode: 'rest' | 'always-200';
   timestampTz: string;
-  signup: 'open' | 'closed';
+  /** SIGNUP: anyone may sign up, only the invited (through their invitation link), or nobody. */
+  signup: 'open' | 'invite' | 'closed';
+  /** SIGNUP_BLOCK_DISPOSABLE: refuse sign-ups at disposable email domains. */
+  signupBlockDisposable: boolean;
   socialDomains: readonly string[];
   /** false, or the number of proxy hops in front of Snip whose X-Forwarded-For is believed. */
   trustProxy: false | number;
@@ -67,12 +70,8 @@ export interface Config {
   emailVerification: 'required' | 'off';
   /** OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, OIDC_NAME: "Sign in with …" when set. */
   oidc: { issuer: string; clientId: string; clientSecret: string; name: string } | undefined;
-}
-
-export interface Cidr {
-  address: string;
-  prefix: number;
-  family: 'ipv4' | 'ipv6';
+  /** BLOCKLIST_URLS, BLOCKLIST_REFRESH_HOURS, REPORT_EMAIL (docs/api.md §13). */
+  abuse: { blocklistUrls: readonly string[]; blocklistRefreshHours: number; reportEmail: string | undefined };
 }
 
 export class ConfigError extends Error {
@@ -174,16 +173,11 @@ function cidrs(env: Env, name: string): Cidr[] {
     .map((part) => part.trim())
     .filter(Boolean)
     .map((part) => {
-      const [address = '', prefixText, extra] = part.split('/');
-      const version = isIP(address);
-      const max = version === 6 ? 128 : 32;
-      const prefix = prefixText === undefined ? max : Number(prefixText);
-      if (version === 0 || extra !== undefined || !/^\d{1,3}$/.test(prefixText ?? '0') || prefix > max) {
-        throw new ConfigError(
-          `${name} must be a comma-separated list of CIDRs (1.2.3.0/24, 2001:db8::/32), got "${part}"`,
-        );
-      }
-      return { address, prefix, family: version === 6 ? 'ipv6' : 'ipv4' } as const;
+      const cidr = parseCidr(part);
+      if (cidr) return cidr;
+      throw new ConfigError(
+        `${name} must be a comma-separated list of CIDRs (1.2.3.0/24, 2001:db8::/32), got "${part}"`,
+      );
     });
 }
 
@@ -225,6 +219,17 @@ function oidc(env: Env): Config['oidc'] {
   return { issuer, clientId, clientSecret, name: env.OIDC_NAME?.trim() || 'your identity provider' };
 }
 
+function abuse(env: Env): Config['abuse'] {
+  const urls = (env.BLOCKLIST_URLS ?? '').split(/[\s,]+/).filter(Boolean);
+  const bad = urls.find((url) => !/^https?:\/\/[^/?#]+/.test(url));
+  if (bad) throw new ConfigError(`BLOCKLIST_URLS must be http(s) URLs separated by commas, got "${bad}"`);
+  const reportEmail = env.REPORT_EMAIL?.trim() || undefined;
+  if (reportEmail && !/^[^\s@]+@[^\s@]+$/.test(reportEmail))
+    throw new ConfigError(`REPORT_EMAIL must be an email address, got "${reportEmail}"`);
+  const blocklistRefreshHours = integer(env, 'BLOCKLIST_REFRESH_HOURS', 24, 1, 8760);
+  return { blocklistUrls: Object.freeze(urls), blocklistRefreshHours, reportEmail };
+}
+
 export function loadConfig(env: Env): Config {
   const port = integer(env, 'PORT', 8080, 0, 65535);
   const social = env.SOCIAL_DOMAINS?.trim();
@@ -246,7 +251,8 @@ export function loadConfig(env: Env): Config {
       | 308,
     httpStatusMode: oneOf(env, 'HTTP_STATUS_MODE', ['rest', 'always-200'], 'rest'),
     timestampTz: timeZone(env),
-    signup: oneOf(env, 'SIGNUP', ['open', 'closed'], 'open'),
+    signup: oneOf(env, 'SIGNUP', ['open', 'invite', 'closed'], 'open'),
+    signupBlockDisposable: boolean(env, 'SIGNUP_BLOCK_DISPOSABLE', true),
     socialDomains: Object.freeze(
       social
         ? social
@@ -280,6 +286,7 @@ export function loadConfig(env: Env): Config {
     mail: mailSettings,
     emailVerification: emailVerification(env, mailSettings !== undefined),
     oidc: oidc(env),
+    abuse: abuse(env),
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
   });
 }

@@ -1,19 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyServerOptions } from 'fastify';
 import { withDeadline } from './adapters/deadline.ts';
+import { listFetcher } from './adapters/inspect/fetch-list.ts';
 import { createInspector } from './adapters/inspect/inspector.ts';
 import { smtpMailer } from './adapters/mail/smtp-mailer.ts';
 import { MemoryDemoLog } from './adapters/memory/demo-log.ts';
 import { LocalLinkEvents } from './adapters/memory/link-events.ts';
 import { MemoryVisitors } from './adapters/memory/visitors.ts';
 import { MemoryWindowCounter } from './adapters/memory/window-counter.ts';
-import { configuredProvider } from './adapters/oidc/oidc-client.ts';
 import { threadQrImages } from './adapters/qr/qr-thread.ts';
 import type { Config } from './config.ts';
 import type { Link } from './core/entities.ts';
 import { accountKeys } from './core/key-authentication.ts';
 import type { CountryLookup } from './core/ports/geo.ts';
-import type { IdentityProvider } from './core/ports/identity-provider.ts';
 import type { Inspector } from './core/ports/inspector.ts';
 import type { KeyAuthenticator } from './core/ports/key-auth.ts';
 import type { Mailer } from './core/ports/mailer.ts';
@@ -24,33 +23,22 @@ import type { TxtResolver } from './core/ports/txt-resolver.ts';
 import type { VisitLimits } from './core/ports/visit-limits.ts';
 import type { Visitors } from './core/ports/visitors.ts';
 import { socialMatcher } from './core/social.ts';
-import { visitCollection, visitStats } from './features/analytics/index.ts';
+import { AbuseScreen, abuseServices } from './features/abuse/index.ts';
+import { visitCollection } from './features/analytics/index.ts';
 import { demoKeys, demoLinkStore } from './features/demo/index.ts';
 import { type DomainsService, domainServices } from './features/domains/index.ts';
-import { accountGroups } from './features/groups/index.ts';
 import {
   type CreateLinkStore,
   createLinkService,
-  dashboardService,
   InFlight,
   linkEditor,
   pageCursors,
 } from './features/links/index.ts';
 import { createMetrics, redirectCounters, timedInspector, timedStore } from './features/ops/index.ts';
 import { redirectPath, storeVisitLimits } from './features/redirect/index.ts';
-import {
-  apiAccess,
-  invitationsService,
-  KeyUses,
-  membersService,
-  oidcSignIn,
-  signInService,
-  workspaceAdmin,
-} from './features/workspaces/index.ts';
+import { KeyUses } from './features/workspaces/index.ts';
 import { type LateLogger, lateLogger } from './http/late-logger.ts';
-import { signedFormTokens } from './web/session/csrf.ts';
-import { sessionService } from './web/session/sessions.ts';
-import type { WorkspaceDeps } from './web/session/workspace-pages.ts';
+import { pageServices } from './page-services.ts';
 
 /**
  * Every service, built once from the adapters given (or in-memory ones) and the settings: the
@@ -88,6 +76,8 @@ export interface LinkPorts {
   counter: WindowCounter;
   /** The domains links go on (docs/api.md §12). */
   domains: Pick<DomainsService, 'forNewLink' | 'isOwnHost'>;
+  /** The operators' blocklists (docs/api.md §13). */
+  isBlocked?: (host: string) => boolean;
   now?: () => number;
 }
 
@@ -138,6 +128,7 @@ function redirectServices(
     linkEvents: base.linkEvents,
     domainOf: (host) => domains.registry.served(host),
     onDomainsChanged: domains.reload,
+    screen: base.screen,
     cache: { max: config.linkCacheSize, ttlMs: config.linkCacheTtlSeconds * 1000 },
     record: collection.record,
     onRedirect: counted.redirected,
@@ -173,7 +164,8 @@ async function linkServices(
   };
   const keys = accountKeys(store, { ...keyChecks, onUsed: (keyId) => keyUses.note(keyId) });
   const inFlight = new InFlight();
-  const ports = { inspector, counter, now, domains };
+  const isBlocked = (host: string) => base.screen.blocksHost(host);
+  const ports = { inspector, counter, now, domains, isBlocked };
   const live = inFlight.trackAll(createService(config, { ...ports, store, keys, onCreated }));
   const demoGate = {
     ...keyChecks,
@@ -189,61 +181,18 @@ async function linkServices(
   return { keyUses, keys, inFlight, live, demo, editor, cursors };
 }
 
-/** The services behind the pages: sessions, signed-out forms, sign-in, API access, dashboard, stats. */
-async function pageServices(config: Config, base: ReturnType<typeof baseServices>) {
-  const { store, counter, now } = base;
-  const session: WorkspaceDeps = {
-    sessions: sessionService({ store, ttlMs: config.sessionTtlHours * 3_600_000, now }),
-    accounts: store,
-    workspaces: store,
-    policy: { secure: config.baseUrl.protocol === 'https:' },
-    now,
-    requireVerifiedEmail: config.emailVerification === 'required',
-  };
-  // Every instance signs the signed-out forms with the same key: the first to start stores it.
-  const formKey = await store.secret('form-tokens', randomBytes(32));
-  const signup = { open: config.signup === 'open', plan: config.signupPlan };
-  const auth = signInService({
-    store,
-    counter,
-    signup,
-    limits: {
-      perAccount: config.signinAccountLimit,
-      perAddress: config.signinAddressLimit,
-      windowMs: config.signinWindowSeconds * 1000,
-    },
-    now,
-  });
-  await auth.checkSignupPlan();
-  const provider: IdentityProvider | undefined = configuredProvider(config.oidc, config.baseUrl);
-  return {
-    oidc: provider && oidcSignIn({ provider, store, signup }),
-    session,
-    forms: signedFormTokens(formKey, now),
-    auth,
-    apiAccess: apiAccess(store),
-    members: membersService(store),
-    invitations: invitationsService({
-      store,
-      baseUrl: config.baseUrl,
-      mailer: base.mailer,
-      onMailError: base.log.error('an invitation could not be mailed'),
-      now,
-    }),
-    workspaces: workspaceAdmin(store),
-    groups: accountGroups(store),
-    dashboard: dashboardService({ store, counter, now }),
-    stats: visitStats({ store, now, retentionDays: config.analyticsRetentionDays }),
-  };
-}
-
 /** The store as requests use it (deadlines, metrics), the shared state, the inspector. */
 function baseServices(config: Config, deps: AppDeps, log: LateLogger) {
   const metrics = createMetrics();
+  // Blocklists and suspensions (features/abuse), read once the store is ready; a redirect hop to a
+  // blocked host is never fetched.
+  const screen = new AbuseScreen(deps.store);
+  const blockedHost = (host: string) => screen.blocksHost(host);
   const ownInspector = deps.inspector
     ? undefined
-    : createInspector({ allowPrivate: config.allowPrivateTargets });
+    : createInspector({ allowPrivate: config.allowPrivateTargets, blockedHost });
   return {
+    screen,
     now: deps.now ?? Date.now,
     log,
     metrics,
@@ -270,7 +219,25 @@ export async function serverServices(config: Config, deps: AppDeps) {
     refreshMs: config.linkCacheTtlSeconds * 1000,
     onRefreshError: log.error('reading the domains failed; the last ones known are kept'),
   });
+  const lists = listFetcher({ allowPrivate: config.allowPrivateTargets });
+  const { reportEmail } = config.abuse;
+  const abuse = await abuseServices({
+    ...base,
+    pollMs: Math.min(1000, config.linkCacheTtlSeconds * 1000),
+    domainOf: (host) => domains.registry.served(host)?.id,
+    lists: {
+      urls: config.abuse.blocklistUrls,
+      refreshHours: config.abuse.blocklistRefreshHours,
+      fetch: lists.fetch,
+    },
+    mail:
+      base.mailer && reportEmail
+        ? { mailer: base.mailer, to: reportEmail, baseUrl: config.baseUrl }
+        : undefined,
+    onError: (what) => log.error(what),
+  });
   const redirect = redirectServices(config, deps, base, domains);
+  base.screen.onTakedown(() => redirect.cache.clear());
   const links = await linkServices(config, base, domains.domains, redirect.remember);
   const pages = await pageServices(config, base);
 
@@ -278,6 +245,8 @@ export async function serverServices(config: Config, deps: AppDeps) {
   async function close(): Promise<void> {
     await links.inFlight.settled();
     domains.stop();
+    abuse.stop();
+    await lists.close();
     redirect.sweep.stop();
     await redirect.clicks.close();
     await links.keyUses.close();
@@ -288,7 +257,7 @@ export async function serverServices(config: Config, deps: AppDeps) {
     await base.mailer?.close();
   }
 
-  return { ...base, domains: domains.domains, redirect, links, pages, close, bindLogger: log.bind };
+  return { ...base, domains: domains.domains, abuse, redirect, links, pages, close, bindLogger: log.bind };
 }
 
 export type ServerServices = Awaited<ReturnType<typeof serverServices>>;

@@ -31,6 +31,8 @@ export interface User {
   operator: boolean;
   /** Where /dashboard sends the user; null until they have opened one. */
   lastWorkspaceId: number | null;
+  /** An operator suspended the user: they cannot sign in (docs/api.md §13). */
+  suspendedAt: Date | null;
   createdAt: Date;
 }
 
@@ -44,6 +46,8 @@ export interface Workspace {
   /** The user whose personal workspace this is; null for a team's. */
   personalOf: number | null;
   defaultDomain: string | null;
+  /** An operator suspended it: its links answer 410, its keys 303 (docs/api.md §13). */
+  suspended: { at: Date; reason: string } | null;
   createdAt: Date;
 }
 
@@ -125,6 +129,8 @@ export interface KeyOwner {
   /** Who made the key (null: the operator), and their role in the workspace now: it bounds the scopes. */
   userId: number | null;
   role: Role;
+  /** The workspace, or the key's maker, is suspended by an operator: the key answers 303. */
+  suspended: boolean;
 }
 
 /** Who acts when a link is created: the workspace, its plan, and the live key whose window it spends (0: none). */
@@ -195,6 +201,8 @@ export interface Link {
   passwordHash: string | null;
   /** Targeting rules, in order; [] when none. */
   rules: readonly LinkRule[];
+  /** An operator disabled it for abuse: it answers 410 until an operator enables it (docs/api.md §13). */
+  disabled: { at: Date; reason: string } | null;
 }
 
 /** The rules a link keeps besides its target (docs/api.md §8.2–8.3), as stored. */
@@ -244,47 +252,6 @@ export interface DailyClicks {
   /** UTC day, YYYY-MM-DD. */
   day: string;
   clicks: number;
-}
-
-/** The orders links are listed in: newest first, or most clicked first; ties by the newest id. */
-export type LinkOrder = 'created' | 'clicks';
-
-/** Where a page of links starts or ends in its order: the link's value of the order, and its id. */
-export interface LinkPosition {
-  /** Creation time (epoch ms) or clicks, as the order says. */
-  value: number;
-  id: number;
-}
-
-export interface LinkQuery {
-  /** Only links on this domain. */
-  domainId?: number;
-  /** Only links of this group. */
-  groupId?: number;
-  /** Case-insensitive substring of the long URL or the title. */
-  search?: string;
-  /** Only links with this tag. */
-  tag?: string;
-  /** Only links past their expiry at `now` (true), or only the others (false). */
-  expired?: { is: boolean; now: number };
-  /** Default `created`. */
-  order?: LinkOrder;
-  /** false: leave the total out (an API page or an export needs none). Default true. */
-  counted?: boolean;
-  limit: number;
-  /** The page after this position (further down the order). */
-  after?: LinkPosition;
-  /** The page before this position (back up the order); `after` wins when both are given. */
-  before?: LinkPosition;
-}
-
-export interface LinkPage {
-  /** In the order asked for. */
-  links: Link[];
-  /** Live links matching the query, over all pages; undefined when the query asked for no count. */
-  total: number | undefined;
-  /** More links lie beyond this page, in the direction it was read (down, or up with `before`). */
-  more: boolean;
 }
 
 export interface SessionRecord {

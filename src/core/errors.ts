@@ -23,6 +23,7 @@ export const API_ERRORS = {
   '313': 'The slug is taken or reserved.',
   '314': 'This account has no such link, group or domain.',
   '315': 'The API key lacks the scope this request needs.',
+  '316': 'The target (or a redirect on the way to it) is on a blocklist.',
   '317': 'The domain is unknown, not verified, or not this workspace’s.',
   '318': 'The domain still has links: delete or move them first.',
   '319': 'The change would leave the workspace without an owner.',
@@ -46,6 +47,7 @@ export const ACCOUNT_ERRORS = {
   'plan-missing': 'The plan for new accounts does not exist.',
   'email-invalid': 'That is not an email address.',
   'email-taken': 'An account with this email exists.',
+  'email-disposable': 'Addresses at disposable email services are not accepted.',
   'password-invalid': 'The password is too short or too long.',
   'wrong-password': 'The current password is not right.',
   throttled: 'Too many attempts. Try again later.',
@@ -77,6 +79,15 @@ export const ACCOUNT_ERRORS = {
   'link-invalid': 'This link is not valid: it was used, has expired, or was never made.',
   'email-unverified': 'Confirm your email address first: follow the link we sent.',
   'oidc-failed': 'Signing in with the identity provider did not work.',
+  'account-suspended': 'This account is suspended: ask the operator of this Snip.',
+  'host-invalid': 'That is not a host name (an IDN, punycode, *.domain or ||domain^ are fine).',
+  'blocklist-name-invalid': 'A blocklist name is 1-60 characters of a-z, 0-9, ".", "-" and "_".',
+  'no-such-blocklist': 'There is no blocklist of that name.',
+  'no-such-report': 'There is no report with that number.',
+  'action-invalid': 'An action is disable, suspend, block or dismiss.',
+  'reason-invalid': 'A reason has 1-500 characters.',
+  'no-such-user': 'There is no user with that email.',
+  'personal-workspace': 'A personal workspace goes with its user: delete the user instead.',
 } as const;
 
 export type AccountErrorCode = keyof typeof ACCOUNT_ERRORS;

@@ -77,6 +77,7 @@ export function accountKeyOwner(store: Pick<KeyStore, 'findKeyByHash'>) {
     const owner = await store.findKeyByHash(hash);
     if (!owner || !sameHash(owner.hash, hash)) throw new Refusal('303');
     if (owner.revoked) throw new Refusal('303', 'This API key has been revoked.');
+    if (owner.suspended) throw new Refusal('303', 'This API key’s workspace or maker is suspended.');
     if (!owner.plan.apiAccess)
       throw new Refusal('303', 'The plan of this API key does not include API access.');
     return owner;

@@ -24,3 +24,6 @@ export function parseLinkKey(key: string): { domainId: number; code: string } {
 
 /** The change event that says the domains changed (every instance reloads them); never a link's key. */
 export const DOMAINS_CHANGED = '*domains';
+
+/** The change event that says blocklists or suspensions changed (every instance reads them again). */
+export const ABUSE_CHANGED = '*abuse';

@@ -41,6 +41,7 @@ export const RESERVED_PATHS: ReadonlySet<string> = new Set([
   'password',
   'qrcode',
   'readyz',
+  'report',
   'robots.txt',
   'settings',
   'signup',

@@ -14,6 +14,21 @@ export function targetOrRefuse(url: string): TargetUrl {
   return target;
 }
 
+/** The host lists a target is checked against, in this order: social networks (310), blocklists (316). */
+export interface HostLists {
+  isSocial: SocialMatcher;
+  /** The host, or one of its parent domains, is on an operator's blocklist (docs/api.md §13). */
+  isBlocked?: (host: string) => boolean;
+}
+
+/** A target's host on a list is refused: 310 for a social network, then 316 for a blocklist. */
+export function refuseListedHost(hostname: string, lists: HostLists, rule = false): void {
+  if (lists.isSocial(hostname))
+    throw new Refusal('310', rule ? 'A rule links to a social network.' : undefined);
+  if (lists.isBlocked?.(hostname))
+    throw new Refusal('316', rule ? 'A rule’s target is on a blocklist.' : undefined);
+}
+
 /** A link to this shortener itself would loop (305). */
 export function refuseOwnHost(target: TargetUrl, baseUrl: URL, isOwnHost?: (host: string) => boolean): void {
   const own =
@@ -30,15 +45,15 @@ export async function inspectOrRefuse(inspector: Inspector, target: TargetUrl): 
 
 type CheckedRules = NonNullable<CheckedRuleFields['rules']>;
 
-/** A rule's URL passes the checks of `url` (docs/api.md §8.3): not a social network (310), not Snip (305). */
+/** A rule's URL passes the checks of `url` (docs/api.md §8.3): not listed (310, 316), not Snip (305). */
 export function refuseRuleTargets(
   rules: CheckedRules | undefined,
-  isSocial: SocialMatcher,
+  lists: HostLists,
   baseUrl: URL,
   isOwnHost?: (host: string) => boolean,
 ): void {
   for (const rule of rules ?? []) {
-    if (isSocial(rule.target.parsed.hostname)) throw new Refusal('310', 'A rule links to a social network.');
+    refuseListedHost(rule.target.parsed.hostname, lists, true);
     refuseOwnHost(rule.target, baseUrl, isOwnHost);
   }
 }

@@ -13,6 +13,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The scope a management API route needs; undefined: any live key. */
     scope?: Scope;
+    /** A route of the management API that anyone may call, without a key (POST /api/v1/reports). */
+    keyless?: boolean;
   }
   interface FastifyRequest {
     caller: Authenticated | null;
@@ -31,6 +33,7 @@ export function presentedApiKey(request: FastifyRequest): string | undefined {
 export function requireApiKeys(app: FastifyInstance, keys: KeyAuthenticator): void {
   app.decorateRequest('caller', null);
   app.addHook('onRequest', async (request, reply) => {
+    if (request.routeOptions.config.keyless) return;
     const caller = await keys.authenticate(
       presentedApiKey(request),
       request.ip,

@@ -21,6 +21,7 @@ export const API_STATUS: Readonly<Record<ApiErrorCode, number>> = {
   '313': 409,
   '314': 404,
   '315': 403,
+  '316': 403,
   '317': 400,
   '318': 409,
   '319': 409,

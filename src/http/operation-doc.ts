@@ -37,7 +37,7 @@ export interface OperationDoc {
   operationId: string;
   summary: string;
   description: string;
-  tag: 'Links' | 'Stats' | 'Groups' | 'Account' | 'Workspace' | 'Members' | 'Domains';
+  tag: 'Links' | 'Stats' | 'Groups' | 'Account' | 'Workspace' | 'Members' | 'Domains' | 'Audit';
   scope: Scope | undefined;
   /** The success answers, by status. */
   ok: Record<number, object>;

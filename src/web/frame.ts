@@ -16,6 +16,8 @@ export interface Frame {
   email: string;
   csrfToken: string;
   workspace?: WorkspaceNav;
+  /** The user runs this Snip: the navigation offers the operator console. */
+  operator?: boolean;
 }
 
 /** A workspace page's address: /w/<slug><rest>. */

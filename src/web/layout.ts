@@ -65,7 +65,7 @@ function navigation(options: PageOptions): SafeHtml {
   const link = (path: string, label: string) => navLink(path, label, options.current);
   const { frame } = options;
   const own = frame
-    ? html`${frame.workspace ? workspaceLinks(frame.workspace, link) : link('/dashboard', 'Dashboard')}${link('/account', 'Account')}<span class="who">${frame.email}</span><form method="post" action="/logout" class="sign-out"><input type="hidden" name="_csrf" value="${frame.csrfToken}"><button type="submit" class="link">Sign out</button></form>`
+    ? html`${frame.workspace ? workspaceLinks(frame.workspace, link) : link('/dashboard', 'Dashboard')}${frame.operator ? link('/admin', 'Console') : ''}${link('/account', 'Account')}<span class="who">${frame.email}</span><form method="post" action="/logout" class="sign-out"><input type="hidden" name="_csrf" value="${frame.csrfToken}"><button type="submit" class="link">Sign out</button></form>`
     : html`${link('/login', 'Sign in')}<a href="/signup" class="button small">Sign up</a>`;
   return html`<nav aria-label="Main">${link('/tester', 'Tester')}${link('/docs', 'API')}${own}</nav>`;
 }

@@ -14,6 +14,7 @@ const PAGE_STATUS: Readonly<Record<AccountErrorCode, number>> = {
   'plan-missing': 503,
   'email-invalid': 400,
   'email-taken': 409,
+  'email-disposable': 422,
   'password-invalid': 400,
   'wrong-password': 403,
   throttled: 429,
@@ -45,6 +46,15 @@ const PAGE_STATUS: Readonly<Record<AccountErrorCode, number>> = {
   'link-invalid': 400,
   'email-unverified': 403,
   'oidc-failed': 400,
+  'account-suspended': 403,
+  'host-invalid': 400,
+  'blocklist-name-invalid': 400,
+  'no-such-blocklist': 404,
+  'no-such-report': 404,
+  'action-invalid': 400,
+  'reason-invalid': 400,
+  'no-such-user': 404,
+  'personal-workspace': 409,
 };
 
 export interface PageRefusal {

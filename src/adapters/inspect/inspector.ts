@@ -66,6 +66,9 @@ export function createInspectorWithAddressCheck(options: InspectorOptions, check
     let url = start;
     for (let followed = 0; ; followed++) {
       assertLiteralAllowed(url, check);
+      if (options.blockedHost?.(url.hostname)) {
+        return { ok: false, code: '316', reason: 'a redirect leads to a host on a blocklist' };
+      }
       seen.add(hopKey(url));
       const response = await request(url, {
         dispatcher: agent,

@@ -16,4 +16,9 @@ export interface InspectorOptions {
   maxRedirects?: number;
   /** Body bytes read at most while looking for the title; default 512 KiB. */
   maxBodyBytes?: number;
+  /**
+   * A host on an operator's blocklist (docs/api.md §13): a hop to it is never fetched and the
+   * inspection answers 316.
+   */
+  blockedHost?: (hostname: string) => boolean;
 }

@@ -1,6 +1,9 @@
 /** The Store on a PostgreSQL pool: every port, plus migrations and lifecycle. */
 import type { Store } from '../../core/ports/store.ts';
+import { blocklistStore } from '../sql/blocklist-store.ts';
+import { deletionStore } from '../sql/deletion-scripts.ts';
 import { domainStore } from '../sql/domain-scripts.ts';
+import { auditStore, moderationStore, reportStore } from '../sql/moderation-scripts.ts';
 import { peopleStore } from '../sql/people-store.ts';
 import { postgresClickStore } from './clicks.ts';
 import { openPool, type PoolOptions } from './client.ts';
@@ -27,6 +30,11 @@ export function openPostgresStore(url: string, options: PoolOptions = {}): Store
     ...postgresPlanStore(db),
     ...peopleStore(postgresScripts(db)),
     ...domainStore(postgresScripts(db)),
+    ...moderationStore(postgresScripts(db), ' COLLATE "C"'),
+    ...blocklistStore(postgresScripts(db)),
+    ...deletionStore(postgresScripts(db)),
+    ...reportStore(postgresScripts(db)),
+    ...auditStore(postgresScripts(db)),
     ...postgresKeyStore(db),
     ...postgresGroupStore(db),
     ...postgresLinkStore(db),

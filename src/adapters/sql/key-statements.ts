@@ -6,10 +6,12 @@ import { API_KEY_COLUMNS, JOINED_PLAN_COLUMNS } from './rows.ts';
  */
 export const KEY_SQL = {
   // The maker's role now, so a key never does more than its maker may (core/authorization.ts).
+  // A suspended workspace or maker (docs/api.md §13) makes the key answer 303.
   byHash: `SELECT k.id AS key_id, k.hash, k.prefix, k.revoked_at, k.account_id, k.scopes, k.created_by, m.role,
-      ${JOINED_PLAN_COLUMNS}
+      a.suspended_at AS workspace_suspended_at, u.suspended_at AS maker_suspended_at, ${JOINED_PLAN_COLUMNS}
     FROM api_keys k JOIN workspaces a ON a.id = k.account_id JOIN plans p ON p.id = a.plan_id
       LEFT JOIN memberships m ON m.workspace_id = k.account_id AND m.user_id = k.created_by
+      LEFT JOIN users u ON u.id = k.created_by
     WHERE k.hash = ?`,
   revokeMain: 'UPDATE api_keys SET revoked_at = ? WHERE account_id = ? AND revoked_at IS NULL AND main = 1',
   insert: `INSERT INTO api_keys (account_id, name, prefix, hash, scopes, main, created_by, created_at)

@@ -1,4 +1,4 @@
-import type { LinkQuery } from '../../core/entities.ts';
+import type { LinkQuery } from '../../core/link-query.ts';
 import { containsPattern, LINK_COLUMNS } from './rows.ts';
 
 /**

@@ -7,10 +7,11 @@ import { JOINED_PLAN_COLUMNS, type Row, toJoinedPlan, truthy } from './rows.ts';
 export const USER_COLUMNS =
   'u.id AS user_id, u.email AS user_email, u.password_hash AS user_password_hash, ' +
   'u.email_verified AS user_email_verified, u.operator AS user_operator, ' +
-  'u.last_workspace_id AS user_last_workspace_id, u.created_at AS user_created_at';
+  'u.last_workspace_id AS user_last_workspace_id, u.suspended_at AS user_suspended_at, ' +
+  'u.created_at AS user_created_at';
 
 /** Workspaces aliased `w`, joined with their plan `p`. */
-export const WORKSPACE_COLUMNS = `w.id, w.slug, w.name, w.personal_of, w.default_domain, w.created_at, ${JOINED_PLAN_COLUMNS}`;
+export const WORKSPACE_COLUMNS = `w.id, w.slug, w.name, w.personal_of, w.default_domain, w.suspended_at, w.suspended_reason, w.created_at, ${JOINED_PLAN_COLUMNS}`;
 
 export const WORKSPACE_FROM = 'workspaces w JOIN plans p ON p.id = w.plan_id';
 
@@ -36,6 +37,7 @@ export function toUser(row: Row): User {
     emailVerified: truthy(row.user_email_verified),
     operator: truthy(row.user_operator),
     lastWorkspaceId: numberOrNull(row.user_last_workspace_id),
+    suspendedAt: dateOrNull(row.user_suspended_at),
     createdAt: date(row.user_created_at),
   };
 }
@@ -48,6 +50,10 @@ export function toWorkspace(row: Row): Workspace {
     plan: toJoinedPlan(row),
     personalOf: numberOrNull(row.personal_of),
     defaultDomain: (row.default_domain as string | null) ?? null,
+    suspended:
+      row.suspended_at === null || row.suspended_at === undefined
+        ? null
+        : { at: date(row.suspended_at), reason: String(row.suspended_reason ?? '') },
     createdAt: date(row.created_at),
   };
 }

@@ -28,7 +28,7 @@ export const JOINED_PLAN_COLUMNS =
 
 export const LINK_COLUMNS =
   'id, code, domain_id, account_id, group_id, long_url, normalized_url, title, clicks, bot_hits, unique_visitors, ' +
-  'created_at, updated_at, expires_at, max_clicks, limit_used, password_hash, rules';
+  'created_at, updated_at, expires_at, max_clicks, limit_used, password_hash, rules, disabled_at, disabled_reason';
 
 /** The columns a new link is inserted with, in the order of `newLinkValues`. */
 export const NEW_LINK_COLUMNS =
@@ -106,6 +106,7 @@ export function toKeyOwner(row: Row): KeyOwner {
     scopes: scopesFrom(row.scopes as string),
     userId: (row.created_by as number | null) ?? null,
     role: row.created_by === null ? 'owner' : isRole(row.role) ? row.role : 'viewer',
+    suspended: row.workspace_suspended_at != null || row.maker_suspended_at != null,
   };
 }
 
@@ -155,6 +156,10 @@ export function toLink(row: Row): Link {
     limitUsed: Number(row.limit_used ?? 0),
     passwordHash: (row.password_hash as string | null | undefined) ?? null,
     rules: rulesOf(row.rules),
+    disabled:
+      row.disabled_at === null || row.disabled_at === undefined
+        ? null
+        : { at: new Date(Number(row.disabled_at)), reason: String(row.disabled_reason ?? '') },
   };
 }
 

@@ -1,6 +1,7 @@
 /** LinkStore on SQLite: links, their insertion within quota, bulk insertion and soft deletion. */
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { Link, LinkPage, LinkQuery, NewLink } from '../../core/entities.ts';
+import type { Link, NewLink } from '../../core/entities.ts';
+import type { LinkPage, LinkQuery } from '../../core/link-query.ts';
 import type { InsertLinkResult, LinkStore } from '../../core/ports/store.ts';
 import { linkListing, pageOf } from '../sql/link-list.ts';
 import {

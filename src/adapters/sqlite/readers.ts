@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { StatsRange, StatsScope, StoredStats } from '../../core/analytics/model.ts';
-import type { LinkPage, LinkQuery } from '../../core/entities.ts';
+import type { LinkPage, LinkQuery } from '../../core/link-query.ts';
 import { type WorkerReply, workerCalls } from '../worker-calls.ts';
 import type { Connection } from './connection.ts';
 import { countPerGroupNow } from './link-changes.ts';

@@ -1,6 +1,9 @@
 /** The Store on one SQLite file (WAL): every port, plus migrations and lifecycle. */
 import type { Store } from '../../core/ports/store.ts';
+import { blocklistStore } from '../sql/blocklist-store.ts';
+import { deletionStore } from '../sql/deletion-scripts.ts';
 import { domainStore } from '../sql/domain-scripts.ts';
+import { auditStore, moderationStore, reportStore } from '../sql/moderation-scripts.ts';
 import { peopleStore } from '../sql/people-store.ts';
 import { inPlaceClickWriter, threadClickWriter } from './click-writer.ts';
 import { sqliteClickStore } from './clicks.ts';
@@ -30,6 +33,11 @@ export function openSqliteStore(path: string): Store {
     ...sqlitePlanStore(conn),
     ...peopleStore(sqliteScripts(conn)),
     ...domainStore(sqliteScripts(conn)),
+    ...moderationStore(sqliteScripts(conn), ''),
+    ...blocklistStore(sqliteScripts(conn)),
+    ...deletionStore(sqliteScripts(conn)),
+    ...reportStore(sqliteScripts(conn)),
+    ...auditStore(sqliteScripts(conn)),
     ...sqliteKeyStore(conn, writes),
     ...sqliteGroupStore(conn),
     ...sqliteLinkStore(conn, writes, readers),

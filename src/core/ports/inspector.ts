@@ -1,7 +1,7 @@
 import type { ApiErrorCode } from '../errors.ts';
 
 /** What target inspection (docs/api.md §2.7) tells the create-link service. */
-export type InspectFailureCode = Extract<ApiErrorCode, '306' | '307' | '308' | '309' | '311'>;
+export type InspectFailureCode = Extract<ApiErrorCode, '306' | '307' | '308' | '309' | '311' | '316'>;
 
 /** Why a target could not be fetched (306), as a code for logs and tests. */
 export type FetchFailure =

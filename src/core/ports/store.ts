@@ -9,12 +9,12 @@ import type {
   KeyOwner,
   Link,
   LinkChange,
-  LinkPage,
-  LinkQuery,
   NewKey,
   NewLink,
   SessionRecord,
 } from '../entities.ts';
+import type { LinkPage, LinkQuery } from '../link-query.ts';
+import type { AbuseStore } from './abuse-store.ts';
 import type { DomainStore } from './domain-store.ts';
 import type { AccountStore, InvitationStore, UserTokenStore, WorkspaceStore } from './people-store.ts';
 
@@ -201,7 +201,8 @@ export interface Store
     ClickStore,
     StatsStore,
     SessionStore,
-    SecretStore {
+    SecretStore,
+    AbuseStore {
   /** Applies pending migrations; returns the names of those applied now. */
   migrate(): Promise<string[]>;
   /** Cheap round trip for readiness checks. */

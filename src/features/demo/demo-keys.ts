@@ -31,6 +31,7 @@ const DEMO_OWNER: KeyOwner = {
   role: 'member',
   plan: { id: 0, name: 'demo', apiAccess: true, urlQuota: Number.MAX_SAFE_INTEGER, rateLimitPerHour: 0 },
   scopes: SCOPES,
+  suspended: false,
 };
 
 function sameText(a: string, b: string): boolean {
@@ -98,6 +99,7 @@ export function demoLinkStore(real: Pick<LinkStore, 'isCodeIssued'>): CreateLink
         updatedAt: at,
         expiresAt: guards?.expiresAt ?? null,
         maxClicks: guards?.maxClicks ?? null,
+        disabled: null,
         limitUsed: 0,
         passwordHash: guards?.passwordHash ?? null,
         rules: guards?.rules ?? [],

@@ -11,6 +11,7 @@ import type { SocialMatcher } from '../../core/social.ts';
 import {
   inspectOrRefuse,
   inspectRuleTargets,
+  refuseListedHost,
   refuseOwnHost,
   refuseRuleTargets,
   targetOrRefuse,
@@ -40,6 +41,8 @@ export interface CreateLinkDeps {
   /** The windows of the dashboard, which acts without a key. */
   counter: WindowCounter;
   isSocial: SocialMatcher;
+  /** The operators' blocklists (docs/api.md §13); none by default. */
+  isBlocked?: (host: string) => boolean;
   baseUrl: URL;
   domains: LinkDomains;
   now?: () => number;
@@ -145,8 +148,8 @@ export function createLinkService(deps: CreateLinkDeps) {
     const givenTitle = draft.title === undefined ? undefined : checkTitle(draft.title);
     const tags = checkTags(draft.tags ?? []);
     const rules = checkLinkRules(draft, now());
-    if (deps.isSocial(target.parsed.hostname)) throw new Refusal('310');
-    refuseRuleTargets(rules.rules, deps.isSocial, deps.baseUrl, deps.domains.isOwnHost);
+    refuseListedHost(target.parsed.hostname, deps);
+    refuseRuleTargets(rules.rules, deps, deps.baseUrl, deps.domains.isOwnHost);
     const hash = urlHash(target.normalized);
     await refuseDuplicateOrFull(deps, actor, domainId, target, hash);
     const pageTitle = await inspectOrRefuse(deps.inspector, target);

@@ -10,6 +10,7 @@ import type { SocialMatcher } from '../../core/social.ts';
 import {
   inspectOrRefuse,
   inspectRuleTargets,
+  refuseListedHost,
   refuseOwnHost,
   refuseRuleTargets,
   targetOrRefuse,
@@ -23,6 +24,8 @@ export interface EditLinkDeps {
     Pick<LinkStore, 'findLinkOfAccount' | 'findLiveLinkByUrlHash' | 'updateLink' | 'deleteLink'>;
   inspector: Inspector;
   isSocial: SocialMatcher;
+  /** The operators' blocklists (docs/api.md §13); none by default. */
+  isBlocked?: (host: string) => boolean;
   baseUrl: URL;
   domains: Pick<LinkDomains, 'isOwnHost'>;
   /** Every instance drops the code from its cache (Redis pub/sub), this one at once. */
@@ -43,7 +46,7 @@ export function linkEditor(deps: EditLinkDeps): LinkEditor {
   /** A new target is refused as on create (310, 305); the one the link has already is no change. */
   async function newTarget(link: Link, target: TargetUrl) {
     if (target.normalized === link.normalizedUrl && target.longUrl === link.longUrl) return undefined;
-    if (deps.isSocial(target.parsed.hostname)) throw new Refusal('310');
+    refuseListedHost(target.parsed.hostname, deps);
     refuseOwnHost(target, deps.baseUrl, deps.domains.isOwnHost);
     const hash = urlHash(target.normalized);
     const holder = await deps.store.findLiveLinkByUrlHash(link.accountId, link.domainId, hash);
@@ -65,7 +68,7 @@ export function linkEditor(deps: EditLinkDeps): LinkEditor {
     if (patch.tags !== undefined) change.tags = checkTags(patch.tags);
     const rules = checkLinkRules(patch, now());
     const moved = target === undefined ? undefined : await newTarget(link, target);
-    refuseRuleTargets(rules.rules, deps.isSocial, deps.baseUrl, deps.domains.isOwnHost);
+    refuseRuleTargets(rules.rules, deps, deps.baseUrl, deps.domains.isOwnHost);
     if (moved) {
       await inspectOrRefuse(deps.inspector, moved.target);
       change.target = {

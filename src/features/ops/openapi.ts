@@ -26,6 +26,14 @@ const TAGS = [
     description:
       'POST /demo/create with the public demo key (nothing is stored), and the log of demo requests.',
   },
+  {
+    name: 'Reports',
+    description: 'Anyone may report a short link that leads somewhere harmful; operators resolve reports.',
+  },
+  {
+    name: 'Audit',
+    description: 'The management API: what admins and operators did in the workspace, and when.',
+  },
   { name: 'QR codes', description: 'A PNG QR code for every short link.' },
   { name: 'Operations', description: 'Liveness and readiness, for load balancers and orchestrators.' },
 ];

@@ -9,6 +9,19 @@ export interface HostDomain {
   keyPrefix: string;
 }
 
+/**
+ * What takes a link down besides its own state (features/abuse): its workspace suspended, a target
+ * host on a blocklist. The route answers such a link 410.
+ */
+export interface LinkScreen {
+  /** Some rule or suspension is in force at all: false costs the hot path one property read. */
+  readonly active: boolean;
+  withholds(accountId: number, hosts: readonly string[]): boolean;
+}
+
+/** Nothing screened: no rules, no suspensions. */
+export const NO_SCREEN: LinkScreen = { active: false, withholds: () => false };
+
 /** The domain of a Host header, undefined for a host Snip serves no links on. */
 export type DomainOfHost = (host: string | undefined) => HostDomain | undefined;
 
@@ -57,6 +70,8 @@ export function fastRedirect(
   lookupNow?: (domainId: number, code: string) => CachedLink | undefined,
   /** The 404 of a code on a host no links are served on; undefined leaves it to the route. */
   hostMiss?: (req: IncomingMessage, res: ServerResponse) => void,
+  /** Suspensions and blocklists: a link they withhold is left to the route, which answers 410. */
+  screen: LinkScreen = NO_SCREEN,
 ) {
   /** The link of a code not cached, or undefined to leave it to the route (unknown, or the store failed). */
   const coldLink = (domain: HostDomain, code: string, key: string): CachedLink | undefined => {
@@ -95,6 +110,7 @@ export function fastRedirect(
     // A link with rules: targeting and a future expiry are answered here, the rest by the route.
     const location = link.guard ? guardedTarget(link, req) : link.location;
     if (location === undefined) return false;
+    if (screen.active && screen.withholds(link.accountId, link.hosts)) return false;
     answer(link, method, req);
     // The flat array form skips building and walking a headers object.
     res.writeHead(status, ['location', location, ...tail]);

@@ -12,6 +12,7 @@ import { pagePolicy } from '../../http/security-headers.ts';
 import { errorPage } from '../../web/error-page.ts';
 import { clickKind } from '../analytics/index.ts';
 import { NO_STORE, purposeOf, type RedirectAnswer } from './fast-path.ts';
+import { sendGone } from './gone-page.ts';
 import type { CachedLink } from './link-cache.ts';
 import { passwordPage } from './password-page.ts';
 import { visitorFacts } from './targeting-facts.ts';
@@ -33,23 +34,6 @@ export interface GuardedOptions {
   now: () => number;
   /** Wrong passwords per address and link in a window; and per link, from any address, in another. */
   passwordTries: { limit: number; windowMs: number; perLink: { limit: number; windowMs: number } };
-}
-
-const GONE = {
-  expired: ['Link expired', 'This short link has expired.'],
-  'used-up': ['Link used up', 'This short link has been followed as often as it may be.'],
-} as const;
-
-function wantsJson(request: FastifyRequest): boolean {
-  const accept = request.headers.accept ?? '';
-  return accept.includes('application/json') && !accept.includes('text/html');
-}
-
-function sendGone(request: FastifyRequest, reply: FastifyReply, why: keyof typeof GONE): FastifyReply {
-  const [title, detail] = GONE[why];
-  reply.code(410).header('cache-control', 'no-store');
-  if (wantsJson(request)) return reply.send({ error: '410', reason: why, message: detail });
-  return reply.type('text/html; charset=utf-8').send(errorPage(410, title, detail));
 }
 
 /**

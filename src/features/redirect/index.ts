@@ -36,6 +36,8 @@ export interface RedirectFeatureOptions {
   domainOf: RedirectRouteOptions['domainOf'];
   /** Each domain's origin, for the URL a QR code holds. */
   origins: LinkOrigins;
+  /** Suspensions and blocklists (features/abuse): a link they withhold answers 410. */
+  screen: RedirectRouteOptions['screen'];
 }
 
 /** The redirect's routes: logged only at debug, like the hot path's answers. */
@@ -58,6 +60,7 @@ export async function redirectFeature(app: FastifyInstance, options: RedirectFea
   registerRedirects(app, { ...options, guarded });
 }
 
+export type { LinkScreen } from './fast-path.ts';
 export type { LinkCache } from './link-cache.ts';
 export { redirectPath } from './redirect-path.ts';
 export { storeVisitLimits } from './visit-limits.ts';

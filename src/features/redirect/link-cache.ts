@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { ruleHost } from '../../core/blocklist-format.ts';
 import type { Link } from '../../core/entities.ts';
 import { UnavailableError } from '../../core/errors.ts';
 import { parseLinkKey } from '../../core/link-key.ts';
@@ -13,6 +14,8 @@ export interface CachedLink {
   location: string;
   /** Its expiry, visit limit, password and targeting; absent for a plain link. */
   guard?: LinkGuard;
+  /** The hosts it sends visitors to (its URL's, its rules'), in blocklist form: the redirect checks them. */
+  hosts: readonly string[];
 }
 
 export interface LinkCacheOptions {
@@ -128,9 +131,21 @@ export class LinkCache {
 /** What the cache keeps of a link: its ids (for counting), its Location and its guard, computed once. */
 export function cachedLink(link: Link): CachedLink {
   const guard = guardOf(link);
-  const location = new URL(link.longUrl).href;
+  const target = new URL(link.longUrl);
+  const location = target.href;
   const { id, accountId } = link;
-  return guard ? { id, accountId, location, guard } : { id, accountId, location };
+  const hosts = targetHosts(target, link);
+  return guard ? { id, accountId, location, guard, hosts } : { id, accountId, location, hosts };
+}
+
+/** The link's target hosts, its own first, each once (a plain link: one). */
+function targetHosts(target: URL, link: Link): string[] {
+  const hosts = new Set<string>();
+  for (const url of [target, ...link.rules.map((rule) => URL.parse(rule.url))]) {
+    const host = url && ruleHost(url.hostname);
+    if (host) hosts.add(host);
+  }
+  return [...hosts];
 }
 
 /** The hot-link cache over a store's look-up by domain and code; unknown codes are remembered for 5 s. */

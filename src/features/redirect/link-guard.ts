@@ -18,11 +18,20 @@ export interface LinkGuard {
   synchronous: boolean;
   /** Some rule asks for a country. */
   namesCountry: boolean;
+  /** An operator disabled the link (docs/api.md §13): it answers 410, nothing else is looked at. */
+  disabled: boolean;
 }
 
 export function guardOf(link: Link): LinkGuard | undefined {
   const limited = link.maxClicks !== null;
-  if (link.expiresAt === null && !limited && link.passwordHash === null && link.rules.length === 0) {
+  const disabled = Boolean(link.disabled);
+  if (
+    !disabled &&
+    link.expiresAt === null &&
+    !limited &&
+    link.passwordHash === null &&
+    link.rules.length === 0
+  ) {
     return undefined;
   }
   return {
@@ -30,7 +39,8 @@ export function guardOf(link: Link): LinkGuard | undefined {
     limit: limited ? { id: link.id, maxClicks: link.maxClicks as number, taken: visitsTaken(link) } : null,
     passwordHash: link.passwordHash,
     rules: link.rules.map((rule) => ({ if: rule.if, location: new URL(rule.url).href })),
-    synchronous: link.passwordHash === null && !limited,
+    synchronous: link.passwordHash === null && !limited && !disabled,
     namesCountry: link.rules.some((rule) => rule.if.country !== undefined),
+    disabled,
   };
 }

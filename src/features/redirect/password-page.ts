@@ -1,6 +1,7 @@
 import { html } from '../../web/html.ts';
 import { page } from '../../web/layout.ts';
 import { errorNotice, type PageError } from '../../web/notices.ts';
+import { REPORT_PROMPT } from './gone-page.ts';
 
 /**
  * The form of a password-protected link (docs/api.md §8.2): it posts the password back to the
@@ -20,6 +21,7 @@ ${errorNotice(error)}
   <label>Password <input type="password" name="password" autocomplete="off" required autofocus maxlength="1024"></label>
   <button type="submit">Open the link</button>
 </form>
+${REPORT_PROMPT}
 </section>`,
   });
 }

@@ -5,7 +5,13 @@ import type { LinkEvents } from '../../core/ports/shared-state.ts';
 import type { Store } from '../../core/ports/store.ts';
 import { everyAnswerHeaders, pageAnswerHeaders } from '../../http/security-headers.ts';
 import type { VisitRecorder } from '../analytics/index.ts';
-import { type DomainOfHost, fastRedirect, type RedirectAnswerOptions, redirectAnswer } from './fast-path.ts';
+import {
+  type DomainOfHost,
+  fastRedirect,
+  type LinkScreen,
+  type RedirectAnswerOptions,
+  redirectAnswer,
+} from './fast-path.ts';
 import { fastTargeting } from './fast-targeting.ts';
 import { type CachedLink, cachedLink, linkCacheOver } from './link-cache.ts';
 import { hostMiss } from './miss-pages.ts';
@@ -24,6 +30,8 @@ export interface RedirectPathOptions {
   domainOf: DomainOfHost;
   /** The domains changed, here or on another instance (or changes may have been missed). */
   onDomainsChanged: () => void;
+  /** Suspensions and blocklists (features/abuse). */
+  screen: LinkScreen;
   cache: { max: number; ttlMs: number };
   record: VisitRecorder;
   onRedirect?: RedirectAnswerOptions['onRedirect'];
@@ -70,6 +78,7 @@ export function redirectPath(options: RedirectPathOptions) {
     fastTargeting({ now: options.now, countries: options.countries, socketIsClient: options.socketIsClient }),
     lookupNow(options.embedded),
     hostMiss(pageAnswerHeaders(options.https), everyAnswerHeaders(options.https)),
+    options.screen,
   );
   /** A new link is remembered at once: the code may have been asked for (and cached as unknown). */
   const remember = (link: Link) => cache.remember(linkKey(link.domainId, link.code), cachedLink(link));

@@ -5,9 +5,10 @@ import type { WindowCounter } from '../../core/ports/shared-state.ts';
 import { windowAt } from '../../core/rate-window.ts';
 import { isLinkCode } from '../../core/short-code.ts';
 import { errorPage } from '../../web/error-page.ts';
-import { type HostDomain, NO_STORE, type RedirectAnswer } from './fast-path.ts';
+import { type HostDomain, type LinkScreen, NO_STORE, type RedirectAnswer } from './fast-path.ts';
+import { sendGone } from './gone-page.ts';
 import type { GuardedRedirects } from './guarded-redirects.ts';
-import type { LinkCache } from './link-cache.ts';
+import type { CachedLink, LinkCache } from './link-cache.ts';
 import { NO_LINK, wantsJson } from './miss-pages.ts';
 
 /** The domain a Host header reaches, with where its unknown codes go (features/domains). */
@@ -27,6 +28,8 @@ export interface RedirectRouteOptions {
   now: () => number;
   /** Links with rules: expiry, a visit limit, a password, targeting. */
   guarded: GuardedRedirects;
+  /** Suspensions and blocklists (features/abuse). */
+  screen: LinkScreen;
 }
 
 const MINUTE_MS = 60_000;
@@ -130,6 +133,10 @@ function lookups(options: RedirectRouteOptions) {
 
 export function registerRedirects(app: FastifyInstance, options: RedirectRouteOptions): void {
   const { miss, linkOf } = lookups(options);
+  /** Disabled by an operator, its workspace suspended, or a target host blocked: 410, nothing counted. */
+  const withheld = (link: CachedLink) =>
+    link.guard?.disabled === true ||
+    (options.screen.active && options.screen.withholds(link.accountId, link.hosts));
   app.setNotFoundHandler((request, reply) => miss(request, reply));
 
   const anyPath = { anyPath: true };
@@ -140,6 +147,7 @@ export function registerRedirects(app: FastifyInstance, options: RedirectRouteOp
       const { code } = request.params;
       const link = await linkOf(request, reply, code);
       if (!link) return reply;
+      if (withheld(link)) return sendGone(request, reply, 'disabled');
       if (link.guard) return options.guarded.get(request, reply, code, link);
       options.answer(link, request.method, request.raw);
       return reply
@@ -158,6 +166,7 @@ export function registerRedirects(app: FastifyInstance, options: RedirectRouteOp
       const { code } = request.params;
       const link = await linkOf(request, reply, code);
       if (!link) return reply;
+      if (withheld(link)) return sendGone(request, reply, 'disabled');
       // A link without a password (or without any rule) is answered 405 there.
       return options.guarded.post(request, reply, code, link);
     },

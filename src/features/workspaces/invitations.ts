@@ -70,7 +70,8 @@ async function mail(
   await options.mailer.send(message);
 }
 
-const isPending = (invitation: Invitation, now: number) =>
+/** Neither accepted, revoked nor expired at `now`. */
+export const isPending = (invitation: Invitation, now: number) =>
   !invitation.acceptedAt && !invitation.revokedAt && invitation.expiresAt.getTime() > now;
 
 export function invitationsService(options: InvitationOptions) {

@@ -10,13 +10,15 @@ import {
 } from '../../core/ports/identity-provider.ts';
 import type { Store } from '../../core/ports/store.ts';
 import { issueAccountKey } from './api-access.ts';
+import { type SignupRules, type SignupStore, signupRefusal } from './signup-rules.ts';
 
 /**
  * Sign-in with an OpenID provider (SPEC §11): who an identity the provider vouches for signs in as.
  * A user is found by the issuer's subject; an existing user is linked only through an email the
  * provider has verified — anyone can claim an unverified one, so it must never take over an account;
- * anyone else gets a new user with a personal workspace, as sign-up makes, unless sign-up is closed.
- * Every refusal is `oidc-failed`, with the words the sign-in page shows.
+ * anyone else gets a new user with a personal workspace, as sign-up makes, when the sign-up rules let
+ * them (not closed; invited, under SIGNUP=invite; not at a disposable domain). Every refusal is
+ * `oidc-failed`, with the words the sign-in page shows.
  */
 
 export interface OidcSignInOptions {
@@ -30,8 +32,10 @@ export interface OidcSignInOptions {
     | 'findPlanByName'
     | 'createAccount'
     | 'replaceMainKey'
-  >;
-  signup: { open: boolean; plan: string };
+  > &
+    SignupStore;
+  signup: SignupRules;
+  now?: () => number;
 }
 
 /** A provider out of reach may be back soon: the page says so with Retry-After. */
@@ -69,13 +73,21 @@ async function newUser(options: OidcSignInOptions, identity: OidcIdentity, email
   return user;
 }
 
-/** The matching rule, in order: the linked user, a verified email's user (linked now), or a new user. */
-async function userFor(options: OidcSignInOptions, identity: OidcIdentity): Promise<User> {
+/**
+ * The matching rule, in order: the linked user, a verified email's user (linked now), or a new user —
+ * who, under SIGNUP=invite, must come through an invitation link (its token) made for their email.
+ */
+async function userFor(
+  options: OidcSignInOptions,
+  identity: OidcIdentity,
+  invitationToken?: string,
+): Promise<User> {
   const { store } = options;
   const linked = await store.findUserByIdentity(identity.issuer, identity.subject);
-  if (linked) return linked;
   const email = identity.email === null ? undefined : normalizeEmail(identity.email);
-  const existing = email === undefined ? undefined : await store.findUserByEmail(email);
+  const existing = linked ?? (email === undefined ? undefined : await store.findUserByEmail(email));
+  if (existing?.suspendedAt) throw refused('This account is suspended: ask the operator of this Snip.');
+  if (linked) return linked;
   if (existing) {
     if (!identity.emailVerified) {
       throw refused(
@@ -88,10 +100,16 @@ async function userFor(options: OidcSignInOptions, identity: OidcIdentity): Prom
     if (!existing.emailVerified) await store.setEmailVerified(existing.id);
     return { ...existing, emailVerified: true };
   }
-  if (!options.signup.open) throw refused('Sign-up is closed on this Snip: ask its operator for an account.');
+  if (options.signup.mode === 'closed') {
+    throw refused('Sign-up is closed on this Snip: ask its operator for an account.');
+  }
   if (email === undefined) {
     throw refused('The identity provider shared no email address, and a new account needs one.');
   }
+  const now = options.now ?? Date.now;
+  const refusal = await signupRefusal(store, options.signup, email, invitationToken, now());
+  // The page answers every refusal here as oidc-failed, with the reason in its words.
+  if (refusal) throw refused(refusal.message);
   return newUser(options, identity, email);
 }
 
@@ -107,18 +125,22 @@ export function oidcSignIn(options: OidcSignInOptions) {
       }
     },
 
-    /** The user the callback signs in, or a Refusal('oidc-failed'). */
-    async finish(callbackUrl: URL, pending: PendingSignIn): Promise<User> {
+    /**
+     * The user the callback signs in, or a Refusal('oidc-failed'). The invitation token is that of the
+     * invitation link the sign-in started from, if any.
+     */
+    async finish(callbackUrl: URL, pending: PendingSignIn, invitationToken?: string): Promise<User> {
       let identity: OidcIdentity;
       try {
         identity = await provider.finish(callbackUrl, pending);
       } catch (error) {
         throw providerRefusal(error);
       }
-      return userFor(options, identity);
+      return userFor(options, identity, invitationToken);
     },
 
-    userFor: (identity: OidcIdentity) => userFor(options, identity),
+    userFor: (identity: OidcIdentity, invitationToken?: string) =>
+      userFor(options, identity, invitationToken),
   };
 }
 

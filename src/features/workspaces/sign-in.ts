@@ -9,6 +9,7 @@ import type { WindowCounter } from '../../core/ports/shared-state.ts';
 import type { Store } from '../../core/ports/store.ts';
 import { secondsUntil, windowAt } from '../../core/rate-window.ts';
 import { issueAccountKey } from './api-access.ts';
+import { type SignupRules, type SignupStore, signupRefusal } from './signup-rules.ts';
 
 /**
  * Sign-up, sign-in and password change (docs/api.md §4, §5). Failed sign-ins are limited per account
@@ -19,16 +20,17 @@ import { issueAccountKey } from './api-access.ts';
 export const PASSWORD_MIN = 8;
 /** scrypt takes any length; a cap keeps a megabyte "password" from being hashed. */
 export const PASSWORD_MAX = 1024;
-/** Sign-ups (each one an scrypt hash and an account) an address may make per hour. */
-export const SIGNUPS_PER_HOUR = 20;
+/** Sign-ups (each one an scrypt hash and an account) an address may make per hour (SPEC §13). */
+export const SIGNUPS_PER_HOUR = 5;
 
 export interface SignInOptions {
   store: Pick<
     Store,
     'findUserByEmail' | 'findPlanByName' | 'createAccount' | 'replaceMainKey' | 'setPasswordHash'
-  >;
+  > &
+    SignupStore;
   counter: WindowCounter;
-  signup: { open: boolean; plan: string };
+  signup: SignupRules;
   limits: { perAccount: number; perAddress: number; windowMs: number };
   now?: () => number;
 }
@@ -69,22 +71,31 @@ function failureLimiter({ counter, limits }: SignInOptions, now: () => number) {
   return { waitFor, countFailure };
 }
 
-/** A new account of the sign-up plan, with its key; 20 sign-ups per address an hour. */
+/** What a sign-up form sent, with the client's address and the invitation link it came through, if any. */
+export interface SignUpRequest {
+  email: string;
+  password: string;
+  address: string;
+  /** The token of the invitation link the sign-up came from: under SIGNUP=invite, nobody signs up without one. */
+  invitationToken?: string;
+}
+
+/** A new account of the sign-up plan, with its key; SIGNUPS_PER_HOUR sign-ups per address an hour. */
 async function signUp(
   options: SignInOptions,
   at: number,
-  email: string,
-  password: string,
-  address: string,
+  { email, password, address, invitationToken }: SignUpRequest,
 ): Promise<{ account: Account; apiKey: string }> {
   const { store, counter } = options;
-  if (!options.signup.open) throw new Refusal('signup-closed');
+  if (options.signup.mode === 'closed') throw new Refusal('signup-closed');
   const window = windowAt(at, HOUR_MS);
   if ((await counter.peek(`signup:{${clientKey(address)}}`, window)) >= SIGNUPS_PER_HOUR) {
     throw throttled(secondsUntil(window.end, at));
   }
   const normalized = normalizeEmail(email);
   if (!normalized) throw new Refusal('email-invalid');
+  const refusal = await signupRefusal(store, options.signup, normalized, invitationToken, at);
+  if (refusal) throw refusal;
   if (!validPassword(password)) {
     throw new Refusal('password-invalid', `A password has ${PASSWORD_MIN} to 1,024 characters.`);
   }
@@ -127,7 +138,7 @@ export function signInService(options: SignInOptions) {
   return {
     /** Sign-up must not fail later for a reason known now: the plan of new accounts has to exist. */
     async checkSignupPlan(): Promise<void> {
-      if (options.signup.open && !(await store.findPlanByName(options.signup.plan))) {
+      if (options.signup.mode !== 'closed' && !(await store.findPlanByName(options.signup.plan))) {
         throw new Error(
           `SIGNUP_PLAN "${options.signup.plan}" is not a plan: create it (npx snip plan create ${options.signup.plan}), ` +
             'set SIGNUP_PLAN to an existing plan, or set SIGNUP=closed',
@@ -140,14 +151,17 @@ export function signInService(options: SignInOptions) {
       const wait = await waitFor(normalized, address);
       if (wait > 0) throw throttled(wait);
       const user = normalizeEmail(email) ? await store.findUserByEmail(normalized) : undefined;
-      if (await passwordMatches(user, password)) return user as User;
+      if (await passwordMatches(user, password)) {
+        // Said only to whoever knows the password (docs/api.md §13).
+        if (user?.suspendedAt) throw new Refusal('account-suspended');
+        return user as User;
+      }
       await countFailure(normalized, address);
       // One answer for an unknown email and a wrong password, so it never tells which.
       throw new Refusal('sign-in-failed');
     },
 
-    signUp: (email: string, password: string, address: string) =>
-      signUp(options, now(), email, password, address),
+    signUp: (request: SignUpRequest) => signUp(options, now(), request),
 
     /** Needs the current password; failures count like failed sign-ins, so a stolen session cannot guess it. */
     async changePassword(user: User, current: string, next: string, address: string): Promise<void> {

@@ -16,7 +16,7 @@ import {
 type Handler = (request: FastifyRequest, reply: FastifyReply, user: SignedIn) => Promise<unknown>;
 
 export function frameOf(user: SignedIn): Frame {
-  return { email: user.user.email, csrfToken: user.session.csrfToken };
+  return { email: user.user.email, csrfToken: user.session.csrfToken, operator: user.user.operator };
 }
 
 /** Who is signed in, for the navigation of every page. */
@@ -59,4 +59,26 @@ export function signedInForm(deps: SessionDeps, handler: Handler) {
     if (!hasSessionToken(request, user.session.csrfToken)) return refuseForgedForm(reply, frameOf(user));
     return handler(request, reply, user);
   };
+}
+
+/** Someone signed in who is not an operator: the console does not exist for them. */
+function refuseNonOperator(reply: FastifyReply, user: SignedIn): FastifyReply {
+  const error = { code: 'not-found', message: 'There is no such page.' };
+  return sendPage(reply, 404, messagePage({ title: 'Not found', error, frame: frameOf(user) }));
+}
+
+/** A page of the operator console (/admin, docs/api.md §13): signed in with the operator flag, else 404. */
+export function operatorPage(deps: SessionDeps, handler: Handler) {
+  return signedInPage(deps, async (request, reply, user) =>
+    user.user.operator ? handler(request, reply, user) : refuseNonOperator(reply, user),
+  );
+}
+
+/** A form of the operator console: the operator flag, then the session's CSRF token, before anything changes. */
+export function operatorForm(deps: SessionDeps, handler: Handler) {
+  return signedInPage(deps, async (request, reply, user) => {
+    if (!user.user.operator) return refuseNonOperator(reply, user);
+    if (!hasSessionToken(request, user.session.csrfToken)) return refuseForgedForm(reply, frameOf(user));
+    return handler(request, reply, user);
+  });
 }

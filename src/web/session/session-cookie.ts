@@ -56,7 +56,9 @@ export async function signedIn(deps: SessionDeps, request: FastifyRequest): Prom
   const session = await deps.sessions.resume(sessionId);
   if (!session || sessionId === undefined) return undefined;
   const user = await deps.accounts.findUserById(session.userId);
-  return user && { user, session, sessionId };
+  // A suspended user's sessions end with the suspension; one that outlived it opens nothing.
+  if (!user || user.suspendedAt) return undefined;
+  return { user, session, sessionId };
 }
 
 export function setSessionCookie(deps: SessionDeps, reply: FastifyReply, session: StartedSession): void {

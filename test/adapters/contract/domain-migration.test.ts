@@ -12,7 +12,7 @@ import { loadMigrations } from '../../../src/adapters/sql/migrations.ts';
 import type { StatsRange, StoredStats } from '../../../src/core/analytics/model.ts';
 import type { Store } from '../../../src/core/ports/store.ts';
 import { type OldDatabase, oldPostgres, oldSqlite, type Row } from '../../fixtures/old-database.ts';
-import { givenAccount, newLink, planInput } from './store-contract.ts';
+import { newLink, planInput } from './store-contract.ts';
 
 const DAY = 86_400_000;
 const D1 = Date.UTC(2024, 2, 1);
@@ -33,12 +33,27 @@ interface Seed {
 }
 
 /**
- * The workspace and its group through the store (010's schema is what it writes), the links by SQL
- * (the store now writes their domain), their clicks through the store again.
+ * The user and workspace by SQL (the store now reads columns 010 lacks), the group through the
+ * store (010's schema is what it writes), the links by SQL (the store now writes their domain),
+ * their clicks through the store again.
  */
 async function seedOldRows(old: OldDatabase, store: Store): Promise<Seed> {
   const plan = await store.upsertPlan(planInput());
-  const workspace = await givenAccount(store, 'ada@example.com', plan);
+  const [user] = await old.run(
+    'INSERT INTO users (email, email_verified, operator, created_at) VALUES (?, false, false, 0) RETURNING id',
+    'ada@example.com',
+  );
+  const [row] = await old.run(
+    "INSERT INTO workspaces (slug, name, plan_id, personal_of, created_at) VALUES ('ada', 'Ada', ?, ?, 0) RETURNING id",
+    plan.id,
+    Number(user?.id),
+  );
+  const workspace = { id: Number(row?.id) };
+  await old.run(
+    "INSERT INTO memberships (workspace_id, user_id, role, joined_at) VALUES (?, ?, 'owner', 0)",
+    workspace.id,
+    Number(user?.id),
+  );
   const group = await store.createGroup(workspace.id, 'Work', 'work');
   assert.equal(group.kind, 'created');
   const at = Date.UTC(2024, 0, 15);

@@ -209,6 +209,7 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
           scopes: [...SCOPES],
           userId: null,
           role: 'owner',
+          suspended: false,
         });
         assert.deepEqual(await store.findMainKey(account.id), info);
         assert.equal(info.main, true);
@@ -420,6 +421,7 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
           limitUsed: 0,
           passwordHash: null,
           rules: [],
+          disabled: null,
         });
         assert.deepEqual(await store.findLinkByCode(0, input.code), result.link);
         assert.deepEqual(await store.findLiveLinkByUrlHash(account.id, 0, input.urlHash), result.link);

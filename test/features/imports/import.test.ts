@@ -512,6 +512,7 @@ describe('importLinks', () => {
       plan: { id: 1, name: 'pro', apiAccess: true, urlQuota: 10, rateLimitPerHour: 10 },
       personalOf: 1,
       defaultDomain: null,
+      suspended: null,
       createdAt: new Date(0),
     };
     const summary = await importLinks(

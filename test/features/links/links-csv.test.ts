@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Link, LinkPage } from '../../../src/core/entities.ts';
+import type { Link } from '../../../src/core/entities.ts';
 import { Refusal } from '../../../src/core/errors.ts';
+import type { LinkPage } from '../../../src/core/link-query.ts';
 import { baseOrigins } from '../../../src/core/short-url.ts';
 import { csvExports, EXPORTS_PER_ACCOUNT, linksCsv } from '../../../src/features/links/api/links-csv.ts';
 import { aLink } from '../../fixtures/link.ts';

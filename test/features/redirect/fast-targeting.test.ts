@@ -25,7 +25,13 @@ function link(fields: Partial<Link>): CachedLink {
     rules: [],
     ...fields,
   } as unknown as Link;
-  return { id: 7, accountId: 1, location: 'https://example.com/home', guard: guardOf(full) };
+  return {
+    id: 7,
+    accountId: 1,
+    location: 'https://example.com/home',
+    guard: guardOf(full),
+    hosts: ['example.com'],
+  };
 }
 
 function request(userAgent: string, address = '203.0.113.7', url = '/Abc1234'): IncomingMessage {
@@ -98,7 +104,12 @@ describe('guarded links on the hot path', () => {
 });
 
 describe('cold codes on an embedded store', () => {
-  const plain: CachedLink = { id: 9, accountId: 1, location: 'https://example.com/cold' };
+  const plain: CachedLink = {
+    id: 9,
+    accountId: 1,
+    location: 'https://example.com/cold',
+    hosts: ['example.com'],
+  };
   const response = (written: unknown[]) =>
     ({ writeHead: (...args: unknown[]) => written.push(args), end: () => {} }) as unknown as ServerResponse;
 

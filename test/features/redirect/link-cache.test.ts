@@ -17,8 +17,18 @@ function loader() {
   return { state, load };
 }
 
-const first: CachedLink = { id: 1, accountId: 1, location: 'https://example.com/first' };
-const second: CachedLink = { id: 1, accountId: 1, location: 'https://example.com/second' };
+const first: CachedLink = {
+  id: 1,
+  accountId: 1,
+  location: 'https://example.com/first',
+  hosts: ['example.com'],
+};
+const second: CachedLink = {
+  id: 1,
+  accountId: 1,
+  location: 'https://example.com/second',
+  hosts: ['example.com'],
+};
 
 describe('the hot-link cache', () => {
   it('trusts an entry for its TTL, then reads the store again', async () => {

@@ -96,7 +96,7 @@ describe('snip account password, account list, plan list', () => {
       signInService({
         store,
         counter: new MemoryWindowCounter(),
-        signup: { open: false, plan: 'free' },
+        signup: { mode: 'closed', plan: 'free', blockDisposable: true },
         limits: { perAccount: 100, perAddress: 100, windowMs: 60_000 },
       }).signIn(email, password, '192.0.2.1'),
     );

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { LinkPosition } from '../../../core/entities.ts';
 import { Refusal } from '../../../core/errors.ts';
+import type { LinkPosition } from '../../../core/link-query.ts';
 
 /**
  * Page cursors (docs/api.md §7.1): the keyset position of a page's last link, bound to the account,

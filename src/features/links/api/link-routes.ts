@@ -25,7 +25,7 @@ export interface LinkRouteOptions {
   origin: string;
 }
 
-const TARGET_REFUSALS = ['306', '307', '308', '309', '310', '311', '312'] as const;
+const TARGET_REFUSALS = ['306', '307', '308', '309', '310', '311', '312', '316'] as const;
 
 const CREATE = {
   config: { scope: 'links:create' },

@@ -77,6 +77,19 @@ export const LinkSchema = Type.Object(
     }),
     has_password: Type.Boolean({ description: 'The password itself is never shown.' }),
     rules: Type.Array(RuleSchema),
+    disabled: Type.Union(
+      [
+        Type.Object(
+          { reason: Type.String(), at: Type.String({ format: 'date-time' }) },
+          { additionalProperties: false },
+        ),
+        Type.Null(),
+      ],
+      {
+        description:
+          'Set when an operator disabled the link for abuse: it answers 410, and only an operator enables it again.',
+      },
+    ),
     clicks: Type.Integer({ minimum: 0, description: 'Human clicks.' }),
     unique_visitors: Type.Integer({
       minimum: 0,

@@ -26,6 +26,7 @@ export function linkResource(
     max_clicks: link.maxClicks,
     has_password: link.passwordHash !== null,
     rules: link.rules.map((rule) => ({ if: { ...rule.if }, url: rule.url })),
+    disabled: link.disabled ? { reason: link.disabled.reason, at: link.disabled.at.toISOString() } : null,
     clicks: link.clicks,
     unique_visitors: link.uniqueVisitors,
     bot_hits: link.botHits,

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { LinkPosition } from '../../../core/entities.ts';
 import { DEFAULT_DOMAIN_ID } from '../../../core/link-key.ts';
+import type { LinkPosition } from '../../../core/link-query.ts';
 import type { LinkOrigins } from '../../../core/short-url.ts';
 import { positiveInt } from '../../../web/form-fields.ts';
 import { messagePage } from '../../../web/message-page.ts';

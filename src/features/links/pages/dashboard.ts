@@ -1,14 +1,7 @@
 import { HOUR_MS } from '../../../core/days.ts';
-import type {
-  Actor,
-  Group,
-  Link,
-  LinkOrder,
-  LinkPage,
-  LinkPosition,
-  Workspace,
-} from '../../../core/entities.ts';
+import type { Actor, Group, Link, Workspace } from '../../../core/entities.ts';
 import { UnavailableError } from '../../../core/errors.ts';
+import type { LinkOrder, LinkPage, LinkPosition } from '../../../core/link-query.ts';
 import type { WindowCounter } from '../../../core/ports/shared-state.ts';
 import type { Store } from '../../../core/ports/store.ts';
 import { accountRateWindow, secondsUntil, windowAt } from '../../../core/rate-window.ts';

@@ -1,5 +1,6 @@
-import type { Group, Link, LinkOrder, LinkPosition } from '../../../core/entities.ts';
+import type { Group, Link } from '../../../core/entities.ts';
 import { DEFAULT_DOMAIN_ID } from '../../../core/link-key.ts';
+import type { LinkOrder, LinkPosition } from '../../../core/link-query.ts';
 import { type LinkOrigins, shortUrl } from '../../../core/short-url.ts';
 import { html, type SafeHtml } from '../../../web/html.ts';
 import { day, longUrlLink, when } from '../../../web/page-parts.ts';

@@ -10,6 +10,7 @@ import type { InvitationsService } from '../invitations.ts';
 import type { MembersService } from '../members.ts';
 import type { OidcSignIn } from '../oidc-sign-in.ts';
 import type { SignInService } from '../sign-in.ts';
+import type { SignupMode } from '../signup-rules.ts';
 import type { WorkspaceAdmin } from '../workspace-admin.ts';
 import { accountRoutes } from './account-routes.ts';
 import { authRoutes } from './auth-routes.ts';
@@ -29,7 +30,8 @@ export interface AccountPagesOptions extends WorkspaceDeps {
   members: MembersService;
   invitations: InvitationsService;
   admin: WorkspaceAdmin;
-  signupOpen: boolean;
+  /** SIGNUP: who may make an account. */
+  signupMode: SignupMode;
   workspaces: Pick<Store, 'workspacesOf' | 'setLastWorkspace'>;
   store: Store;
   counter: WindowCounter;

@@ -1,6 +1,7 @@
 import { html, type SafeHtml } from '../../../web/html.ts';
 import { page } from '../../../web/layout.ts';
 import { csrfField, doneNotice, errorNotice, type PageError } from '../../../web/notices.ts';
+import { invitationTokenOf, type SignupMode } from '../signup-rules.ts';
 
 /** GET /login and GET /signup: short forms in a narrow column, carrying the signed pre-session token. */
 
@@ -20,7 +21,8 @@ const DONE: Record<string, string> = {
 
 /** What the sign-in page offers besides the password. */
 export interface SignInChoices {
-  signupOpen: boolean;
+  /** SIGNUP: under `invite`, sign-up is offered only on the way to an invitation. */
+  signupMode: SignupMode;
   /** "Sign in with …" (OIDC_NAME) when an OpenID provider is configured. */
   oidcName?: string;
   /** A password can be reset by mail (mail is configured). */
@@ -36,6 +38,11 @@ const nextField = (next: string | undefined) =>
   next ? html`<input type="hidden" name="next" value="${next}">` : html``;
 const withNext = (path: string, next: string | undefined) =>
   next ? `${path}?next=${encodeURIComponent(next)}` : path;
+
+/** Whether this form can lead to a sign-up: always when open, through an invitation link when by invitation. */
+export function offersSignUp(mode: SignupMode, next: string | undefined): boolean {
+  return mode === 'open' || (mode === 'invite' && invitationTokenOf(next) !== undefined);
+}
 
 function authPage(title: string, current: string, body: SafeHtml): string {
   return page({ title, current, narrow: true, body: html`<section class="card">${body}</section>` });
@@ -61,12 +68,26 @@ ${oidc}
   <button type="submit">Sign in</button>
 </form>
 ${choices.resetByMail ? html`<p class="hint"><a href="/password/forgot">Forgot your password?</a></p>` : html``}
-${choices.signupOpen ? html`<p class="hint">No account yet? <a href="${withNext('/signup', form.next)}">Create one</a>.</p>` : html``}`,
+${offersSignUp(choices.signupMode, form.next) ? html`<p class="hint">No account yet? <a href="${withNext('/signup', form.next)}" data-signup="offer">Create one</a>.</p>` : html``}`,
   );
 }
 
-export function signUpPage(form: AuthForm, options: { open: boolean; minPassword: number }): string {
-  if (!options.open) {
+/** Under SIGNUP=invite, without an invitation link to sign up through: what to do instead. */
+function byInvitationPage(form: AuthForm): string {
+  return authPage(
+    'Sign up',
+    '/signup',
+    html`<h1 data-state="signup-invite">Sign-up is by invitation</h1>
+${errorNotice(form.error)}
+<p>This Snip makes accounts only for people invited to a workspace. Open the invitation link you
+were sent and choose <strong>Create an account</strong> there; or ask a workspace admin for an invitation.</p>
+<p>Already have an account? <a href="/login">Sign in</a>.</p>`,
+  );
+}
+
+export function signUpPage(form: AuthForm, options: { mode: SignupMode; minPassword: number }): string {
+  if (options.mode === 'invite' && !offersSignUp(options.mode, form.next)) return byInvitationPage(form);
+  if (options.mode === 'closed') {
     return authPage(
       'Sign up',
       '/signup',

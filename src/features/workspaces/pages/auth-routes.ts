@@ -15,6 +15,7 @@ import {
 import { setFreshKey } from '../fresh-key.ts';
 import { type SignUpVerificationOptions, signUpVerification } from '../mail-links.ts';
 import { PASSWORD_MIN, type SignInService } from '../sign-in.ts';
+import { invitationTokenOf, type SignupMode } from '../signup-rules.ts';
 import { type AuthForm, safeNext, signInPage, signUpPage } from './auth-pages.ts';
 
 /** GET/POST /signup, GET/POST /login, POST /logout (docs/api.md §4). */
@@ -22,7 +23,7 @@ import { type AuthForm, safeNext, signInPage, signUpPage } from './auth-pages.ts
 export interface AuthRouteOptions extends SessionDeps, SignUpVerificationOptions {
   auth: SignInService;
   forms: FormTokens;
-  signupOpen: boolean;
+  signupMode: SignupMode;
   /** OIDC_NAME when OpenID sign-in is configured. */
   oidcName?: string;
   /** Mail is configured, so a password can be reset by mail. */
@@ -32,10 +33,10 @@ export interface AuthRouteOptions extends SessionDeps, SignUpVerificationOptions
 /** The sign-in and sign-up pages of these options, and where a form asks to go next. */
 function authPages(options: AuthRouteOptions) {
   return {
-    signUp: (form: AuthForm) => signUpPage(form, { open: options.signupOpen, minPassword: PASSWORD_MIN }),
+    signUp: (form: AuthForm) => signUpPage(form, { mode: options.signupMode, minPassword: PASSWORD_MIN }),
     signIn: (form: AuthForm) =>
       signInPage(form, {
-        signupOpen: options.signupOpen,
+        signupMode: options.signupMode,
         oidcName: options.oidcName,
         resetByMail: options.resetByMail,
       }),
@@ -88,11 +89,11 @@ async function signUpRoutes(app: FastifyInstance, options: AuthRouteOptions): Pr
   const { formToken, hasFormToken } = options.forms;
   const { signUp, nextOf } = authPages(options);
   const verifyEmail = signUpVerification(options, app.log);
+  const signupOn = options.signupMode !== 'closed';
 
   app.get('/signup', async (request, reply) => {
     const next = nextOf(request);
-    if (options.signupOpen && (await signedIn(options, request)))
-      return reply.redirect(next ?? '/dashboard', 303);
+    if (signupOn && (await signedIn(options, request))) return reply.redirect(next ?? '/dashboard', 303);
     const email = field(request.query, 'email');
     return sendPage(
       reply,
@@ -103,11 +104,16 @@ async function signUpRoutes(app: FastifyInstance, options: AuthRouteOptions): Pr
 
   app.post('/signup', async (request, reply) => {
     // A closed sign-up is refused before the form's token is even looked at.
-    if (options.signupOpen && !hasFormToken(request)) return refuseForgedForm(reply);
+    if (signupOn && !hasFormToken(request)) return refuseForgedForm(reply);
     const email = field(request.body, 'email');
     const next = nextOf(request);
     try {
-      const created = await options.auth.signUp(email, field(request.body, 'password'), request.ip);
+      const created = await options.auth.signUp({
+        email,
+        password: field(request.body, 'password'),
+        address: request.ip,
+        invitationToken: invitationTokenOf(next),
+      });
       const { user, workspace } = created.account;
       const session = await startSession(options, request, reply, user.id);
       await verifyEmail?.(user);
@@ -118,7 +124,7 @@ async function signUpRoutes(app: FastifyInstance, options: AuthRouteOptions): Pr
     } catch (error) {
       const { status, error: shown } = refusedOn(reply, error);
       if (shown.code === 'plan-missing') request.log.error('SIGNUP_PLAN names no plan');
-      const csrfToken = options.signupOpen ? formToken(request, reply, options.policy) : '';
+      const csrfToken = signupOn ? formToken(request, reply, options.policy) : '';
       return sendPage(reply, status, signUp({ csrfToken, email, error: shown, next }));
     }
   });

@@ -11,6 +11,7 @@ import { sendPage } from '../../../web/send-page.ts';
 import { frameOf, signedInForm } from '../../../web/session/handlers.ts';
 import { type SessionDeps, signedIn } from '../../../web/session/session-cookie.ts';
 import { type InvitationsService, invitationPath } from '../invitations.ts';
+import type { SignupMode } from '../signup-rules.ts';
 
 /**
  * GET /invitations/<token>: what an invitation offers, and POST …/accept to take it — only signed
@@ -19,20 +20,22 @@ import { type InvitationsService, invitationPath } from '../invitations.ts';
 
 export interface InvitationRouteOptions extends SessionDeps {
   invitations: InvitationsService;
-  signupOpen: boolean;
+  signupMode: SignupMode;
 }
 
 function invitationPage(
   { invitation, workspace }: { invitation: Invitation; workspace: Workspace },
   token: string,
   frame: Frame | undefined,
-  signupOpen: boolean,
+  signupMode: SignupMode,
 ) {
   const path = invitationPath(token);
   const next = encodeURIComponent(path);
-  const signUp = signupOpen
-    ? html` <a class="button secondary" href="/signup?next=${next}&amp;email=${encodeURIComponent(invitation.email)}">Create an account</a>`
-    : html``;
+  // An invitation is what SIGNUP=invite asks for: its link offers the sign-up too.
+  const signUp =
+    signupMode !== 'closed'
+      ? html` <a class="button secondary" href="/signup?next=${next}&amp;email=${encodeURIComponent(invitation.email)}">Create an account</a>`
+      : html``;
   const action = frame
     ? html`<form method="post" action="${path}/accept" class="stack">${csrfField(frame.csrfToken)}
 <button type="submit">Join ${workspace.name}</button></form>`
@@ -69,7 +72,7 @@ export async function invitationRoutes(app: FastifyInstance, options: Invitation
       return refused(reply, new Refusal('invitation-other-email'), frame);
     }
     reply.header('cache-control', 'no-store');
-    return sendPage(reply, 200, invitationPage(open, token, frame, options.signupOpen));
+    return sendPage(reply, 200, invitationPage(open, token, frame, options.signupMode));
   });
 
   app.post<{ Params: { token: string } }>(

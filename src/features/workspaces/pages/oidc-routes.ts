@@ -14,6 +14,7 @@ import {
   startSession,
 } from '../../../web/session/session-cookie.ts';
 import type { OidcSignIn } from '../oidc-sign-in.ts';
+import { invitationTokenOf, type SignupMode } from '../signup-rules.ts';
 import { safeNext, signInPage } from './auth-pages.ts';
 import {
   OIDC_PENDING_COOKIE,
@@ -37,7 +38,7 @@ export interface OidcRouteOptions extends SessionDeps {
   store: Pick<Store, 'secret'>;
   baseUrl: URL;
   forms: FormTokens;
-  signupOpen: boolean;
+  signupMode: SignupMode;
   mailer?: Mailer;
 }
 
@@ -56,7 +57,7 @@ export async function oidcRoutes(app: FastifyInstance, options: OidcRouteOptions
     const body = signInPage(
       { csrfToken, error: shown, next },
       {
-        signupOpen: options.signupOpen,
+        signupMode: options.signupMode,
         oidcName: options.oidc?.name,
         resetByMail: options.mailer !== undefined,
       },
@@ -92,7 +93,8 @@ export async function oidcRoutes(app: FastifyInstance, options: OidcRouteOptions
       if (!pending) {
         throw new Refusal('oidc-failed', 'This sign-in has expired or was not started here. Start again.');
       }
-      const user = await service.finish(new URL(request.url, options.baseUrl), pending);
+      const callbackUrl = new URL(request.url, options.baseUrl);
+      const user = await service.finish(callbackUrl, pending, invitationTokenOf(pending.next));
       // A fresh session; whatever session the browser had before is ended (no fixation).
       await startSession(options, request, reply, user.id);
       return reply.redirect(pending.next ?? '/dashboard', 303);

@@ -49,6 +49,7 @@ ${errorNotice(view.error)}
   <dt>Created</dt><dd>${when(workspace.createdAt)}</dd>
 </dl>
 <p class="hint">The operator changes the plan. Links of every workspace are made on the default domain.</p>
+<p class="hint"><a href="${here(view.frame, '/audit')}" data-link="audit">The audit log</a> lists what admins and operators did in this workspace.</p>
 </section>`,
   });
 }

@@ -1,0 +1,85 @@
+import { randomBytes } from 'node:crypto';
+import { configuredProvider } from './adapters/oidc/oidc-client.ts';
+import type { Config } from './config.ts';
+import type { IdentityProvider } from './core/ports/identity-provider.ts';
+import type { Mailer } from './core/ports/mailer.ts';
+import type { WindowCounter } from './core/ports/shared-state.ts';
+import type { Store } from './core/ports/store.ts';
+import { visitStats } from './features/analytics/index.ts';
+import { accountGroups } from './features/groups/index.ts';
+import { dashboardService } from './features/links/index.ts';
+import {
+  apiAccess,
+  invitationsService,
+  membersService,
+  oidcSignIn,
+  signInService,
+  workspaceAdmin,
+} from './features/workspaces/index.ts';
+import type { LateLogger } from './http/late-logger.ts';
+import { signedFormTokens } from './web/session/csrf.ts';
+import { sessionService } from './web/session/sessions.ts';
+import type { WorkspaceDeps } from './web/session/workspace-pages.ts';
+
+/**
+ * The services behind the pages, built once by services.ts: sessions, signed-out forms, sign-in
+ * (password and OIDC), people and their workspaces, API access, dashboard and stats.
+ */
+
+/** What the pages' services run on, as services.ts built it. */
+export interface PageBase {
+  store: Store;
+  counter: WindowCounter;
+  now: () => number;
+  mailer: Mailer | undefined;
+  log: LateLogger;
+}
+
+/** Every page service; the sign-up plan is checked here, so a server never starts without it. */
+export async function pageServices(config: Config, base: PageBase) {
+  const { store, counter, now } = base;
+  const session: WorkspaceDeps = {
+    sessions: sessionService({ store, ttlMs: config.sessionTtlHours * 3_600_000, now }),
+    accounts: store,
+    workspaces: store,
+    policy: { secure: config.baseUrl.protocol === 'https:' },
+    now,
+    requireVerifiedEmail: config.emailVerification === 'required',
+  };
+  // Every instance signs the signed-out forms with the same key: the first to start stores it.
+  const formKey = await store.secret('form-tokens', randomBytes(32));
+  const { signup: mode, signupPlan: plan, signupBlockDisposable: blockDisposable } = config;
+  const signup = { mode, plan, blockDisposable };
+  const auth = signInService({
+    store,
+    counter,
+    signup,
+    limits: {
+      perAccount: config.signinAccountLimit,
+      perAddress: config.signinAddressLimit,
+      windowMs: config.signinWindowSeconds * 1000,
+    },
+    now,
+  });
+  await auth.checkSignupPlan();
+  const provider: IdentityProvider | undefined = configuredProvider(config.oidc, config.baseUrl);
+  return {
+    oidc: provider && oidcSignIn({ provider, store, signup }),
+    session,
+    forms: signedFormTokens(formKey, now),
+    auth,
+    apiAccess: apiAccess(store),
+    members: membersService(store),
+    invitations: invitationsService({
+      store,
+      baseUrl: config.baseUrl,
+      mailer: base.mailer,
+      onMailError: base.log.error('an invitation could not be mailed'),
+      now,
+    }),
+    workspaces: workspaceAdmin(store),
+    groups: accountGroups(store),
+    dashboard: dashboardService({ store, counter, now }),
+    stats: visitStats({ store, now, retentionDays: config.analyticsRetentionDays }),
+  };
+}
