@@ -4,6 +4,7 @@ import type { Config } from './config.ts';
 import { DEFAULT_DOMAIN_ID } from './core/link-key.ts';
 import type { DemoLog } from './core/ports/shared-state.ts';
 import { ABUSE_SCHEMAS, auditRoutes, reportApiRoutes, reportPages } from './features/abuse/index.ts';
+import { adminPages } from './features/admin/index.ts';
 import { type ClickBuffer, STATS_SCHEMAS, statsApiRoutes, statsPages } from './features/analytics/index.ts';
 import { DEMO_ASSETS, demoFeature } from './features/demo/index.ts';
 import { DOMAIN_SCHEMAS, domainPages, domainRoutes, tlsAllowedRoute } from './features/domains/index.ts';
@@ -183,6 +184,13 @@ async function signedInPages(app: FastifyInstance, config: Config, services: Ser
     domainOf: services.domains.addressed,
   });
   await app.register(domainPages, { ...pages.session, domains: services.domains });
+  await app.register(adminPages, {
+    ...pages.session,
+    abuse: services.abuse,
+    store: services.store,
+    origins: services.domains.registry,
+    isOwnHost: (host) => services.domains.registry.served(host) !== undefined,
+  });
   await app.register(reportPages, {
     reports: services.abuse.reports,
     forms: pages.forms,

@@ -7,6 +7,7 @@ import type { SharedState } from './adapters/redis/shared-state.ts';
 import type { Config } from './config.ts';
 import { Refusal, UnavailableError } from './core/errors.ts';
 import { DOMAINS_CHANGED } from './core/link-key.ts';
+import type { RecordAudit } from './core/moderation.ts';
 import type { Inspector } from './core/ports/inspector.ts';
 import type { KeyAuthenticator } from './core/ports/key-auth.ts';
 import type { LinkEvents } from './core/ports/shared-state.ts';
@@ -44,6 +45,7 @@ import { OPS_COMMANDS } from './features/ops/index.ts';
 import {
   ACCOUNT_COMMANDS,
   ACCOUNT_FLAGS,
+  cliAudit,
   WORKSPACE_COMMANDS,
   WORKSPACE_FLAGS,
 } from './features/workspaces/index.ts';
@@ -159,6 +161,7 @@ async function loadDomains(
   config: Config,
   deps: CliDeps,
   linkEvents?: Pick<LinkEvents, 'changed'>,
+  audit?: RecordAudit,
 ): Promise<DomainsService> {
   const { resolveTxt } = await import('node:dns/promises');
   const domains = domainsService({
@@ -166,6 +169,7 @@ async function loadDomains(
     registry: new DomainRegistry(config.baseUrl),
     resolveTxt: deps.resolveTxt ?? resolveTxt,
     announce: async () => linkEvents?.changed(DOMAINS_CHANGED),
+    audit,
   });
   await domains.refresh();
   return domains;
@@ -280,7 +284,7 @@ export async function runCli(
           withAbuse: (use) => withAbuse(store, config, deps, io, use),
           withDomains: (use) =>
             withLinkEvents(config, async (linkEvents) =>
-              use(await loadDomains(store, config, deps, linkEvents)),
+              use(await loadDomains(store, config, deps, linkEvents, cliAudit(store, io.err))),
             ),
         };
         return { deps: opened, close: () => store.close() };

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { configuredProvider } from './adapters/oidc/oidc-client.ts';
 import type { Config } from './config.ts';
+import type { RecordAudit } from './core/moderation.ts';
 import type { IdentityProvider } from './core/ports/identity-provider.ts';
 import type { Mailer } from './core/ports/mailer.ts';
 import type { WindowCounter } from './core/ports/shared-state.ts';
@@ -62,22 +63,26 @@ export async function pageServices(config: Config, base: PageBase) {
     now,
   });
   await auth.checkSignupPlan();
+  // What workspace admins change is recorded in the audit log; a log that cannot be written is logged.
+  const auditError = base.log.error('the audit log could not be written');
+  const audit: RecordAudit = (entry) => store.addAudit(entry).catch(auditError);
   const provider: IdentityProvider | undefined = configuredProvider(config.oidc, config.baseUrl);
   return {
     oidc: provider && oidcSignIn({ provider, store, signup }),
     session,
     forms: signedFormTokens(formKey, now),
     auth,
-    apiAccess: apiAccess(store),
-    members: membersService(store),
+    apiAccess: apiAccess(store, audit),
+    members: membersService(store, audit),
     invitations: invitationsService({
       store,
       baseUrl: config.baseUrl,
       mailer: base.mailer,
       onMailError: base.log.error('an invitation could not be mailed'),
       now,
+      audit,
     }),
-    workspaces: workspaceAdmin(store),
+    workspaces: workspaceAdmin(store, audit),
     groups: accountGroups(store),
     dashboard: dashboardService({ store, counter, now }),
     stats: visitStats({ store, now, retentionDays: config.analyticsRetentionDays }),

@@ -76,8 +76,9 @@ export interface LinkPorts {
   counter: WindowCounter;
   /** The domains links go on (docs/api.md §12). */
   domains: Pick<DomainsService, 'forNewLink' | 'isOwnHost'>;
-  /** The operators' blocklists (docs/api.md §13). */
+  /** The operators' blocklists and suspensions (docs/api.md §13). */
   isBlocked?: (host: string) => boolean;
+  isSuspended?: (accountId: number) => boolean;
   now?: () => number;
 }
 
@@ -165,7 +166,8 @@ async function linkServices(
   const keys = accountKeys(store, { ...keyChecks, onUsed: (keyId) => keyUses.note(keyId) });
   const inFlight = new InFlight();
   const isBlocked = (host: string) => base.screen.blocksHost(host);
-  const ports = { inspector, counter, now, domains, isBlocked };
+  const isSuspended = (accountId: number) => base.screen.isSuspended(accountId);
+  const ports = { inspector, counter, now, domains, isBlocked, isSuspended };
   const live = inFlight.trackAll(createService(config, { ...ports, store, keys, onCreated }));
   const demoGate = {
     ...keyChecks,
@@ -186,7 +188,7 @@ function baseServices(config: Config, deps: AppDeps, log: LateLogger) {
   const metrics = createMetrics();
   // Blocklists and suspensions (features/abuse), read once the store is ready; a redirect hop to a
   // blocked host is never fetched.
-  const screen = new AbuseScreen(deps.store);
+  const screen = new AbuseScreen(withDeadline(deps.store, config.storeTimeoutMs));
   const blockedHost = (host: string) => screen.blocksHost(host);
   const ownInspector = deps.inspector
     ? undefined
@@ -218,6 +220,7 @@ export async function serverServices(config: Config, deps: AppDeps) {
     resolveTxt: deps.resolveTxt,
     refreshMs: config.linkCacheTtlSeconds * 1000,
     onRefreshError: log.error('reading the domains failed; the last ones known are kept'),
+    audit: (entry) => store.addAudit(entry).catch(log.error('the audit log could not be written')),
   });
   const lists = listFetcher({ allowPrivate: config.allowPrivateTargets });
   const { reportEmail } = config.abuse;

@@ -77,3 +77,12 @@ export interface AuditEntry extends NewAuditEntry {
 
 /** The actor of the operator's command line. */
 export const CLI_ACTOR = { actorId: null, actor: 'cli' } as const;
+
+/**
+ * Writes one entry of the audit log, after the action it records succeeded. It never fails the
+ * action: a log that cannot be written is told elsewhere (the server's log, the command's stderr).
+ */
+export type RecordAudit = (entry: NewAuditEntry) => Promise<void>;
+
+/** Records nothing: what a service records with when no audit log is wired to it. */
+export const NO_AUDIT: RecordAudit = async () => {};

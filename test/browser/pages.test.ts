@@ -15,8 +15,8 @@ import { checkPage, DESKTOP, problems, signInCookies } from './page-checks.ts';
  * Every page in Chromium through the shared checks (page-checks.ts): the landing page, the tester,
  * sign-up and sign-in, the dashboard empty and with 200 links in 3 groups (some with rules), one
  * link's page with and without rules, the visit stats of the account and of a link (counts without
- * details; test/browser/stats.test.ts shows them with details and empty), Account Settings, the 404 page, the 410 pages of an expired and
- * a used-up link, a link's password form and the API reference. New pages join this list.
+ * details; test/browser/stats.test.ts shows them with details and empty), Account Settings, the 404 page, the 410 pages of an expired,
+ * a used-up and a disabled link, a link's password form, the report form and the API reference. New pages join this list.
  */
 
 const PASSWORD = 'correct horse battery';
@@ -74,6 +74,9 @@ describe('every page in Chromium, at 1280 and 390 px, light and dark', () => {
     );
     const usedUp = await t.store.findLinkByCode(0, 'P000198');
     assert.ok(usedUp && (await t.store.takeVisit(usedUp.id)));
+    // One an operator disabled (docs/api.md §13).
+    const disabled = await t.store.findLinkByCode(0, 'P000195');
+    assert.ok(disabled && (await t.store.setLinkDisabled(disabled.id, 'phishing')));
     const listed = await t.store.listLinks(account.workspace.id, { limit: 30 });
     const today = Date.now();
     await t.store.addClicks(
@@ -113,6 +116,8 @@ describe('every page in Chromium, at 1280 and 390 px, light and dark', () => {
     ['not-found', '/Zzzzzzz', () => undefined],
     ['gone-expired', '/P000199', () => undefined],
     ['gone-used-up', '/P000198', () => undefined],
+    ['gone-disabled', '/P000195', () => undefined],
+    ['report', '/report', () => undefined],
     ['link-password', '/P000196', () => undefined],
     ['link-rules', '/dashboard/links/P000197', () => full],
     ['docs', '/docs', () => undefined],
@@ -196,10 +201,10 @@ describe('every page in Chromium, at 1280 and 390 px, light and dark', () => {
 
   it('checks the 410 pages and the password form under their own statuses', async () => {
     const statuses = [];
-    for (const code of ['P000199', 'P000198', 'P000196']) {
+    for (const code of ['P000199', 'P000198', 'P000195', 'P000196']) {
       statuses.push((await fetch(`${base}/${code}`, { redirect: 'manual' })).status);
     }
-    assert.deepEqual(statuses, [410, 410, 200]);
+    assert.deepEqual(statuses, [410, 410, 410, 200]);
   });
 
   // States of the rule forms and the password form: filled in, refused with the input kept.

@@ -50,7 +50,18 @@ function* deleteUser(id: number, now: number): Script<DeleteResult> {
   for (const personal of yield q('SELECT id FROM workspaces WHERE personal_of = ?', id)) {
     yield* emptyWorkspace(Number(personal.id), now);
   }
-  yield q('UPDATE api_keys SET revoked_at = ? WHERE created_by = ? AND revoked_at IS NULL', now, id);
+  // Their keys in other workspaces go, and give those workspaces their places back.
+  const revoked = yield q(
+    'UPDATE api_keys SET revoked_at = ? WHERE created_by = ? AND revoked_at IS NULL RETURNING account_id',
+    now,
+    id,
+  );
+  for (const key of revoked) {
+    yield q(
+      'UPDATE workspaces SET key_count = key_count - 1 WHERE id = ? AND key_count > 0',
+      Number(key.account_id),
+    );
+  }
   yield q('DELETE FROM memberships WHERE user_id = ?', id);
   yield q('DELETE FROM sessions WHERE user_id = ?', id);
   yield q('DELETE FROM user_identities WHERE user_id = ?', id);

@@ -105,7 +105,8 @@ function* searchLinks(search: LinkSearch, limit: number, collate: string): Scrip
     );
     found.push(...rows.map(toLink));
   }
-  return found.sort((a, b) => (a.normalizedUrl < b.normalizedUrl ? -1 : 1)).slice(0, limit);
+  const unique = [...new Map(found.map((link) => [link.id, link])).values()];
+  return unique.sort((a, b) => (a.normalizedUrl < b.normalizedUrl ? -1 : 1)).slice(0, limit);
 }
 
 function* searchUsers(text: string, limit: number): Script<User[]> {

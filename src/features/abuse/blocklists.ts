@@ -122,10 +122,27 @@ export function blocklistService(options: BlocklistOptions) {
       await changed();
       await audit.record(actor, { workspaceId: null, action: 'blocklist.delete', target: listName });
     },
-    /** Fetches and imports each address; one that fails keeps its last rules and is reported. */
-    refresh: (actor: AuditActor, urls: readonly string[]) =>
-      refreshLists(options.fetchList, importText, actor, urls),
+    /**
+     * Fetches and imports each address whose list is older than `keepMs` (any instance may have
+     * refreshed it); one that fails keeps its last rules and is reported.
+     */
+    async refresh(actor: AuditActor, urls: readonly string[], keepMs = 0) {
+      const stale = staleUrls(await store.listBlocklists(), urls, keepMs);
+      return refreshLists(options.fetchList, importText, actor, stale);
+    },
   };
+}
+
+/** The addresses whose list is missing or older than `keepMs`. */
+function staleUrls(lists: readonly Blocklist[], urls: readonly string[], keepMs: number): string[] {
+  const fresh = (url: string) =>
+    lists.some(
+      (list) =>
+        list.source === url &&
+        list.name === listNameOf(url) &&
+        Date.now() - list.updatedAt.getTime() < keepMs,
+    );
+  return urls.filter((url) => !fresh(url));
 }
 
 type ImportText = (

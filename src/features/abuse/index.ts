@@ -76,8 +76,21 @@ export function abuseOperations(options: {
 export async function abuseServices(options: AbuseServicesOptions) {
   const { store, linkEvents, screen } = options;
   await screen.refresh();
+  // Polled every second: a store that is down is logged once, not every second until it is back.
+  const readFailed = options.onError(
+    'reading blocklists and suspensions failed; the last ones read are kept',
+  );
+  let failing = false;
   const reread = () =>
-    void screen.refresh().catch(options.onError('reading blocklists and suspensions failed'));
+    void screen.refresh().then(
+      () => {
+        failing = false;
+      },
+      (error: unknown) => {
+        if (!failing) readFailed(error);
+        failing = true;
+      },
+    );
   linkEvents.onChanged((key) => {
     if (key === ABUSE_CHANGED) reread();
   });
@@ -97,12 +110,17 @@ export async function abuseServices(options: AbuseServicesOptions) {
   });
   const timers = [setInterval(reread, options.pollMs)];
   if (options.lists.urls.length > 0) {
+    // Every instance looks every 10 minutes and fetches only a list older than BLOCKLIST_REFRESH_HOURS,
+    // so a fleet fetches each about once per period, and a restart fetches nothing fresh.
+    const keepMs = options.lists.refreshHours * 3_600_000 - 60_000;
     const refreshLists = () =>
-      void blocklists.refresh({ actorId: null, actor: 'schedule' }, options.lists.urls).then((results) => {
-        for (const failed of results.filter((result) => result.error))
-          options.onError(`refreshing the blocklist ${failed.url} failed`)(failed.error);
-      });
-    timers.push(setInterval(refreshLists, options.lists.refreshHours * 3_600_000));
+      void blocklists
+        .refresh({ actorId: null, actor: 'schedule' }, options.lists.urls, keepMs)
+        .then((results) => {
+          for (const failed of results.filter((result) => result.error))
+            options.onError(`refreshing the blocklist ${failed.url} failed`)(failed.error);
+        }, options.onError('refreshing the blocklists failed'));
+    timers.push(setInterval(refreshLists, 10 * 60_000));
     timers.push(setTimeout(refreshLists, 1000));
   }
   for (const timer of timers) timer.unref();

@@ -2,6 +2,7 @@ import { domainHost } from '../../core/domain-host.ts';
 import type { Domain, Workspace } from '../../core/entities.ts';
 import { Refusal } from '../../core/errors.ts';
 import { DEFAULT_DOMAIN_ID } from '../../core/link-key.ts';
+import type { RecordAudit } from '../../core/moderation.ts';
 import type { DomainStore } from '../../core/ports/domain-store.ts';
 import type { TxtResolver } from '../../core/ports/txt-resolver.ts';
 import type { DomainRegistry } from './domain-registry.ts';
@@ -27,6 +28,8 @@ export interface DomainsDeps {
   resolveTxt: TxtResolver;
   /** Tells the other instances that the domains changed (they reload theirs). */
   announce: () => Promise<void>;
+  /** The audit log every change is recorded in; none by default. */
+  audit?: RecordAudit;
 }
 
 /** Who acts on domains: a workspace (its admins, by the API or the pages), or the operator (null). */

@@ -1,6 +1,8 @@
 import type { Domain, Workspace } from '../../core/entities.ts';
 import { Refusal } from '../../core/errors.ts';
 import { DEFAULT_DOMAIN_ID } from '../../core/link-key.ts';
+import { NO_AUDIT } from '../../core/moderation.ts';
+import { auditedChanges } from './domain-audit.ts';
 import { domainChanges } from './domain-changes.ts';
 import { type DomainsDeps, type DomainView, usable, visible } from './domain-rules.ts';
 
@@ -115,15 +117,17 @@ function domainReads(deps: DomainsDeps) {
   };
 }
 
+/** Reads and changes; each change takes who acts last, for the audit log (domain-audit.ts). */
 export function domainsService(deps: DomainsDeps) {
   const reads = domainReads(deps);
-  return { ...reads, ...domainChanges(deps, reads) };
+  return { ...reads, ...auditedChanges(domainChanges(deps, reads), reads, deps.audit ?? NO_AUDIT) };
 }
 
 export type DomainReads = ReturnType<typeof domainReads>;
 
 export type DomainsService = ReturnType<typeof domainsService>;
 
+export type { DomainAuditor } from './domain-audit.ts';
 export {
   CHALLENGE_LABEL,
   type DomainActor,

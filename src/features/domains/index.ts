@@ -1,5 +1,6 @@
 import { resolveTxt } from 'node:dns/promises';
 import { DOMAINS_CHANGED } from '../../core/link-key.ts';
+import type { RecordAudit } from '../../core/moderation.ts';
 import type { DomainStore } from '../../core/ports/domain-store.ts';
 import type { LinkEvents } from '../../core/ports/shared-state.ts';
 import { DomainRegistry } from './domain-registry.ts';
@@ -14,6 +15,7 @@ export { DomainRegistry, type ServedDomain } from './domain-registry.ts';
 export {
   CHALLENGE_LABEL,
   type DomainActor,
+  type DomainAuditor,
   type DomainsService,
   type DomainView,
   domainsService,
@@ -33,6 +35,8 @@ export interface DomainServicesOptions {
   /** How often the domains are read again, besides each change heard (changes whose word was lost). */
   refreshMs: number;
   onRefreshError: (error: unknown) => void;
+  /** The audit log the domain changes are recorded in; none by default. */
+  audit?: RecordAudit;
 }
 
 /**
@@ -46,6 +50,7 @@ export async function domainServices(options: DomainServicesOptions) {
     registry,
     resolveTxt: options.resolveTxt ?? resolveTxt,
     announce: () => options.linkEvents.changed(DOMAINS_CHANGED),
+    audit: options.audit,
   });
   await domains.refresh();
   const reload = () => void domains.refresh().catch(options.onRefreshError);

@@ -41,6 +41,8 @@ export interface CreateLinkDeps {
   /** The windows of the dashboard, which acts without a key. */
   counter: WindowCounter;
   isSocial: SocialMatcher;
+  /** The workspace is suspended by an operator (docs/api.md §13): it makes and changes nothing (303). */
+  isSuspended?: (accountId: number) => boolean;
   /** The operators' blocklists (docs/api.md §13); none by default. */
   isBlocked?: (host: string) => boolean;
   baseUrl: URL;
@@ -140,6 +142,7 @@ export function createLinkService(deps: CreateLinkDeps) {
 
   /** From the url on (rows 5-15), once the request has spent its window. */
   async function create(actor: Actor, draft: LinkDraft): Promise<Link> {
+    if (deps.isSuspended?.(actor.accountId)) throw new Refusal('303', 'This workspace is suspended.');
     if (draft.url === undefined || draft.url.trim() === '') throw new Refusal('302');
     const target = targetOrRefuse(draft.url);
     const group = await findGroup(deps, actor.accountId, draft.group);

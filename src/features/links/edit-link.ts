@@ -24,6 +24,8 @@ export interface EditLinkDeps {
     Pick<LinkStore, 'findLinkOfAccount' | 'findLiveLinkByUrlHash' | 'updateLink' | 'deleteLink'>;
   inspector: Inspector;
   isSocial: SocialMatcher;
+  /** The workspace is suspended by an operator (docs/api.md §13): it makes and changes nothing (303). */
+  isSuspended?: (accountId: number) => boolean;
   /** The operators' blocklists (docs/api.md §13); none by default. */
   isBlocked?: (host: string) => boolean;
   baseUrl: URL;
@@ -55,6 +57,7 @@ export function linkEditor(deps: EditLinkDeps): LinkEditor {
   }
 
   async function edit(accountId: number, domainId: number, code: string, patch: LinkPatch): Promise<Link> {
+    if (deps.isSuspended?.(accountId)) throw new Refusal('303', 'This workspace is suspended.');
     const link = await deps.store.findLinkOfAccount(accountId, domainId, code);
     if (!link) throw noSuchLink();
     const change: LinkChange = {};

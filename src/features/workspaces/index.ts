@@ -6,6 +6,7 @@ export { AccountSchema, accountApiRoutes, WorkspaceSchema } from './api/account-
 export { memberRoutes } from './api/member-routes.ts';
 export { MEMBER_SCHEMAS } from './api/member-schemas.ts';
 export { apiAccess } from './api-access.ts';
+export { type Auditor, apiAuditor, cliAudit, userAuditor } from './audit-actor.ts';
 export { ACCOUNT_COMMANDS, ACCOUNT_FLAGS } from './cli/account-commands.ts';
 export { accountOperations, accountWithEmail, personalWorkspace } from './cli/account-operations.ts';
 export { WORKSPACE_COMMANDS, WORKSPACE_FLAGS } from './cli/workspace-commands.ts';

@@ -2,9 +2,11 @@ import { may, mayAssign } from '../../core/authorization.ts';
 import type { Invitation, User, Workspace } from '../../core/entities.ts';
 import { Refusal } from '../../core/errors.ts';
 import { hashLinkToken, isLinkToken, newLinkToken } from '../../core/link-token.ts';
+import { NO_AUDIT, type RecordAudit } from '../../core/moderation.ts';
 import { normalizeEmail } from '../../core/plans.ts';
 import type { Mailer } from '../../core/ports/mailer.ts';
 import type { Store } from '../../core/ports/store.ts';
+import { auditFact, auditTrail, userAuditor } from './audit-actor.ts';
 import { invitationMessage } from './mail/messages.ts';
 import { type Acting, refuseUnless, roleFrom } from './members.ts';
 
@@ -37,6 +39,11 @@ export interface InvitationOptions {
   /** Told of a mail that could not be sent (the link still works: it was shown to copy). */
   onMailError?: (error: unknown) => void;
   now?: () => number;
+  /**
+   * The audit log (none by default): invitation.create and invitation.revoke (the email the target,
+   * its role, never the link), and member.join when the invitee accepts.
+   */
+  audit?: RecordAudit;
 }
 
 export interface MadeInvitation {
@@ -77,6 +84,7 @@ export const isPending = (invitation: Invitation, now: number) =>
 export function invitationsService(options: InvitationOptions) {
   const { store } = options;
   const now = options.now ?? Date.now;
+  const record = auditTrail(options.audit ?? NO_AUDIT, store);
 
   return {
     async invite(
@@ -101,6 +109,8 @@ export function invitationsService(options: InvitationOptions) {
         expiresAt: new Date(now() + INVITATION_DAYS * DAY_MS),
       });
       const url = new URL(invitationPath(token), options.baseUrl).href;
+      const after = { role, expires_at: invitation.expiresAt.toISOString() };
+      await record(acting, auditFact(workspace.id, 'invitation.create', email, null, after));
       // Mail is a courtesy: the link is in the answer either way, and a slow server holds nothing up.
       mail(options, workspace, acting, invitation, url).catch((error) => options.onMailError?.(error));
       return { invitation, url };
@@ -111,8 +121,12 @@ export function invitationsService(options: InvitationOptions) {
 
     async revoke(workspace: Workspace, acting: Acting, id: number): Promise<void> {
       refuseUnless(may(acting.role, 'members:write'), 'members:write');
+      const pending = (await store.listInvitations(workspace.id, new Date(now()))).find((i) => i.id === id);
       if (!(await store.revokeInvitation(workspace.id, id)))
         throw new Refusal('not-found', 'No pending invitation has that ID.');
+      const target = pending?.email ?? `invitation ${id}`;
+      const before = pending ? { role: pending.role } : null;
+      await record(acting, auditFact(workspace.id, 'invitation.revoke', target, before, null));
     },
 
     /** The pending invitation a link names, with its workspace; undefined when it is used, revoked, expired or unknown. */
@@ -130,6 +144,8 @@ export function invitationsService(options: InvitationOptions) {
       const result = await store.acceptInvitation(hashLinkToken(token), user, new Date(now()));
       if (result.kind === 'gone') throw new Refusal('invitation-gone');
       if (result.kind === 'wrong-email') throw new Refusal('invitation-other-email');
+      const joined = auditFact(result.workspaceId, 'member.join', user.email, null, { role: result.role });
+      await record({ userId: user.id, by: userAuditor(user) }, joined);
       const workspace = await store.findWorkspaceById(result.workspaceId);
       if (!workspace) throw new Refusal('invitation-gone');
       return workspace;

@@ -1,8 +1,10 @@
 import { type Action, isRole, mayAssign, mayRemove, type Role } from '../../core/authorization.ts';
 import type { Member, User, Workspace } from '../../core/entities.ts';
 import { Refusal } from '../../core/errors.ts';
+import { NO_AUDIT, type RecordAudit } from '../../core/moderation.ts';
 import { normalizeEmail } from '../../core/plans.ts';
 import type { MemberChange, Store } from '../../core/ports/store.ts';
+import { type AuditedActing, auditFact, auditTrail } from './audit-actor.ts';
 
 /**
  * The people of a workspace (docs/api.md §11): who is in it with which role, changed by those whose
@@ -10,9 +12,11 @@ import type { MemberChange, Store } from '../../core/ports/store.ts';
  * the pages and the CLI all change members through here.
  */
 
-/** Who acts: a member (id and role), or the operator (null id, acting as an owner). */
-export interface Acting {
-  userId: number | null;
+/**
+ * Who acts: a member (id and role), or the operator (null id, acting as an owner); `by` names them
+ * in the audit log.
+ */
+export interface Acting extends AuditedActing {
   role: Role;
 }
 
@@ -20,7 +24,7 @@ export const OPERATOR: Acting = { userId: null, role: 'owner' };
 
 export type MembersStore = Pick<
   Store,
-  'listMembers' | 'findUserByEmail' | 'roleOf' | 'addMember' | 'changeRole' | 'removeMember'
+  'listMembers' | 'findUserByEmail' | 'findUserById' | 'roleOf' | 'addMember' | 'changeRole' | 'removeMember'
 >;
 
 export function roleFrom(value: unknown): Role {
@@ -42,7 +46,13 @@ export function refuseUnless(allowed: boolean, what: Action | 'owners'): void {
   }
 }
 
-export function membersService(store: MembersStore) {
+/**
+ * Each change is recorded in the audit log (`audit`, none by default): member.add, member.role,
+ * member.remove and member.leave, the member's email the target, their role before and after.
+ */
+export function membersService(store: MembersStore, audit: RecordAudit = NO_AUDIT) {
+  const record = auditTrail(audit, store);
+
   /** The member of that email, with their role. */
   async function memberOf(workspace: Workspace, email: string): Promise<{ user: User; role: Role }> {
     const normalized = normalizeEmail(email);
@@ -72,6 +82,16 @@ export function membersService(store: MembersStore) {
         role === 'owner' || target.role === 'owner' ? 'owners' : 'members:write',
       );
       changed(await store.changeRole(workspace.id, target.user.id, role));
+      if (role !== target.role) {
+        const fact = auditFact(
+          workspace.id,
+          'member.role',
+          target.user.email,
+          { role: target.role },
+          { role },
+        );
+        await record(acting, fact);
+      }
       return memberNow(workspace, target.user.id);
     },
 
@@ -85,15 +105,23 @@ export function membersService(store: MembersStore) {
           target.role === 'owner' ? 'owners' : 'members:write',
         );
       changed(await store.removeMember(workspace.id, target.user.id));
+      const action = leaving ? 'member.leave' : 'member.remove';
+      await record(acting, auditFact(workspace.id, action, target.user.email, { role: target.role }, null));
     },
 
     /** The operator's `snip member add`: an existing user joins with a role. */
-    async add(workspace: Workspace, email: string, roleText: unknown): Promise<Member> {
+    async add(
+      workspace: Workspace,
+      email: string,
+      roleText: unknown,
+      acting: AuditedActing = OPERATOR,
+    ): Promise<Member> {
       const role = roleFrom(roleText);
       const normalized = normalizeEmail(email);
       const user = normalized ? await store.findUserByEmail(normalized) : undefined;
       if (!user) throw new Refusal('no-such-account', `no user with email "${email}"`);
       if (!(await store.addMember(workspace.id, user.id, role))) throw new Refusal('already-member');
+      await record(acting, auditFact(workspace.id, 'member.add', user.email, null, { role }));
       return memberNow(workspace, user.id);
     },
   };

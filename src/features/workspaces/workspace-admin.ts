@@ -1,7 +1,9 @@
 import type { Workspace } from '../../core/entities.ts';
 import { Refusal } from '../../core/errors.ts';
+import { CLI_ACTOR, NO_AUDIT, type RecordAudit } from '../../core/moderation.ts';
 import type { Store } from '../../core/ports/store.ts';
 import { isWorkspaceSlug } from '../../core/workspace-slug.ts';
+import { type Auditor, auditFact } from './audit-actor.ts';
 
 /** Workspaces themselves (docs/api.md §11): made by the operator, named by their admins. */
 
@@ -30,7 +32,11 @@ export function workspaceName(value: unknown): string {
   return name;
 }
 
-export function workspaceAdmin(store: WorkspaceAdminStore) {
+/**
+ * Each change is recorded in the audit log (`audit`, none by default): workspace.create and
+ * workspace.rename, the slug the target.
+ */
+export function workspaceAdmin(store: WorkspaceAdminStore, audit: RecordAudit = NO_AUDIT) {
   return {
     async bySlug(slug: string): Promise<Workspace> {
       const workspace = await store.findWorkspaceBySlug(slug.trim().toLowerCase());
@@ -39,7 +45,13 @@ export function workspaceAdmin(store: WorkspaceAdminStore) {
     },
 
     /** A team workspace with its first owner, on a plan (the sign-up plan when none is named). */
-    async create(slug: string, ownerEmail: string, planName: string, name?: string): Promise<Workspace> {
+    async create(
+      slug: string,
+      ownerEmail: string,
+      planName: string,
+      name?: string,
+      by: Auditor = CLI_ACTOR,
+    ): Promise<Workspace> {
       if (!isWorkspaceSlug(slug)) throw new Refusal('workspace-slug-invalid');
       const owner = await store.findUserByEmail(ownerEmail.trim().toLowerCase());
       if (!owner) throw new Refusal('no-such-account', `no user with email "${ownerEmail}"`);
@@ -47,13 +59,26 @@ export function workspaceAdmin(store: WorkspaceAdminStore) {
       if (!plan) throw new Refusal('no-such-plan', `no plan named "${planName}"`);
       const result = await store.createWorkspace(slug, workspaceName(name ?? slug), plan.id, owner.id);
       if (result.kind === 'slug-taken') throw new Refusal('workspace-slug-taken');
-      return result.workspace;
+      const made = result.workspace;
+      const after = { name: made.name, plan: plan.name, owner: owner.email };
+      await audit({ ...by, ...auditFact(made.id, 'workspace.create', made.slug, null, after) });
+      return made;
     },
 
     list: (): Promise<Workspace[]> => store.listWorkspaces(),
 
-    async rename(workspace: Workspace, name: unknown): Promise<void> {
-      await store.renameWorkspace(workspace.id, workspaceName(name));
+    async rename(workspace: Workspace, name: unknown, by: Auditor): Promise<void> {
+      const next = workspaceName(name);
+      await store.renameWorkspace(workspace.id, next);
+      if (next === workspace.name) return;
+      const fact = auditFact(
+        workspace.id,
+        'workspace.rename',
+        workspace.slug,
+        { name: workspace.name },
+        { name: next },
+      );
+      await audit({ ...by, ...fact });
     },
   };
 }

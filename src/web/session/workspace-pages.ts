@@ -38,6 +38,7 @@ export function workspaceFrame(here: InWorkspace): Frame {
   return {
     email: here.user.email,
     csrfToken: here.session.csrfToken,
+    operator: here.user.operator,
     workspace: {
       slug: workspace.slug,
       name: workspace.name,

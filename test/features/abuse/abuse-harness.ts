@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import type { AddressInfo } from 'node:net';
 import { after, before } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { openStore } from '../../../src/adapters/open-store.ts';
@@ -15,14 +16,23 @@ import { type Answer, send } from '../../helper.ts';
  * The commands announce nothing the server hears (no Redis): the server sees each change by polling
  * the store's versions, within about a second, so every wait here is for a condition, bounded.
  */
-export function abuseHarness() {
+/** `env`: settings the server gets besides, asked for once the test's own servers have started. */
+export function abuseHarness(options: { env?: () => Record<string, string> } = {}) {
   const cli = cliStore([['migrate', '--json']]);
-  const state: { app: FastifyInstance; store: Store; target: TargetServer; key: string; slug: string } = {
+  const state: {
+    app: FastifyInstance;
+    store: Store;
+    target: TargetServer;
+    key: string;
+    slug: string;
+    origin: string;
+  } = {
     app: undefined as unknown as FastifyInstance,
     store: undefined as unknown as Store,
     target: undefined as unknown as TargetServer,
     key: '',
     slug: '',
+    origin: '',
   };
 
   const ok = async (...argv: string[]) => {
@@ -55,8 +65,16 @@ export function abuseHarness() {
     );
     state.slug = String(((await ok('workspace', 'list')).items as Array<{ slug: string }>)[0]?.slug);
     state.store = await openStore(cli.env.DATABASE_URL as string, { prepare: true });
-    const config = loadConfig({ ...cli.env, ALLOW_PRIVATE_TARGETS: 'true', LINK_CACHE_TTL_SECONDS: '1' });
+    const config = loadConfig({
+      ...cli.env,
+      ALLOW_PRIVATE_TARGETS: 'true',
+      LINK_CACHE_TTL_SECONDS: '1',
+      ...options.env?.(),
+    });
     state.app = await buildApp(config, { store: state.store });
+    // Listening, so that visits go through the hot path below the router, as a visitor's would.
+    await state.app.listen({ port: 0, host: '127.0.0.1' });
+    state.origin = `http://127.0.0.1:${(state.app.server.address() as AddressInfo).port}`;
   });
   after(async () => {
     await state.app?.close();

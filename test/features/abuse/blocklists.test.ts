@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
 import { writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import { createJson } from '../../helper.ts';
 import { abuseHarness } from './abuse-harness.ts';
 
@@ -114,5 +117,31 @@ describe('blocklists', () => {
   it('refuses hosts that are none, and a list name that cannot be one', async () => {
     await refused('host-invalid', 'blocklist', 'add', 'not a host');
     await refused('blocklist-name-invalid', 'blocklist', 'import', 'Bad Name!', await fileWith('empty', ''));
+  });
+});
+
+describe('blocklists from BLOCKLIST_URLS', () => {
+  const served = 'fetched.example\n||fetched-too.example^\n';
+  let server: Server;
+  let url = '';
+  before(async () => {
+    server = createServer((_req, res) => res.end(served));
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/lists/phish.txt`;
+  });
+  after(() => new Promise((resolve) => server.close(resolve)));
+
+  const fromUrls = abuseHarness({ env: () => ({ BLOCKLIST_URLS: url }) });
+
+  it('fetches each list soon after start, through the SSRF-safe fetcher, and blocks its hosts', async () => {
+    await fromUrls.until(
+      async () => (await fromUrls.create('http://fetched-too.example/x')).body.code === '316',
+    );
+    const lists = (await fromUrls.ok('blocklist', 'list')).items as Array<{ name: string; source: string }>;
+    assert.deepEqual(
+      lists.map((list) => [list.name, list.source]),
+      [['127.0.0.1-lists-phish.txt', url]],
+    );
   });
 });

@@ -6,6 +6,7 @@ import { callerOf } from '../../../http/api-auth.ts';
 import { apiRoute, type RouteParts } from '../../../http/management-api.ts';
 import { refuseOtherMethods } from '../../../http/method-guard.ts';
 import { LOCATION_HEADER, noContentResponse, okResponse } from '../../../http/operation-doc.ts';
+import { apiAuditor } from '../../workspaces/index.ts';
 import { domainJson } from '../domain-json.ts';
 import { type DomainsService, hostFrom, redirectTarget } from '../domains.ts';
 import {
@@ -20,7 +21,7 @@ import {
 
 export interface DomainRouteOptions {
   domains: DomainsService;
-  store: Pick<Store, 'findWorkspaceById'>;
+  store: Pick<Store, 'findWorkspaceById' | 'findUserById' | 'listLiveKeys'>;
   origin: string;
 }
 
@@ -112,6 +113,8 @@ export async function domainRoutes(v1: FastifyInstance, options: DomainRouteOpti
     const view = await domains.viewOf(workspace, domain);
     return domainJson(view.domain, view.links);
   };
+  /** Who acts, as the audit log names them: the key's maker, or the key by its prefix. */
+  const by = (request: FastifyRequest) => apiAuditor(options.store, callerOf(request));
   const optional = (value: string | null | undefined) =>
     value === undefined ? undefined : redirectTarget(value);
 
@@ -123,7 +126,7 @@ export async function domainRoutes(v1: FastifyInstance, options: DomainRouteOpti
 
   v1.post<{ Body: { host: string } }>('/domains', ADD, async (request, reply) => {
     const workspace = await workspaceOf(request);
-    const domain = await domains.add(request.body.host, { workspace, shared: false });
+    const domain = await domains.add(request.body.host, { workspace, shared: false }, await by(request));
     const where = `${options.origin}/api/v1/domains/${encodeURIComponent(domain.host)}`;
     return reply
       .code(201)
@@ -141,22 +144,23 @@ export async function domainRoutes(v1: FastifyInstance, options: DomainRouteOpti
 
   v1.post<Host>('/domains/:host/verify', VERIFY, async (request) => {
     const workspace = await workspaceOf(request);
-    return shown(workspace, await domains.verify(workspace, request.params.host));
+    return shown(workspace, await domains.verify(workspace, request.params.host, await by(request)));
   });
 
   v1.patch<Host & { Body: Patch }>('/domains/:host', PATCH, async (request) => {
     const workspace = await workspaceOf(request);
     const { body } = request;
-    const domain = await domains.update(workspace, request.params.host, {
+    const change = {
       https: body.https,
       rootRedirect: optional(body.root_redirect),
       notFoundRedirect: optional(body.not_found_redirect),
-    });
+    };
+    const domain = await domains.update(workspace, request.params.host, change, await by(request));
     return shown(workspace, domain);
   });
 
   v1.delete<Host>('/domains/:host', DELETE, async (request, reply) => {
-    await domains.remove(await workspaceOf(request), request.params.host);
+    await domains.remove(await workspaceOf(request), request.params.host, await by(request));
     return reply.code(204).send();
   });
 

@@ -1,3 +1,4 @@
+import { CLI_ACTOR } from '../../../core/moderation.ts';
 import type { Store } from '../../../core/ports/store.ts';
 import { type Command, tab, UsageError } from '../../../terminal/command.ts';
 import { workspaceAdmin } from '../../workspaces/index.ts';
@@ -56,7 +57,7 @@ export const DOMAIN_COMMANDS: Record<string, DomainCommand> = {
       }
       const workspace = values.workspace ? await workspaceAdmin(store).bySlug(values.workspace) : null;
       const domain = await withDomains((domains) =>
-        domains.add(host, { workspace, shared: values.shared === true }),
+        domains.add(host, { workspace, shared: values.shared === true }, CLI_ACTOR),
       );
       return { ...domainJson(domain, 0), workspace: workspace?.slug ?? null };
     },
@@ -69,7 +70,7 @@ export const DOMAIN_COMMANDS: Record<string, DomainCommand> = {
     args: 1,
     line,
     run: async ({ args: [host = ''], withDomains }) =>
-      withDomains(async (domains) => domainJson(await domains.verify(null, host), 0)),
+      withDomains(async (domains) => domainJson(await domains.verify(null, host, CLI_ACTOR), 0)),
   },
   'domain set': {
     synopsis: '<host> [--https on|off] [--root-redirect URL|none] [--not-found-redirect URL|none]',
@@ -82,11 +83,12 @@ export const DOMAIN_COMMANDS: Record<string, DomainCommand> = {
     line,
     run: async ({ args: [host = ''], values, withDomains }) =>
       withDomains(async (domains) => {
-        const domain = await domains.update(null, host, {
+        const change = {
           https: httpsFlag(values.https),
           rootRedirect: redirectOption(redirectFlag(values['root-redirect'])),
           notFoundRedirect: redirectOption(redirectFlag(values['not-found-redirect'])),
-        });
+        };
+        const domain = await domains.update(null, host, change, CLI_ACTOR);
         return domainJson(domain, 0);
       }),
   },
@@ -117,7 +119,7 @@ export const DOMAIN_COMMANDS: Record<string, DomainCommand> = {
     args: 1,
     run: async ({ args: [host = ''], withDomains }) =>
       withDomains(async (domains) => {
-        await domains.remove(null, host);
+        await domains.remove(null, host, CLI_ACTOR);
         return { removed: host.trim().toLowerCase() };
       }),
   },

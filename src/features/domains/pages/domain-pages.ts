@@ -11,6 +11,7 @@ import {
   workspaceFrame,
   workspacePage,
 } from '../../../web/session/workspace-pages.ts';
+import { userAuditor } from '../../workspaces/index.ts';
 import { type DomainsService, redirectTarget } from '../domains.ts';
 import { type DomainsPageView, domainsPage } from './domains-page.ts';
 
@@ -68,7 +69,7 @@ export async function domainPages(app: FastifyInstance, options: DomainPageOptio
     workspaceForm(options, 'domains:write', async (request, reply, here) => {
       const host = field(request.body, 'host').trim();
       try {
-        await domains.add(host, { workspace: here.workspace, shared: false });
+        await domains.add(host, { workspace: here.workspace, shared: false }, userAuditor(here.user));
         return reply.redirect(domainsOf(here, 'added'), 303);
       } catch (error) {
         return refused(reply, here, error, { draft: host });
@@ -94,27 +95,28 @@ export async function domainPages(app: FastifyInstance, options: DomainPageOptio
     );
 
   domainForm('/w/:workspace/domains/verify', async (here, host) => {
-    const domain = await domains.verify(here.workspace, host);
+    const domain = await domains.verify(here.workspace, host, userAuditor(here.user));
     return domain.verifiedAt === null ? 'pending' : 'verified';
   });
 
   domainForm('/w/:workspace/domains/settings', async (here, host, body) => {
-    await domains.update(here.workspace, host, {
+    const change = {
       https: field(body, 'https') === 'on',
       rootRedirect: redirectField(body, 'root_redirect'),
       notFoundRedirect: redirectField(body, 'not_found_redirect'),
-    });
+    };
+    await domains.update(here.workspace, host, change, userAuditor(here.user));
     return 'saved';
   });
 
   domainForm('/w/:workspace/domains/remove', async (here, host) => {
-    await domains.remove(here.workspace, host);
+    await domains.remove(here.workspace, host, userAuditor(here.user));
     return 'removed';
   });
 
   /** An empty choice is the default domain (BASE_URL's host). */
   domainForm('/w/:workspace/domains/default', async (here, host) => {
-    await domains.setDefault(here.workspace.id, host === '' ? null : host);
+    await domains.setDefault(here.workspace.id, host === '' ? null : host, userAuditor(here.user));
     return 'default-set';
   });
 }

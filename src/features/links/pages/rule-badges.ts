@@ -17,6 +17,12 @@ export function ruleBadges(link: Link, now: number): SafeHtml {
   const badges: SafeHtml[] = [];
   const expired = isExpired(link, now);
   const usedUp = isUsedUp(link);
+  // An operator took it down (docs/api.md §13): it answers 410, and only an operator enables it.
+  if (link.disabled) {
+    badges.push(
+      html`<span class="badge gone" data-badge="disabled" title="Disabled by the operator: ${link.disabled.reason}">Disabled</span>`,
+    );
+  }
   if (expired) badges.push(html`<span class="badge gone" data-badge="expired">Expired</span>`);
   if (usedUp) badges.push(html`<span class="badge gone" data-badge="used-up">Used up</span>`);
   if (link.expiresAt !== null && !expired) {
@@ -57,7 +63,10 @@ export function ruleFacts(link: Link, now: number): SafeHtml {
     link.rules.length === 0
       ? none
       : html`<ol class="rule-list">${link.rules.map((rule) => html`<li>${condition(rule)} → ${rule.url}</li>`)}</ol>`;
-  return html`<dt>Expires</dt><dd data-fact="expires">${expires}</dd>
+  const disabled = link.disabled
+    ? html`<dt>Disabled</dt><dd data-fact="disabled"><span class="badge gone">Disabled</span> by the operator of this Snip: ${link.disabled.reason}. It answers 410 until they enable it.</dd>`
+    : html``;
+  return html`${disabled}<dt>Expires</dt><dd data-fact="expires">${expires}</dd>
   <dt>Visit limit</dt><dd data-fact="limit">${limit}</dd>
   <dt>Password</dt><dd data-fact="password">${link.passwordHash === null ? none : 'set (never shown)'}</dd>
   <dt>Targeting</dt><dd data-fact="rules">${rules}</dd>`;

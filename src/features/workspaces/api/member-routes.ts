@@ -6,8 +6,9 @@ import { callerOf } from '../../../http/api-auth.ts';
 import { apiRoute, type RouteParts } from '../../../http/management-api.ts';
 import { refuseOtherMethods } from '../../../http/method-guard.ts';
 import { LOCATION_HEADER, noContentResponse, okResponse } from '../../../http/operation-doc.ts';
+import { apiAuditor } from '../audit-actor.ts';
 import type { InvitationsService } from '../invitations.ts';
-import type { MembersService } from '../members.ts';
+import type { Acting, MembersService } from '../members.ts';
 import {
   CreateInvitationBody,
   InvitationListSchema,
@@ -24,7 +25,7 @@ import {
 export interface MemberRouteOptions {
   members: MembersService;
   invitations: InvitationsService;
-  store: Pick<Store, 'findWorkspaceById'>;
+  store: Pick<Store, 'findWorkspaceById' | 'findUserById' | 'listLiveKeys'>;
   origin: string;
 }
 
@@ -49,7 +50,11 @@ export async function memberRoutes(v1: FastifyInstance, options: MemberRouteOpti
     if (!workspace) throw new Refusal('303');
     return workspace;
   };
-  const acting = (request: FastifyRequest) => callerOf(request).maker;
+  /** The key's maker, named in the audit log by their email (a key the operator made, by its prefix). */
+  const acting = async (request: FastifyRequest): Promise<Acting> => {
+    const caller = callerOf(request);
+    return { ...caller.maker, by: await apiAuditor(options.store, caller) };
+  };
 
   v1.get('/members', LIST_MEMBERS, async (request) => ({
     items: (await members.list(await workspaceOf(request))).map(memberJson),
@@ -63,7 +68,7 @@ export async function memberRoutes(v1: FastifyInstance, options: MemberRouteOpti
       memberJson(
         await members.changeRole(
           await workspaceOf(request),
-          acting(request),
+          await acting(request),
           request.params.email,
           request.body.role,
         ),
@@ -71,7 +76,7 @@ export async function memberRoutes(v1: FastifyInstance, options: MemberRouteOpti
   );
 
   v1.delete<{ Params: { email: string } }>('/members/:email', DELETE_MEMBER, async (request, reply) => {
-    await members.remove(await workspaceOf(request), acting(request), request.params.email);
+    await members.remove(await workspaceOf(request), await acting(request), request.params.email);
     return reply.code(204).send();
   });
 
@@ -85,7 +90,7 @@ export async function memberRoutes(v1: FastifyInstance, options: MemberRouteOpti
     CREATE_INVITATION,
     async (request, reply) => {
       const { email, role } = request.body;
-      const made = await invitations.invite(await workspaceOf(request), acting(request), email, role);
+      const made = await invitations.invite(await workspaceOf(request), await acting(request), email, role);
       return reply
         .code(201)
         .header('location', `${options.origin}/api/v1/invitations/${made.invitation.id}`)
@@ -94,7 +99,7 @@ export async function memberRoutes(v1: FastifyInstance, options: MemberRouteOpti
   );
 
   v1.delete<{ Params: { id: number } }>('/invitations/:id', DELETE_INVITATION, async (request, reply) => {
-    await invitations.revoke(await workspaceOf(request), acting(request), request.params.id);
+    await invitations.revoke(await workspaceOf(request), await acting(request), request.params.id);
     return reply.code(204).send();
   });
 

@@ -1,6 +1,7 @@
 import { createInterface } from 'node:readline';
 import type { Store } from '../../../core/ports/store.ts';
 import { type Command, type CommandContext, count, tab, UsageError } from '../../../terminal/command.ts';
+import { cliAudit } from '../audit-actor.ts';
 import { accountJson, planJson } from './account-json.ts';
 import { accountOperations } from './account-operations.ts';
 
@@ -95,8 +96,8 @@ The API key is printed only now (and on \`snip key rotate\`).`,
     about: 'puts the personal workspace of the user on a plan',
     flags: [],
     args: 2,
-    run: async ({ args: [email = '', plan = ''], store }) => {
-      const account = await accountOperations(store).assignPlan(email, plan);
+    run: async ({ args: [email = '', plan = ''], store, io }) => {
+      const account = await accountOperations(store, cliAudit(store, io.err)).assignPlan(email, plan);
       return { email: account.user.email, plan: account.workspace.plan.name };
     },
   },
@@ -130,8 +131,8 @@ A password has 8 to 1,024 characters. Every dashboard session of the account end
     details: 'The new key is printed only now.',
     flags: [],
     args: 1,
-    run: async ({ args: [email = ''], store }) => {
-      const { account, apiKey } = await accountOperations(store).rotateKey(email);
+    run: async ({ args: [email = ''], store, io }) => {
+      const { account, apiKey } = await accountOperations(store, cliAudit(store, io.err)).rotateKey(email);
       return { email: account.user.email, api_key: apiKey };
     },
   },

@@ -1,5 +1,7 @@
+import { KEY_PREFIX_LENGTH } from '../../../core/api-key.ts';
 import type { Account, Plan, Workspace } from '../../../core/entities.ts';
 import { Refusal } from '../../../core/errors.ts';
+import { CLI_ACTOR, NO_AUDIT, type RecordAudit } from '../../../core/moderation.ts';
 import { hashPassword } from '../../../core/password.ts';
 import {
   DEFAULT_RATE_LIMIT_PER_HOUR,
@@ -9,6 +11,7 @@ import {
 } from '../../../core/plans.ts';
 import type { Store } from '../../../core/ports/store.ts';
 import { issueAccountKey } from '../api-access.ts';
+import { auditFact } from '../audit-actor.ts';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../sign-in.ts';
 
 /** Operator use cases (docs/api.md §5, §6): what `npx snip …` does. Refusals carry what went wrong. */
@@ -50,7 +53,26 @@ function checkPassword(password: string): void {
   }
 }
 
-export function accountOperations(store: Store) {
+/** The rules of a plan's name and numbers. */
+function checkPlanSettings(name: string, change: PlanChange): void {
+  if (!PLAN_NAME_PATTERN.test(name)) {
+    throw new Refusal('plan-name-invalid', 'a plan name is 1-40 characters of a-z, 0-9, "-" and "_"');
+  }
+  for (const [field, value] of [
+    ['url quota', change.urlQuota],
+    ['rate limit', change.rateLimitPerHour],
+  ] as const) {
+    if (value !== undefined && (!Number.isSafeInteger(value) || value < 0)) {
+      throw new Refusal('number-invalid', `the ${field} must be a whole number of at least 0`);
+    }
+  }
+}
+
+/**
+ * The operator's changes of a workspace are recorded in the audit log (`audit`, none by default):
+ * workspace.plan (the plan's name before and after) and key.rotate (the main key's prefix).
+ */
+export function accountOperations(store: Store, audit: RecordAudit = NO_AUDIT) {
   async function planNamed(name: string): Promise<Plan> {
     const plan = await store.findPlanByName(name);
     if (!plan) throw new Refusal('no-such-plan', `no plan named "${name}"`);
@@ -64,17 +86,7 @@ export function accountOperations(store: Store) {
   return {
     /** Creates the plan or updates the settings given; unnamed settings keep their value (or the default). */
     async savePlan(name: string, change: PlanChange): Promise<Plan> {
-      if (!PLAN_NAME_PATTERN.test(name)) {
-        throw new Refusal('plan-name-invalid', 'a plan name is 1-40 characters of a-z, 0-9, "-" and "_"');
-      }
-      for (const [field, value] of [
-        ['url quota', change.urlQuota],
-        ['rate limit', change.rateLimitPerHour],
-      ] as const) {
-        if (value !== undefined && (!Number.isSafeInteger(value) || value < 0)) {
-          throw new Refusal('number-invalid', `the ${field} must be a whole number of at least 0`);
-        }
-      }
+      checkPlanSettings(name, change);
       const current = await store.findPlanByName(name);
       return store.upsertPlan({
         name,
@@ -102,13 +114,23 @@ export function accountOperations(store: Store) {
       const account = await accountOf(email);
       const plan = await planNamed(planName);
       await store.setWorkspacePlan(account.workspace.id, plan.id);
+      const { workspace } = account;
+      const before = { plan: workspace.plan.name };
+      const fact = auditFact(workspace.id, 'workspace.plan', workspace.slug, before, { plan: plan.name });
+      if (before.plan !== plan.name) await audit({ ...CLI_ACTOR, ...fact });
       return { ...account, workspace: { ...account.workspace, plan } };
     },
 
     /** Issues a new key and revokes the old one at once. */
     async rotateKey(email: string): Promise<{ account: Account; apiKey: string }> {
       const account = await accountOf(email);
-      return { account, apiKey: await issueKey(account) };
+      const old = (await store.listLiveKeys(account.workspace.id)).find((key) => key.main);
+      const apiKey = await issueKey(account);
+      const after = { prefix: apiKey.slice(0, KEY_PREFIX_LENGTH) };
+      const before = old ? { prefix: old.prefix } : null;
+      const fact = auditFact(account.workspace.id, 'key.rotate', old?.name ?? 'API Access', before, after);
+      await audit({ ...CLI_ACTOR, ...fact });
+      return { account, apiKey };
     },
 
     /** Sets the password as sign-up would and ends every session of the user. */

@@ -1,11 +1,13 @@
 import { scopesOfRole } from '../../../core/authorization.ts';
 import type { Member, Workspace } from '../../../core/entities.ts';
 import { Refusal } from '../../../core/errors.ts';
+import { CLI_ACTOR } from '../../../core/moderation.ts';
 import type { Store } from '../../../core/ports/store.ts';
 import { isScope, type Scope } from '../../../core/scopes.ts';
 import { type Command, tab, UsageError } from '../../../terminal/command.ts';
 import { apiAccess } from '../api-access.ts';
-import { membersService } from '../members.ts';
+import { cliAudit } from '../audit-actor.ts';
+import { membersService, OPERATOR } from '../members.ts';
 import { workspaceAdmin } from '../workspace-admin.ts';
 import { workspaceJson } from './account-json.ts';
 import { personalWorkspace } from './account-operations.ts';
@@ -52,10 +54,11 @@ export const WORKSPACE_COMMANDS: Record<string, WorkspaceCommand> = {
 The slug is its address, /w/<slug>: 1-40 lower-case letters, digits and inner hyphens.`,
     flags: ['owner', 'plan', 'name'],
     args: 1,
-    run: async ({ args: [slug = ''], values, store }) => {
+    run: async ({ args: [slug = ''], values, store, io }) => {
       if (!values.owner) throw new UsageError('workspace create needs --owner <email>');
       const plan = values.plan ?? (await personalWorkspace(store, values.owner)).plan.name;
-      const workspace = await workspaceAdmin(store).create(slug, values.owner, plan, values.name);
+      const admin = workspaceAdmin(store, cliAudit(store, io.err));
+      const workspace = await admin.create(slug, values.owner, plan, values.name);
       return { ...workspaceJson(workspace), owner: values.owner.trim().toLowerCase() };
     },
   },
@@ -75,10 +78,11 @@ The slug is its address, /w/<slug>: 1-40 lower-case letters, digits and inner hy
     details: '  --role R          owner, admin, member or viewer (required)',
     flags: ['role'],
     args: 2,
-    run: async ({ args: [slug = '', email = ''], values, store }) => {
+    run: async ({ args: [slug = '', email = ''], values, store, io }) => {
       if (!values.role) throw new UsageError('member add needs --role <owner|admin|member|viewer>');
       const workspace = await workspaceAdmin(store).bySlug(slug);
-      return memberJson(workspace, await membersService(store).add(workspace, email, values.role));
+      const members = membersService(store, cliAudit(store, io.err));
+      return memberJson(workspace, await members.add(workspace, email, values.role));
     },
   },
   'member remove': {
@@ -87,9 +91,9 @@ The slug is its address, /w/<slug>: 1-40 lower-case letters, digits and inner hy
     details: 'The last owner of a workspace cannot be removed.',
     flags: [],
     args: 2,
-    run: async ({ args: [slug = '', email = ''], store }) => {
+    run: async ({ args: [slug = '', email = ''], store, io }) => {
       const workspace = await workspaceAdmin(store).bySlug(slug);
-      await membersService(store).remove(workspace, { userId: null, role: 'owner' }, email);
+      await membersService(store, cliAudit(store, io.err)).remove(workspace, OPERATOR, email);
       return { workspace: workspace.slug, email: email.trim().toLowerCase() };
     },
   },
@@ -103,14 +107,16 @@ The slug is its address, /w/<slug>: 1-40 lower-case letters, digits and inner hy
 The key is printed only now.`,
     flags: ['by', 'scopes', 'name'],
     args: 1,
-    run: async ({ args: [slug = ''], values, store }) => {
+    run: async ({ args: [slug = ''], values, store, io }) => {
       if (!values.by) throw new UsageError('key create needs --by <email>');
       const workspace = await workspaceAdmin(store).bySlug(slug);
       const { user, role } = await membersService(store).memberOf(workspace, values.by);
       const scopes = scopesFrom(values.scopes) ?? scopesOfRole(role);
       if (scopes.length === 0) throw new Refusal('forbidden', `a ${role} makes no keys`);
       const name = values.name ?? 'CLI key';
-      const key = await apiAccess(store).add(workspace, { userId: user.id, role }, name, scopes);
+      // The operator makes it in the member's name: the key is theirs, the act the command line's.
+      const maker = { userId: user.id, role, by: CLI_ACTOR };
+      const key = await apiAccess(store, cliAudit(store, io.err)).add(workspace, maker, name, scopes);
       return { workspace: workspace.slug, by: user.email, name, scopes, api_key: key };
     },
   },

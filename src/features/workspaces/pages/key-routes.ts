@@ -15,6 +15,7 @@ import {
   workspacePage,
 } from '../../../web/session/workspace-pages.ts';
 import type { ApiAccess } from '../api-access.ts';
+import { userAuditor } from '../audit-actor.ts';
 import { setFreshKey, takeFreshKey } from '../fresh-key.ts';
 import type { ApiAccessView, FreshKey } from './api-access-card.ts';
 import { keysPage } from './keys-page.ts';
@@ -31,7 +32,7 @@ export function freshOf(key: string | undefined, live: readonly ApiKeyInfo[]): F
   return key !== undefined && info ? { key, info } : undefined;
 }
 
-const maker = (here: InWorkspace) => ({ userId: here.user.id, role: here.role });
+const maker = (here: InWorkspace) => ({ userId: here.user.id, role: here.role, by: userAuditor(here.user) });
 
 const keysOf = (here: InWorkspace) => workspacePath(here.workspace.slug, '/keys');
 

@@ -12,6 +12,7 @@ import {
   workspaceFrame,
   workspacePage,
 } from '../../../web/session/workspace-pages.ts';
+import { userAuditor } from '../audit-actor.ts';
 import type { InvitationsService } from '../invitations.ts';
 import type { MembersService } from '../members.ts';
 import { type MembersView, membersPage } from './members-page.ts';
@@ -25,7 +26,7 @@ export interface MemberPageOptions extends WorkspaceDeps {
   mails: boolean;
 }
 
-const acting = (here: InWorkspace) => ({ userId: here.user.id, role: here.role });
+const acting = (here: InWorkspace) => ({ userId: here.user.id, role: here.role, by: userAuditor(here.user) });
 const membersOf = (here: InWorkspace, done: string) =>
   workspacePath(here.workspace.slug, `/members?done=${done}`);
 

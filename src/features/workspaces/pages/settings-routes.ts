@@ -9,6 +9,7 @@ import {
   workspaceFrame,
   workspacePage,
 } from '../../../web/session/workspace-pages.ts';
+import { userAuditor } from '../audit-actor.ts';
 import type { WorkspaceAdmin } from '../workspace-admin.ts';
 import { settingsPage } from './settings-page.ts';
 
@@ -40,7 +41,7 @@ export async function settingsRoutes(app: FastifyInstance, options: SettingsRout
     workspaceForm(options, 'settings:write', async (request, reply, here) => {
       const name = field(request.body, 'name');
       try {
-        await options.admin.rename(here.workspace, name);
+        await options.admin.rename(here.workspace, name, userAuditor(here.user));
         return reply.redirect(workspacePath(here.workspace.slug, '/settings?done=renamed'), 303);
       } catch (error) {
         const { status, error: shown } = refusedOn(reply, error);

@@ -1,0 +1,50 @@
+import { html } from '../../web/html.ts';
+import { frameOf } from '../../web/session/handlers.ts';
+import type { AdminPageOptions } from './admin-deps.ts';
+import { consolePage } from './admin-nav.ts';
+import type { Section } from './section.ts';
+
+/** /admin: what waits for the operator (open reports), what is in force (rules, lists), and where each section is. */
+
+const PATH = '/admin';
+
+const PARTS = [
+  ['/admin/users', 'Users', 'Find a user by email; suspend, resume, make an operator, delete.'],
+  ['/admin/workspaces', 'Workspaces', 'Find a workspace; change its plan, suspend, resume, delete.'],
+  ['/admin/links', 'Links', 'Find links of every workspace by code, host or URL; disable or enable them.'],
+  ['/admin/reports', 'Reports', 'Resolve visitors’ reports: disable, suspend, block or dismiss.'],
+  ['/admin/blocklists', 'Blocklists', 'Host rules: import a list, block or unblock a host.'],
+  ['/admin/audit', 'Audit log', 'Every operator and workspace admin action, newest first.'],
+] as const;
+
+/** The console's first page. */
+export function overviewSection(options: AdminPageOptions): Section {
+  const { reports, blocklists } = options.abuse;
+  return {
+    path: PATH,
+    keep: [],
+    async render(user, _fields, error) {
+      const [open, lists] = await Promise.all([reports.countOpen(), blocklists.list()]);
+      const rules = blocklists.ruleCount();
+      return consolePage({
+        title: 'Operator console',
+        path: PATH,
+        frame: frameOf(user),
+        error,
+        body: html`<section class="card" aria-labelledby="now-heading">
+<h2 id="now-heading">Now</h2>
+<dl class="stats">
+  <div><dt>Open reports</dt><dd data-open-reports="${open}"><a href="/admin/reports">${open.toLocaleString('en-US')}</a></dd></div>
+  <div><dt>Rules in force</dt><dd data-rules="${rules}">${rules.toLocaleString('en-US')}</dd></div>
+  <div><dt>Blocklists</dt><dd data-lists="${lists.length}"><a href="/admin/blocklists">${lists.length.toLocaleString('en-US')}</a></dd></div>
+</dl>
+${lists.length === 0 ? html`` : html`<p class="hint">Lists: ${lists.map((list, i) => html`${i === 0 ? '' : ', '}<code>${list.name}</code> (${list.ruleCount.toLocaleString('en-US')})`)}</p>`}
+</section>
+<section class="card" aria-labelledby="sections-heading">
+<h2 id="sections-heading">Sections</h2>
+<dl class="facts">${PARTS.map(([path, label, what]) => html`<dt><a href="${path}">${label}</a></dt><dd>${what}</dd>`)}</dl>
+</section>`,
+      });
+    },
+  };
+}

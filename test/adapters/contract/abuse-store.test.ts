@@ -1,0 +1,85 @@
+/**
+ * Runs the abuse contract (abuse-contract.ts) on SQLite always — a new file per case — and on
+ * PostgreSQL when TEST_DATABASE_URL is set — a new schema per case, dropped afterwards.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { after, before, describe, it } from 'node:test';
+import postgres from 'postgres';
+import { numbered } from '../../../src/adapters/postgres/client.ts';
+import { openPostgresStore } from '../../../src/adapters/postgres/store.ts';
+import { openSqliteStore } from '../../../src/adapters/sqlite/store.ts';
+import type { Row } from '../../fixtures/old-database.ts';
+import { type AbuseHarness, runAbuseContract } from './abuse-contract.ts';
+
+let dir: string;
+let fileCounter = 0;
+before(() => {
+  dir = mkdtempSync(join(tmpdir(), 'snip-abuse-'));
+});
+after(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function openSqlite(): Promise<AbuseHarness> {
+  fileCounter += 1;
+  const path = join(dir, `store-${fileCounter}`, 'snip.db');
+  const store = openSqliteStore(path);
+  await store.migrate();
+  return {
+    store,
+    async sql(text, ...params) {
+      const db = new DatabaseSync(path, { timeout: 5000 });
+      try {
+        return db.prepare(text).all(...params) as Row[];
+      } finally {
+        db.close();
+      }
+    },
+    close: () => store.close(),
+  };
+}
+
+runAbuseContract('SQLite', openSqlite);
+
+const databaseUrl = process.env.TEST_DATABASE_URL;
+
+if (!databaseUrl) {
+  describe('PostgreSQL abuse contract', () => {
+    it('runs the abuse contract on PostgreSQL', { skip: 'TEST_DATABASE_URL is not set' }, () => {});
+  });
+} else {
+  const admin = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+  const schemas: string[] = [];
+
+  after(async () => {
+    for (const schema of schemas) await admin.unsafe(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await admin.end({ timeout: 5 });
+  });
+
+  /** A store on a new, empty schema of its own, and a client of its own on that schema. */
+  async function openPostgres(): Promise<AbuseHarness> {
+    const schema = `snip_test_${randomBytes(6).toString('hex')}`;
+    schemas.push(schema);
+    await admin.unsafe(`CREATE SCHEMA "${schema}"`);
+    const url = new URL(databaseUrl as string);
+    url.searchParams.set('search_path', schema);
+    const store = openPostgresStore(url.toString());
+    await store.migrate();
+    const int8 = { to: 20, from: [20], serialize: String, parse: Number };
+    const db = postgres(url.toString(), { max: 1, onnotice: () => {}, types: { int8 } });
+    return {
+      store,
+      sql: async (text, ...params) => [...(await db.unsafe(numbered(text), params as never[]))],
+      async close() {
+        await db.end({ timeout: 5 });
+        await store.close();
+      },
+    };
+  }
+
+  runAbuseContract('PostgreSQL', openPostgres);
+}

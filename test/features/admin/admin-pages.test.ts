@@ -1,0 +1,391 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Workspace } from '../../../src/core/entities.ts';
+import { membersService, workspaceAdmin } from '../../../src/features/workspaces/index.ts';
+import { attribute, PageClient } from '../../fixtures/page-client.ts';
+import { createJson, startTestApp, type TestApp } from '../../helper.ts';
+
+/**
+ * The operator console (docs/api.md §13): only operators see /admin (anyone else 404, no one signed
+ * in the sign-in page), every form needs the session's token; users, workspaces, links, reports,
+ * blocklists and the audit log each do their actions idempotently and show what a visitor wrote as
+ * text; a workspace's owners and admins read its own audit log.
+ */
+
+const PASSWORD = 'correct horse battery';
+const OPERATOR = 'op@example.com';
+
+interface Console {
+  t: TestApp;
+  op: PageClient;
+  acme: Workspace;
+  /** Codes of links of the seed account: to evil.example and to good.example. */
+  evil: string;
+  good: string;
+  evilId: number;
+}
+
+async function signedIn(t: TestApp, email: string): Promise<PageClient> {
+  const client = new PageClient(t.app);
+  assert.equal((await client.signIn(email, PASSWORD)).statusCode, 303);
+  return client;
+}
+
+async function startConsole(): Promise<Console> {
+  const t = await startTestApp();
+  try {
+    return await seed(t);
+  } catch (error) {
+    await t.close();
+    throw error;
+  }
+}
+
+async function seed(t: TestApp): Promise<Console> {
+  await t.ops.savePlan('big', { apiAccess: true, urlQuota: 100_000, rateLimitPerHour: 10_000 });
+  for (const email of [OPERATOR, 'pat@example.com', 'ann@example.com', 'adm@example.com', 'mem@example.com'])
+    await t.ops.createAccount(email, 'tester', PASSWORD);
+  const operator = await t.store.findUserByEmail(OPERATOR);
+  assert.ok(operator);
+  await t.store.setUserOperator(operator.id, true);
+  const acme = await workspaceAdmin(t.store).create('acme', 'ann@example.com', 'tester', 'Acme');
+  await membersService(t.store).add(acme, 'adm@example.com', 'admin');
+  await membersService(t.store).add(acme, 'mem@example.com', 'member');
+  const made = async (url: string) => {
+    const answer = await createJson(t.app, t.apiKey, { url });
+    assert.equal(answer.status, 201);
+    return String(answer.body.short_code);
+  };
+  const evil = await made('https://evil.example/login?next=1');
+  const good = await made('https://good.example/page');
+  const evilLink = await t.store.findLinkByCode(0, evil);
+  assert.ok(evilLink);
+  const op = await signedIn(t, OPERATOR);
+  return { t, op, acme, evil, good, evilId: evilLink.id };
+}
+
+/** Opens the section (for its token), posts the form, and answers the response. */
+async function act(client: PageClient, page: string, form: string, fields: Record<string, string>) {
+  await client.open(page);
+  return client.post(form, fields);
+}
+
+function assertDone(response: { statusCode: number; headers: Record<string, unknown> }, done: string) {
+  assert.equal(response.statusCode, 303);
+  assert.match(String(response.headers.location), new RegExp(`[?&]done=${done}(&|$)`));
+}
+
+describe('the operator console', () => {
+  let c: Console;
+  before(async () => {
+    c = await startConsole();
+  });
+  after(() => c?.t.close());
+
+  it('sends someone signed out to sign in, and is not there for a user who is no operator', async () => {
+    const anonymous = new PageClient(c.t.app);
+    for (const path of ['/admin', '/admin/users', '/admin/audit']) {
+      const answer = await anonymous.get(path);
+      assert.equal(answer.statusCode, 303);
+      assert.equal(answer.headers.location, '/login');
+    }
+    assert.equal((await anonymous.post('/admin/links/disable', { id: '1', reason: 'x' })).statusCode, 303);
+    const pat = await signedIn(c.t, 'pat@example.com');
+    for (const path of [
+      '/admin',
+      '/admin/users',
+      '/admin/workspaces',
+      '/admin/links',
+      '/admin/reports',
+      '/admin/blocklists',
+      '/admin/audit',
+    ]) {
+      const answer = await pat.get(path);
+      assert.equal(answer.statusCode, 404, path);
+      assert.equal(attribute(answer.body, 'data-error'), 'not-found');
+    }
+    const refused = await pat.post('/admin/links/disable', { id: String(c.evilId), reason: 'x' });
+    assert.equal(refused.statusCode, 404);
+    assert.equal((await c.t.store.findLinkById(c.evilId))?.disabled, null);
+    assert.doesNotMatch((await pat.open('/account')).body, /href="\/admin"/);
+    assert.match((await c.op.open('/account')).body, /<a href="\/admin">Console<\/a>/);
+  });
+
+  it('refuses a form without the session token (403) and changes nothing', async () => {
+    await c.op.open('/admin/users');
+    const forged = await c.op.post('/admin/users/suspend', { _csrf: '', email: 'pat@example.com' });
+    assert.equal(forged.statusCode, 403);
+    assert.equal(attribute(forged.body, 'data-error'), 'csrf');
+    assert.equal((await c.t.store.findUserByEmail('pat@example.com'))?.suspendedAt, null);
+  });
+
+  it('opens every section', async () => {
+    for (const path of [
+      '/admin',
+      '/admin/users',
+      '/admin/workspaces',
+      '/admin/links',
+      '/admin/reports',
+      '/admin/reports?status=all',
+      '/admin/blocklists',
+      '/admin/audit',
+    ]) {
+      const answer = await c.op.open(path);
+      assert.equal(answer.statusCode, 200, path);
+      assert.match(answer.body, /<nav class="presets" aria-label="Console">/);
+    }
+  });
+
+  it('finds links by code, short URL, host and URL, and says which it searched', async () => {
+    const search = async (q: string) => (await c.op.open(`/admin/links?q=${encodeURIComponent(q)}`)).body;
+    const codes = (body: string) =>
+      [...body.matchAll(/<tr data-link="\d+" data-code="([^"]+)"/g)].map((m) => m[1]);
+    let body = await search(c.evil);
+    assert.equal(attribute(body, 'data-searched'), 'code');
+    assert.deepEqual(codes(body), [c.evil]);
+    body = await search(`https://sn.ip/${c.good}`);
+    assert.equal(attribute(body, 'data-searched'), 'short-url');
+    assert.deepEqual(codes(body), [c.good]);
+    body = await search('EVIL.example');
+    assert.equal(attribute(body, 'data-searched'), 'host');
+    assert.deepEqual(codes(body), [c.evil]);
+    body = await search('https://good.example/pa');
+    assert.equal(attribute(body, 'data-searched'), 'url');
+    assert.deepEqual(codes(body), [c.good]);
+    body = await search('https://nowhere.example/');
+    assert.deepEqual(codes(body), []);
+    assert.equal(attribute(body, 'data-state'), 'no-links');
+    body = await search('not a thing at all');
+    assert.equal(attribute(body, 'data-searched'), 'nothing');
+  });
+
+  it('disables a link with a reason, twice, then enables it; refuses no reason and no such link', async () => {
+    const page = `/admin/links?q=${c.evil}`;
+    for (let i = 0; i < 2; i++) {
+      const done = await act(c.op, page, '/admin/links/disable', {
+        id: String(c.evilId),
+        reason: 'phishing',
+        q: c.evil,
+      });
+      assertDone(done, 'disabled');
+      assert.match(String(done.headers.location), new RegExp(`q=${c.evil}`));
+    }
+    assert.equal((await c.t.store.findLinkById(c.evilId))?.disabled?.reason, 'phishing');
+    const shown = await c.op.open(page);
+    assert.match(shown.body, /data-disabled="true"/);
+    assert.equal((await c.t.app.inject(`/${c.evil}`)).statusCode, 410);
+    const noReason = await act(c.op, page, '/admin/links/disable', { id: String(c.evilId), reason: ' ' });
+    assert.equal(noReason.statusCode, 400);
+    assert.equal(attribute(noReason.body, 'data-error'), 'reason-invalid');
+    const missing = await act(c.op, page, '/admin/links/disable', { id: '999999', reason: 'x' });
+    assert.equal(missing.statusCode, 404);
+    assert.equal(attribute(missing.body, 'data-error'), '314');
+    for (let i = 0; i < 2; i++)
+      assertDone(await act(c.op, page, '/admin/links/enable', { id: String(c.evilId) }), 'enabled');
+    assert.equal((await c.t.store.findLinkById(c.evilId))?.disabled, null);
+  });
+
+  it('suspends and resumes a user, twice each; makes and unmakes an operator; deletes only when confirmed', async () => {
+    const page = '/admin/users?q=pat';
+    const pat = () => c.t.store.findUserByEmail('pat@example.com');
+    for (let i = 0; i < 2; i++)
+      assertDone(
+        await act(c.op, page, '/admin/users/suspend', { email: 'pat@example.com', q: 'pat' }),
+        'suspended',
+      );
+    assert.notEqual((await pat())?.suspendedAt, null);
+    assert.match((await c.op.open(page)).body, /data-user="pat@example.com" data-suspended="true"/);
+    for (let i = 0; i < 2; i++)
+      assertDone(await act(c.op, page, '/admin/users/resume', { email: 'pat@example.com' }), 'resumed');
+    assert.equal((await pat())?.suspendedAt, null);
+    assertDone(await act(c.op, page, '/admin/users/grant', { email: 'pat@example.com' }), 'granted');
+    assert.equal((await pat())?.operator, true);
+    assertDone(await act(c.op, page, '/admin/users/revoke', { email: 'pat@example.com' }), 'revoked');
+    assert.equal((await pat())?.operator, false);
+    const unknown = await act(c.op, page, '/admin/users/suspend', { email: 'nobody@example.com' });
+    assert.equal(unknown.statusCode, 404);
+    assert.equal(attribute(unknown.body, 'data-error'), 'no-such-user');
+    const unconfirmed = await act(c.op, page, '/admin/users/delete', { email: 'pat@example.com' });
+    assert.equal(unconfirmed.statusCode, 400);
+    assert.equal(attribute(unconfirmed.body, 'data-error'), 'confirm-required');
+    assert.ok(await pat());
+    assertDone(
+      await act(c.op, page, '/admin/users/delete', { email: 'pat@example.com', confirm: 'on' }),
+      'deleted',
+    );
+    assert.equal(await pat(), undefined);
+  });
+
+  it("changes a workspace's plan (audited with the plans' names), suspends, resumes and deletes one", async () => {
+    const page = '/admin/workspaces?q=acme';
+    assertDone(
+      await act(c.op, page, '/admin/workspaces/plan', { slug: 'acme', plan: 'big', q: 'acme' }),
+      'plan-changed',
+    );
+    assertDone(
+      await act(c.op, page, '/admin/workspaces/plan', { slug: 'acme', plan: 'big' }),
+      'plan-unchanged',
+    );
+    assert.equal((await c.t.store.findWorkspaceBySlug('acme'))?.plan.name, 'big');
+    const planned = (await c.t.store.listAudit({ limit: 100 })).filter(
+      (entry) => entry.action === 'workspace.plan',
+    );
+    assert.equal(planned.length, 1);
+    assert.deepEqual([planned[0]?.before, planned[0]?.after], [{ plan: 'tester' }, { plan: 'big' }]);
+    const noPlan = await act(c.op, page, '/admin/workspaces/plan', { slug: 'acme', plan: 'gold' });
+    assert.equal(noPlan.statusCode, 404);
+    assert.equal(attribute(noPlan.body, 'data-error'), 'no-such-plan');
+    for (let i = 0; i < 2; i++)
+      assertDone(
+        await act(c.op, page, '/admin/workspaces/suspend', { slug: 'acme', reason: 'spam wave' }),
+        'suspended',
+      );
+    assert.equal((await c.t.store.findWorkspaceBySlug('acme'))?.suspended?.reason, 'spam wave');
+    for (let i = 0; i < 2; i++)
+      assertDone(await act(c.op, page, '/admin/workspaces/resume', { slug: 'acme' }), 'resumed');
+    assert.equal((await c.t.store.findWorkspaceBySlug('acme'))?.suspended, null);
+    await workspaceAdmin(c.t.store).create('beta', 'ann@example.com', 'tester', 'Beta');
+    const unconfirmed = await act(c.op, page, '/admin/workspaces/delete', { slug: 'beta' });
+    assert.equal(unconfirmed.statusCode, 400);
+    assert.equal(attribute(unconfirmed.body, 'data-error'), 'confirm-required');
+    assertDone(await act(c.op, page, '/admin/workspaces/delete', { slug: 'beta', confirm: 'on' }), 'deleted');
+    assert.notEqual((await c.t.store.findWorkspaceBySlug('beta'))?.suspended, null);
+    const personal = (await c.t.store.findAccountByEmail('ann@example.com'))?.workspace.slug ?? '';
+    const refused = await act(c.op, page, '/admin/workspaces/delete', { slug: personal, confirm: 'on' });
+    assert.equal(refused.statusCode, 409);
+    assert.equal(attribute(refused.body, 'data-error'), 'personal-workspace');
+  });
+
+  it('shows a report as text, resolves it once, and refuses an unknown action', async () => {
+    const report = await c.t.store.addReport({
+      url: `https://sn.ip/${c.good}`,
+      linkId: (await c.t.store.findLinkByCode(0, c.good))?.id ?? 0,
+      reason: 'phishing',
+      comment: '<script>alert(1)</script> "quoted" & more',
+      email: 'who@example.com',
+    });
+    const queue = await c.op.open('/admin/reports');
+    assert.match(queue.body, new RegExp(`data-report="${report.id}" data-status="open"`));
+    assert.doesNotMatch(queue.body, /<script>alert/);
+    assert.match(queue.body, /&#60;script&#62;alert\(1\)&#60;\/script&#62; &#34;quoted&#34; &#38; more/);
+    const bad = await act(c.op, '/admin/reports', '/admin/reports/resolve', {
+      id: String(report.id),
+      action: 'explode',
+    });
+    assert.equal(bad.statusCode, 400);
+    assert.equal(attribute(bad.body, 'data-error'), 'action-invalid');
+    for (let i = 0; i < 2; i++)
+      assertDone(
+        await act(c.op, '/admin/reports', '/admin/reports/resolve', {
+          id: String(report.id),
+          action: 'dismiss',
+        }),
+        'resolved',
+      );
+    assert.equal((await c.t.store.findReport(report.id))?.resolution, 'dismiss');
+    assert.doesNotMatch((await c.op.open('/admin/reports')).body, new RegExp(`data-report="${report.id}"`));
+    assert.match(
+      (await c.op.open('/admin/reports?status=all')).body,
+      new RegExp(`data-report="${report.id}" data-status="resolved"`),
+    );
+  });
+
+  it('imports a pasted list and shows its counts; adds, removes and deletes', async () => {
+    const text = [
+      '# a comment',
+      'evil.example',
+      '0.0.0.0 bad.example',
+      'not a host!!',
+      '||ads.example^',
+      'http://x/',
+    ].join('\n');
+    const imported = await act(c.op, '/admin/blocklists', '/admin/blocklists/import', {
+      name: 'pasted',
+      text,
+    });
+    assertDone(imported, 'imported');
+    const shown = await c.op.open(String(imported.headers.location));
+    assert.equal(attribute(shown.body, 'data-import'), 'pasted');
+    assert.equal(attribute(shown.body, 'data-applied'), '3');
+    assert.equal(attribute(shown.body, 'data-skipped'), '2');
+    assert.match(shown.body, /lines 4, 6/);
+    assert.match(shown.body, /<tr data-list="pasted" data-rules="3"/);
+    const badName = await act(c.op, '/admin/blocklists', '/admin/blocklists/import', {
+      name: 'Bad Name!',
+      text,
+    });
+    assert.equal(badName.statusCode, 400);
+    assert.equal(attribute(badName.body, 'data-error'), 'blocklist-name-invalid');
+    assertDone(
+      await act(c.op, '/admin/blocklists', '/admin/blocklists/add', { host: 'worse.example', exact: 'on' }),
+      'added',
+    );
+    assertDone(
+      await act(c.op, '/admin/blocklists', '/admin/blocklists/add', { host: 'worse.example', exact: 'on' }),
+      'already-blocked',
+    );
+    const badHost = await act(c.op, '/admin/blocklists', '/admin/blocklists/add', { host: 'not a host' });
+    assert.equal(attribute(badHost.body, 'data-error'), 'host-invalid');
+    assertDone(
+      await act(c.op, '/admin/blocklists', '/admin/blocklists/remove', { host: 'worse.example' }),
+      'removed',
+    );
+    assertDone(
+      await act(c.op, '/admin/blocklists', '/admin/blocklists/remove', { host: 'worse.example' }),
+      'not-listed',
+    );
+    assertDone(
+      await act(c.op, '/admin/blocklists', '/admin/blocklists/delete', { name: 'pasted' }),
+      'deleted',
+    );
+    assert.doesNotMatch((await c.op.open('/admin/blocklists')).body, /data-list="pasted"/);
+  });
+
+  it('lists the actions done in the audit log, a hundred a page with an older link', async () => {
+    const log = await c.op.open('/admin/audit');
+    for (const action of [
+      'link.disable',
+      'link.enable',
+      'user.suspend',
+      'operator.grant',
+      'user.delete',
+      'workspace.plan',
+      'workspace.suspend',
+      'report.resolve',
+      'blocklist.import',
+      'blocklist.add',
+      'blocklist.delete',
+    ])
+      assert.match(log.body, new RegExp(`data-audit-action="${action.replace('.', '\\.')}"`), action);
+    for (let i = 0; i < 120; i++)
+      await c.t.store.addAudit({
+        actorId: null,
+        actor: 'cli',
+        workspaceId: null,
+        action: 'test.fill',
+        target: `t${i}`,
+      });
+    const first = await c.op.open('/admin/audit');
+    assert.equal([...first.body.matchAll(/<tr data-entry=/g)].length, 100);
+    const older = attribute(first.body, 'data-older');
+    assert.ok(older);
+    const next = await c.op.open(`/admin/audit?before=${older}`);
+    assert.equal(next.statusCode, 200);
+    assert.ok(Number(attribute(next.body, 'data-entry')) < Number(older));
+  });
+
+  it("shows a workspace's owners and admins its audit log, and refuses a member (403)", async () => {
+    for (const email of ['ann@example.com', 'adm@example.com']) {
+      const client = await signedIn(c.t, email);
+      const answer = await client.open('/w/acme/audit');
+      assert.equal(answer.statusCode, 200, email);
+      assert.match(answer.body, /data-audit-action="workspace\.plan"/);
+      assert.doesNotMatch(answer.body, /data-audit-action="blocklist\./, "only the workspace's entries");
+      assert.match((await client.open('/w/acme/settings')).body, /href="\/w\/acme\/audit"/);
+    }
+    const member = await signedIn(c.t, 'mem@example.com');
+    const refused = await member.get('/w/acme/audit');
+    assert.equal(refused.statusCode, 403);
+    assert.equal(attribute(refused.body, 'data-error'), 'forbidden');
+  });
+});
