@@ -44,16 +44,30 @@ async function setDisabled(
   const changed = await store.setLinkDisabled(link.id, reason);
   if (!changed) throw new Refusal('314');
   await linkEvents.changed(linkKey(link.domainId, link.code));
-  if ((link.disabled === null) !== (changed.disabled === null)) {
-    await audit.record(actor, {
+  await recordChange(
+    audit,
+    actor,
+    {
       workspaceId: link.accountId,
       action: reason === null ? 'link.enable' : 'link.disable',
       target: link.code,
-      before: { disabled: link.disabled !== null },
-      after: { disabled: changed.disabled !== null, reason: changed.disabled?.reason ?? null },
-    });
-  }
+    },
+    { disabled: link.disabled !== null },
+    { disabled: changed.disabled !== null, reason: changed.disabled?.reason ?? null },
+  );
   return changed;
+}
+
+/** Records a takedown in the audit log when it changed something (doing it again records nothing). */
+async function recordChange(
+  audit: AuditLog,
+  actor: AuditActor,
+  what: { workspaceId: number | null; action: string; target: string },
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+): Promise<void> {
+  if (Object.keys(before).every((key) => before[key] === after[key])) return;
+  await audit.record(actor, { ...what, before, after });
 }
 
 async function workspaceOf({ store }: TakedownOptions, slug: string): Promise<Workspace> {
@@ -77,15 +91,17 @@ async function suspendWorkspace(
   const changed = await store.setWorkspaceSuspended(workspace.id, reason);
   if (!changed) throw new Refusal('no-such-workspace');
   await linkEvents.changed(ABUSE_CHANGED);
-  if ((workspace.suspended === null) !== (changed.suspended === null)) {
-    await audit.record(actor, {
+  await recordChange(
+    audit,
+    actor,
+    {
       workspaceId: workspace.id,
       action: reason === null ? 'workspace.resume' : 'workspace.suspend',
       target: workspace.slug,
-      before: { suspended: workspace.suspended !== null },
-      after: { suspended: changed.suspended !== null, reason: changed.suspended?.reason ?? null },
-    });
-  }
+    },
+    { suspended: workspace.suspended !== null },
+    { suspended: changed.suspended !== null, reason: changed.suspended?.reason ?? null },
+  );
   return changed;
 }
 
@@ -94,15 +110,13 @@ async function suspendUser(deps: TakedownOptions, actor: AuditActor, email: stri
   const user = await userOf(deps, email);
   const changed = await store.setUserSuspended(user.id, suspended);
   if (!changed) throw new Refusal('no-such-user');
-  if ((user.suspendedAt === null) !== (changed.suspendedAt === null)) {
-    await audit.record(actor, {
-      workspaceId: null,
-      action: suspended ? 'user.suspend' : 'user.resume',
-      target: user.email,
-      before: { suspended: user.suspendedAt !== null },
-      after: { suspended: changed.suspendedAt !== null },
-    });
-  }
+  await recordChange(
+    audit,
+    actor,
+    { workspaceId: null, action: suspended ? 'user.suspend' : 'user.resume', target: user.email },
+    { suspended: user.suspendedAt !== null },
+    { suspended: changed.suspendedAt !== null },
+  );
   return changed;
 }
 
@@ -111,15 +125,13 @@ async function setOperator(deps: TakedownOptions, actor: AuditActor, email: stri
   const user = await userOf(deps, email);
   const changed = await store.setUserOperator(user.id, operator);
   if (!changed) throw new Refusal('no-such-user');
-  if (user.operator !== changed.operator) {
-    await audit.record(actor, {
-      workspaceId: null,
-      action: operator ? 'operator.grant' : 'operator.revoke',
-      target: user.email,
-      before: { operator: user.operator },
-      after: { operator: changed.operator },
-    });
-  }
+  await recordChange(
+    audit,
+    actor,
+    { workspaceId: null, action: operator ? 'operator.grant' : 'operator.revoke', target: user.email },
+    { operator: user.operator },
+    { operator: changed.operator },
+  );
   return changed;
 }
 
