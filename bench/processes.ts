@@ -102,13 +102,15 @@ const SNIP_DIR = process.env.BENCH_SNIP_DIR?.trim() || new URL('..', import.meta
 
 /**
  * Runs `snip serve` the way `npm start` does, at LOG_LEVEL=warn (no listening line to read), and waits
- * until `readyPath` answers with `readyStatus`. `env` adds to the environment (REDIS_URL, REDIS_PREFIX…).
+ * until `readyPath` answers with `readyStatus` (at most `readyMs`). `env` adds to the environment
+ * (REDIS_URL, REDIS_PREFIX…).
  */
 export async function startSnip(
   databaseUrl: string,
   readyPath: string,
   readyStatus: number,
   env: Record<string, string> = {},
+  readyMs = 30_000,
 ): Promise<Started> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -139,13 +141,18 @@ export async function startSnip(
       },
     ),
   );
-  await waitForStatus(child, `${url}${readyPath}`, readyStatus);
+  await waitForStatus(child, `${url}${readyPath}`, readyStatus, readyMs);
   return { child, url, stop: () => stopper(child) };
 }
 
-/** Waits up to 30 s until `url` answers `status` (no redirect followed); throws if the child exits. */
-export async function waitForStatus(child: ChildProcess, url: string, expected: number): Promise<void> {
-  const deadline = Date.now() + 30_000;
+/** Waits up to `ms` (30 s) until `url` answers `status` (no redirect followed); throws if the child exits. */
+export async function waitForStatus(
+  child: ChildProcess,
+  url: string,
+  expected: number,
+  ms = 30_000,
+): Promise<void> {
+  const deadline = Date.now() + ms;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${child.spawnfile} exited early with ${child.exitCode}`);
     const status = await fetch(url, { redirect: 'manual' }).then(

@@ -3,12 +3,14 @@ import { availableParallelism, cpus, release, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type ApiResults, apiPhase } from './api-phase.ts';
+import { type BlocklistResults, blocklistPhase } from './blocklist-phase.ts';
 import { domainsPhase } from './domains-phase.ts';
 import { ensureNginx } from './nginx.ts';
 import { type PgResults, pgPhase } from './pg-phase.ts';
 import { killAll, otherCoresOver, runCleanups, startHelper } from './processes.ts';
 import { printTable, writeResults } from './report.ts';
 import { checkReachable } from './scratch.ts';
+import { type SearchQueryResults, searchQueryPhase } from './search-query.ts';
 import { sampleIndexes, writeCodes } from './seed.ts';
 import { Session } from './session.ts';
 import {
@@ -30,8 +32,10 @@ import { CONNECTIONS, ensureWrk, THREADS } from './wrk.ts';
  * `npm run bench`: Snip's redirect and POST /create under wrk on 127.0.0.1, against a bare node:http 302:
  * single-process on SQLite at 10k and 1M seeded links, then on PostgreSQL + Redis with one and two
  * instances; then the management API's list and export latency and memory; then stats queries over
- * 10M click events (bench/stats-query.ts). BENCH_DURATION (seconds, default 10) shortens the measured
- * runs; BENCH_ONLY=sqlite|domains|pg|api|stats runs one phase.
+ * 10M click events (bench/stats-query.ts) and the operator's link search over 1M links
+ * (bench/search-query.ts). Between domains and pg+redis, the redirect's blocklist lookup with 1M
+ * rules (bench/blocklist-phase.ts). BENCH_DURATION (seconds, default 10) shortens the measured
+ * runs; BENCH_ONLY=sqlite|domains|blocklist|pg|api|stats|search runs one phase.
  */
 
 const RESULTS = fileURLToPath(new URL('./results/latest.json', import.meta.url));
@@ -53,36 +57,38 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
-/** The stats phase alone: no wrk, no servers; PostgreSQL too when it can be reached. */
-async function statsOnly(): Promise<void> {
+/** The stats or search phase alone: no wrk, no servers; PostgreSQL too when it can be reached. */
+async function queriesOnly(phase: 'stats' | 'search'): Promise<void> {
   const reachable = await checkReachable(PG_ADMIN_URL, REDIS_URL).then(
     () => true,
     () => false,
   );
-  console.log('stats query phase');
-  const stats = await statsQueryPhase(
-    dir,
-    reachable ? { adminUrl: PG_ADMIN_URL, redisUrl: REDIS_URL } : undefined,
-  );
-  printStats(stats);
-  // Its own file: a stats-only run leaves the full run's latest.json as it was.
-  writeResults(RESULTS.replace(/latest\.json$/, 'stats-latest.json'), {
+  const pg = reachable ? { adminUrl: PG_ADMIN_URL, redisUrl: REDIS_URL } : undefined;
+  console.log(phase === 'stats' ? 'stats query phase' : 'link search phase');
+  const results = phase === 'stats' ? await statsQueryPhase(dir, pg) : await searchQueryPhase(dir, pg);
+  printQueries(phase, results);
+  // Its own file: a run of one of these leaves the full run's latest.json as it was.
+  writeResults(RESULTS.replace(/latest\.json$/, `${phase}-latest.json`), {
     date: new Date().toISOString(),
-    statsQueries: stats.figures,
-    goals: stats.goals,
-    notes: stats.notes,
+    [phase === 'stats' ? 'statsQueries' : 'linkSearch']: results.figures,
+    goals: results.goals,
+    notes: results.notes,
   });
 }
 
-function printStats(stats: StatsQueryResults): void {
-  console.log(`\nstats queries (bench/stats-query.ts):\n${stats.lines.join('\n')}`);
-  for (const goal of stats.goals)
+function printQueries(phase: 'stats' | 'search', results: StatsQueryResults | SearchQueryResults): void {
+  const title =
+    phase === 'stats'
+      ? 'stats queries (bench/stats-query.ts)'
+      : "operator's link search (bench/search-query.ts)";
+  console.log(`\n${title}:\n${results.lines.join('\n')}`);
+  for (const goal of results.goals)
     console.log(`${goal.met ? 'met   ' : 'MISSED'}  ${goal.goal}: ${goal.actual}`);
-  for (const note of stats.notes) console.log(`note: ${note}`);
+  for (const note of results.notes) console.log(`note: ${note}`);
 }
 
 async function main(): Promise<void> {
-  if (ONLY === 'stats') return statsOnly();
+  if (ONLY === 'stats' || ONLY === 'search') return queriesOnly(ONLY);
   const wrkVersion = ensureWrk();
   const nginxVersion = ONLY === undefined || ONLY === 'sqlite' ? ensureNginx() : null;
   if (ONLY === undefined || ONLY === 'pg') await checkReachable(PG_ADMIN_URL, REDIS_URL);
@@ -104,7 +110,8 @@ async function main(): Promise<void> {
     `Snip benchmark: node ${machine.node}, wrk ${machine.wrk}, ${machine.cores} cores (${machine.cpu})`,
   );
   console.log(`${notes.join('\n')}\nwarm-up ${WARMUP_S} s, measured ${MEASURE_S} s per target`);
-  console.log(`phases: ${ONLY === undefined ? 'sqlite, domains, pg+redis, api' : ONLY} (BENCH_ONLY)\n`);
+  const all = 'sqlite, domains, blocklist, pg+redis, api, stats, search';
+  console.log(`phases: ${ONLY === undefined ? all : ONLY} (BENCH_ONLY)\n`);
 
   const session = new Session(WARMUP_S, MEASURE_S);
   const bare = await startHelper('./bare-302.ts');
@@ -124,6 +131,11 @@ async function main(): Promise<void> {
     console.log('\ndomains phase');
     domainNotes = await domainsPhase(bench);
   }
+  let blocklist: BlocklistResults | undefined;
+  if (ONLY === undefined || ONLY === 'blocklist') {
+    console.log('\nblocklist phase');
+    blocklist = await blocklistPhase(bench);
+  }
   if (ONLY === undefined || ONLY === 'pg') {
     console.log('\npg+redis phase');
     pg = await pgPhase(bench, sqlite);
@@ -134,19 +146,24 @@ async function main(): Promise<void> {
     api = await apiPhase(dir);
   }
   let stats: StatsQueryResults | undefined;
+  let search: SearchQueryResults | undefined;
   if (ONLY === undefined) {
+    const pgUrls = { adminUrl: PG_ADMIN_URL, redisUrl: REDIS_URL };
     console.log('\nstats query phase');
-    stats = await statsQueryPhase(dir, { adminUrl: PG_ADMIN_URL, redisUrl: REDIS_URL });
+    stats = await statsQueryPhase(dir, pgUrls);
+    console.log('\nlink search phase');
+    search = await searchQueryPhase(dir, pgUrls);
   }
 
-  notes.push(...(sqlite?.notes ?? []), ...domainNotes, ...(pg?.notes ?? []));
+  notes.push(...(sqlite?.notes ?? []), ...domainNotes, ...(blocklist?.notes ?? []), ...(pg?.notes ?? []));
   const spread = session.bareSpreadNote();
   if (spread) notes.push(spread);
-  const goals = sqlite?.goals ?? [];
+  const goals = [...(sqlite?.goals ?? []), ...(blocklist?.goals ?? [])];
   printTable(session.runs, goals, notes);
   if (api)
     console.log(`\nmanagement API (SQLite, one process, sequential requests):\n${api.lines.join('\n')}`);
-  if (stats) printStats(stats);
+  if (stats) printQueries('stats', stats);
+  if (search) printQueries('search', search);
   writeResults(RESULTS, {
     date: new Date().toISOString(),
     machine,
@@ -164,9 +181,11 @@ async function main(): Promise<void> {
     runs: session.runs,
     ...(api ? { managementApi: { list: api.list, export: api.export } } : {}),
     ...(sqlite ? { memoryAtStart: sqlite.memoryAtStart } : {}),
+    ...(blocklist ? { blocklist: blocklist.figures } : {}),
     ...(stats ? { statsQueries: stats.figures } : {}),
-    goals,
-    notes,
+    ...(search ? { linkSearch: search.figures } : {}),
+    goals: [...goals, ...(search?.goals ?? [])],
+    notes: [...notes, ...(search?.notes ?? [])],
   });
 }
 

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { openStore } from '../src/adapters/open-store.ts';
 import type { NewLink } from '../src/core/entities.ts';
 import { isLinkCode } from '../src/core/short-code.ts';
@@ -90,4 +90,9 @@ export async function seedLinks(databaseUrl: string, accountId: number, from: nu
   } finally {
     await store.close();
   }
+}
+
+/** Removes a SQLite store: its file, and its WAL and shared-memory files. */
+export function removeDatabase(path: string): void {
+  for (const suffix of ['', '-wal', '-shm']) rmSync(`${path}${suffix}`, { force: true });
 }

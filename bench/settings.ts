@@ -1,24 +1,34 @@
 /** What the environment sets for `npm run bench`, read and checked once. */
 
-function positiveInteger(name: string, fallback: number): number {
+function positiveInteger(name: string, fallback: number, unit = 'seconds'): number {
   const raw = process.env[name];
   if (raw === undefined || raw === '') return fallback;
-  if (!/^[1-9]\d*$/.test(raw)) throw new Error(`${name} must be a whole number of seconds, got "${raw}"`);
+  if (!/^[1-9]\d*$/.test(raw)) throw new Error(`${name} must be a whole number of ${unit}, got "${raw}"`);
   return Number(raw);
 }
 
-function only(): 'sqlite' | 'domains' | 'pg' | 'api' | 'stats' | undefined {
+const PHASES = ['sqlite', 'domains', 'blocklist', 'pg', 'api', 'stats', 'search'] as const;
+/** A phase BENCH_ONLY can name. */
+export type Phase = (typeof PHASES)[number];
+
+function only(): Phase | undefined {
   const raw = process.env.BENCH_ONLY?.trim();
   if (raw === undefined || raw === '') return undefined;
-  if (raw === 'sqlite' || raw === 'domains' || raw === 'pg' || raw === 'api' || raw === 'stats') return raw;
-  throw new Error(`BENCH_ONLY must be sqlite, domains, pg, api or stats, got "${raw}"`);
+  const phase = PHASES.find((name) => name === raw);
+  if (phase) return phase;
+  throw new Error(`BENCH_ONLY must be one of ${PHASES.join(', ')}, got "${raw}"`);
 }
 
 /** BENCH_DURATION: seconds of each measured run (default 10); the warm-up is 3 s, or less if shorter. */
 export const MEASURE_S = positiveInteger('BENCH_DURATION', 10);
 export const WARMUP_S = Math.min(3, MEASURE_S);
-/** BENCH_ONLY=sqlite|pg|api|stats runs one phase; unset, all four. */
+/** BENCH_ONLY=sqlite|domains|blocklist|pg|api|stats|search runs one phase; unset, all of them. */
 export const ONLY = only();
+/**
+ * BENCH_BLOCKLIST_ROUNDS: rounds of the blocklist phase (default 3), each a bare run and a run of
+ * each server; more narrow the noise of its difference.
+ */
+export const BLOCKLIST_ROUNDS = positiveInteger('BENCH_BLOCKLIST_ROUNDS', 3, 'rounds');
 /** Where the pg+redis phase creates its throwaway database (any database of the server will do) and keys. */
 export const PG_ADMIN_URL = process.env.BENCH_PG_URL?.trim() || 'postgres://postgres@127.0.0.1:5432/test';
 export const REDIS_URL = process.env.BENCH_REDIS_URL?.trim() || 'redis://127.0.0.1:6379';

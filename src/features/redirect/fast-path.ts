@@ -16,7 +16,8 @@ export interface HostDomain {
 export interface LinkScreen {
   /** Some rule or suspension is in force at all: false costs the hot path one property read. */
   readonly active: boolean;
-  withholds(accountId: number, hosts: readonly string[]): boolean;
+  /** May remember its answer on the link (its `screenedUnder` and `blocked`). */
+  withholds(link: CachedLink): boolean;
 }
 
 /** Nothing screened: no rules, no suspensions. */
@@ -110,7 +111,7 @@ export function fastRedirect(
     // A link with rules: targeting and a future expiry are answered here, the rest by the route.
     const location = link.guard ? guardedTarget(link, req) : link.location;
     if (location === undefined) return false;
-    if (screen.active && screen.withholds(link.accountId, link.hosts)) return false;
+    if (screen.active && screen.withholds(link)) return false;
     answer(link, method, req);
     // The flat array form skips building and walking a headers object.
     res.writeHead(status, ['location', location, ...tail]);

@@ -16,6 +16,9 @@ export interface CachedLink {
   guard?: LinkGuard;
   /** The hosts it sends visitors to (its URL's, its rules'), in blocklist form: the redirect checks them. */
   hosts: readonly string[];
+  /** The screen's remembered answer for its hosts (features/abuse), and the rules it was for. */
+  screenedUnder?: number;
+  blocked?: boolean;
 }
 
 export interface LinkCacheOptions {

@@ -135,8 +135,7 @@ export function registerRedirects(app: FastifyInstance, options: RedirectRouteOp
   const { miss, linkOf } = lookups(options);
   /** Disabled by an operator, its workspace suspended, or a target host blocked: 410, nothing counted. */
   const withheld = (link: CachedLink) =>
-    link.guard?.disabled === true ||
-    (options.screen.active && options.screen.withholds(link.accountId, link.hosts));
+    link.guard?.disabled === true || (options.screen.active && options.screen.withholds(link));
   app.setNotFoundHandler((request, reply) => miss(request, reply));
 
   const anyPath = { anyPath: true };
