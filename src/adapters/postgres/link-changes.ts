@@ -1,9 +1,12 @@
 /** The LinkStore's changes on PostgreSQL: a link's new target, title, group or tags; tags and group counts. */
 import type { LinkChange } from '../../core/entities.ts';
 import type { LinkStore, UpdateLinkResult } from '../../core/ports/store.ts';
+import type { LinkEventSink } from '../../core/ports/webhook-store.ts';
 import { CHANGE_SQL, changeStatement, countMap, tagMap } from '../sql/link-change.ts';
+import { linkEvent } from '../sql/outbox-scripts.ts';
 import { mapFirst, toLink } from '../sql/rows.ts';
 import { type Db, isUniqueViolation, numbered, query, type Tx, transaction } from './client.ts';
+import { runIn } from './run-script.ts';
 
 type Changes = Pick<LinkStore, 'updateLink' | 'tagsOf' | 'countLinksPerGroup'>;
 
@@ -25,7 +28,14 @@ export async function addTags(tx: Tx, linkId: number, tags: readonly string[]): 
   if (tags.length > 0) await query(tx, ADD_TAGS, [linkId, [...tags]]);
 }
 
-async function change(tx: Tx, accountId: number, domainId: number, code: string, linkChange: LinkChange) {
+async function change(
+  tx: Tx,
+  accountId: number,
+  domainId: number,
+  code: string,
+  linkChange: LinkChange,
+  events: LinkEventSink | undefined,
+) {
   const row = mapFirst(
     await query(tx, SQL.liveId, [accountId, domainId, code]),
     (found) => found.id as number,
@@ -36,14 +46,15 @@ async function change(tx: Tx, accountId: number, domainId: number, code: string,
   if (linkChange.tags) await setTags(tx, row, linkChange.tags);
   const link = mapFirst(await query(tx, SQL.byId, [row]), toLink);
   if (!link) throw new Error(`link ${code} vanished in its own transaction`);
+  await runIn(tx, linkEvent(events, 'link.updated', link));
   return link;
 }
 
 export function postgresLinkChanges(db: Db): Changes {
   return {
-    async updateLink(accountId, domainId, code, linkChange): Promise<UpdateLinkResult> {
+    async updateLink(accountId, domainId, code, linkChange, events): Promise<UpdateLinkResult> {
       try {
-        const link = await transaction(db, (tx) => change(tx, accountId, domainId, code, linkChange));
+        const link = await transaction(db, (tx) => change(tx, accountId, domainId, code, linkChange, events));
         return link === NOT_FOUND ? { kind: 'not-found' } : { kind: 'updated', link };
       } catch (error) {
         // The new target is another live link's: the statement failed, the transaction rolled back.

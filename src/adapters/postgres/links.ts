@@ -1,7 +1,9 @@
 /** LinkStore on PostgreSQL: links, their insertion within quota, listing and soft deletion. */
 import type { NewLink } from '../../core/entities.ts';
 import type { InsertLinkResult, LinkStore } from '../../core/ports/store.ts';
+import type { LinkEventSink } from '../../core/ports/webhook-store.ts';
 import { linkListing, pageOf } from '../sql/link-list.ts';
+import { linkEvent } from '../sql/outbox-scripts.ts';
 import {
   LINK_COLUMNS,
   mapFirst,
@@ -12,6 +14,7 @@ import {
 } from '../sql/rows.ts';
 import { type Db, type Param, query, type Tx, transaction } from './client.ts';
 import { addTags, postgresLinkChanges } from './link-changes.ts';
+import { runIn } from './run-script.ts';
 
 // The redirect's cache-miss path: one search of the unique index on (domain, code).
 export const FIND_LINK_BY_CODE = `SELECT ${LINK_COLUMNS} FROM links
@@ -34,7 +37,7 @@ const TAKE_QUOTA_SLOT = `UPDATE workspaces SET link_count = link_count + 1
   RETURNING link_count`;
 const FREE_QUOTA_SLOT = 'UPDATE workspaces SET link_count = link_count - 1 WHERE id = $1';
 const SOFT_DELETE = `UPDATE links SET deleted_at = $1
-  WHERE account_id = $2 AND domain_id = $3 AND code = $4 AND deleted_at IS NULL RETURNING id`;
+  WHERE account_id = $2 AND domain_id = $3 AND code = $4 AND deleted_at IS NULL RETURNING ${LINK_COLUMNS}`;
 // One statement per chunk whatever its size: one array parameter per column, far from the
 // 65,535-parameter limit a multi-row VALUES list would meet.
 const INSERT_BULK = `INSERT INTO links
@@ -66,7 +69,7 @@ const TAKE_VISIT = `UPDATE links SET limit_used = limit_used + 1
  * Neither rule depends on what a snapshot saw, so no stricter isolation (and no retry loop for
  * serialization failures) is needed.
  */
-async function insert(tx: Tx, link: NewLink): Promise<InsertLinkResult> {
+async function insert(tx: Tx, link: NewLink, events: LinkEventSink | undefined): Promise<InsertLinkResult> {
   const values: Param[] = newLinkValues(link, Date.now());
   for (let attempt = 1; attempt <= INSERT_ATTEMPTS; attempt++) {
     const created = mapFirst(await query(tx, INSERT_LINK, values), toLink);
@@ -76,6 +79,7 @@ async function insert(tx: Tx, link: NewLink): Promise<InsertLinkResult> {
       // Over quota, the transaction rolls back with the link and its tags.
       const slot = await query(tx, TAKE_QUOTA_SLOT, [link.accountId]);
       if (slot.length === 0) return { kind: 'quota-exceeded' };
+      await runIn(tx, linkEvent(events, 'link.created', created));
       return { kind: 'created', link: created };
     }
     // Nothing inserted: a live duplicate or a taken code. The duplicate wins when both apply,
@@ -118,10 +122,10 @@ export function postgresLinkStore(db: Db): LinkStore {
       return (rows[0]?.n as number | undefined) ?? 0;
     },
 
-    async insertLinkWithinQuota(link) {
+    async insertLinkWithinQuota(link, events) {
       return transaction(
         db,
-        (tx) => insert(tx, link),
+        (tx) => insert(tx, link, events),
         (result) => result.kind === 'created',
       );
     },
@@ -156,11 +160,15 @@ export function postgresLinkStore(db: Db): LinkStore {
       }
     },
 
-    async deleteLink(accountId, domainId, code) {
+    async deleteLink(accountId, domainId, code, events) {
       return transaction(db, async (tx) => {
-        if ((await query(tx, SOFT_DELETE, [Date.now(), accountId, domainId, code])).length === 0)
-          return false;
+        const deleted = mapFirst(
+          await query(tx, SOFT_DELETE, [Date.now(), accountId, domainId, code]),
+          toLink,
+        );
+        if (!deleted) return false;
         await query(tx, FREE_QUOTA_SLOT, [accountId]);
+        await runIn(tx, linkEvent(events, 'link.deleted', deleted));
         return true;
       });
     },

@@ -2,20 +2,26 @@
 import { driveAsync, LOCK_WORKSPACE, type Script, type ScriptRunner, type Step } from '../sql/script.ts';
 import { type Db, numbered, type Queryable, query, transaction } from './client.ts';
 
+const texts = new Map<string, string>();
+const text = (sql: string) => {
+  let found = texts.get(sql);
+  if (found === undefined) {
+    found = numbered(sql);
+    texts.set(sql, found);
+  }
+  return found;
+};
+const exec = (on: Queryable) => (step: Step) =>
+  'lockWorkspace' in step
+    ? query(on, text(LOCK_WORKSPACE), [step.lockWorkspace])
+    : query(on, text(step.sql), step.params);
+
+/** Runs a script inside the transaction the caller holds open. */
+export function runIn<T>(tx: Queryable, script: Script<T>): Promise<T> {
+  return driveAsync(script, exec(tx));
+}
+
 export function postgresScripts(db: Db): ScriptRunner {
-  const texts = new Map<string, string>();
-  const text = (sql: string) => {
-    let found = texts.get(sql);
-    if (found === undefined) {
-      found = numbered(sql);
-      texts.set(sql, found);
-    }
-    return found;
-  };
-  const exec = (on: Queryable) => (step: Step) =>
-    'lockWorkspace' in step
-      ? query(on, text(LOCK_WORKSPACE), [step.lockWorkspace])
-      : query(on, text(step.sql), step.params);
   return {
     read<T>(script: Script<T>) {
       return driveAsync(script, exec(db));

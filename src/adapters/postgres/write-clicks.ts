@@ -7,7 +7,9 @@
 import { EVENT_DIMENSIONS } from '../../core/analytics/model.ts';
 import type { CheckedBatch } from '../sql/flush-batch.ts';
 import { type DayRow, dailyWrites, linkTotals, type StatRow, visitorNumber } from '../sql/flush-rows.ts';
+import { writeEvents as writeOutboxEvents } from '../sql/outbox-scripts.ts';
 import { type Db, type Param, query, transaction } from './client.ts';
+import { runIn } from './run-script.ts';
 
 // Deleted links are counted too (no deleted_at filter); RETURNING hands over each link's account,
 // and a link missing from it is unknown.
@@ -79,5 +81,6 @@ export function writeClicks(db: Db, batch: CheckedBatch): Promise<void> {
         ...EVENT_DIMENSIONS.map((_, k) => rows.map((i) => table.value(i, k))),
       ]);
     }
+    if (batch.notices) await runIn(tx, writeOutboxEvents(batch.notices.events, batch.notices.stream));
   });
 }

@@ -17,6 +17,13 @@ function* emptyWorkspace(id: number, now: number): Script<void> {
     id,
   );
   yield q('DELETE FROM memberships WHERE workspace_id = ?', id);
+  // Its webhook endpoints go with what they heard of (docs/api.md §14).
+  yield q(
+    'DELETE FROM webhook_deliveries WHERE endpoint_id IN (SELECT id FROM webhook_endpoints WHERE workspace_id = ?)',
+    id,
+  );
+  yield q('DELETE FROM webhook_endpoints WHERE workspace_id = ?', id);
+  yield q('UPDATE webhook_state SET version = version + 1 WHERE id = 1');
   yield q(
     `UPDATE workspaces SET link_count = 0, key_count = 0, default_domain = NULL, suspended_at = ?,
        suspended_reason = 'deleted' WHERE id = ?`,

@@ -8,6 +8,7 @@ import { type ClickEvent, DIMENSION_VALUE_MAX, EVENT_DIMENSIONS } from '../../co
 import type { VisitBatch } from '../../core/analytics/visit-batch.ts';
 import { dayNumber } from '../../core/days.ts';
 import type { ClickCount } from '../../core/entities.ts';
+import type { ClickNotices } from '../../core/ports/webhook-store.ts';
 
 export interface CountEntry {
   linkId: number;
@@ -38,6 +39,8 @@ export interface CheckedBatch {
   events: EventTable;
   visitors: VisitorEntry[];
   bots: BotEntry[];
+  /** Click events for webhooks, written in the same transaction; plain data too. */
+  notices: ClickNotices | undefined;
 }
 
 const DEVICES = new Set(['desktop', 'mobile', 'tablet', 'other']);
@@ -156,11 +159,30 @@ export function checkedBatch(batch: readonly ClickCount[], visits?: VisitBatch):
         hits: whole(entry.hits, what),
       };
     }),
+    notices: checkedNotices(visits?.notices),
   };
+}
+
+/** Click events as plain objects of the right types (they cross to the writer's thread). */
+function checkedNotices(notices: ClickNotices | undefined): ClickNotices | undefined {
+  if (!notices || notices.events.length === 0) return undefined;
+  const events = notices.events.map((event) => {
+    if (typeof event.id !== 'string' || typeof event.type !== 'string' || typeof event.body !== 'string')
+      throw new RangeError('a click event is not id, type and body as text');
+    return {
+      id: event.id,
+      workspaceId: whole(event.workspaceId, 'click event workspace'),
+      type: event.type,
+      body: event.body,
+      at: whole(event.at, 'click event time'),
+    };
+  });
+  return { events, stream: notices.stream === true };
 }
 
 export function isEmpty(batch: CheckedBatch): boolean {
   return (
+    batch.notices === undefined &&
     batch.counts.length === 0 &&
     batch.events.length === 0 &&
     batch.visitors.length === 0 &&

@@ -13,32 +13,10 @@ import type { AuditStore, LinkSearch, ModerationStore, ReportStore } from '../..
 import { toUser, toWorkspace, USER_COLUMNS, WORKSPACE_COLUMNS, WORKSPACE_FROM } from './people-rows.ts';
 import { containsPattern, LINK_COLUMNS, mapFirst, type Row, toLink } from './rows.ts';
 import { q, type Script, type ScriptRunner } from './script.ts';
+import { bumpTakedowns, setLinkDisabled } from './takedown-scripts.ts';
 
 const dateOrNull = (value: unknown): Date | null =>
   value === null || value === undefined ? null : new Date(Number(value));
-
-const bumpTakedowns = () =>
-  q('UPDATE abuse_state SET takedowns_version = takedowns_version + 1 WHERE id = 1');
-
-function* setLinkDisabled(id: number, reason: string | null, now: number): Script<Link | undefined> {
-  // Disabling a disabled link keeps its first time and reason: the action is idempotent.
-  const rows =
-    reason === null
-      ? yield q(
-          `UPDATE links SET disabled_at = NULL, disabled_reason = NULL WHERE id = ? AND deleted_at IS NULL
-           RETURNING ${LINK_COLUMNS}`,
-          id,
-        )
-      : yield q(
-          `UPDATE links SET disabled_at = coalesce(disabled_at, ?), disabled_reason = coalesce(disabled_reason, ?)
-           WHERE id = ? AND deleted_at IS NULL RETURNING ${LINK_COLUMNS}`,
-          now,
-          reason,
-          id,
-        );
-  yield bumpTakedowns();
-  return mapFirst(rows, toLink);
-}
 
 function* setWorkspaceSuspended(
   id: number,
@@ -144,7 +122,7 @@ export function moderationStore(
         await read(one(`SELECT ${LINK_COLUMNS} FROM links WHERE id = ? AND deleted_at IS NULL`, id)),
         toLink,
       ),
-    setLinkDisabled: (id, reason) => write(setLinkDisabled(id, reason, Date.now())),
+    setLinkDisabled: (id, reason, events) => write(setLinkDisabled(id, reason, Date.now(), events)),
     setWorkspaceSuspended: (id, reason) => write(setWorkspaceSuspended(id, reason, Date.now())),
     setUserOperator: (id, operator) =>
       write(

@@ -1,8 +1,10 @@
 /** The LinkStore's changes on SQLite: a link's new target, title, group or tags; tags and group counts. */
 import type { LinkStore } from '../../core/ports/store.ts';
 import { CHANGE_SQL, changeStatement, countMap, tagMap } from '../sql/link-change.ts';
+import { linkEvent } from '../sql/outbox-scripts.ts';
 import { mapRow, toLink } from '../sql/rows.ts';
 import { type Connection, isUniqueViolation } from './connection.ts';
+import { runNow } from './run-script.ts';
 
 type Changes = Pick<LinkStore, 'updateLink' | 'tagsOf' | 'countLinksPerGroup'>;
 
@@ -19,7 +21,7 @@ export function countPerGroupNow(conn: Connection, accountId: number): Map<numbe
 
 export function sqliteLinkChanges(conn: Connection, readers: Pick<LinkStore, 'countLinksPerGroup'>): Changes {
   return {
-    async updateLink(accountId, domainId, code, change) {
+    async updateLink(accountId, domainId, code, change, events) {
       return conn.transaction(
         () => {
           const row = conn.stmt(CHANGE_SQL.liveId).get(accountId, domainId, code);
@@ -44,6 +46,7 @@ export function sqliteLinkChanges(conn: Connection, readers: Pick<LinkStore, 'co
           if (change.tags) setTags(conn, id, change.tags);
           const link = mapRow(conn.stmt(CHANGE_SQL.byId).get(id), toLink);
           if (!link) throw new Error(`link ${code} vanished in its own transaction`);
+          runNow(conn, linkEvent(events, 'link.updated', link));
           return { kind: 'updated', link } as const;
         },
         (result) => result.kind === 'updated',

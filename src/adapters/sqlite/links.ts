@@ -3,7 +3,9 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Link, NewLink } from '../../core/entities.ts';
 import type { LinkPage, LinkQuery } from '../../core/link-query.ts';
 import type { InsertLinkResult, LinkStore } from '../../core/ports/store.ts';
+import type { LinkEventSink } from '../../core/ports/webhook-store.ts';
 import { linkListing, pageOf } from '../sql/link-list.ts';
+import { linkEvent } from '../sql/outbox-scripts.ts';
 import {
   LINK_COLUMNS,
   mapRow,
@@ -14,6 +16,7 @@ import {
 } from '../sql/rows.ts';
 import { type Connection, isUniqueViolation } from './connection.ts';
 import { setTags, sqliteLinkChanges } from './link-changes.ts';
+import { runNow } from './run-script.ts';
 import type { WriteQueue } from './write-queue.ts';
 
 // The redirect's cache-miss path: one search of the unique index on (domain, code).
@@ -35,7 +38,7 @@ const ADD_LINK_COUNT = 'UPDATE workspaces SET link_count = link_count + ? WHERE 
 const BULK_CHUNK = 10_000;
 const FREE_QUOTA_SLOT = 'UPDATE workspaces SET link_count = link_count - 1 WHERE id = ?';
 const SOFT_DELETE = `UPDATE links SET deleted_at = ?
-  WHERE account_id = ? AND domain_id = ? AND code = ? AND deleted_at IS NULL`;
+  WHERE account_id = ? AND domain_id = ? AND code = ? AND deleted_at IS NULL RETURNING ${LINK_COLUMNS}`;
 
 // One visit of a limited link, or nothing when its limit is reached: the row lock makes it exact.
 const TAKE_VISIT = `UPDATE links SET limit_used = limit_used + 1
@@ -54,7 +57,7 @@ function sqliteLinkInserts(
   writes: WriteQueue,
 ): Pick<LinkStore, 'insertLinkWithinQuota' | 'insertLinksBulk'> {
   /** Inside the open transaction: the insert decides duplicate and code, then the quota. */
-  const insert = (link: NewLink): InsertLinkResult => {
+  const insert = (link: NewLink, events: LinkEventSink | undefined): InsertLinkResult => {
     let created: Link;
     try {
       const row = conn.stmt(INSERT_LINK).get(...newLinkValues(link, Date.now()));
@@ -74,6 +77,7 @@ function sqliteLinkInserts(
     }
     if (conn.stmt(TAKE_QUOTA_SLOT).run(link.accountId).changes === 0) return { kind: 'quota-exceeded' };
     if (link.tags?.length) setTags(conn, created.id, link.tags);
+    runNow(conn, linkEvent(events, 'link.created', created));
     return { kind: 'created', link: created };
   };
 
@@ -91,10 +95,10 @@ function sqliteLinkInserts(
   };
 
   return {
-    insertLinkWithinQuota(link) {
+    insertLinkWithinQuota(link, events) {
       // Creates made at once share a commit, each in its savepoint; a refused one rolls back itself.
       return writes.write(
-        () => insert(link),
+        () => insert(link, events),
         (result) => result.kind === 'created',
       );
     },
@@ -161,10 +165,12 @@ export function sqliteLinkStore(
       return mapRow(conn.stmt(FIND_LINK_BY_CODE).get(domainId, code), toLink);
     },
 
-    async deleteLink(accountId, domainId, code) {
+    async deleteLink(accountId, domainId, code, events) {
       return conn.transaction(() => {
-        if (conn.stmt(SOFT_DELETE).run(Date.now(), accountId, domainId, code).changes === 0) return false;
+        const deleted = mapRow(conn.stmt(SOFT_DELETE).get(Date.now(), accountId, domainId, code), toLink);
+        if (!deleted) return false;
         conn.stmt(FREE_QUOTA_SLOT).run(accountId);
+        runNow(conn, linkEvent(events, 'link.deleted', deleted));
         return true;
       });
     },

@@ -3,10 +3,19 @@ import type { Row } from '../sql/rows.ts';
 import { drive, type Script, type ScriptRunner, type Step } from '../sql/script.ts';
 import type { Connection } from './connection.ts';
 
-export function sqliteScripts(conn: Connection): ScriptRunner {
-  // BEGIN IMMEDIATE holds the writer lock for the whole transaction: a workspace lock adds nothing.
-  const exec = (step: Step): Row[] =>
+/** Runs a script at once inside the transaction the caller holds open. */
+export function runNow<T>(conn: Connection, script: Script<T>): T {
+  return drive(script, stepper(conn));
+}
+
+// BEGIN IMMEDIATE holds the writer lock for the whole transaction: a workspace lock adds nothing.
+const stepper =
+  (conn: Connection) =>
+  (step: Step): Row[] =>
     'lockWorkspace' in step ? [] : (conn.stmt(step.sql).all(...step.params) as Row[]);
+
+export function sqliteScripts(conn: Connection): ScriptRunner {
+  const exec = stepper(conn);
   return {
     async read<T>(script: Script<T>) {
       return drive(script, exec);

@@ -5,6 +5,7 @@ import { deletionStore } from '../sql/deletion-scripts.ts';
 import { domainStore } from '../sql/domain-scripts.ts';
 import { auditStore, moderationStore, reportStore } from '../sql/moderation-scripts.ts';
 import { peopleStore } from '../sql/people-store.ts';
+import { webhookStore } from '../sql/webhook-scripts.ts';
 import { inPlaceClickWriter, threadClickWriter } from './click-writer.ts';
 import { sqliteClickStore } from './clicks.ts';
 import { openConnection } from './connection.ts';
@@ -38,6 +39,7 @@ export function openSqliteStore(path: string): Store {
     ...deletionStore(sqliteScripts(conn)),
     ...reportStore(sqliteScripts(conn)),
     ...auditStore(sqliteScripts(conn)),
+    ...webhookStore(sqliteScripts(conn), false),
     ...sqliteKeyStore(conn, writes),
     ...sqliteGroupStore(conn),
     ...sqliteLinkStore(conn, writes, readers),

@@ -6,7 +6,9 @@
 import { EVENT_DIMENSIONS } from '../../core/analytics/model.ts';
 import type { CheckedBatch } from '../sql/flush-batch.ts';
 import { type DailyWrites, dailyWrites, linkTotals, visitorNumber } from '../sql/flush-rows.ts';
+import { writeEvents as writeOutboxEvents } from '../sql/outbox-scripts.ts';
 import type { Connection } from './connection.ts';
+import { runNow } from './run-script.ts';
 
 // Deleted links are counted too (no deleted_at filter); RETURNING hands over the account for the
 // account's rows, and no row means the link is unknown.
@@ -58,6 +60,7 @@ export function writeClicks(conn: Connection, batch: CheckedBatch): void {
     for (const row of writes.linkStats) conn.stmt(ADD_LINK_STAT).run(...row);
     for (const row of writes.accountStats) conn.stmt(ADD_ACCOUNT_STAT).run(...row);
     writeEvents(conn, writes.events);
+    if (batch.notices) runNow(conn, writeOutboxEvents(batch.notices.events, batch.notices.stream));
   });
 }
 

@@ -1,3 +1,4 @@
+import type { ClickNotices } from '../ports/webhook-store.ts';
 import type { EventTable } from './event-table.ts';
 import type { BotKindCount, ClickEvent, NewVisitors } from './model.ts';
 
@@ -7,4 +8,6 @@ export interface VisitBatch {
   events: readonly ClickEvent[] | EventTable;
   visitors: readonly NewVisitors[];
   bots: readonly BotKindCount[];
+  /** The link.clicked events of these visits, for webhooks (docs/api.md §14). */
+  notices?: ClickNotices;
 }

@@ -1,6 +1,7 @@
 import type { HostRule } from '../blocklist-format.ts';
 import type { Link, User, Workspace } from '../entities.ts';
 import type { AuditEntry, Blocklist, NewAuditEntry, NewReport, Report, Resolution } from '../moderation.ts';
+import type { LinkEventSink } from './webhook-store.ts';
 
 /**
  * The store's ports for operators (docs/api.md §13): taking links, workspaces and users down and
@@ -21,8 +22,11 @@ export interface ModerationStore {
   deleteUser(id: number): Promise<DeleteResult>;
   /** A live link by its id, whoever owns it. */
   findLinkById(id: number): Promise<Link | undefined>;
-  /** Disables a live link with a reason, or enables it (null); undefined when there is no such link. */
-  setLinkDisabled(id: number, reason: string | null): Promise<Link | undefined>;
+  /**
+   * Disables a live link with a reason, or enables it (null); undefined when there is no such link.
+   * Disabling writes its link.disabled event in the same transaction.
+   */
+  setLinkDisabled(id: number, reason: string | null, events?: LinkEventSink): Promise<Link | undefined>;
   /** Suspends a workspace with a reason, or resumes it (null). */
   setWorkspaceSuspended(id: number, reason: string | null): Promise<Workspace | undefined>;
   /** Grants or revokes the operator flag. */

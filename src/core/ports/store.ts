@@ -17,6 +17,7 @@ import type { LinkPage, LinkQuery } from '../link-query.ts';
 import type { AbuseStore } from './abuse-store.ts';
 import type { DomainStore } from './domain-store.ts';
 import type { AccountStore, InvitationStore, UserTokenStore, WorkspaceStore } from './people-store.ts';
+import type { LinkEventSink, WebhookStore } from './webhook-store.ts';
 
 /**
  * The store's ports: what features need from persistence, named by intent, one port per kind of
@@ -88,7 +89,7 @@ export interface LinkStore {
    * quota are decided by the insert itself, never by a separate check.
    * Duplicate is reported before quota when both apply.
    */
-  insertLinkWithinQuota(link: NewLink): Promise<InsertLinkResult>;
+  insertLinkWithinQuota(link: NewLink, events?: LinkEventSink): Promise<InsertLinkResult>;
   /**
    * Takes one visit of a live link's limit in one conditional update (`limit_used < max_clicks`):
    * exact however many instances share the store. False when none is left or the link has no limit.
@@ -106,7 +107,7 @@ export interface LinkStore {
    */
   findLinkByCodeNow?(domainId: number, code: string): Link | undefined;
   /** Soft delete: the row (and so its code) stays forever. Returns false when not the owner's. */
-  deleteLink(accountId: number, domainId: number, code: string): Promise<boolean>;
+  deleteLink(accountId: number, domainId: number, code: string, events?: LinkEventSink): Promise<boolean>;
   /**
    * Bulk path for seeding and imports: inserts many links of one account in large transactions and
    * raises the account's link_count by as many. Constraints still apply (a violation throws); the
@@ -126,6 +127,7 @@ export interface LinkStore {
     domainId: number,
     code: string,
     change: LinkChange,
+    events?: LinkEventSink,
   ): Promise<UpdateLinkResult>;
   /** The tags of each link, sorted; links without tags are absent from the map. */
   tagsOf(linkIds: readonly number[]): Promise<Map<number, string[]>>;
@@ -139,7 +141,8 @@ export interface ClickStore {
    * Adds a batch of buffered counts in one transaction: `clicks` and `bot_hits` on each link, the
    * human clicks and bot hits to the link's and its account's daily history (unless the count has
    * no day: TRACKING=off), and what `visits` carries: raw events, their per-day breakdowns, new
-   * unique visitors and bot kinds (docs/api.md §9). Counts of deleted links are still recorded.
+   * unique visitors and bot kinds (docs/api.md §9), and the click events of webhooks (§14).
+   * Counts of deleted links are still recorded.
    */
   addClicks(batch: readonly ClickCount[], visits?: VisitBatch): Promise<void>;
   /** Human clicks per UTC day for one link, days without clicks omitted, oldest first. */
@@ -202,7 +205,8 @@ export interface Store
     StatsStore,
     SessionStore,
     SecretStore,
-    AbuseStore {
+    AbuseStore,
+    WebhookStore {
   /** Applies pending migrations; returns the names of those applied now. */
   migrate(): Promise<string[]>;
   /** Cheap round trip for readiness checks. */
