@@ -25,6 +25,7 @@ import {
   opsFeature,
 } from './features/ops/index.ts';
 import { type LinkCache, REDIRECT_ROUTES, redirectFeature } from './features/redirect/index.ts';
+import { WEBHOOK_SCHEMAS, webhookPages, webhookRoutes } from './features/webhooks/index.ts';
 import {
   AccountSchema,
   accountApiRoutes,
@@ -137,6 +138,7 @@ async function managementRoutes(app: FastifyInstance, config: Config, services: 
         cursors: links.cursors,
         slugOf: async (id) => (await store.findWorkspaceById(id))?.slug,
       });
+      await v1.register(webhookRoutes, { endpoints: services.events.endpoints, store, origin });
       await v1.register(memberRoutes, {
         members: pages.members,
         invitations: pages.invitations,
@@ -184,6 +186,7 @@ async function signedInPages(app: FastifyInstance, config: Config, services: Ser
     domainOf: services.domains.addressed,
   });
   await app.register(domainPages, { ...pages.session, domains: services.domains });
+  await app.register(webhookPages, { ...pages.session, endpoints: services.events.endpoints });
   await app.register(adminPages, {
     ...pages.session,
     abuse: services.abuse,
@@ -221,6 +224,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     ...MEMBER_SCHEMAS,
     ...DOMAIN_SCHEMAS,
     ...ABUSE_SCHEMAS,
+    ...WEBHOOK_SCHEMAS,
   ];
   for (const schema of [...schemas, ...STATS_SCHEMAS]) app.addSchema(schema);
   await collectOpenapi(app, config.baseUrl);

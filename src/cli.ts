@@ -42,6 +42,7 @@ import {
   type LinkEditor,
 } from './features/links/index.ts';
 import { OPS_COMMANDS } from './features/ops/index.ts';
+import { linkEventSink } from './features/webhooks/index.ts';
 import {
   ACCOUNT_COMMANDS,
   ACCOUNT_FLAGS,
@@ -222,9 +223,11 @@ async function withLinkEditor<T>(
   const isBlocked = (host: string) => screen.blocksHost(host);
   try {
     return await withLinkEvents(config, async (linkEvents) => {
-      const counter = new MemoryWindowCounter();
       const domains = await loadDomains(store, config, deps);
-      return use(editorService(config, { store, inspector, counter, linkEvents, domains, isBlocked }));
+      const ports = { store, inspector, counter: new MemoryWindowCounter(), linkEvents, domains, isBlocked };
+      return use(
+        editorService(config, { ...ports, events: linkEventSink(domains.registry, config.webhooks) }),
+      );
     });
   } finally {
     if (inspector !== deps.inspector) await inspector.close();
@@ -248,6 +251,7 @@ async function withAbuse<T>(
         linkEvents,
         fetchList: fetcher.fetch,
         counter: new MemoryWindowCounter(),
+        events: linkEventSink(registry, config.webhooks),
         onError: (error) => io.err.write(`snip: the audit log could not be written: ${String(error)}\n`),
       });
       return use({ ...operations, shortUrl: (link) => shortUrl(registry, link) });

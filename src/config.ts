@@ -1,8 +1,21 @@
 import type { Tracking } from './core/analytics/model.ts';
 import { type Cidr, parseCidr } from './core/cidr.ts';
 import { PLAN_NAME_PATTERN } from './core/plans.ts';
+import {
+  type AbuseSettings,
+  abuse,
+  boolean,
+  ConfigError,
+  type Env,
+  integer,
+  oneOf,
+  type WebhookSettings,
+  webhooks,
+} from './core/settings.ts';
 import { DEFAULT_SOCIAL_DOMAINS } from './core/social.ts';
 import { formatTimestamp } from './core/timestamp.ts';
+
+export { ConfigError };
 
 /** Every setting Snip reads, parsed and validated once (docs/api.md §6). Only main.ts and cli.ts pass the environment in. */
 export interface Config {
@@ -71,39 +84,9 @@ export interface Config {
   /** OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, OIDC_NAME: "Sign in with …" when set. */
   oidc: { issuer: string; clientId: string; clientSecret: string; name: string } | undefined;
   /** BLOCKLIST_URLS, BLOCKLIST_REFRESH_HOURS, REPORT_EMAIL (docs/api.md §13). */
-  abuse: { blocklistUrls: readonly string[]; blocklistRefreshHours: number; reportEmail: string | undefined };
-}
-
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
-
-type Env = Readonly<Record<string, string | undefined>>;
-
-function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name]?.trim();
-  if (raw === undefined || raw === '') return fallback;
-  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
-    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
-  }
-  return Number(raw);
-}
-
-function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
-  const raw = env[name]?.trim();
-  if (raw === undefined || raw === '') return fallback;
-  if (!(allowed as readonly string[]).includes(raw)) {
-    throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got "${raw}"`);
-  }
-  return raw as T;
-}
-
-function boolean(env: Env, name: string, fallback: boolean): boolean {
-  const raw = env[name]?.trim().toLowerCase();
-  if (raw === undefined || raw === '') return fallback;
-  if (['true', '1', 'yes', 'on'].includes(raw)) return true;
-  if (['false', '0', 'no', 'off'].includes(raw)) return false;
-  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+  abuse: AbuseSettings;
+  /** WEBHOOK_RETRY_BASE_MS, WEBHOOK_OUTBOX_MAX, EVENTS_AMQP_URL (docs/api.md §14). */
+  webhooks: WebhookSettings;
 }
 
 function baseUrl(env: Env, port: number): URL {
@@ -219,17 +202,6 @@ function oidc(env: Env): Config['oidc'] {
   return { issuer, clientId, clientSecret, name: env.OIDC_NAME?.trim() || 'your identity provider' };
 }
 
-function abuse(env: Env): Config['abuse'] {
-  const urls = (env.BLOCKLIST_URLS ?? '').split(/[\s,]+/).filter(Boolean);
-  const bad = urls.find((url) => !/^https?:\/\/[^/?#]+/.test(url));
-  if (bad) throw new ConfigError(`BLOCKLIST_URLS must be http(s) URLs separated by commas, got "${bad}"`);
-  const reportEmail = env.REPORT_EMAIL?.trim() || undefined;
-  if (reportEmail && !/^[^\s@]+@[^\s@]+$/.test(reportEmail))
-    throw new ConfigError(`REPORT_EMAIL must be an email address, got "${reportEmail}"`);
-  const blocklistRefreshHours = integer(env, 'BLOCKLIST_REFRESH_HOURS', 24, 1, 8760);
-  return { blocklistUrls: Object.freeze(urls), blocklistRefreshHours, reportEmail };
-}
-
 export function loadConfig(env: Env): Config {
   const port = integer(env, 'PORT', 8080, 0, 65535);
   const social = env.SOCIAL_DOMAINS?.trim();
@@ -287,6 +259,7 @@ export function loadConfig(env: Env): Config {
     emailVerification: emailVerification(env, mailSettings !== undefined),
     oidc: oidc(env),
     abuse: abuse(env),
+    webhooks: webhooks(env),
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
   });
 }

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { eventSinks } from './adapters/event-sinks.ts';
+import type { Resolver } from './adapters/inspect/types.ts';
 import { configuredProvider } from './adapters/oidc/oidc-client.ts';
 import type { Config } from './config.ts';
 import type { RecordAudit } from './core/moderation.ts';
@@ -6,9 +8,12 @@ import type { IdentityProvider } from './core/ports/identity-provider.ts';
 import type { Mailer } from './core/ports/mailer.ts';
 import type { WindowCounter } from './core/ports/shared-state.ts';
 import type { Store } from './core/ports/store.ts';
+import type { LinkOrigins } from './core/short-url.ts';
 import { visitStats } from './features/analytics/index.ts';
 import { accountGroups } from './features/groups/index.ts';
 import { dashboardService } from './features/links/index.ts';
+import { type Metrics, webhookMetrics } from './features/ops/index.ts';
+import { webhookServices } from './features/webhooks/index.ts';
 import {
   apiAccess,
   invitationsService,
@@ -88,3 +93,33 @@ export async function pageServices(config: Config, base: PageBase) {
     stats: visitStats({ store, now, retentionDays: config.analyticsRetentionDays }),
   };
 }
+
+/** Webhooks and the event stream (docs/api.md §14): endpoints, the outbox's dispatcher, events made. */
+export function eventServices(
+  config: Config,
+  base: PageBase & { metrics: Metrics },
+  origins: LinkOrigins,
+  resolve?: Resolver,
+) {
+  let counted: ReturnType<typeof webhookMetrics> | undefined;
+  const events = webhookServices({
+    store: base.store,
+    settings: config.webhooks,
+    sinks: eventSinks({
+      allowPrivate: config.allowPrivateTargets,
+      amqpUrl: config.webhooks.amqpUrl,
+      resolve,
+      onStreamError: base.log.error('the event stream failed; its events wait in the outbox'),
+    }),
+    origins,
+    audit: (entry) => base.store.addAudit(entry).catch(base.log.error('the audit log could not be written')),
+    mail: base.mailer && { mailer: base.mailer, baseUrl: config.baseUrl },
+    now: base.now,
+    onAttempt: (sink, attempt) => counted?.(sink, attempt),
+    onError: (what) => base.log.error(what),
+  });
+  counted = webhookMetrics(base.metrics, events.gauge);
+  return events;
+}
+
+export type EventServices = ReturnType<typeof eventServices>;

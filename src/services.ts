@@ -3,6 +3,7 @@ import type { FastifyServerOptions } from 'fastify';
 import { withDeadline } from './adapters/deadline.ts';
 import { listFetcher } from './adapters/inspect/fetch-list.ts';
 import { createInspector } from './adapters/inspect/inspector.ts';
+import type { Resolver } from './adapters/inspect/types.ts';
 import { smtpMailer } from './adapters/mail/smtp-mailer.ts';
 import { MemoryDemoLog } from './adapters/memory/demo-log.ts';
 import { LocalLinkEvents } from './adapters/memory/link-events.ts';
@@ -22,6 +23,7 @@ import type { Store } from './core/ports/store.ts';
 import type { TxtResolver } from './core/ports/txt-resolver.ts';
 import type { VisitLimits } from './core/ports/visit-limits.ts';
 import type { Visitors } from './core/ports/visitors.ts';
+import type { LinkEventSink } from './core/ports/webhook-store.ts';
 import { socialMatcher } from './core/social.ts';
 import { AbuseScreen, abuseServices } from './features/abuse/index.ts';
 import { visitCollection } from './features/analytics/index.ts';
@@ -38,7 +40,7 @@ import { createMetrics, redirectCounters, timedInspector, timedStore } from './f
 import { redirectPath, storeVisitLimits } from './features/redirect/index.ts';
 import { KeyUses } from './features/workspaces/index.ts';
 import { type LateLogger, lateLogger } from './http/late-logger.ts';
-import { pageServices } from './page-services.ts';
+import { type EventServices, eventServices, pageServices } from './page-services.ts';
 
 /**
  * Every service, built once from the adapters given (or in-memory ones) and the settings: the
@@ -68,6 +70,8 @@ export interface AppDeps {
   mailer?: Mailer;
   /** TXT look-ups that verify domains; the system resolver by default (tests inject theirs). */
   resolveTxt?: TxtResolver;
+  /** Name look-ups of webhook endpoints; the system resolver by default (tests inject theirs). */
+  resolveWebhooks?: Resolver;
 }
 
 /** What creating and changing links run on, in the server and in `snip link …` alike. */
@@ -80,6 +84,8 @@ export interface LinkPorts {
   isBlocked?: (host: string) => boolean;
   isSuspended?: (accountId: number) => boolean;
   now?: () => number;
+  /** Makes the events of links' changes in their transactions (docs/api.md §14). */
+  events?: LinkEventSink;
 }
 
 /** The create service of POST /create, /api/v1, the dashboard, the demo and `snip link import`. */
@@ -103,8 +109,9 @@ export function editorService(config: Config, ports: LinkPorts & { store: Store;
 function redirectServices(
   config: Config,
   deps: AppDeps,
-  base: ReturnType<typeof baseServices>,
+  base: Base,
   domains: Domains,
+  events: EventServices,
 ) {
   const { store, now, log, metrics } = base;
   const countries = deps.countries ?? { countryOf: () => undefined };
@@ -121,6 +128,7 @@ function redirectServices(
     countries,
     onFlushError: log.error('writing clicks failed; kept for the next flush'),
     onSweepError: log.error('deleting old click events failed'),
+    notices: events.clickNotices,
   });
   const counted = redirectCounters(metrics, config.redirectStatus);
   const redirect = redirectPath({
@@ -147,9 +155,10 @@ function redirectServices(
 /** Keys, and the services that create and change links: /create's, the demo's, the editor. */
 async function linkServices(
   config: Config,
-  base: ReturnType<typeof baseServices>,
+  base: Base,
   domains: DomainsService,
   onCreated: (link: Link) => void,
+  events: LinkEventSink,
 ) {
   const { store, counter, now, inspector } = base;
   const keyUses = new KeyUses(store, {
@@ -167,7 +176,7 @@ async function linkServices(
   const inFlight = new InFlight();
   const isBlocked = (host: string) => base.screen.blocksHost(host);
   const isSuspended = (accountId: number) => base.screen.isSuspended(accountId);
-  const ports = { inspector, counter, now, domains, isBlocked, isSuspended };
+  const ports = { inspector, counter, now, domains, isBlocked, isSuspended, events };
   const live = inFlight.trackAll(createService(config, { ...ports, store, keys, onCreated }));
   const demoGate = {
     ...keyChecks,
@@ -208,6 +217,7 @@ function baseServices(config: Config, deps: AppDeps, log: LateLogger) {
   };
 }
 
+type Base = ReturnType<typeof baseServices>;
 type Domains = Awaited<ReturnType<typeof domainServices>>;
 export async function serverServices(config: Config, deps: AppDeps) {
   const log = lateLogger();
@@ -224,6 +234,7 @@ export async function serverServices(config: Config, deps: AppDeps) {
   });
   const lists = listFetcher({ allowPrivate: config.allowPrivateTargets });
   const { reportEmail } = config.abuse;
+  const events = eventServices(config, base, domains.registry, deps.resolveWebhooks);
   const abuse = await abuseServices({
     ...base,
     pollMs: Math.min(1000, config.linkCacheTtlSeconds * 1000),
@@ -238,10 +249,12 @@ export async function serverServices(config: Config, deps: AppDeps) {
         ? { mailer: base.mailer, to: reportEmail, baseUrl: config.baseUrl }
         : undefined,
     onError: (what) => log.error(what),
+    events: events.sink,
   });
-  const redirect = redirectServices(config, deps, base, domains);
+  const redirect = redirectServices(config, deps, base, domains, events);
   base.screen.onTakedown(() => redirect.cache.clear());
-  const links = await linkServices(config, base, domains.domains, redirect.remember);
+  const links = await linkServices(config, base, domains.domains, redirect.remember, events.sink);
+  await events.start();
   const pages = await pageServices(config, base);
 
   /** In order: requests in flight, then what is buffered, then the connections. */
@@ -252,6 +265,7 @@ export async function serverServices(config: Config, deps: AppDeps) {
     await lists.close();
     redirect.sweep.stop();
     await redirect.clicks.close();
+    await events.stop();
     await links.keyUses.close();
     await base.ownInspector?.close();
     await redirect.images.close();
@@ -260,7 +274,17 @@ export async function serverServices(config: Config, deps: AppDeps) {
     await base.mailer?.close();
   }
 
-  return { ...base, domains: domains.domains, abuse, redirect, links, pages, close, bindLogger: log.bind };
+  return {
+    ...base,
+    domains: domains.domains,
+    abuse,
+    events,
+    redirect,
+    links,
+    pages,
+    close,
+    bindLogger: log.bind,
+  };
 }
 
 export type ServerServices = Awaited<ReturnType<typeof serverServices>>;

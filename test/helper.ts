@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance, FastifyServerOptions, InjectOptions } from 'fastify';
+import type { Resolver } from '../src/adapters/inspect/types.ts';
 import { openStore } from '../src/adapters/open-store.ts';
 import { buildApp } from '../src/app.ts';
 import { type Config, loadConfig } from '../src/config.ts';
@@ -64,6 +65,8 @@ export interface TestAppOptions {
   visitors?: Visitors;
   /** TXT look-ups that verify domains; none are found by default (tests never query real DNS). */
   resolveTxt?: (name: string) => Promise<string[][]>;
+  /** Name look-ups of webhook endpoints; none resolve by default (tests never query real DNS). */
+  resolveWebhooks?: Resolver;
 }
 
 /** A resolver that finds no TXT record: unverified domains stay so, and no real DNS is asked. */
@@ -71,6 +74,11 @@ async function noTxtRecords(): Promise<string[][]> {
   const error = new Error('no TXT record (test resolver)') as Error & { code: string };
   error.code = 'ENODATA';
   throw error;
+}
+
+/** A resolver that finds no name: webhook endpoints are reached by address literals in tests. */
+async function noNames(): Promise<never> {
+  throw Object.assign(new Error('no such name (test resolver)'), { code: 'ENOTFOUND' });
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -100,6 +108,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     countries: options.countries,
     visitors: options.visitors,
     resolveTxt: options.resolveTxt ?? noTxtRecords,
+    resolveWebhooks: options.resolveWebhooks ?? noNames,
   });
   return {
     app,

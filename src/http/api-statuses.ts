@@ -25,5 +25,6 @@ export const API_STATUS: Readonly<Record<ApiErrorCode, number>> = {
   '317': 400,
   '318': 409,
   '319': 409,
+  '320': 422,
   '429': 429,
 };

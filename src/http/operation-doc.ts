@@ -37,7 +37,7 @@ export interface OperationDoc {
   operationId: string;
   summary: string;
   description: string;
-  tag: 'Links' | 'Stats' | 'Groups' | 'Account' | 'Workspace' | 'Members' | 'Domains' | 'Audit';
+  tag: 'Links' | 'Stats' | 'Groups' | 'Account' | 'Workspace' | 'Members' | 'Domains' | 'Audit' | 'Webhooks';
   scope: Scope | undefined;
   /** The success answers, by status. */
   ok: Record<number, object>;

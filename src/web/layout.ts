@@ -58,7 +58,8 @@ function workspaceLinks(workspace: WorkspaceNav, link: (path: string, label: str
   const path = (rest: string) => workspacePath(workspace.slug, rest);
   const admin = may(workspace.role, 'members:read');
   const domains = may(workspace.role, 'domains:write') ? link(path('/domains'), 'Domains') : '';
-  return html`${switcher(workspace)}${link(path(''), 'Links')}${link(path('/stats'), 'Stats')}${admin ? html`${link(path('/members'), 'Members')}${link(path('/keys'), 'Keys')}${domains}${link(path('/settings'), 'Settings')}` : ''}`;
+  const webhooks = may(workspace.role, 'webhooks:write') ? link(path('/webhooks'), 'Webhooks') : '';
+  return html`${switcher(workspace)}${link(path(''), 'Links')}${link(path('/stats'), 'Stats')}${admin ? html`${link(path('/members'), 'Members')}${link(path('/keys'), 'Keys')}${domains}${webhooks}${link(path('/settings'), 'Settings')}` : ''}`;
 }
 
 function navigation(options: PageOptions): SafeHtml {

@@ -34,6 +34,8 @@ export interface AbuseServicesOptions {
   lists: { urls: readonly string[]; refreshHours: number; fetch: (url: string) => Promise<string> };
   mail?: { mailer: Mailer; to: string; baseUrl: URL };
   onError: (what: string) => (error: unknown) => void;
+  /** Makes link.disabled in a takedown's transaction (docs/api.md §14). */
+  events?: LinkEventSink;
 }
 
 export {
@@ -43,6 +45,8 @@ export {
   type AbuseOperations,
 } from './cli/abuse-commands.ts';
 
+import type { LinkEventSink } from '../../core/ports/webhook-store.ts';
+
 /** The operator's services without a screen or timers: what a command of `snip` acts through. */
 export function abuseOperations(options: {
   store: Store;
@@ -51,10 +55,11 @@ export function abuseOperations(options: {
   /** Reports' limits: the command line makes no reports, any counter does. */
   counter: WindowCounter;
   onError: (error: unknown) => void;
+  events?: LinkEventSink;
 }) {
-  const { store, linkEvents } = options;
+  const { store, linkEvents, events } = options;
   const audit = auditLog(store, options.onError);
-  const down = takedowns({ store, linkEvents, audit });
+  const down = takedowns({ store, linkEvents, audit, events });
   const blocklists = blocklistService({ store, linkEvents, audit, fetchList: options.fetchList });
   const reports = reportService({
     store,
@@ -96,7 +101,7 @@ export async function abuseServices(options: AbuseServicesOptions) {
   });
   linkEvents.onMissed(reread);
   const audit = auditLog(store, options.onError('writing the audit log failed'));
-  const down = takedowns({ store, linkEvents, audit });
+  const down = takedowns({ store, linkEvents, audit, events: options.events });
   const blocklists = blocklistService({ store, linkEvents, audit, screen, fetchList: options.lists.fetch });
   const reports = reportService({
     store,

@@ -5,6 +5,7 @@ import type { DeleteResult, ModerationStore } from '../../core/ports/abuse-store
 import type { AccountStore, WorkspaceStore } from '../../core/ports/people-store.ts';
 import type { LinkEvents } from '../../core/ports/shared-state.ts';
 import type { LinkStore } from '../../core/ports/store.ts';
+import type { LinkEventSink } from '../../core/ports/webhook-store.ts';
 import type { AuditActor, AuditLog } from './audit-log.ts';
 
 /** A reason as an operator gives it: 1-500 characters. */
@@ -21,6 +22,8 @@ export interface TakedownOptions {
     Pick<WorkspaceStore, 'findWorkspaceBySlug' | 'findWorkspaceById'>;
   linkEvents: Pick<LinkEvents, 'changed'>;
   audit: AuditLog;
+  /** Makes link.disabled in the takedown's transaction (docs/api.md §14). */
+  events?: LinkEventSink;
 }
 
 /** A link by its domain and code, as an operator names it. */
@@ -36,12 +39,12 @@ async function linkAt({ store }: TakedownOptions, address: LinkAddress): Promise
 }
 
 async function setDisabled(
-  { store, linkEvents, audit }: TakedownOptions,
+  { store, linkEvents, audit, events }: TakedownOptions,
   actor: AuditActor,
   link: Link,
   reason: string | null,
 ): Promise<Link> {
-  const changed = await store.setLinkDisabled(link.id, reason);
+  const changed = await store.setLinkDisabled(link.id, reason, events);
   if (!changed) throw new Refusal('314');
   await linkEvents.changed(linkKey(link.domainId, link.code));
   await recordChange(

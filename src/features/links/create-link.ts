@@ -5,6 +5,7 @@ import type { Inspector } from '../../core/ports/inspector.ts';
 import type { KeyAuthenticator } from '../../core/ports/key-auth.ts';
 import type { WindowCounter } from '../../core/ports/shared-state.ts';
 import type { GroupStore, LinkStore } from '../../core/ports/store.ts';
+import type { LinkEventSink } from '../../core/ports/webhook-store.ts';
 import { accountRateWindow, spendWindow } from '../../core/rate-window.ts';
 import { generateShortCode } from '../../core/short-code.ts';
 import type { SocialMatcher } from '../../core/social.ts';
@@ -51,6 +52,8 @@ export interface CreateLinkDeps {
   newCode?: () => string;
   /** Told of every stored link, e.g. so caches forget a code they had seen as unknown. */
   onCreated?: (link: Link) => void;
+  /** Makes the link.created event in the insert's transaction (docs/api.md §14); none by default. */
+  events?: LinkEventSink;
 }
 
 const CODE_ATTEMPTS = 8;
@@ -113,18 +116,21 @@ async function store(
 ): Promise<Link> {
   const attempts = link.slug === undefined ? CODE_ATTEMPTS : 1;
   for (let attempt = 0; attempt < attempts; attempt++) {
-    const result = await deps.store.insertLinkWithinQuota({
-      code: link.slug ?? newCode(),
-      domainId: link.domainId,
-      accountId: actor.accountId,
-      groupId: link.group?.id ?? null,
-      longUrl: link.target.longUrl,
-      normalizedUrl: link.target.normalized,
-      urlHash: link.hash,
-      title: link.title,
-      tags: link.tags,
-      guards: link.guards,
-    });
+    const result = await deps.store.insertLinkWithinQuota(
+      {
+        code: link.slug ?? newCode(),
+        domainId: link.domainId,
+        accountId: actor.accountId,
+        groupId: link.group?.id ?? null,
+        longUrl: link.target.longUrl,
+        normalizedUrl: link.target.normalized,
+        urlHash: link.hash,
+        title: link.title,
+        tags: link.tags,
+        guards: link.guards,
+      },
+      deps.events,
+    );
     if (result.kind === 'created') {
       deps.onCreated?.(result.link);
       return result.link;

@@ -5,6 +5,7 @@ import { linkKey } from '../../core/link-key.ts';
 import type { Inspector } from '../../core/ports/inspector.ts';
 import type { LinkEvents, WindowCounter } from '../../core/ports/shared-state.ts';
 import type { GroupStore, LinkStore } from '../../core/ports/store.ts';
+import type { LinkEventSink } from '../../core/ports/webhook-store.ts';
 import { accountRateWindow, spendWindow } from '../../core/rate-window.ts';
 import type { SocialMatcher } from '../../core/social.ts';
 import {
@@ -35,6 +36,8 @@ export interface EditLinkDeps {
   /** The dashboard's window. */
   counter: WindowCounter;
   now?: () => number;
+  /** Makes link.updated and link.deleted in the change's transaction (docs/api.md §14). */
+  events?: LinkEventSink;
 }
 
 const noSuchLink = () => new Refusal('314', 'This account has no live link with that code.');
@@ -82,7 +85,7 @@ export function linkEditor(deps: EditLinkDeps): LinkEditor {
     }
     await inspectRuleTargets(deps.inspector, rules.rules);
     change.guards = await guardsOf(rules);
-    const result = await deps.store.updateLink(accountId, domainId, code, change);
+    const result = await deps.store.updateLink(accountId, domainId, code, change, deps.events);
     if (result.kind === 'not-found') throw noSuchLink();
     if (result.kind === 'duplicate') throw duplicateOf(result.existing);
     await deps.linkEvents.changed(linkKey(domainId, code));
@@ -93,7 +96,7 @@ export function linkEditor(deps: EditLinkDeps): LinkEditor {
     edit,
 
     async remove(accountId, domainId, code) {
-      if (!(await deps.store.deleteLink(accountId, domainId, code))) throw noSuchLink();
+      if (!(await deps.store.deleteLink(accountId, domainId, code, deps.events))) throw noSuchLink();
       await deps.linkEvents.changed(linkKey(domainId, code));
     },
 

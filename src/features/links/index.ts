@@ -11,6 +11,7 @@ export { type EnvelopeOptions, type EnvelopeRenderer, envelopeRenderer } from '.
 export { linkRoutes } from './api/link-routes.ts';
 export { LINK_SCHEMAS } from './api/link-schemas.ts';
 export { linksApi } from './api/links-api.ts';
+export { linkResource } from './api/resources.ts';
 export { LINK_COMMANDS, LINK_FLAGS, LINK_NEGATED, type LinkCliDeps } from './cli/link-commands.ts';
 export {
   type CreateLinkRequest,

@@ -36,9 +36,11 @@ export { OPS_COMMANDS } from './cli/ops-commands.ts';
 export {
   countRequests,
   createMetrics,
+  type Metrics,
   observeRuntime,
   redirectCounters,
   timedInspector,
   timedStore,
 } from './metrics.ts';
 export { collectOpenapi } from './openapi.ts';
+export { webhookMetrics } from './webhook-metrics.ts';

@@ -34,6 +34,10 @@ const TAGS = [
     name: 'Audit',
     description: 'The management API: what admins and operators did in the workspace, and when.',
   },
+  {
+    name: 'Webhooks',
+    description: 'The management API: endpoints that hear signed events, and their deliveries.',
+  },
   { name: 'QR codes', description: 'A PNG QR code for every short link.' },
   { name: 'Operations', description: 'Liveness and readiness, for load balancers and orchestrators.' },
 ];

@@ -4,6 +4,7 @@ import type { VisitBatch } from '../../../core/analytics/visit-batch.ts';
 import { DAY_MS, dayText } from '../../../core/days.ts';
 import type { ClickCount } from '../../../core/entities.ts';
 import type { ClickStore } from '../../../core/ports/store.ts';
+import type { ClickNotices } from '../../../core/ports/webhook-store.ts';
 import type { ClickKind } from './click-kind.ts';
 import type { MadeVisits } from './visit-events.ts';
 import { type RawVisit, VisitLog } from './visit-log.ts';
@@ -28,6 +29,8 @@ export interface ClickBufferOptions {
   onError?: (error: unknown) => void;
   /** Makes stored events of raw visits (visit-events.ts); without it visits are not kept. */
   makeVisits?: (raws: VisitLog) => Promise<MadeVisits>;
+  /** The link.clicked events of a part of the events, written in its transaction (docs/api.md §14). */
+  notices?: (events: EventTable) => Promise<ClickNotices | undefined>;
 }
 
 interface PendingCount extends ClickCount {
@@ -49,6 +52,7 @@ export class ClickBuffer {
   readonly #eventsPerWrite: number;
   readonly #eventLinksPerWrite: number;
   readonly #makeVisits: ClickBufferOptions['makeVisits'];
+  readonly #notices: ClickBufferOptions['notices'];
   /** Counts by day ('' for TRACKING=off, no day) and link: no key is built per click. */
   #pending = new Map<string, Map<number, PendingCount>>();
   #raws = new VisitLog();
@@ -73,6 +77,7 @@ export class ClickBuffer {
     this.#eventsPerWrite = options.eventsPerWrite ?? 65_536;
     this.#eventLinksPerWrite = options.eventLinksPerWrite ?? 4096;
     this.#makeVisits = options.makeVisits;
+    this.#notices = options.notices;
     this.#timer = setInterval(() => void this.flush(), options.intervalMs);
     this.#timer.unref();
   }
@@ -171,8 +176,9 @@ export class ClickBuffer {
       const [from, to] = parts[step] ?? [events, events];
       const part = visits && from < to ? visits.events.slice(from, to) : undefined;
       const carries = visits !== undefined && (step === 0 || part !== undefined);
+      const notices = part && this.#notices ? await this.#noticesOf(part) : undefined;
       const batch: VisitBatch | undefined = carries
-        ? { events: part ?? [], visitors: step === 0 ? visits.visitors : [], bots }
+        ? { events: part ?? [], visitors: step === 0 ? visits.visitors : [], bots, notices }
         : bots.length > 0
           ? { events: [], visitors: [], bots }
           : undefined;
@@ -192,6 +198,16 @@ export class ClickBuffer {
         this.#onError(error);
         return;
       }
+    }
+  }
+
+  /** The webhook events of a part; when they cannot be made, the clicks are written without them. */
+  async #noticesOf(part: EventTable): Promise<ClickNotices | undefined> {
+    try {
+      return await this.#notices?.(part);
+    } catch (error) {
+      this.#onError(error);
+      return undefined;
     }
   }
 

@@ -2,7 +2,7 @@ import type { Tracking } from '../../../core/analytics/model.ts';
 import type { CountryLookup } from '../../../core/ports/geo.ts';
 import type { ClickStore, StatsStore } from '../../../core/ports/store.ts';
 import type { Visitors } from '../../../core/ports/visitors.ts';
-import { ClickBuffer } from './click-buffer.ts';
+import { ClickBuffer, type ClickBufferOptions } from './click-buffer.ts';
 import { retentionSweep } from './retention.ts';
 import { visitBatchMaker } from './visit-events.ts';
 import { type VisitPolicy, visitRecorder } from './visit-recorder.ts';
@@ -22,6 +22,8 @@ export interface CollectionOptions extends Omit<VisitPolicy, 'tracking'> {
   countries: CountryLookup;
   onFlushError: (error: unknown) => void;
   onSweepError: (error: unknown) => void;
+  /** The link.clicked events of recorded visits (features/webhooks), written with them. */
+  notices?: ClickBufferOptions['notices'];
 }
 
 export function visitCollection(options: CollectionOptions) {
@@ -34,6 +36,7 @@ export function visitCollection(options: CollectionOptions) {
       options.tracking === 'full'
         ? visitBatchMaker({ visitors: options.visitors, countries: options.countries })
         : undefined,
+    notices: options.notices,
   });
   const record = visitRecorder(clicks, options);
   // Raw events age out; the per-day aggregates stay (docs/api.md §9.2).

@@ -1,0 +1,204 @@
+import type { DeliveryAttempt, EventPublisher, WebhookSender } from '../../core/ports/event-sinks.ts';
+import type {
+  ClaimedDelivery,
+  DeliveryOutcome,
+  DisablePolicy,
+  WebhookEndpoint,
+  WebhookStore,
+} from '../../core/ports/webhook-store.ts';
+import type { OutboxGauge } from './outbox-gauge.ts';
+import { retryAt } from './retry-schedule.ts';
+
+export interface DispatcherOptions {
+  store: WebhookStore;
+  sender: WebhookSender;
+  /** The operator's stream (EVENTS_AMQP_URL); without it, stream deliveries wait and retry. */
+  publisher?: EventPublisher;
+  gauge: OutboxGauge;
+  retryBaseMs: number;
+  policy: DisablePolicy;
+  /** How often the outbox is looked at when nothing woke this instance; default 1 s. */
+  pollMs?: number;
+  /** Deliveries under way at once; default 32. */
+  concurrency?: number;
+  /** How long a claimed delivery is this instance's alone; past the sender's deadline. Default 60 s. */
+  leaseMs?: number;
+  now?: () => number;
+  /** Told of each attempt (metrics). */
+  onAttempt?: (kind: 'endpoint' | 'stream', attempt: DeliveryAttempt) => void;
+  /** Told of each endpoint disabled for failing, so its admins hear of it. */
+  onDisabled?: (endpoint: WebhookEndpoint) => void;
+  /** Told before each look at the outbox (the subscribers' refresh rides along). */
+  onPoll?: () => Promise<void>;
+  onError: (what: string) => (error: unknown) => void;
+}
+
+/**
+ * Works off the outbox (docs/api.md §14): claims due deliveries (any instance may; a claim is a
+ * lease, so an instance that dies mid-delivery leaves it to be tried again with the same
+ * webhook-id), sends each to its endpoint or publishes it to the stream, and records the outcomes
+ * in batches. A slow receiver holds one of `concurrency` slots for at most the sender's deadline and
+ * never anything a request waits on.
+ */
+export class Dispatcher {
+  readonly #o: Required<Omit<DispatcherOptions, 'publisher' | 'onAttempt' | 'onDisabled' | 'onPoll'>> &
+    DispatcherOptions;
+  #inFlight = 0;
+  #outcomes: DeliveryOutcome[] = [];
+  #finishing: Promise<void> = Promise.resolve();
+  #finishQueued = false;
+  #timer: NodeJS.Timeout | undefined;
+  #running: Promise<void> | undefined;
+  #again = false;
+  /** The last look stopped for want of a free slot. */
+  #full = false;
+  #stopped = false;
+  #idle: Array<() => void> = [];
+
+  constructor(options: DispatcherOptions) {
+    this.#o = { pollMs: 1000, concurrency: 32, leaseMs: 60_000, now: Date.now, ...options };
+  }
+
+  start(): void {
+    this.#schedule(0);
+  }
+
+  /** Something was queued here: look now rather than at the next poll. */
+  wake(): void {
+    if (this.#stopped) return;
+    if (this.#running) this.#again = true;
+    else this.#schedule(0);
+  }
+
+  /**
+   * Stops claiming; waits up to `graceMs` for deliveries under way and records their outcomes.
+   * One still out after that is tried again once its lease runs out, with the same webhook-id.
+   */
+  async stop(graceMs = 1000): Promise<void> {
+    this.#stopped = true;
+    clearTimeout(this.#timer);
+    await this.#running;
+    if (this.#inFlight > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        new Promise<void>((resolve) => this.#idle.push(resolve)),
+        new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, graceMs);
+        }),
+      ]);
+      clearTimeout(timer);
+    }
+    await this.#flushOutcomes();
+  }
+
+  #schedule(ms: number): void {
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => {
+      this.#running = this.#run().finally(() => {
+        this.#running = undefined;
+        if (this.#stopped) return;
+        const again = this.#again;
+        this.#again = false;
+        this.#schedule(again ? 0 : this.#o.pollMs);
+      });
+    }, ms);
+    this.#timer.unref();
+  }
+
+  async #run(): Promise<void> {
+    try {
+      await this.#o.onPoll?.();
+      this.#o.gauge.counted(await this.#o.store.pendingDeliveries());
+      // Claims while slots are free and the outbox has due work.
+      while (!this.#stopped) {
+        const room = this.#o.concurrency - this.#inFlight;
+        if (room <= 0) {
+          this.#full = true;
+          return;
+        }
+        const now = this.#o.now();
+        const claimed = await this.#o.store.claimDeliveries(now, room, this.#o.leaseMs);
+        for (const delivery of claimed) void this.#deliver(delivery);
+        if (claimed.length < room) return;
+      }
+    } catch (error) {
+      this.#o.onError('reading the webhook outbox failed; tried again at the next poll')(error);
+    }
+  }
+
+  async #deliver(delivery: ClaimedDelivery): Promise<void> {
+    this.#inFlight++;
+    try {
+      const attempt = await this.#attempt(delivery);
+      this.#o.onAttempt?.(delivery.endpointId === null ? 'stream' : 'endpoint', attempt);
+      const now = this.#o.now();
+      this.#outcomes.push({
+        id: delivery.id,
+        endpointId: delivery.endpointId,
+        ok: attempt.ok,
+        statusCode: attempt.status,
+        durationMs: Math.round(attempt.durationMs),
+        error: attempt.error ?? null,
+        retryAt: attempt.ok ? null : retryAt(delivery.attempts, now, this.#o.retryBaseMs),
+      });
+      this.#queueFinish();
+    } finally {
+      this.#inFlight--;
+      if (this.#inFlight === 0) for (const resolve of this.#idle.splice(0)) resolve();
+      // A slot came free: claim again if the last look found more than there was room for.
+      if (this.#full) {
+        this.#full = false;
+        this.wake();
+      }
+    }
+  }
+
+  async #attempt(delivery: ClaimedDelivery): Promise<DeliveryAttempt> {
+    const message = { id: delivery.messageId, type: delivery.type, body: delivery.body };
+    if (delivery.endpointId !== null) {
+      if (delivery.url === null || delivery.secret === null)
+        return { ok: false, status: null, durationMs: 0, error: 'the endpoint is gone' };
+      return this.#o.sender.send(delivery.url, delivery.secret, message);
+    }
+    const started = performance.now();
+    const publisher = this.#o.publisher;
+    if (!publisher) return { ok: false, status: null, durationMs: 0, error: 'no event stream is set up' };
+    try {
+      await publisher.publish(message);
+      return { ok: true, status: null, durationMs: performance.now() - started };
+    } catch {
+      return {
+        ok: false,
+        status: null,
+        durationMs: performance.now() - started,
+        error: 'the broker refused',
+      };
+    }
+  }
+
+  #queueFinish(): void {
+    if (this.#finishQueued) return;
+    this.#finishQueued = true;
+    setImmediate(() => {
+      this.#finishQueued = false;
+      void this.#flushOutcomes();
+    });
+  }
+
+  /** Records the outcomes gathered so far in one transaction; flushes never overlap. */
+  #flushOutcomes(): Promise<void> {
+    this.#finishing = this.#finishing.then(async () => {
+      if (this.#outcomes.length === 0) return;
+      const outcomes = this.#outcomes;
+      this.#outcomes = [];
+      try {
+        const disabled = await this.#o.store.finishDeliveries(outcomes, this.#o.now(), this.#o.policy);
+        for (const endpoint of disabled) this.#o.onDisabled?.(endpoint);
+      } catch (error) {
+        // Their leases run out and they are tried again, with the same webhook-id.
+        this.#o.onError('recording webhook deliveries failed; they will be retried')(error);
+      }
+    });
+    return this.#finishing;
+  }
+}
