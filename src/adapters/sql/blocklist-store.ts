@@ -3,7 +3,7 @@ import type { HostRule } from '../../core/blocklist-format.ts';
 import type { Blocklist } from '../../core/moderation.ts';
 import type { BlocklistStore, StoredRule } from '../../core/ports/abuse-store.ts';
 import { mapFirst, type Row, truthy } from './rows.ts';
-import { type Param, q, type Script, type ScriptRunner } from './script.ts';
+import { type Param, q, rowsOf, type Script, type ScriptRunner } from './script.ts';
 
 const LIST_COLUMNS = 'id, name, source, rule_count, skipped, created_at, updated_at';
 /** Rules per INSERT statement (3 parameters each: PostgreSQL allows 65,535) and per transaction. */
@@ -20,10 +20,6 @@ function toBlocklist(row: Row): Blocklist {
     createdAt: new Date(Number(row.created_at)),
     updatedAt: new Date(Number(row.updated_at)),
   };
-}
-
-function* run(sql: string, ...params: Param[]): Script<Row[]> {
-  return yield q(sql, ...params);
 }
 
 function* insertRules(listId: number, rules: readonly HostRule[]): Script<void> {
@@ -62,7 +58,7 @@ function* liveList(name: string, source: string | null, now: number): Script<Blo
 async function dropGeneration(write: ScriptRunner['write'], id: number): Promise<void> {
   for (;;) {
     const gone = await write(
-      run(
+      rowsOf(
         'DELETE FROM blocklist_rules WHERE id IN (SELECT id FROM blocklist_rules WHERE list_id = ? LIMIT ?) RETURNING id',
         id,
         ROWS_PER_CHUNK,
@@ -70,7 +66,7 @@ async function dropGeneration(write: ScriptRunner['write'], id: number): Promise
     );
     if (gone.length === 0) break;
   }
-  await write(run('DELETE FROM blocklists WHERE id = ?', id));
+  await write(rowsOf('DELETE FROM blocklists WHERE id = ?', id));
 }
 
 function* swapIn(name: string, next: number, count: number, skipped: number, now: number): Script<number[]> {
@@ -97,11 +93,11 @@ async function replaceBlocklist(
   skipped: number,
 ): Promise<Blocklist> {
   // A generation an earlier import left behind (it stopped half-way) goes first.
-  for (const row of await write(run('SELECT id FROM blocklists WHERE name = ? AND NOT live', name)))
+  for (const row of await write(rowsOf('SELECT id FROM blocklists WHERE name = ? AND NOT live', name)))
     await dropGeneration(write, Number(row.id));
   const now = Date.now();
   const created = await write(
-    run(
+    rowsOf(
       `INSERT INTO blocklists (name, source, created_at, updated_at, live) VALUES (?, ?, ?, ?, false) RETURNING id`,
       name,
       source,
@@ -116,7 +112,7 @@ async function replaceBlocklist(
   const retired = await write(swapIn(name, next, unique.length, skipped, Date.now()));
   for (const id of retired) await dropGeneration(write, id);
   const list = mapFirst(
-    await write(run(`SELECT ${LIST_COLUMNS} FROM blocklists WHERE id = ?`, next)),
+    await write(rowsOf(`SELECT ${LIST_COLUMNS} FROM blocklists WHERE id = ?`, next)),
     toBlocklist,
   );
   if (!list) throw new Error('an imported blocklist vanished');
@@ -170,13 +166,15 @@ export function blocklistStore(runner: ScriptRunner): BlocklistStore {
   const { read, write } = runner;
   return {
     listBlocklists: async () =>
-      (await read(run(`SELECT ${LIST_COLUMNS} FROM blocklists WHERE live ORDER BY name`))).map(toBlocklist),
+      (await read(rowsOf(`SELECT ${LIST_COLUMNS} FROM blocklists WHERE live ORDER BY name`))).map(
+        toBlocklist,
+      ),
     replaceBlocklist: (name, source, rules, skipped) =>
       replaceBlocklist(runner, name, source, rules, skipped),
     addBlockRule: (list, rule) => write(addBlockRule(list, rule, Date.now())),
     removeBlockRule: (host) => write(removeBlockRule(host, Date.now())),
     async deleteBlocklist(name) {
-      const ids = (await write(run('SELECT id FROM blocklists WHERE name = ?', name))).map((row) =>
+      const ids = (await write(rowsOf('SELECT id FROM blocklists WHERE name = ?', name))).map((row) =>
         Number(row.id),
       );
       if (ids.length === 0) return false;
@@ -190,13 +188,15 @@ export function blocklistStore(runner: ScriptRunner): BlocklistStore {
       return true;
     },
     async abuseVersions() {
-      const [row] = await read(run('SELECT rules_version, takedowns_version FROM abuse_state WHERE id = 1'));
+      const [row] = await read(
+        rowsOf('SELECT rules_version, takedowns_version FROM abuse_state WHERE id = 1'),
+      );
       return { rules: Number(row?.rules_version ?? 0), takedowns: Number(row?.takedowns_version ?? 0) };
     },
     blockRulesAfter: async (id, limit): Promise<StoredRule[]> =>
       (
         await read(
-          run(
+          rowsOf(
             `SELECT r.id, r.host, r.subdomains FROM blocklist_rules r JOIN blocklists b ON b.id = r.list_id
              WHERE b.live AND r.id > ? ORDER BY r.id LIMIT ?`,
             id,
@@ -207,7 +207,7 @@ export function blocklistStore(runner: ScriptRunner): BlocklistStore {
     listsWithHost: async (host) =>
       (
         await read(
-          run(
+          rowsOf(
             `SELECT DISTINCT b.name FROM blocklist_rules r JOIN blocklists b ON b.id = r.list_id
              WHERE b.live AND r.host = ? ORDER BY b.name`,
             host,

@@ -12,7 +12,7 @@ import {
 import type { AuditStore, LinkSearch, ModerationStore, ReportStore } from '../../core/ports/abuse-store.ts';
 import { toUser, toWorkspace, USER_COLUMNS, WORKSPACE_COLUMNS, WORKSPACE_FROM } from './people-rows.ts';
 import { containsPattern, LINK_COLUMNS, mapFirst, type Row, toLink } from './rows.ts';
-import { q, type Script, type ScriptRunner } from './script.ts';
+import { q, rowsOf, type Script, type ScriptRunner } from './script.ts';
 import { bumpTakedowns, setLinkDisabled } from './takedown-scripts.ts';
 
 const dateOrNull = (value: unknown): Date | null =>
@@ -108,10 +108,6 @@ function* searchWorkspaces(text: string, limit: number): Script<Workspace[]> {
   return rows.map(toWorkspace);
 }
 
-function* one(sql: string, ...params: Array<string | number>): Script<Row[]> {
-  return yield q(sql, ...params);
-}
-
 export function moderationStore(
   { read, write }: ScriptRunner,
   collate: string,
@@ -119,7 +115,7 @@ export function moderationStore(
   return {
     findLinkById: async (id) =>
       mapFirst(
-        await read(one(`SELECT ${LINK_COLUMNS} FROM links WHERE id = ? AND deleted_at IS NULL`, id)),
+        await read(rowsOf(`SELECT ${LINK_COLUMNS} FROM links WHERE id = ? AND deleted_at IS NULL`, id)),
         toLink,
       ),
     setLinkDisabled: (id, reason, events) => write(setLinkDisabled(id, reason, Date.now(), events)),
@@ -133,7 +129,7 @@ export function moderationStore(
       ),
     setUserSuspended: (id, suspended) => write(setUserSuspended(id, suspended, Date.now())),
     suspendedWorkspaceIds: async () =>
-      (await read(one('SELECT id FROM workspaces WHERE suspended_at IS NOT NULL'))).map((row) =>
+      (await read(rowsOf('SELECT id FROM workspaces WHERE suspended_at IS NOT NULL'))).map((row) =>
         Number(row.id),
       ),
     searchLinks: (search, limit) => read(searchLinks(search, limit, collate)),
@@ -203,11 +199,11 @@ export function reportStore({ read, write }: ScriptRunner): ReportStore {
   return {
     addReport: (report) => write(addReport(report, Date.now())),
     findReport: async (id) =>
-      mapFirst(await read(one(`SELECT ${REPORT_COLUMNS} FROM reports WHERE id = ?`, id)), toReport),
+      mapFirst(await read(rowsOf(`SELECT ${REPORT_COLUMNS} FROM reports WHERE id = ?`, id)), toReport),
     listReports: ({ open, limit }) => read(listReports(open, limit)),
     resolveReport: (id, resolution, by) => write(resolveReport(id, resolution, by, Date.now())),
     countOpenReports: async () =>
-      Number((await read(one('SELECT count(*) AS n FROM reports WHERE resolved_at IS NULL')))[0]?.n ?? 0),
+      Number((await read(rowsOf('SELECT count(*) AS n FROM reports WHERE resolved_at IS NULL')))[0]?.n ?? 0),
   };
 }
 

@@ -28,6 +28,11 @@ export const q = (sql: string, ...params: Param[]): Query => ({ sql, params });
 
 export const lockWorkspace = (id: number): Lock => ({ lockWorkspace: id });
 
+/** A script of one statement: its rows. */
+export function* rowsOf(sql: string, ...params: Param[]): Script<Row[]> {
+  return yield q(sql, ...params);
+}
+
 export const LOCK_WORKSPACE = 'SELECT id FROM workspaces WHERE id = ? FOR UPDATE';
 
 /** Runs scripts: `read` outside any transaction, `write` in one transaction. */

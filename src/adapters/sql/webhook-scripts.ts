@@ -9,7 +9,7 @@ import type {
 import { finishDeliveries } from './delivery-outcomes.ts';
 import { hears, writeEvent } from './outbox-scripts.ts';
 import { mapFirst, type Row } from './rows.ts';
-import { type Param, q, type Script, type ScriptRunner } from './script.ts';
+import { type Param, q, rowsOf, type Script, type ScriptRunner } from './script.ts';
 import {
   bumpWebhooks,
   cancelPending,
@@ -167,10 +167,6 @@ function* purge(beforeMs: number): Script<number> {
     beforeMs,
   );
   return gone.length;
-}
-
-function* rowsOf(sql: string, ...params: Param[]): Script<Row[]> {
-  return yield q(sql, ...params);
 }
 
 export function webhookStore({ read, write }: ScriptRunner, skipLocked: boolean): WebhookStore {
