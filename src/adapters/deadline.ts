@@ -2,10 +2,21 @@ import { UnavailableError } from '../core/errors.ts';
 import type { Store } from '../core/ports/store.ts';
 
 /**
- * Store calls no request waits on: background writes (clicks, bulk imports), start-up and shutdown.
- * A click batch must not be given up while its transaction may still commit: it would be counted twice.
+ * Store calls no request waits on: background writes (clicks, bulk imports, the webhooks' outbox),
+ * start-up and shutdown. A click batch must not be given up while its transaction may still commit:
+ * it would be counted twice; nor a batch of delivery outcomes: its deliveries would be sent again.
  */
-const UNBOUNDED = new Set<string>(['addClicks', 'insertLinksBulk', 'migrate', 'ensureDefaultPlans', 'close']);
+const UNBOUNDED = new Set<string>([
+  'addClicks',
+  'insertLinksBulk',
+  'migrate',
+  'ensureDefaultPlans',
+  'close',
+  'claimDeliveries',
+  'finishDeliveries',
+  'pendingDeliveries',
+  'purgeDeliveries',
+]);
 
 /**
  * The same store, every call a request waits on bounded by `ms` (docs/api.md §10, STORE_TIMEOUT_MS):

@@ -4,8 +4,22 @@ import type { Row } from './rows.ts';
 import { q, type Script } from './script.ts';
 import { bumpWebhooks, cancelPending, toEndpoint } from './webhook-rows.ts';
 
-const RECORD = `UPDATE webhook_deliveries SET state = ?, next_at = ?, status_code = ?, duration_ms = ?,
-  error = ?, updated_at = ? WHERE id = ? AND state = 'pending' RETURNING id`;
+/** Outcomes recorded per statement: one statement, not one per delivery, keeps the transaction short. */
+const OUTCOMES_PER_STATEMENT = 200;
+const OUTCOME_ROW =
+  '(CAST(? AS BIGINT), ?, CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS BIGINT))';
+
+/**
+ * Each delivery still pending under the same claim takes its outcome (VALUES columns are column1…
+ * in both dialects); one cancelled, finished or claimed again meanwhile is left alone and counts
+ * for nothing.
+ */
+const record = (rows: number) => `UPDATE webhook_deliveries SET state = v.column2, next_at = v.column3,
+  status_code = v.column4, duration_ms = v.column5, error = v.column6, updated_at = ?
+  FROM (VALUES ${Array(rows).fill(OUTCOME_ROW).join(', ')}) AS v
+  WHERE webhook_deliveries.id = v.column1 AND webhook_deliveries.state = 'pending'
+    AND webhook_deliveries.attempts = v.column7
+  RETURNING webhook_deliveries.id`;
 const SUCCEEDED = `UPDATE webhook_endpoints SET failing_since = NULL, failures = 0
   WHERE id = ? AND (failures <> 0 OR failing_since IS NOT NULL)`;
 const FAILED = `UPDATE webhook_endpoints SET failing_since = coalesce(failing_since, ?), failures = failures + ?
@@ -21,21 +35,26 @@ export function* finishDeliveries(
 ): Script<WebhookEndpoint[]> {
   const failures = new Map<number, number>();
   const successes = new Set<number>();
-  for (const outcome of outcomes) {
-    const state = outcome.ok ? 'delivered' : outcome.retryAt === null ? 'failed' : 'pending';
-    const nextAt = outcome.retryAt ?? now;
-    const recorded = yield q(
-      RECORD,
-      state,
-      nextAt,
-      outcome.statusCode,
-      outcome.durationMs,
-      outcome.error,
+  const recorded = new Set<number>();
+  for (let at = 0; at < outcomes.length; at += OUTCOMES_PER_STATEMENT) {
+    const part = outcomes.slice(at, at + OUTCOMES_PER_STATEMENT);
+    const rows = yield q(
+      record(part.length),
       now,
-      outcome.id,
+      ...part.flatMap((outcome) => [
+        outcome.id,
+        outcome.ok ? 'delivered' : outcome.retryAt === null ? 'failed' : 'pending',
+        outcome.retryAt ?? now,
+        outcome.statusCode,
+        outcome.durationMs,
+        outcome.error,
+        outcome.attempt,
+      ]),
     );
-    // One cancelled or finished meanwhile counts for nothing.
-    if (recorded.length === 0 || outcome.endpointId === null) continue;
+    for (const row of rows) recorded.add(Number(row.id));
+  }
+  for (const outcome of outcomes) {
+    if (!recorded.has(outcome.id) || outcome.endpointId === null) continue;
     if (outcome.ok) {
       successes.add(outcome.endpointId);
       failures.delete(outcome.endpointId);

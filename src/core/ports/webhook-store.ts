@@ -77,6 +77,8 @@ export interface ClaimedDelivery {
 /** How an attempt ended, and what follows: a retry at `retryAt`, or none (null: give up). */
 export interface DeliveryOutcome {
   id: number;
+  /** The claim's attempt count: an outcome whose claim ran out and was taken again records nothing. */
+  attempt: number;
   endpointId: number | null;
   ok: boolean;
   statusCode: number | null;

@@ -9,6 +9,9 @@ import type {
 import type { OutboxGauge } from './outbox-gauge.ts';
 import { retryAt } from './retry-schedule.ts';
 
+/** Outcomes held at most while the store cannot record them. */
+const MAX_HELD_OUTCOMES = 10_000;
+
 export interface DispatcherOptions {
   store: WebhookStore;
   sender: WebhookSender;
@@ -134,6 +137,7 @@ export class Dispatcher {
       const now = this.#o.now();
       this.#outcomes.push({
         id: delivery.id,
+        attempt: delivery.attempts,
         endpointId: delivery.endpointId,
         ok: attempt.ok,
         statusCode: attempt.status,
@@ -195,8 +199,11 @@ export class Dispatcher {
         const disabled = await this.#o.store.finishDeliveries(outcomes, this.#o.now(), this.#o.policy);
         for (const endpoint of disabled) this.#o.onDisabled?.(endpoint);
       } catch (error) {
-        // Their leases run out and they are tried again, with the same webhook-id.
-        this.#o.onError('recording webhook deliveries failed; they will be retried')(error);
+        // Kept and recorded again in a second (recording twice changes nothing); past the bound, the
+        // oldest are given up and sent again, with the same webhook-id, once their claims run out.
+        this.#outcomes = outcomes.concat(this.#outcomes).slice(-MAX_HELD_OUTCOMES);
+        setTimeout(() => this.#queueFinish(), 1000).unref();
+        this.#o.onError('recording webhook deliveries failed; tried again in a second')(error);
       }
     });
     return this.#finishing;

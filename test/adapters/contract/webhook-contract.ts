@@ -127,8 +127,12 @@ const storedEvents = async (ctx: Context) =>
 const bodyOf = (delivery: ClaimedDelivery | undefined) =>
   JSON.parse(delivery?.body ?? 'null') as { type: string; timestamp: string; data: Record<string, unknown> };
 
-const outcome = (delivery: { id: number; endpointId: number | null }, fields: Partial<DeliveryOutcome>) => ({
+const outcome = (
+  delivery: { id: number; endpointId: number | null; attempts?: number },
+  fields: Partial<DeliveryOutcome>,
+): DeliveryOutcome => ({
   id: delivery.id,
+  attempt: delivery.attempts ?? 1,
   endpointId: delivery.endpointId,
   ok: false,
   statusCode: 500,
@@ -588,6 +592,13 @@ function claimCases(ctx: Context): void {
         first.map((delivery) => delivery.id).toSorted(),
       );
       assert.equal(await ctx.store.pendingDeliveries(), 3, 'claimed ones are still pending');
+      // The first claim's outcomes come too late: the deliveries were claimed again since.
+      const late = first.map((delivery) => outcome(delivery, { ok: true, statusCode: 204, error: null }));
+      await ctx.store.finishDeliveries(late, now + lease + 2, NEVER);
+      assert.equal(await ctx.store.pendingDeliveries(), 3, 'a stale claim records nothing');
+      const current = again.map((delivery) => outcome(delivery, { ok: true, statusCode: 204, error: null }));
+      await ctx.store.finishDeliveries(current, now + lease + 3, NEVER);
+      assert.equal(await ctx.store.pendingDeliveries(), 1);
     });
 
     it('claims no more than the limit, the rest on the next claim', async () => {

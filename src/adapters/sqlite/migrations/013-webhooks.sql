@@ -1,8 +1,9 @@
 -- Webhooks and the event stream (docs/api.md §14): each workspace's endpoints, and the outbox of
--- events and their deliveries that any instance works off.
+-- events and their deliveries that any instance works off. AUTOINCREMENT: an id is never used twice,
+-- so the outcome of an attempt still under way can never land on a newer delivery.
 
 CREATE TABLE webhook_endpoints (
-  id INTEGER PRIMARY KEY,
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
   workspace_id INTEGER NOT NULL REFERENCES workspaces (id),
   url TEXT NOT NULL,
   -- the event types it receives, each between spaces (' link.created link.clicked '), for LIKE
@@ -24,7 +25,7 @@ CREATE TABLE webhook_endpoints (
 CREATE INDEX webhook_endpoints_workspace ON webhook_endpoints (workspace_id);
 
 CREATE TABLE webhook_events (
-  id INTEGER PRIMARY KEY,
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
   -- the webhook-id of every delivery of it (msg_…)
   message_id TEXT NOT NULL UNIQUE,
   workspace_id INTEGER NOT NULL,
@@ -35,7 +36,7 @@ CREATE TABLE webhook_events (
 );
 
 CREATE TABLE webhook_deliveries (
-  id INTEGER PRIMARY KEY,
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
   event_id INTEGER NOT NULL REFERENCES webhook_events (id),
   -- NULL: the operator's event stream (EVENTS_AMQP_URL)
   endpoint_id INTEGER REFERENCES webhook_endpoints (id),
