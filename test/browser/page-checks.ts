@@ -23,20 +23,25 @@ export interface Findings {
   violations: string[];
 }
 
-/** Serious and critical axe-core violations of the page as it is now. */
-export async function axeViolations(page: Page): Promise<string[]> {
+/** The rules whose outcome a change of colours alone can alter. */
+const COLOUR_RULES = ['color-contrast', 'link-in-text-block'];
+
+/** Serious and critical axe-core violations of the page as it is now; only `rules` when given. */
+export async function axeViolations(page: Page, rules?: readonly string[]): Promise<string[]> {
   // Evaluated through the DevTools protocol, which a strict CSP does not stop (no inline script).
-  await page.evaluate(AXE);
-  return page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run(context: Document): Promise<AxeResult> } }).axe;
+  if (!(await page.evaluate(() => 'axe' in globalThis))) await page.evaluate(AXE);
+  return page.evaluate(async (only) => {
+    const axe = (
+      globalThis as unknown as { axe: { run(context: Document, options: object): Promise<AxeResult> } }
+    ).axe;
     interface AxeResult {
       violations: Array<{ id: string; impact: string | null; nodes: Array<{ target: unknown[] }> }>;
     }
-    const result = await axe.run(document);
+    const result = await axe.run(document, only ? { runOnly: { type: 'rule', values: only } } : {});
     return result.violations
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')
       .map((v) => `${v.id} (${v.impact}) on ${v.nodes.length}: ${JSON.stringify(v.nodes[0]?.target)}`);
-  });
+  }, rules ?? null);
 }
 
 /** Visible elements whose boxes intersect without one containing the other. */
@@ -102,7 +107,11 @@ export interface CheckOptions {
   overlapsByDesign?: string;
 }
 
-/** Opens the page at both widths and both schemes, writes the screenshots, returns what is wrong. */
+/**
+ * Opens the page at both widths, checks it in the light scheme, then switches the same page to the
+ * dark one (no second load: only colours change, so the dark pass runs axe's colour rules) and
+ * checks it again; writes the screenshots, returns what is wrong.
+ */
 export async function checkPage(
   browser: Browser,
   url: string,
@@ -114,21 +123,25 @@ export async function checkPage(
     ['desktop', DESKTOP],
     ['phone', PHONE],
   ] as const) {
+    const settings: BrowserContextOptions = { viewport, colorScheme: 'light' };
+    const context = await browser.newContext(settings);
+    if (options.cookies) await context.addCookies(options.cookies);
+    const page = await context.newPage();
+    await page.goto(url);
+    await options.ready?.(page);
     for (const colorScheme of ['light', 'dark'] as const) {
-      const settings: BrowserContextOptions = { viewport, colorScheme };
-      const context = await browser.newContext(settings);
-      if (options.cookies) await context.addCookies(options.cookies);
-      const page = await context.newPage();
-      await page.goto(url);
-      await options.ready?.(page);
+      if (colorScheme === 'dark') {
+        await page.emulateMedia({ colorScheme });
+        await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)));
+      }
       report[`${width} ${colorScheme}`] = {
         overflow: await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
         overlaps: await findOverlaps(page, options.overlapsByDesign),
-        violations: await axeViolations(page),
+        violations: await axeViolations(page, colorScheme === 'dark' ? COLOUR_RULES : undefined),
       };
       await screenshot(page, `${name}-${width}${colorScheme === 'dark' ? '-dark' : ''}`);
-      await context.close();
     }
+    await context.close();
   }
   return report;
 }

@@ -35,6 +35,7 @@ describe('error table', () => {
       '317': 400,
       '318': 409,
       '319': 409,
+      '320': 422,
       '429': 429,
     };
     assert.deepEqual({ ...API_STATUS }, expected);
