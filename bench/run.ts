@@ -26,6 +26,7 @@ import {
 } from './settings.ts';
 import { type SqliteResults, sqlitePhase } from './sqlite-phase.ts';
 import { type StatsQueryResults, statsQueryPhase } from './stats-query.ts';
+import { type WebhookResults, webhooksPhase } from './webhooks-phase.ts';
 import { CONNECTIONS, ensureWrk, THREADS } from './wrk.ts';
 
 /**
@@ -34,8 +35,9 @@ import { CONNECTIONS, ensureWrk, THREADS } from './wrk.ts';
  * instances; then the management API's list and export latency and memory; then stats queries over
  * 10M click events (bench/stats-query.ts) and the operator's link search over 1M links
  * (bench/search-query.ts). Between domains and pg+redis, the redirect's blocklist lookup with 1M
- * rules (bench/blocklist-phase.ts). BENCH_DURATION (seconds, default 10) shortens the measured
- * runs; BENCH_ONLY=sqlite|domains|blocklist|pg|api|stats|search runs one phase.
+ * rules (bench/blocklist-phase.ts); after pg+redis, webhook deliveries and the redirect with an
+ * endpoint hearing clicks (bench/webhooks-phase.ts). BENCH_DURATION (seconds, default 10) shortens
+ * the measured runs; BENCH_ONLY=sqlite|domains|blocklist|pg|webhooks|api|stats|search runs one phase.
  */
 
 const RESULTS = fileURLToPath(new URL('./results/latest.json', import.meta.url));
@@ -110,7 +112,7 @@ async function main(): Promise<void> {
     `Snip benchmark: node ${machine.node}, wrk ${machine.wrk}, ${machine.cores} cores (${machine.cpu})`,
   );
   console.log(`${notes.join('\n')}\nwarm-up ${WARMUP_S} s, measured ${MEASURE_S} s per target`);
-  const all = 'sqlite, domains, blocklist, pg+redis, api, stats, search';
+  const all = 'sqlite, domains, blocklist, pg+redis, webhooks, api, stats, search';
   console.log(`phases: ${ONLY === undefined ? all : ONLY} (BENCH_ONLY)\n`);
 
   const session = new Session(WARMUP_S, MEASURE_S);
@@ -140,6 +142,11 @@ async function main(): Promise<void> {
     console.log('\npg+redis phase');
     pg = await pgPhase(bench, sqlite);
   }
+  let webhooks: WebhookResults | undefined;
+  if (ONLY === undefined || ONLY === 'webhooks') {
+    console.log('\nwebhooks phase');
+    webhooks = await webhooksPhase(bench);
+  }
   await Promise.all([bare.stop(), target.stop()]);
   if (ONLY === undefined || ONLY === 'api') {
     console.log('\nmanagement API phase');
@@ -155,7 +162,13 @@ async function main(): Promise<void> {
     search = await searchQueryPhase(dir, pgUrls);
   }
 
-  notes.push(...(sqlite?.notes ?? []), ...domainNotes, ...(blocklist?.notes ?? []), ...(pg?.notes ?? []));
+  notes.push(
+    ...(sqlite?.notes ?? []),
+    ...domainNotes,
+    ...(blocklist?.notes ?? []),
+    ...(pg?.notes ?? []),
+    ...(webhooks?.notes ?? []),
+  );
   const spread = session.bareSpreadNote();
   if (spread) notes.push(spread);
   const goals = [...(sqlite?.goals ?? []), ...(blocklist?.goals ?? [])];
@@ -182,6 +195,7 @@ async function main(): Promise<void> {
     ...(api ? { managementApi: { list: api.list, export: api.export } } : {}),
     ...(sqlite ? { memoryAtStart: sqlite.memoryAtStart } : {}),
     ...(blocklist ? { blocklist: blocklist.figures } : {}),
+    ...(webhooks ? { webhooks: webhooks.figures } : {}),
     ...(stats ? { statsQueries: stats.figures } : {}),
     ...(search ? { linkSearch: search.figures } : {}),
     goals: [...goals, ...(search?.goals ?? [])],

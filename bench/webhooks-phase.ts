@@ -1,0 +1,284 @@
+import { join } from 'node:path';
+import { openStore } from '../src/adapters/open-store.ts';
+import type { Store } from '../src/core/ports/store.ts';
+import { processTicks, type Started, startSnip } from './processes.ts';
+import type { Run } from './report.ts';
+import { codeOf, prepareStore, removeDatabase, seedLinks } from './seed.ts';
+import { type Session, timed } from './session.ts';
+import { HOT_SET, PG_ADMIN_URL, SMALL, WEBHOOK_EVENTS, WEBHOOK_ROUNDS } from './settings.ts';
+import { type FleetFigures, webhookFleet } from './webhook-fleet.ts';
+import {
+  addEndpoint,
+  drained,
+  queueClickEvents,
+  startReceiver,
+  tally,
+  throwawayDatabase,
+} from './webhook-receiver.ts';
+
+/**
+ * Webhooks (SPEC §14: deliveries/s to a loopback receiver, and the redirect's CPU with an endpoint
+ * subscribed to link.clicked). First BENCH_WEBHOOK_EVENTS events queued at once into the outbox of
+ * a store with one endpoint, on SQLite and on PostgreSQL (a throwaway database), and one Snip
+ * server delivering them to a node:http receiver answering 204; then the hot redirect with browser
+ * clicks against two SQLite servers with the same 10k links, one with an endpoint hearing
+ * link.clicked, in rounds paired with the bare server under the same load; then several instances
+ * on one PostgreSQL (bench/webhook-fleet.ts).
+ */
+
+const TICK_US = 10_000;
+/** The clicks left when wrk stops are written (and their events made) within CLICK_FLUSH_MS, 1 s. */
+const FLUSH_WAIT_MS = 1500;
+const DRAIN_MS = 120_000;
+const BROWSER_UA =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0 Safari/537.36';
+
+export interface WebhookBench {
+  session: Session;
+  dir: string;
+  bare: Started;
+  /** HOT_SET codes out of the first SMALL links (redirect.lua's BENCH_CODES). */
+  hotSmall: string;
+}
+
+export interface DeliveryFigures {
+  store: 'sqlite' | 'postgres';
+  events: number;
+  delivered: number;
+  duplicates: number;
+  /** Seconds to write the events into the outbox (one transaction). */
+  queueSeconds: number;
+  /** From the queue's commit to the last delivery's arrival (the poll, at most 1 s, included). */
+  seconds: number;
+  deliveriesPerSecond: number;
+  /** The server's CPU from the commit until the outbox was empty, per request the receiver had. */
+  cpuUsPerDelivery: number;
+}
+
+type Kind = 'bare' | 'none' | 'hook';
+
+export interface RedirectFigures {
+  links: number;
+  rounds: number;
+  /** Each measured run's server CPU per request, in µs, in the order they were made. */
+  cpuUsPerRequest: Record<Kind, number[]>;
+  /** Median with the endpoint minus without. */
+  endpointUs: number;
+  /**
+   * CPU from the start of each Snip run's warm-up to its events all delivered (the hook server's
+   * outbox empty) or its clicks written, per human redirect answered meanwhile.
+   */
+  allInUsPerClick: { none: number[]; hook: number[] };
+  /** Seconds the hook server took after each run to deliver what was left. */
+  drainSeconds: number[];
+  humanClicks: number;
+  delivered: number;
+  duplicates: number;
+  /** Deliveries still waiting when the hook server had stopped (its last flush's included). */
+  pendingAtEnd: number;
+  /** Human clicks that made no event: past WEBHOOK_OUTBOX_MAX, or no visit recorded. */
+  withoutEvent: number;
+}
+
+export interface WebhookFigures {
+  deliveries: DeliveryFigures[];
+  redirect: RedirectFigures;
+  fleet?: FleetFigures;
+}
+
+export interface WebhookResults {
+  figures: WebhookFigures;
+  notes: string[];
+}
+
+/** One server delivering `WEBHOOK_EVENTS` events queued at once for one endpoint. */
+async function deliveryRun(store: 'sqlite' | 'postgres', databaseUrl: string): Promise<DeliveryFigures> {
+  const receiver = await startReceiver();
+  const { accountId } = await prepareStore(databaseUrl, 0);
+  const db = await openStore(databaseUrl, { prepare: false });
+  let snip: Started | undefined;
+  try {
+    await addEndpoint(db, accountId, receiver.url);
+    snip = await startSnip(databaseUrl, '/healthz', 200);
+    const pid = snip.child.pid as number;
+    const ticks = processTicks(pid);
+    const started = performance.now();
+    await queueClickEvents(db, accountId, WEBHOOK_EVENTS);
+    const committed = performance.now();
+    await receiver.waitFor(WEBHOOK_EVENTS, Math.max(DRAIN_MS, WEBHOOK_EVENTS * 10));
+    await drained(db, DRAIN_MS);
+    const cpu = processTicks(pid) - ticks;
+    const seconds = (receiver.lastAt - committed) / 1000;
+    const figures: DeliveryFigures = {
+      store,
+      events: WEBHOOK_EVENTS,
+      delivered: receiver.distinct,
+      duplicates: tally(receiver).duplicates,
+      queueSeconds: round2((committed - started) / 1000),
+      seconds: round2(seconds),
+      deliveriesPerSecond: Math.round(receiver.distinct / Math.max(0.001, seconds)),
+      cpuUsPerDelivery: round1((cpu * TICK_US) / Math.max(1, receiver.requests)),
+    };
+    console.log(deliveryLine(figures));
+    return figures;
+  } finally {
+    await snip?.stop();
+    await db.close();
+    await receiver.close();
+  }
+}
+
+/** The server's human redirects so far (GET /metrics). */
+async function humanClicks(server: Started): Promise<number> {
+  const text = await (await fetch(`${server.url}/metrics`)).text();
+  return Number(/^snip_redirects_total\{kind="human"\} (\d+)/m.exec(text)?.[1] ?? 0);
+}
+
+/** Two SQLite stores with the same links, one with an endpoint hearing link.clicked at `url`. */
+async function seedPair(dir: string, url: string): Promise<Record<'none' | 'hook', string>> {
+  const urls = {
+    none: `sqlite:${join(dir, 'webhooks-none.db')}`,
+    hook: `sqlite:${join(dir, 'webhooks-hook.db')}`,
+  };
+  for (const [kind, databaseUrl] of Object.entries(urls)) {
+    const { accountId } = await prepareStore(databaseUrl, 0);
+    await seedLinks(databaseUrl, accountId, 0, SMALL);
+    if (kind !== 'hook') continue;
+    const store = await openStore(databaseUrl, { prepare: false });
+    await addEndpoint(store, accountId, url).finally(() => store.close());
+  }
+  return urls;
+}
+
+async function redirectRuns({ session, dir, bare, hotSmall }: WebhookBench): Promise<RedirectFigures> {
+  const receiver = await startReceiver();
+  const urls = await timed(`seed: ${SMALL} links twice, an endpoint hearing link.clicked on one`, () =>
+    seedPair(dir, receiver.url),
+  );
+  const servers = await Promise.all([
+    startSnip(urls.none, `/${codeOf(0)}`, 302),
+    startSnip(urls.hook, `/${codeOf(0)}`, 302),
+  ]);
+  const [none, hook] = servers as [Started, Started];
+  const hookStore: Store = await openStore(urls.hook, { prepare: false });
+  const runs: Record<Kind, Run[]> = { bare: [], none: [], hook: [] };
+  const allIn: Record<'none' | 'hook', number[]> = { none: [], hook: [] };
+  const drainSeconds: number[] = [];
+  let clicks = 0;
+  let pendingAtEnd = 0;
+  try {
+    const measure = async (kind: Kind) => {
+      const server = kind === 'bare' ? bare : kind === 'none' ? none : hook;
+      const pid = server.child.pid as number;
+      const before = kind === 'bare' ? 0 : await humanClicks(server);
+      const ticks = processTicks(pid);
+      const run = await session.measure({
+        target: {
+          bare: 'bare node:http 302, wrk -t1 -c32',
+          none: 'snip redirect, browser clicks, no endpoint, -t1 -c32',
+          hook: 'snip redirect, clicks heard by an endpoint, -t1 -c32',
+        }[kind],
+        bare: kind === 'bare',
+        servers: [server],
+        script: 'redirect.lua',
+        env: () => ({ BENCH_CODES: hotSmall, BENCH_UA: BROWSER_UA }),
+        load: { threads: 1, connections: 32 },
+      });
+      runs[kind].push(run);
+      if (kind === 'bare') return;
+      await new Promise((resolve) => setTimeout(resolve, FLUSH_WAIT_MS));
+      if (kind === 'hook') {
+        const start = performance.now();
+        await drained(hookStore, DRAIN_MS);
+        drainSeconds.push(round1((performance.now() - start) / 1000));
+      }
+      const answered = (await humanClicks(server)) - before;
+      if (kind === 'hook') clicks += answered;
+      allIn[kind].push(round1(((processTicks(pid) - ticks) * TICK_US) / Math.max(1, answered)));
+    };
+    // Rounds of a bare run then both servers' runs, in turns, as in the blocklist phase.
+    for (let round = 0; round < WEBHOOK_ROUNDS; round++) {
+      await measure('bare');
+      for (const kind of round % 2 === 0 ? (['none', 'hook'] as const) : (['hook', 'none'] as const))
+        await measure(kind);
+    }
+  } finally {
+    await Promise.all(servers.map((server) => server.stop()));
+    pendingAtEnd = await hookStore.pendingDeliveries();
+    await hookStore.close();
+    await receiver.close();
+    for (const url of Object.values(urls)) removeDatabase(url.slice('sqlite:'.length));
+  }
+  const us = (kind: Kind) => runs[kind].map((run) => run.cpuUsPerRequest ?? 0);
+  return {
+    links: SMALL,
+    rounds: WEBHOOK_ROUNDS,
+    cpuUsPerRequest: { bare: us('bare'), none: us('none'), hook: us('hook') },
+    endpointUs: round2(median(us('hook')) - median(us('none'))),
+    allInUsPerClick: allIn,
+    drainSeconds,
+    humanClicks: clicks,
+    delivered: receiver.distinct,
+    duplicates: tally(receiver).duplicates,
+    pendingAtEnd,
+    withoutEvent: Math.max(0, clicks - receiver.distinct - pendingAtEnd),
+  };
+}
+
+export async function webhooksPhase(bench: WebhookBench): Promise<WebhookResults> {
+  const notes: string[] = [];
+  const deliveries = [await deliveryRun('sqlite', `sqlite:${join(bench.dir, 'webhooks-deliveries.db')}`)];
+  removeDatabase(join(bench.dir, 'webhooks-deliveries.db'));
+  const failed = (what: string) => (error: unknown) => {
+    notes.push(`${what} failed: ${error instanceof Error ? error.message : String(error)}`);
+    return undefined;
+  };
+  const pg = await throwawayDatabase(PG_ADMIN_URL);
+  if (pg) {
+    const run = await deliveryRun('postgres', pg.databaseUrl)
+      .catch(failed('webhook deliveries on PostgreSQL'))
+      .finally(() => pg.drop());
+    if (run) deliveries.push(run);
+  } else notes.push(`webhooks on PostgreSQL skipped: ${PG_ADMIN_URL} not reachable`);
+  const redirect = await redirectRuns(bench);
+  const fleet = pg ? await webhookFleet(PG_ADMIN_URL).catch(failed('the webhook fleet')) : undefined;
+  if (fleet) console.log(fleet.lines.join('\n'));
+  const figures = { deliveries, redirect, ...(fleet ? { fleet: fleet.figures } : {}) };
+  notes.push(...deliveries.map(deliveryLine), ...redirectNotes(redirect), ...(fleet?.lines ?? []));
+  return { figures, notes };
+}
+
+const round1 = (n: number) => Math.round(n * 10) / 10;
+const round2 = (n: number) => Math.round(n * 100) / 100;
+const list = (values: readonly number[]) => values.map((v) => v.toFixed(1)).join(', ');
+const median = (values: readonly number[]) => {
+  const sorted = values.toSorted((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+};
+
+function deliveryLine(f: DeliveryFigures): string {
+  return (
+    `webhooks, ${f.store}: ${f.delivered.toLocaleString('en-US')} of ${f.events.toLocaleString('en-US')} events ` +
+    `delivered to a loopback receiver in ${f.seconds.toFixed(2)} s by one server: ` +
+    `${f.deliveriesPerSecond.toLocaleString('en-US')} deliveries/s, ${f.cpuUsPerDelivery.toFixed(0)} µs server CPU ` +
+    `per delivery, ${f.duplicates} delivered twice (queued in one transaction in ${f.queueSeconds.toFixed(2)} s)`
+  );
+}
+
+function redirectNotes(f: RedirectFigures): string[] {
+  const c = f.cpuUsPerRequest;
+  return [
+    `webhooks: server CPU per hot redirect (10k links, hot set ${HOT_SET}, browser clicks, TRACKING=full, wrk -t1 -c32) ` +
+      `in ${f.rounds} rounds (the servers' order alternating): ` +
+      `${list(c.none)} µs with no endpoint, ${list(c.hook)} µs with an endpoint hearing link.clicked, ` +
+      `bare node:http ${list(c.bare)} µs; difference of the medians ${f.endpointUs.toFixed(2)} µs`,
+    `webhooks: counting each run's warm-up and what it left to deliver afterwards (${list(f.drainSeconds)} s after ` +
+      `the runs), ${list(f.allInUsPerClick.hook)} µs per click with the endpoint vs ${list(f.allInUsPerClick.none)} µs ` +
+      `without; ${f.delivered.toLocaleString('en-US')} click events delivered of ${f.humanClicks.toLocaleString('en-US')} ` +
+      `human clicks (${f.duplicates} twice), ${f.pendingAtEnd} waiting at the end, ${f.withoutEvent} without an event ` +
+      '(past WEBHOOK_OUTBOX_MAX or no visit recorded)',
+  ];
+}
