@@ -15,7 +15,7 @@ import { sqliteLinkStore } from './links.ts';
 import { migrateSqlite } from './migrate.ts';
 import { sqlitePlanStore } from './plans.ts';
 import { inPlaceReaders, threadReaders } from './readers.ts';
-import { sqliteScripts } from './run-script.ts';
+import { queuedScripts, sqliteScripts } from './run-script.ts';
 import { sqliteSecretStore } from './secrets.ts';
 import { sqliteSessionStore } from './sessions.ts';
 import { sqliteStatsStore } from './stats.ts';
@@ -39,7 +39,7 @@ export function openSqliteStore(path: string): Store {
     ...deletionStore(sqliteScripts(conn)),
     ...reportStore(sqliteScripts(conn)),
     ...auditStore(sqliteScripts(conn)),
-    ...webhookStore(sqliteScripts(conn), false),
+    ...webhookStore(queuedScripts(conn, writes), false),
     ...sqliteKeyStore(conn, writes),
     ...sqliteGroupStore(conn),
     ...sqliteLinkStore(conn, writes, readers),
