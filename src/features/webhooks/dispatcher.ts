@@ -9,6 +9,18 @@ import type {
 import type { OutboxGauge } from './outbox-gauge.ts';
 import { retryAt } from './retry-schedule.ts';
 
+/** Waits for `work` to settle, at most `ms`. */
+async function settled(work: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    work.catch(() => {}),
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, ms);
+    }),
+  ]);
+  clearTimeout(timer);
+}
+
 /** Outcomes held at most while the store cannot record them. */
 const MAX_HELD_OUTCOMES = 10_000;
 
@@ -74,24 +86,17 @@ export class Dispatcher {
   }
 
   /**
-   * Stops claiming; waits up to `graceMs` for deliveries under way and records their outcomes.
-   * One still out after that is tried again once its lease runs out, with the same webhook-id.
+   * Stops claiming; waits up to `graceMs` for the look under way and the deliveries out, and as
+   * long again to record their outcomes. A store or receiver that does not answer never holds a
+   * shutdown: a delivery left unrecorded is tried again once its claim runs out, with the same
+   * webhook-id.
    */
   async stop(graceMs = 1000): Promise<void> {
     this.#stopped = true;
     clearTimeout(this.#timer);
-    await this.#running;
-    if (this.#inFlight > 0) {
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([
-        new Promise<void>((resolve) => this.#idle.push(resolve)),
-        new Promise<void>((resolve) => {
-          timer = setTimeout(resolve, graceMs);
-        }),
-      ]);
-      clearTimeout(timer);
-    }
-    await this.#flushOutcomes();
+    const idle = this.#inFlight === 0 ? undefined : new Promise<void>((resolve) => this.#idle.push(resolve));
+    await settled(Promise.all([this.#running, idle]), graceMs);
+    await settled(this.#flushOutcomes(), graceMs);
   }
 
   #schedule(ms: number): void {
