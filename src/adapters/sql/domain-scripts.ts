@@ -7,15 +7,12 @@ import type {
   NewDomain,
   RemoveDomainResult,
 } from '../../core/ports/domain-store.ts';
-import { mapFirst, type Row, truthy } from './rows.ts';
+import { dateOrNull, mapFirst, type Row, truthy } from './rows.ts';
 import { q, type Script, type ScriptRunner } from './script.ts';
 
 const DOMAIN_COLUMNS =
   'id, host, workspace_id, shared, verification_token, verified_at, https, root_redirect, ' +
   'not_found_redirect, created_at';
-
-const dateOrNull = (value: unknown): Date | null =>
-  value === null || value === undefined ? null : new Date(Number(value));
 
 function toDomain(row: Row): Domain {
   return {

@@ -11,12 +11,9 @@ import {
 } from '../../core/moderation.ts';
 import type { AuditStore, LinkSearch, ModerationStore, ReportStore } from '../../core/ports/abuse-store.ts';
 import { toUser, toWorkspace, USER_COLUMNS, WORKSPACE_COLUMNS, WORKSPACE_FROM } from './people-rows.ts';
-import { containsPattern, LINK_COLUMNS, mapFirst, type Row, toLink } from './rows.ts';
+import { containsPattern, dateOrNull, LINK_COLUMNS, mapFirst, type Row, toLink } from './rows.ts';
 import { q, rowsOf, type Script, type ScriptRunner } from './script.ts';
 import { bumpTakedowns, setLinkDisabled } from './takedown-scripts.ts';
-
-const dateOrNull = (value: unknown): Date | null =>
-  value === null || value === undefined ? null : new Date(Number(value));
 
 function* setWorkspaceSuspended(
   id: number,

@@ -1,7 +1,7 @@
 /** Users, workspaces, members and invitations as both adapters select them. */
 import { isRole, type Role } from '../../core/authorization.ts';
 import type { Account, Invitation, Member, MembershipOf, User, Workspace } from '../../core/entities.ts';
-import { JOINED_PLAN_COLUMNS, type Row, toJoinedPlan, truthy } from './rows.ts';
+import { dateOrNull, JOINED_PLAN_COLUMNS, type Row, toJoinedPlan, truthy } from './rows.ts';
 
 /** Users aliased `u`, their columns prefixed `user_` so they can share a row with a workspace. */
 export const USER_COLUMNS =
@@ -19,8 +19,6 @@ export const INVITATION_COLUMNS =
   'id, workspace_id, email, role, invited_by, created_at, expires_at, accepted_at, revoked_at';
 
 const date = (value: unknown): Date => new Date(Number(value));
-const dateOrNull = (value: unknown): Date | null =>
-  value === null || value === undefined ? null : date(value);
 const numberOrNull = (value: unknown): number | null =>
   value === null || value === undefined ? null : Number(value);
 

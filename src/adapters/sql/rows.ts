@@ -14,6 +14,10 @@ export type Row = Record<string, unknown>;
 
 export const truthy = (value: unknown): boolean => value === true || value === 1;
 
+/** An epoch-ms column (a bigint may arrive as text) as a Date, or null. */
+export const dateOrNull = (value: unknown): Date | null =>
+  value === null || value === undefined ? null : new Date(Number(value));
+
 function buffer(value: unknown): Buffer {
   const bytes = value as Uint8Array;
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);

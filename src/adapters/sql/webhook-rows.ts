@@ -1,14 +1,11 @@
 /** Rows and small statements of the webhook tables, shared by the store's scripts. */
 import type { DeliveryRecord, DeliveryState, WebhookEndpoint } from '../../core/ports/webhook-store.ts';
 import { type EventType, isEventType } from '../../core/webhook-events.ts';
-import { type Row, truthy } from './rows.ts';
+import { dateOrNull, type Row, truthy } from './rows.ts';
 import { q } from './script.ts';
 
 export const ENDPOINT_COLUMNS = `id, workspace_id, url, events, description, secret, enabled, disabled_reason,
   disabled_at, failing_since, failures, created_at, updated_at`;
-
-const dateOrNull = (value: unknown): Date | null =>
-  value === null || value === undefined ? null : new Date(Number(value));
 
 /** Event types as stored: each between spaces, so LIKE '% type %' finds one. */
 export const eventsText = (events: readonly EventType[]) => ` ${[...new Set(events)].join(' ')} `;

@@ -1,3 +1,4 @@
+import { DAY_MS } from '../../core/days.ts';
 import { Refusal } from '../../core/errors.ts';
 import type { NewAuditEntry, RecordAudit } from '../../core/moderation.ts';
 import type {
@@ -18,7 +19,6 @@ import {
 export const MAX_ENDPOINTS = 20;
 /** How far back an endpoint's deliveries are listed. */
 export const DELIVERY_DAYS = 7;
-const DAY_MS = 86_400_000;
 
 /** Who acts, as the audit log names them. */
 export type WebhookAuditor = Pick<NewAuditEntry, 'actorId' | 'actor'>;

@@ -3,6 +3,8 @@
  * changes and clicks written to the outbox with them, and the dispatcher any instance runs to send
  * them, signed, to endpoints and to the operator's RabbitMQ.
  */
+
+import { DAY_MS } from '../../core/days.ts';
 import type { RecordAudit } from '../../core/moderation.ts';
 import type { DeliveryAttempt, EventPublisher, WebhookSender } from '../../core/ports/event-sinks.ts';
 import type { Mailer } from '../../core/ports/mailer.ts';
@@ -28,7 +30,8 @@ export { OutboxGauge } from './outbox-gauge.ts';
 export { webhookPages } from './pages/webhook-pages.ts';
 export { disablePolicy, MAX_ATTEMPTS, retryAt } from './retry-schedule.ts';
 
-const HOUR_MS = 3_600_000;
+/** How often finished deliveries past DELIVERY_DAYS are purged. */
+const PURGE_EVERY_MS = 3_600_000;
 
 export interface WebhookServicesOptions {
   store: Store;
@@ -92,10 +95,8 @@ export function webhookServices(options: WebhookServicesOptions) {
   const waking = soonWaker(wake);
   const sink = wakingSink(linkEventSink(options.origins, settings), waking.soon);
   const purge = setInterval(() => {
-    store
-      .purgeDeliveries(now() - DELIVERY_DAYS * 24 * HOUR_MS)
-      .catch(options.onError('purging deliveries failed'));
-  }, HOUR_MS);
+    store.purgeDeliveries(now() - DELIVERY_DAYS * DAY_MS).catch(options.onError('purging deliveries failed'));
+  }, PURGE_EVERY_MS);
   purge.unref();
   return {
     /** Makes each link change's event in its transaction. */

@@ -1,3 +1,4 @@
+import { DAY_MS } from '../../core/days.ts';
 import type { DisablePolicy } from '../../core/ports/webhook-store.ts';
 
 /**
@@ -11,7 +12,6 @@ export const MAX_ATTEMPTS = 15;
 
 /** The default base, against which the day of the schedule and of disabling is measured. */
 const DEFAULT_BASE_MS = 5000;
-const DAY_MS = 86_400_000;
 
 /** When to try again after `attempts` attempts failed, or null to give up. */
 export function retryAt(attempts: number, now: number, baseMs: number, random = Math.random): number | null {
