@@ -12,7 +12,7 @@ import { MemoryWindowCounter } from './adapters/memory/window-counter.ts';
 import { threadQrImages } from './adapters/qr/qr-thread.ts';
 import type { Config } from './config.ts';
 import type { Link } from './core/entities.ts';
-import { accountKeys } from './core/key-authentication.ts';
+import { accountKeys, mainKeys } from './core/key-authentication.ts';
 import type { CountryLookup } from './core/ports/geo.ts';
 import type { Inspector } from './core/ports/inspector.ts';
 import type { KeyAuthenticator } from './core/ports/key-auth.ts';
@@ -172,7 +172,9 @@ async function linkServices(
     failedKeyWindowMs: config.failedKeyWindowSeconds * 1000,
     now,
   };
-  const keys = accountKeys(store, { ...keyChecks, onUsed: (keyId) => keyUses.note(keyId) });
+  const onUsed = (keyId: number) => keyUses.note(keyId);
+  const keys = accountKeys(store, { ...keyChecks, onUsed });
+  const workspaceKeys = mainKeys(store, { ...keyChecks, onUsed });
   const inFlight = new InFlight();
   const isBlocked = (host: string) => base.screen.blocksHost(host);
   const isSuspended = (accountId: number) => base.screen.isSuspended(accountId);
@@ -189,7 +191,7 @@ async function linkServices(
   );
   const editor = editorService(config, { ...ports, store, linkEvents: base.linkEvents });
   const cursors = pageCursors(await store.secret('page-cursors', randomBytes(32)));
-  return { keyUses, keys, inFlight, live, demo, editor, cursors };
+  return { keyUses, keys, workspaceKeys, inFlight, live, demo, editor, cursors };
 }
 
 /** The store as requests use it (deadlines, metrics), the shared state, the inspector. */

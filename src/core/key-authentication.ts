@@ -7,6 +7,7 @@ import type { Authenticated, KeyAuthenticator } from './ports/key-auth.ts';
 import type { WindowCounter } from './ports/shared-state.ts';
 import type { KeyStore } from './ports/store.ts';
 import { accountRateWindow, type RateWindow, secondsUntil, spendWindow, windowAt } from './rate-window.ts';
+import type { Scope } from './scopes.ts';
 
 /**
  * The order in which a key is judged (docs/api.md §2.3 rows 2–4, §2.5, §7.1), whoever owns the keys:
@@ -76,13 +77,41 @@ export function accountKeyOwner(store: Pick<KeyStore, 'findKeyByHash'>) {
     const hash = hashApiKey(key);
     const owner = await store.findKeyByHash(hash);
     if (!owner || !sameHash(owner.hash, hash)) throw new Refusal('303');
-    if (owner.revoked) throw new Refusal('303', 'This API key has been revoked.');
-    if (owner.suspended) throw new Refusal('303', 'This API key’s workspace or maker is suspended.');
-    if (!owner.plan.apiAccess)
-      throw new Refusal('303', 'The plan of this API key does not include API access.');
-    return owner;
+    return liveOwner(owner);
   };
 }
+
+/** The owner of a key that may act: not revoked, not suspended, on a plan with API access (else 303). */
+function liveOwner(owner: KeyOwner): KeyOwner {
+  if (owner.revoked) throw new Refusal('303', 'This API key has been revoked.');
+  if (owner.suspended) throw new Refusal('303', 'This API key’s workspace or maker is suspended.');
+  if (!owner.plan.apiAccess)
+    throw new Refusal('303', 'The plan of this API key does not include API access.');
+  return owner;
+}
+
+/**
+ * A workspace's main key judged without its text, for someone who proved otherwise that they may
+ * use it (a password, docs/api.md §15): the same checks, window and scopes as the key itself.
+ */
+export function mainKeys(
+  store: Pick<KeyStore, 'findMainKeyOwner'>,
+  deps: Omit<KeyAuthenticationDeps, 'identify' | 'windowOf'>,
+) {
+  const judge = keyAuthentication({
+    ...deps,
+    identify: async (accountId) => {
+      const owner = await store.findMainKeyOwner(Number(accountId));
+      if (!owner) throw new Refusal('303', 'This workspace has no API key.');
+      return liveOwner(owner);
+    },
+    windowOf: accountRateWindow,
+  });
+  return (accountId: number, clientAddress: string, scope: Scope | undefined) =>
+    judge.authenticate(String(accountId), clientAddress, scope);
+}
+
+export type MainKeys = ReturnType<typeof mainKeys>;
 
 /** The keys of accounts, each request spending its account's hourly window. */
 export function accountKeys(

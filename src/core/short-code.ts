@@ -42,6 +42,7 @@ export const RESERVED_PATHS: ReadonlySet<string> = new Set([
   'qrcode',
   'readyz',
   'report',
+  'rest',
   'robots.txt',
   'settings',
   'signup',
@@ -49,6 +50,7 @@ export const RESERVED_PATHS: ReadonlySet<string> = new Set([
   'stats',
   'tester',
   'w',
+  'yourls-api.php',
 ]);
 
 export function isReservedPath(value: string): boolean {

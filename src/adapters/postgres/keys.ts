@@ -48,6 +48,10 @@ export function postgresKeyStore(db: Db): KeyStore {
       }
     },
 
+    async findMainKeyOwner(accountId) {
+      return mapFirst(await query(db, SQL.mainOwner, [accountId]), toKeyOwner);
+    },
+
     async findMainKey(accountId) {
       return mapFirst(await query(db, SQL.main, [accountId]), toApiKeyInfo);
     },

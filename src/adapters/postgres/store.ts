@@ -5,6 +5,7 @@ import { deletionStore } from '../sql/deletion-scripts.ts';
 import { domainStore } from '../sql/domain-scripts.ts';
 import { auditStore, moderationStore, reportStore } from '../sql/moderation-scripts.ts';
 import { peopleStore } from '../sql/people-store.ts';
+import { tagStore } from '../sql/tag-scripts.ts';
 import { webhookStore } from '../sql/webhook-scripts.ts';
 import { postgresClickStore } from './clicks.ts';
 import { openPool, type PoolOptions } from './client.ts';
@@ -37,6 +38,7 @@ export function openPostgresStore(url: string, options: PoolOptions = {}): Store
     ...reportStore(postgresScripts(db)),
     ...auditStore(postgresScripts(db)),
     ...webhookStore(postgresScripts(db), true),
+    ...tagStore(postgresScripts(db)),
     ...postgresKeyStore(db),
     ...postgresGroupStore(db),
     ...postgresLinkStore(db),

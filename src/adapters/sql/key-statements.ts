@@ -1,5 +1,12 @@
 import { API_KEY_COLUMNS, JOINED_PLAN_COLUMNS } from './rows.ts';
 
+/** A key's owner: the key, its workspace and plan, its maker's role and suspension. */
+const KEY_OWNER = `SELECT k.id AS key_id, k.hash, k.prefix, k.revoked_at, k.account_id, k.scopes, k.created_by, m.role,
+      a.suspended_at AS workspace_suspended_at, u.suspended_at AS maker_suspended_at, ${JOINED_PLAN_COLUMNS}
+    FROM api_keys k JOIN workspaces a ON a.id = k.account_id JOIN plans p ON p.id = a.plan_id
+      LEFT JOIN memberships m ON m.workspace_id = k.account_id AND m.user_id = k.created_by
+      LEFT JOIN users u ON u.id = k.created_by`;
+
 /**
  * The KeyStore's statements, one text for both dialects: `?` placeholders, which the PostgreSQL
  * adapter numbers. `main` is an integer (1 or 0) in both schemas for that reason.
@@ -7,12 +14,9 @@ import { API_KEY_COLUMNS, JOINED_PLAN_COLUMNS } from './rows.ts';
 export const KEY_SQL = {
   // The maker's role now, so a key never does more than its maker may (core/authorization.ts).
   // A suspended workspace or maker (docs/api.md §13) makes the key answer 303.
-  byHash: `SELECT k.id AS key_id, k.hash, k.prefix, k.revoked_at, k.account_id, k.scopes, k.created_by, m.role,
-      a.suspended_at AS workspace_suspended_at, u.suspended_at AS maker_suspended_at, ${JOINED_PLAN_COLUMNS}
-    FROM api_keys k JOIN workspaces a ON a.id = k.account_id JOIN plans p ON p.id = a.plan_id
-      LEFT JOIN memberships m ON m.workspace_id = k.account_id AND m.user_id = k.created_by
-      LEFT JOIN users u ON u.id = k.created_by
-    WHERE k.hash = ?`,
+  byHash: `${KEY_OWNER} WHERE k.hash = ?`,
+  // The same owner found by its workspace's live main key (a password acting as the workspace).
+  mainOwner: `${KEY_OWNER} WHERE k.account_id = ? AND k.revoked_at IS NULL AND k.main = 1`,
   revokeMain: 'UPDATE api_keys SET revoked_at = ? WHERE account_id = ? AND revoked_at IS NULL AND main = 1',
   insert: `INSERT INTO api_keys (account_id, name, prefix, hash, scopes, main, created_by, created_at)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${API_KEY_COLUMNS}`,

@@ -17,7 +17,58 @@ export interface ListingSql {
   reversed: boolean;
 }
 
-const ORDER_COLUMN = { created: 'created_at', clicks: 'clicks' } as const;
+const ORDER_COLUMN = {
+  created: 'created_at',
+  clicks: 'clicks',
+  title: 'title',
+  long_url: 'long_url',
+  code: 'code',
+} as const;
+
+/** At most this many tags filter one listing (each is a placeholder of its own). */
+export const MAX_FILTER_TAGS = 20;
+
+type Param = (value: number | string) => string;
+
+/** The filters of the query beyond the account and liveness, as SQL conditions. */
+function filters(query: LinkQuery, param: Param): string[] {
+  const conditions: string[] = [];
+  if (query.domainId !== undefined) conditions.push(`domain_id = ${param(query.domainId)}`);
+  if (query.groupId !== undefined) conditions.push(`group_id = ${param(query.groupId)}`);
+  const tagged = (tags: readonly string[]) =>
+    `EXISTS (SELECT 1 FROM link_tags t WHERE t.link_id = links.id AND t.tag IN (${tags.map(param).join(', ')}))`;
+  if (query.tag !== undefined) conditions.push(tagged([query.tag]));
+  const tags = [...new Set(query.tags?.values ?? [])].slice(0, MAX_FILTER_TAGS);
+  if (tags.length > 0 && query.tags?.all) conditions.push(...tags.map((tag) => tagged([tag])));
+  else if (tags.length > 0) conditions.push(tagged(tags));
+  if (query.expired !== undefined) {
+    const now = param(query.expired.now);
+    conditions.push(
+      query.expired.is
+        ? `(expires_at IS NOT NULL AND expires_at <= ${now})`
+        : `(expires_at IS NULL OR expires_at > ${now})`,
+    );
+  }
+  if (query.created?.from !== undefined) conditions.push(`created_at >= ${param(query.created.from)}`);
+  if (query.created?.to !== undefined) conditions.push(`created_at <= ${param(query.created.to)}`);
+  if (query.belowMaxClicks) conditions.push('(max_clicks IS NULL OR clicks < max_clicks)');
+  const search = query.search?.trim();
+  if (search) {
+    const pattern = containsPattern(search);
+    const matches = [
+      `lower(long_url) LIKE ${param(pattern)} ESCAPE '\\'`,
+      `lower(title) LIKE ${param(pattern)} ESCAPE '\\'`,
+    ];
+    if (query.searchCodesAndTags) {
+      matches.push(
+        `lower(code) LIKE ${param(pattern)} ESCAPE '\\'`,
+        `EXISTS (SELECT 1 FROM link_tags t WHERE t.link_id = links.id AND lower(t.tag) LIKE ${param(pattern)} ESCAPE '\\')`,
+      );
+    }
+    conditions.push(`(${matches.join(' OR ')})`);
+  }
+  return conditions;
+}
 
 export function linkListing(
   accountId: number,
@@ -29,29 +80,7 @@ export function linkListing(
     params.push(value);
     return placeholder(params.length);
   };
-  const conditions = [`account_id = ${param(accountId)}`, 'deleted_at IS NULL'];
-  if (query.domainId !== undefined) conditions.push(`domain_id = ${param(query.domainId)}`);
-  if (query.groupId !== undefined) conditions.push(`group_id = ${param(query.groupId)}`);
-  if (query.tag !== undefined) {
-    conditions.push(
-      `EXISTS (SELECT 1 FROM link_tags t WHERE t.link_id = links.id AND t.tag = ${param(query.tag)})`,
-    );
-  }
-  if (query.expired !== undefined) {
-    const now = param(query.expired.now);
-    conditions.push(
-      query.expired.is
-        ? `(expires_at IS NOT NULL AND expires_at <= ${now})`
-        : `(expires_at IS NULL OR expires_at > ${now})`,
-    );
-  }
-  const search = query.search?.trim();
-  if (search) {
-    const pattern = containsPattern(search);
-    conditions.push(
-      `(lower(long_url) LIKE ${param(pattern)} ESCAPE '\\' OR lower(title) LIKE ${param(pattern)} ESCAPE '\\')`,
-    );
-  }
+  const conditions = [`account_id = ${param(accountId)}`, 'deleted_at IS NULL', ...filters(query, param)];
   // Unfiltered, the total is the account's counter of live links (kept by every insert and delete):
   // constant time where counting takes milliseconds per 100,000 links.
   const filtered = conditions.length > 2;
@@ -69,10 +98,12 @@ export function linkListing(
     const comparison = reversed ? '>' : '<';
     conditions.push(`(${column}, id) ${comparison} (${param(position.value)}, ${param(position.id)})`);
   }
-  const direction = reversed ? 'ASC' : 'DESC';
+  const direction = reversed !== Boolean(query.ascending) ? 'ASC' : 'DESC';
+  const limit = `LIMIT ${param(query.limit + 1)}`;
+  const offset = query.offset ? ` OFFSET ${param(Math.max(0, Math.floor(query.offset)))}` : '';
   const select =
     `SELECT ${LINK_COLUMNS} FROM links WHERE ${conditions.join(' AND ')} ` +
-    `ORDER BY ${column} ${direction}, id ${direction} LIMIT ${param(query.limit + 1)}`;
+    `ORDER BY ${column} ${direction}, id ${direction} ${limit}${offset}`;
   return { select, selectParams: params, count, countParams, reversed };
 }
 

@@ -29,6 +29,10 @@ export function sqliteKeyStore(conn: Connection, writes: WriteQueue): KeyStore {
       });
     },
 
+    async findMainKeyOwner(accountId) {
+      return mapRow(conn.stmt(KEY_SQL.mainOwner).get(accountId), toKeyOwner);
+    },
+
     async findMainKey(accountId) {
       return mapRow(conn.stmt(KEY_SQL.main).get(accountId), toApiKeyInfo);
     },

@@ -5,6 +5,7 @@ import { deletionStore } from '../sql/deletion-scripts.ts';
 import { domainStore } from '../sql/domain-scripts.ts';
 import { auditStore, moderationStore, reportStore } from '../sql/moderation-scripts.ts';
 import { peopleStore } from '../sql/people-store.ts';
+import { tagStore } from '../sql/tag-scripts.ts';
 import { webhookStore } from '../sql/webhook-scripts.ts';
 import { inPlaceClickWriter, threadClickWriter } from './click-writer.ts';
 import { sqliteClickStore } from './clicks.ts';
@@ -40,6 +41,7 @@ export function openSqliteStore(path: string): Store {
     ...reportStore(sqliteScripts(conn)),
     ...auditStore(sqliteScripts(conn)),
     ...webhookStore(queuedScripts(conn, writes), false),
+    ...tagStore(queuedScripts(conn, writes)),
     ...sqliteKeyStore(conn, writes),
     ...sqliteGroupStore(conn),
     ...sqliteLinkStore(conn, writes, readers),

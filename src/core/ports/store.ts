@@ -17,6 +17,7 @@ import type { LinkPage, LinkQuery } from '../link-query.ts';
 import type { AbuseStore } from './abuse-store.ts';
 import type { DomainStore } from './domain-store.ts';
 import type { AccountStore, InvitationStore, UserTokenStore, WorkspaceStore } from './people-store.ts';
+import type { TagStore, VisitListStore } from './tag-store.ts';
 import type { LinkEventSink, WebhookStore } from './webhook-store.ts';
 
 /**
@@ -45,6 +46,8 @@ export interface KeyStore {
     createdBy: number | null,
   ): Promise<ApiKeyInfo>;
   findMainKey(accountId: number): Promise<ApiKeyInfo | undefined>;
+  /** The owner of the workspace's main key, as findKeyByHash gives it (a sign-in by password acting as the workspace, docs/api.md §15). */
+  findMainKeyOwner(accountId: number): Promise<KeyOwner | undefined>;
   /** A further key with a name and scopes, unless the account already holds MAX_KEYS_PER_ACCOUNT. */
   addKey(accountId: number, key: NewKey): Promise<AddKeyResult>;
   /** The account's live keys, the main key first, then the newest. */
@@ -206,7 +209,9 @@ export interface Store
     SessionStore,
     SecretStore,
     AbuseStore,
-    WebhookStore {
+    WebhookStore,
+    TagStore,
+    VisitListStore {
   /** Applies pending migrations; returns the names of those applied now. */
   migrate(): Promise<string[]>;
   /** Cheap round trip for readiness checks. */

@@ -9,9 +9,10 @@ export { CREATE_SCHEMAS } from './api/create-schemas.ts';
 export { pageCursors } from './api/cursor.ts';
 export { type EnvelopeOptions, type EnvelopeRenderer, envelopeRenderer } from './api/envelope.ts';
 export { linkRoutes } from './api/link-routes.ts';
+export type { LinkResource } from './api/link-schemas.ts';
 export { LINK_SCHEMAS } from './api/link-schemas.ts';
-export { linksApi } from './api/links-api.ts';
-export { linkResource } from './api/resources.ts';
+export { type LinkAddress, type LinksApi, linksApi } from './api/links-api.ts';
+export { linkResource, linkResources } from './api/resources.ts';
 export { LINK_COMMANDS, LINK_FLAGS, LINK_NEGATED, type LinkCliDeps } from './cli/link-commands.ts';
 export {
   type CreateLinkRequest,

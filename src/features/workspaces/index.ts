@@ -15,5 +15,5 @@ export { KeyUses } from './key-uses.ts';
 export { type MembersService, membersService } from './members.ts';
 export { type OidcSignIn, oidcSignIn } from './oidc-sign-in.ts';
 export { accountPages } from './pages/account-pages.ts';
-export { signInService } from './sign-in.ts';
+export { type SignInService, signInService } from './sign-in.ts';
 export { type WorkspaceAdmin, workspaceAdmin } from './workspace-admin.ts';

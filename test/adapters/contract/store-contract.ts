@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, it } from 'node:test';
 import type { Link, NewLink, Plan, PlanSettings, Workspace } from '../../../src/core/entities.ts';
 import type { Store } from '../../../src/core/ports/store.ts';
 import { MAX_KEYS_PER_ACCOUNT, SCOPES } from '../../../src/core/scopes.ts';
+import { runCompatContract } from './compat-contract.ts';
 import { runStatsContract } from './stats-contract.ts';
 
 let codeCounter = 0;
@@ -1342,5 +1343,6 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
     });
 
     runStatsContract(() => store);
+    runCompatContract(() => store);
   });
 }

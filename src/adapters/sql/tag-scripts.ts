@@ -1,0 +1,117 @@
+/** Tags as things of their own, and raw visits one by one, on either dialect (core/ports/tag-store.ts). */
+import type {
+  RenameTagResult,
+  StoredVisit,
+  TagStore,
+  VisitListStore,
+  VisitQuery,
+} from '../../core/ports/tag-store.ts';
+import { containsPattern, type Row } from './rows.ts';
+import { lockWorkspace, type Param, q, type Script, type ScriptRunner } from './script.ts';
+
+const OF_ACCOUNT = 'link_id IN (SELECT id FROM links WHERE account_id = ?)';
+
+function* tagStats(accountId: number, search: string | undefined): Script<Row[]> {
+  const pattern = search?.trim() ? containsPattern(search.trim()) : undefined;
+  return yield q(
+    `SELECT t.tag, COUNT(*) AS links, SUM(l.clicks) AS clicks, SUM(l.bot_hits) AS bot_hits
+     FROM link_tags t JOIN links l ON l.id = t.link_id
+     WHERE l.account_id = ? AND l.deleted_at IS NULL${pattern ? " AND lower(t.tag) LIKE ? ESCAPE '\\'" : ''}
+     GROUP BY t.tag ORDER BY t.tag`,
+    ...(pattern ? [accountId, pattern] : [accountId]),
+  );
+}
+
+const hasTag = (accountId: number, tag: string) =>
+  q(`SELECT 1 AS found FROM link_tags WHERE tag = ? AND ${OF_ACCOUNT} LIMIT 1`, tag, accountId);
+
+function* renameTag(accountId: number, from: string, to: string): Script<RenameTagResult> {
+  yield lockWorkspace(accountId);
+  if ((yield hasTag(accountId, from)).length === 0) return 'missing';
+  if (from === to) return 'renamed';
+  if ((yield hasTag(accountId, to)).length > 0) return 'taken';
+  yield q(`UPDATE link_tags SET tag = ? WHERE tag = ? AND ${OF_ACCOUNT}`, to, from, accountId);
+  return 'renamed';
+}
+
+function* deleteTags(accountId: number, tags: readonly string[]): Script<number> {
+  if (tags.length === 0) return 0;
+  const rows = yield q(
+    `DELETE FROM link_tags WHERE tag IN (${tags.map(() => '?').join(', ')}) AND ${OF_ACCOUNT} RETURNING link_id`,
+    ...tags,
+    accountId,
+  );
+  return new Set(rows.map((row) => Number(row.link_id))).size;
+}
+
+const VISIT_COLUMNS = 'link_id, at, referrer, country, device, os, browser, language, source';
+
+/** The conditions of a visit query; each reads one range of click_events_link_at or _account_at. */
+function visitFilter(accountId: number, query: VisitQuery): { where: string; params: Param[] } {
+  const conditions = ['account_id = ?'];
+  const params: Param[] = [accountId];
+  if (query.linkId !== undefined) {
+    conditions.push('link_id = ?');
+    params.push(query.linkId);
+  }
+  if (query.tag !== undefined) {
+    conditions.push(
+      'link_id IN (SELECT t.link_id FROM link_tags t JOIN links l ON l.id = t.link_id WHERE l.account_id = ? AND t.tag = ?)',
+    );
+    params.push(accountId, query.tag);
+  }
+  if (query.domainId !== undefined) {
+    conditions.push('link_id IN (SELECT id FROM links WHERE account_id = ? AND domain_id = ?)');
+    params.push(accountId, query.domainId);
+  }
+  if (query.from !== undefined) {
+    conditions.push('at >= ?');
+    params.push(query.from);
+  }
+  if (query.to !== undefined) {
+    conditions.push('at <= ?');
+    params.push(query.to);
+  }
+  return { where: conditions.join(' AND '), params };
+}
+
+const toVisit = (row: Row): StoredVisit => ({
+  linkId: Number(row.link_id),
+  at: Number(row.at),
+  referrer: String(row.referrer),
+  country: String(row.country),
+  device: String(row.device),
+  os: String(row.os),
+  browser: String(row.browser),
+  language: String(row.language),
+  source: String(row.source),
+});
+
+function* listVisits(accountId: number, query: VisitQuery): Script<{ visits: StoredVisit[]; total: number }> {
+  const { where, params } = visitFilter(accountId, query);
+  const [counted] = yield q(`SELECT COUNT(*) AS n FROM click_events WHERE ${where}`, ...params);
+  const rows = yield q(
+    `SELECT ${VISIT_COLUMNS} FROM click_events WHERE ${where} ORDER BY at DESC LIMIT ? OFFSET ?`,
+    ...params,
+    Math.max(0, Math.floor(query.limit)),
+    Math.max(0, Math.floor(query.offset)),
+  );
+  return { visits: rows.map(toVisit), total: Number(counted?.n ?? 0) };
+}
+
+export function tagStore(runner: ScriptRunner): TagStore & VisitListStore {
+  return {
+    async tagStats(accountId, search) {
+      const rows = await runner.read(tagStats(accountId, search));
+      return rows.map((row) => ({
+        tag: String(row.tag),
+        links: Number(row.links),
+        clicks: Number(row.clicks ?? 0),
+        botHits: Number(row.bot_hits ?? 0),
+      }));
+    },
+    renameTag: (accountId, from, to) => runner.write(renameTag(accountId, from, to)),
+    deleteTags: (accountId, tags) => runner.write(deleteTags(accountId, [...new Set(tags)])),
+    listVisits: (accountId, query) => runner.read(listVisits(accountId, query)),
+  };
+}
