@@ -6,6 +6,7 @@ import type { DemoLog } from './core/ports/shared-state.ts';
 import { ABUSE_SCHEMAS, auditRoutes, reportApiRoutes, reportPages } from './features/abuse/index.ts';
 import { adminPages } from './features/admin/index.ts';
 import { type ClickBuffer, STATS_SCHEMAS, statsApiRoutes, statsPages } from './features/analytics/index.ts';
+import { compatFeature } from './features/compat/index.ts';
 import { DEMO_ASSETS, demoFeature } from './features/demo/index.ts';
 import { DOMAIN_SCHEMAS, domainPages, domainRoutes, tlsAllowedRoute } from './features/domains/index.ts';
 import { GROUP_SCHEMAS, groupRoutes, groupsApi } from './features/groups/index.ts';
@@ -13,6 +14,7 @@ import {
   CREATE_SCHEMAS,
   createEndpoint,
   LINK_SCHEMAS,
+  type LinksApi,
   linkPages,
   linkRoutes,
   linksApi,
@@ -42,6 +44,7 @@ import { managementApi } from './http/management-api.ts';
 import { ProblemSchema } from './http/openapi-parts.ts';
 import { addSecurityHeaders } from './http/security-headers.ts';
 import { serverOptions } from './http/server-options.ts';
+import { compatDeps } from './page-services.ts';
 import { type AppDeps, type ServerServices, serverServices } from './services.ts';
 import { assetRoutes, WEB_ASSETS } from './web/assets.ts';
 import { frameOfSession } from './web/session/handlers.ts';
@@ -105,11 +108,10 @@ function server(config: Config, deps: AppDeps, services: ServerServices): Fastif
   return app;
 }
 
-/** /api/v1: every resource behind the account's keys (docs/api.md §7). */
-async function managementRoutes(app: FastifyInstance, config: Config, services: ServerServices) {
-  const { store, links, pages, now } = services;
-  const origin = config.baseUrl.href.replace(/\/$/, '');
-  const api = linksApi({
+/** The links of /api/v1 as resources, which the compatibility APIs answer with too. */
+function linkResources(services: ServerServices) {
+  const { store, links, now } = services;
+  return linksApi({
     store,
     createLinkAs: links.live.createAs,
     editor: links.editor,
@@ -118,6 +120,17 @@ async function managementRoutes(app: FastifyInstance, config: Config, services: 
     domainOf: services.domains.addressed,
     now,
   });
+}
+
+/** /api/v1: every resource behind the account's keys (docs/api.md §7). */
+async function managementRoutes(
+  app: FastifyInstance,
+  config: Config,
+  services: ServerServices,
+  api: LinksApi,
+) {
+  const { store, links, pages, now } = services;
+  const origin = config.baseUrl.href.replace(/\/$/, '');
   const stats = {
     store,
     now,
@@ -246,7 +259,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       return domain?.id === DEFAULT_DOMAIN_ID ? 'landing' : 'none';
     },
   });
-  await managementRoutes(app, config, services);
+  const api = linkResources(services);
+  await managementRoutes(app, config, services, api);
+  await app.register(compatFeature, compatDeps(config, services, api));
   await app.register(tlsAllowedRoute, { domains: services.domains });
   await signedInPages(app, config, services);
   await redirectFeature(app, {

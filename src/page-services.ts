@@ -1,17 +1,22 @@
 import { randomBytes } from 'node:crypto';
+import packageJson from '../package.json' with { type: 'json' };
 import { eventSinks } from './adapters/event-sinks.ts';
 import type { Resolver } from './adapters/inspect/types.ts';
 import { configuredProvider } from './adapters/oidc/oidc-client.ts';
 import type { Config } from './config.ts';
+import type { MainKeys } from './core/key-authentication.ts';
 import type { RecordAudit } from './core/moderation.ts';
 import type { IdentityProvider } from './core/ports/identity-provider.ts';
+import type { KeyAuthenticator } from './core/ports/key-auth.ts';
 import type { Mailer } from './core/ports/mailer.ts';
 import type { WindowCounter } from './core/ports/shared-state.ts';
 import type { Store } from './core/ports/store.ts';
 import type { LinkOrigins } from './core/short-url.ts';
 import { visitStats } from './features/analytics/index.ts';
+import { type CompatDeps, passwordKeysOf } from './features/compat/index.ts';
+import type { DomainRegistry, DomainsService } from './features/domains/index.ts';
 import { accountGroups } from './features/groups/index.ts';
-import { dashboardService } from './features/links/index.ts';
+import { dashboardService, type LinksApi } from './features/links/index.ts';
 import { type Metrics, webhookMetrics } from './features/ops/index.ts';
 import { webhookServices } from './features/webhooks/index.ts';
 import {
@@ -19,6 +24,7 @@ import {
   invitationsService,
   membersService,
   oidcSignIn,
+  type SignInService,
   signInService,
   workspaceAdmin,
 } from './features/workspaces/index.ts';
@@ -123,3 +129,38 @@ export function eventServices(
 }
 
 export type EventServices = ReturnType<typeof eventServices>;
+
+/** What the compatibility APIs are given of the server's services. */
+export interface CompatParts {
+  store: Store;
+  now: () => number;
+  domains: Pick<DomainsService, 'addressed' | 'choices'> & {
+    registry: LinkOrigins & Pick<DomainRegistry, 'served'>;
+  };
+  pages: { auth: Pick<SignInService, 'signIn'> };
+  links: { keys: KeyAuthenticator; workspaceKeys: MainKeys };
+}
+
+/** What the compatibility APIs answer with (docs/api.md §15): Snip's keys, links, tags, visits and domains. */
+export function compatDeps(config: Config, services: CompatParts, links: LinksApi): CompatDeps {
+  const { store, domains } = services;
+  const personalOf = async (userId: number) =>
+    (await store.workspacesOf(userId)).find(({ workspace }) => workspace.personalOf === userId)?.workspace.id;
+  return {
+    keys: services.links.keys,
+    passwordKeys: passwordKeysOf(services.pages.auth.signIn, personalOf, services.links.workspaceKeys),
+    links,
+    store,
+    origins: domains.registry,
+    domainOf: domains.addressed,
+    domainChoices: domains.choices,
+    redirectsOf: (host) => {
+      const served = domains.registry.served(host);
+      return { root: served?.rootRedirect ?? null, notFound: served?.notFoundRedirect ?? null };
+    },
+    now: services.now,
+    baseUrl: config.baseUrl,
+    version: packageJson.version,
+    retentionDays: config.analyticsRetentionDays,
+  };
+}

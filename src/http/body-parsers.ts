@@ -1,22 +1,57 @@
 import formbody from '@fastify/formbody';
-import multipart from '@fastify/multipart';
-import type { FastifyInstance } from 'fastify';
+import multipart, { type Multipart } from '@fastify/multipart';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 export const MAX_BODY_BYTES = 64 * 1024;
+
+const MULTIPART_LIMITS = {
+  fieldNameSize: 100,
+  fieldSize: MAX_BODY_BYTES,
+  fields: 20,
+  fileSize: MAX_BODY_BYTES,
+  files: 3,
+  parts: 25,
+};
+
+/** A part's value: a field's text, a file's bytes; undefined for neither. */
+function partValue(part: Multipart): unknown {
+  if ('value' in part && part.value !== undefined) return part.value;
+  return (part as unknown as { _buf?: Buffer })._buf;
+}
+
+/**
+ * A multipart body's fields as plain keys and values (a repeated name: its values in order), read
+ * before validation. A body the parser cannot read (no boundary, cut short) is the client's fault:
+ * a 400 every surface answers in its own form, never a 500.
+ */
+async function readMultipart(request: FastifyRequest): Promise<void> {
+  if (!request.isMultipart()) return;
+  let fields: Record<string, Multipart | Multipart[] | undefined> = {};
+  try {
+    for await (const part of request.parts()) {
+      fields = part.fields;
+      if (part.type === 'file') await part.toBuffer();
+    }
+  } catch (error) {
+    if ((error as { statusCode?: number }).statusCode !== undefined) throw error;
+    throw Object.assign(new Error('The multipart body could not be read.'), {
+      statusCode: 400,
+      cause: error,
+    });
+  }
+  const body: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(fields)) {
+    const values = (Array.isArray(field) ? field : [field]).map((part) => part && partValue(part));
+    const present = values.filter((value) => value !== undefined);
+    if (present.length > 0) body[key] = Array.isArray(field) ? present : present[0];
+  }
+  request.body = body;
+}
 
 /** JSON (built in), urlencoded and multipart forms; nothing else is read (text/plain becomes 300). */
 export async function registerBodyParsers(app: FastifyInstance): Promise<void> {
   app.removeContentTypeParser('text/plain');
   await app.register(formbody, { bodyLimit: MAX_BODY_BYTES });
-  await app.register(multipart, {
-    attachFieldsToBody: 'keyValues',
-    limits: {
-      fieldNameSize: 100,
-      fieldSize: MAX_BODY_BYTES,
-      fields: 20,
-      fileSize: MAX_BODY_BYTES,
-      files: 3,
-      parts: 25,
-    },
-  });
+  await app.register(multipart, { limits: MULTIPART_LIMITS });
+  app.addHook('preValidation', readMultipart);
 }

@@ -61,6 +61,39 @@ describe('wrong methods on API routes', () => {
   });
 });
 
+describe('unreadable multipart bodies', () => {
+  it("are a 400 in each surface's own form, never a 500, and a whole one is still read", async () => {
+    const t = await startTestApp();
+    try {
+      const cut = '--xx\r\nContent-Disposition: form-data; name="url"\r\n\r\nhttps://example.com/a';
+      for (const url of ['/create', '/api/v1/links', '/login']) {
+        for (const [type, payload] of [
+          ['multipart/form-data; boundary=xx', cut],
+          ['multipart/form-data', 'no boundary at all'],
+        ] as const) {
+          const answer = await t.app.inject({
+            method: 'POST',
+            url,
+            headers: { 'content-type': type, 'x-api-key': t.apiKey },
+            payload,
+          });
+          assert.equal(answer.statusCode, 400, `${url} ${type}`);
+        }
+      }
+      const whole = await t.app.inject({
+        method: 'POST',
+        url: '/create',
+        headers: { 'content-type': 'multipart/form-data; boundary=xx' },
+        payload: `--xx\r\nContent-Disposition: form-data; name="apikey"\r\n\r\n${t.apiKey}\r\n${cut}\r\n--xx--\r\n`,
+      });
+      assert.equal(whole.statusCode, 201);
+      assert.equal(whole.json().error, '');
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe('HSTS', () => {
   it('is sent on every answer when BASE_URL is https, and never over plain http', async () => {
     const secure = await startTestApp();

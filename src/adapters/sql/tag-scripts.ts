@@ -44,7 +44,8 @@ function* deleteTags(accountId: number, tags: readonly string[]): Script<number>
   return new Set(rows.map((row) => Number(row.link_id))).size;
 }
 
-const VISIT_COLUMNS = 'link_id, at, referrer, country, device, os, browser, language, source';
+const VISIT_COLUMNS =
+  'e.link_id, l.code, l.domain_id, e.at, e.referrer, e.country, e.device, e.os, e.browser, e.language, e.source';
 
 /** The conditions of a visit query; each reads one range of click_events_link_at or _account_at. */
 function visitFilter(accountId: number, query: VisitQuery): { where: string; params: Param[] } {
@@ -77,6 +78,8 @@ function visitFilter(accountId: number, query: VisitQuery): { where: string; par
 
 const toVisit = (row: Row): StoredVisit => ({
   linkId: Number(row.link_id),
+  code: String(row.code),
+  domainId: Number(row.domain_id),
   at: Number(row.at),
   referrer: String(row.referrer),
   country: String(row.country),
@@ -91,7 +94,8 @@ function* listVisits(accountId: number, query: VisitQuery): Script<{ visits: Sto
   const { where, params } = visitFilter(accountId, query);
   const [counted] = yield q(`SELECT COUNT(*) AS n FROM click_events WHERE ${where}`, ...params);
   const rows = yield q(
-    `SELECT ${VISIT_COLUMNS} FROM click_events WHERE ${where} ORDER BY at DESC LIMIT ? OFFSET ?`,
+    `SELECT ${VISIT_COLUMNS} FROM (SELECT * FROM click_events WHERE ${where} ORDER BY at DESC LIMIT ? OFFSET ?) e
+     JOIN links l ON l.id = e.link_id ORDER BY e.at DESC`,
     ...params,
     Math.max(0, Math.floor(query.limit)),
     Math.max(0, Math.floor(query.offset)),

@@ -42,6 +42,9 @@ export interface VisitQuery {
 /** A raw visit as kept: no address, no user agent, nothing that identifies a visitor (docs/api.md §9.2). */
 export interface StoredVisit {
   linkId: number;
+  /** The link's code and domain, to name the short URL visited. */
+  code: string;
+  domainId: number;
   /** Epoch ms. */
   at: number;
   /** Host of the Referer; `direct` when none. */

@@ -38,6 +38,20 @@ const TAGS = [
     name: 'Webhooks',
     description: 'The management API: endpoints that hear signed events, and their deliveries.',
   },
+  {
+    name: 'Shlink compatibility',
+    description:
+      "Shlink's REST API v3 under /rest, answered by Snip: Shlink's clients work with a Snip key as their API key.",
+  },
+  {
+    name: 'Kutt compatibility',
+    description: "Kutt's API v2 under /api/v2, answered by Snip: Kutt's clients work with a Snip key.",
+  },
+  {
+    name: 'YOURLS compatibility',
+    description:
+      "YOURLS's /yourls-api.php, answered by Snip: a Snip key as the signature, or a Snip email and password.",
+  },
   { name: 'QR codes', description: 'A PNG QR code for every short link.' },
   { name: 'Operations', description: 'Liveness and readiness, for load balancers and orchestrators.' },
 ];
@@ -86,6 +100,19 @@ export function openapiDocument(baseUrl: URL): FastifyDynamicSwaggerOptions['ope
           type: 'http',
           scheme: 'bearer',
           description: 'The API key as a bearer token (/api/v1).',
+        },
+        ApiKeyQuery: {
+          type: 'apiKey',
+          in: 'query',
+          name: 'apiKey',
+          description: 'The API key in the query (Shlink compatibility: GET /rest/v3/short-urls/shorten).',
+        },
+        YourlsSignature: {
+          type: 'apiKey',
+          in: 'query',
+          name: 'signature',
+          description:
+            'The API key as the YOURLS signature (YOURLS compatibility; or `username` + `password` of a Snip account).',
         },
       },
     },

@@ -138,6 +138,8 @@ export function runCompatContract(store: () => Store): void {
       assert.deepEqual(ofA.visits, [
         {
           linkId: a.id,
+          code: a.code,
+          domainId: 0,
           at: D1 + HOUR,
           referrer: 'example.com',
           country: 'DE',

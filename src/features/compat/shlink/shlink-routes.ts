@@ -1,0 +1,46 @@
+import type { FastifyInstance } from 'fastify';
+import type { CompatDeps } from '../compat-deps.ts';
+import { domainRoutes } from './domain-routes.ts';
+import { redirectRuleRoutes } from './redirect-rule-routes.ts';
+import { requireShlinkKeys } from './shlink-auth.ts';
+import { answerCrossOrigin } from './shlink-cors.ts';
+import { answerShlinkErrors } from './shlink-errors.ts';
+import { shortUrlRoutes } from './short-url-routes.ts';
+import { tagRoutes } from './tag-routes.ts';
+import { visitRoutes } from './visit-routes.ts';
+
+/**
+ * The Shlink API on Snip (docs/api.md §15, docs/migrating/shlink.md): Shlink's REST API v3 under
+ * /rest, so that Shlink's clients work with a Snip key as their API key. The routes read their
+ * input themselves, field by field, so that every wrong value is Shlink's invalid-data naming it:
+ * the route schemas only describe (/openapi.json), they neither validate nor serialize here.
+ */
+/**
+ * Shlink's client sends Content-Type: application/json on every request, a DELETE with no body
+ * included: an empty body is no body here, not a malformed one.
+ */
+function acceptEmptyJson(app: FastifyInstance): void {
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '' || body.length === 0) {
+      done(null, undefined);
+      return;
+    }
+    parseJson(request, String(body), done);
+  });
+}
+
+export async function shlinkRoutes(app: FastifyInstance, deps: CompatDeps): Promise<void> {
+  app.setValidatorCompiler(() => () => true);
+  acceptEmptyJson(app);
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  answerShlinkErrors(app);
+  answerCrossOrigin(app);
+  requireShlinkKeys(app, deps.keys);
+  domainRoutes(app, deps);
+  visitRoutes(app, deps);
+  redirectRuleRoutes(app, deps);
+  shortUrlRoutes(app, deps);
+  tagRoutes(app, deps);
+}
