@@ -1,7 +1,6 @@
 import cookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
-import { DEFAULT_DOMAIN_ID } from './core/link-key.ts';
 import type { DemoLog } from './core/ports/shared-state.ts';
 import { ABUSE_SCHEMAS, auditRoutes, reportApiRoutes, reportPages } from './features/abuse/index.ts';
 import { adminPages } from './features/admin/index.ts';
@@ -11,13 +10,13 @@ import { DEMO_ASSETS, demoFeature } from './features/demo/index.ts';
 import { DOMAIN_SCHEMAS, domainPages, domainRoutes, tlsAllowedRoute } from './features/domains/index.ts';
 import { GROUP_SCHEMAS, groupRoutes, groupsApi } from './features/groups/index.ts';
 import {
+  type BulkLinks,
+  bulkRoutes,
   CREATE_SCHEMAS,
   createEndpoint,
   LINK_SCHEMAS,
-  type LinksApi,
   linkPages,
   linkRoutes,
-  linksApi,
 } from './features/links/index.ts';
 import {
   collectOpenapi,
@@ -26,7 +25,13 @@ import {
   observeRuntime,
   opsFeature,
 } from './features/ops/index.ts';
-import { type LinkCache, REDIRECT_ROUTES, redirectFeature } from './features/redirect/index.ts';
+import {
+  type LinkCache,
+  PASSWORD_TRIES,
+  qrApiRoutes,
+  REDIRECT_ROUTES,
+  redirectFeature,
+} from './features/redirect/index.ts';
 import { WEBHOOK_SCHEMAS, webhookPages, webhookRoutes } from './features/webhooks/index.ts';
 import {
   AccountSchema,
@@ -44,7 +49,7 @@ import { managementApi } from './http/management-api.ts';
 import { ProblemSchema } from './http/openapi-parts.ts';
 import { addSecurityHeaders } from './http/security-headers.ts';
 import { serverOptions } from './http/server-options.ts';
-import { compatDeps } from './page-services.ts';
+import { compatDeps, type LinkApis, linkApis, rootOfHost } from './page-services.ts';
 import { type AppDeps, type ServerServices, serverServices } from './services.ts';
 import { assetRoutes, WEB_ASSETS } from './web/assets.ts';
 import { frameOfSession } from './web/session/handlers.ts';
@@ -68,12 +73,6 @@ declare module 'fastify' {
     demoLog: DemoLog;
   }
 }
-
-/**
- * Wrong passwords an address may try per protected link in a window, and a link may take from
- * every address together in an hour (docs/api.md §8.2).
- */
-const PASSWORD_TRIES = { limit: 10, windowMs: 15 * 60_000, perLink: { limit: 100, windowMs: 3_600_000 } };
 
 /** The server itself, the redirect's hot path answering below the router; it never listens here. */
 function server(config: Config, deps: AppDeps, services: ServerServices): FastifyInstance {
@@ -108,26 +107,12 @@ function server(config: Config, deps: AppDeps, services: ServerServices): Fastif
   return app;
 }
 
-/** The links of /api/v1 as resources, which the compatibility APIs answer with too. */
-function linkResources(services: ServerServices) {
-  const { store, links, now } = services;
-  return linksApi({
-    store,
-    createLinkAs: links.live.createAs,
-    editor: links.editor,
-    cursors: links.cursors,
-    origins: services.domains.registry,
-    domainOf: services.domains.addressed,
-    now,
-  });
-}
-
 /** /api/v1: every resource behind the account's keys (docs/api.md §7). */
 async function managementRoutes(
   app: FastifyInstance,
   config: Config,
   services: ServerServices,
-  api: LinksApi,
+  { api, bulk }: LinkApis,
 ) {
   const { store, links, pages, now } = services;
   const origin = config.baseUrl.href.replace(/\/$/, '');
@@ -140,7 +125,10 @@ async function managementRoutes(
   await app.register(
     async (v1) => {
       managementApi(v1, links.keys);
+      await v1.register(bulkRoutes, { bulk });
       await v1.register(linkRoutes, { api, origin });
+      const qr = { store, images: services.redirect.images, origins: services.domains.registry };
+      await v1.register(qrApiRoutes, { ...qr, domainOf: services.domains.addressed });
       await v1.register(statsApiRoutes, stats);
       await v1.register(groupRoutes, { api: groupsApi({ store, groups: pages.groups }), origin });
       await v1.register(accountApiRoutes, { store });
@@ -164,7 +152,12 @@ async function managementRoutes(
 }
 
 /** Every page behind the session, and the pages' own files. */
-async function signedInPages(app: FastifyInstance, config: Config, services: ServerServices) {
+async function signedInPages(
+  app: FastifyInstance,
+  config: Config,
+  services: ServerServices,
+  bulk: BulkLinks,
+) {
   const { pages, links } = services;
   await app.register(accountPages, {
     ...pages.session,
@@ -188,6 +181,7 @@ async function signedInPages(app: FastifyInstance, config: Config, services: Ser
     dashboard: pages.dashboard,
     groups: pages.groups,
     createLinkFor: links.live.forAccount,
+    bulk,
     editor: links.editor,
     origins: services.domains.registry,
     domainOf: services.domains.addressed,
@@ -253,17 +247,21 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     streamSeconds: config.sseMaxSeconds,
     now,
     frameOf,
-    rootOf: (host) => {
-      const domain = services.domains.registry.served(host);
-      if (domain?.rootRedirect) return { redirect: domain.rootRedirect };
-      return domain?.id === DEFAULT_DOMAIN_ID ? 'landing' : 'none';
-    },
+    rootOf: rootOfHost(services.domains.registry),
   });
-  const api = linkResources(services);
-  await managementRoutes(app, config, services, api);
-  await app.register(compatFeature, compatDeps(config, services, api));
+  const apis = linkApis({
+    ...services,
+    createLinkAs: links.live.createAs,
+    createFor: links.live.forAccount,
+    editor: links.editor,
+    cursors: links.cursors,
+    origins: services.domains.registry,
+    domainOf: services.domains.addressed,
+  });
+  await managementRoutes(app, config, services, apis);
+  await app.register(compatFeature, compatDeps(config, services, apis.api));
   await app.register(tlsAllowedRoute, { domains: services.domains });
-  await signedInPages(app, config, services);
+  await signedInPages(app, config, services, apis.bulk);
   await redirectFeature(app, {
     cache: redirect.cache,
     images: redirect.images,

@@ -5,6 +5,7 @@ import type { Resolver } from './adapters/inspect/types.ts';
 import { configuredProvider } from './adapters/oidc/oidc-client.ts';
 import type { Config } from './config.ts';
 import type { MainKeys } from './core/key-authentication.ts';
+import { DEFAULT_DOMAIN_ID } from './core/link-key.ts';
 import type { RecordAudit } from './core/moderation.ts';
 import type { IdentityProvider } from './core/ports/identity-provider.ts';
 import type { KeyAuthenticator } from './core/ports/key-auth.ts';
@@ -16,7 +17,14 @@ import { visitStats } from './features/analytics/index.ts';
 import { type CompatDeps, passwordKeysOf } from './features/compat/index.ts';
 import type { DomainRegistry, DomainsService } from './features/domains/index.ts';
 import { accountGroups } from './features/groups/index.ts';
-import { dashboardService, type LinksApi } from './features/links/index.ts';
+import {
+  type BulkLinksDeps,
+  bulkLinks,
+  dashboardService,
+  type LinksApi,
+  type LinksApiDeps,
+  linksApi,
+} from './features/links/index.ts';
 import { type Metrics, webhookMetrics } from './features/ops/index.ts';
 import { webhookServices } from './features/webhooks/index.ts';
 import {
@@ -164,3 +172,20 @@ export function compatDeps(config: Config, services: CompatParts, links: LinksAp
     retentionDays: config.analyticsRetentionDays,
   };
 }
+
+/** What `/` of a host answers: its domain's root redirect, the landing page on the default domain, else nothing. */
+export function rootOfHost(registry: Pick<DomainRegistry, 'served'>) {
+  return (host: string | undefined): { redirect: string } | 'landing' | 'none' => {
+    const domain = registry.served(host);
+    if (domain?.rootRedirect) return { redirect: domain.rootRedirect };
+    return domain?.id === DEFAULT_DOMAIN_ID ? 'landing' : 'none';
+  };
+}
+
+/** The links of /api/v1 as resources, which the compatibility APIs answer with too, one by one and in bulk. */
+export function linkApis(deps: LinksApiDeps & Pick<BulkLinksDeps, 'createFor' | 'counter'>) {
+  const api = linksApi(deps);
+  return { api, bulk: bulkLinks({ ...deps, api }) };
+}
+
+export type LinkApis = ReturnType<typeof linkApis>;

@@ -203,15 +203,31 @@ export interface Link {
   rules: readonly LinkRule[];
   /** An operator disabled it for abuse: it answers 410 until an operator enables it (docs/api.md §13). */
   disabled: { at: Date; reason: string } | null;
+  /** The short URL's own query is appended to the target at the redirect (docs/api.md §16). */
+  forwardQuery: boolean;
+  /** The card link previewers get instead of the redirect; null: they are redirected too. */
+  preview: LinkPreview | null;
 }
 
-/** The rules a link keeps besides its target (docs/api.md §8.2–8.3), as stored. */
+/** The card a link previewer (a chat app, a social network) shows for a link (docs/api.md §16). */
+export interface LinkPreview {
+  title: string;
+  description: string;
+  /** An https URL; null: none. */
+  image: string | null;
+}
+
+/** The rules a link keeps besides its target (docs/api.md §8.2–8.3, §16), as stored. */
 export interface LinkGuards {
   expiresAt?: Date | null;
   maxClicks?: number | null;
   passwordHash?: string | null;
   /** [] removes them. */
   rules?: readonly LinkRule[];
+  /** The short URL's own query is appended to the target at the redirect. */
+  forwardQuery?: boolean;
+  /** null removes it. */
+  preview?: LinkPreview | null;
 }
 
 export interface NewLink {

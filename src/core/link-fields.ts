@@ -1,5 +1,6 @@
-import type { LinkGuards } from './entities.ts';
+import type { LinkGuards, LinkPreview } from './entities.ts';
 import { Refusal } from './errors.ts';
+import { checkPreview } from './link-campaign.ts';
 import { hashPassword } from './password.ts';
 import { isReservedPath, LINK_CODE_PATTERN } from './short-code.ts';
 import { parseTargetUrl, type TargetUrl } from './target-url.ts';
@@ -61,6 +62,10 @@ export interface LinkRuleFields {
   maxClicks?: number | null;
   password?: string | null;
   rules?: readonly unknown[] | null;
+  /** docs/api.md §16: append the short URL's query to the target. */
+  forwardQuery?: boolean;
+  /** docs/api.md §16: the card link previewers get; null removes it (core/link-campaign.ts checks it). */
+  preview?: unknown;
 }
 
 /** The rule fields once their shape is checked: null clears one, undefined leaves it as it is. */
@@ -69,6 +74,8 @@ export interface CheckedRuleFields {
   maxClicks?: number | null;
   password?: string | null;
   rules?: Array<{ if: RuleCondition; url: string; target: TargetUrl }>;
+  forwardQuery?: boolean;
+  preview?: LinkPreview | null;
 }
 
 export const MAX_CLICKS_LIMIT = 1_000_000_000;
@@ -156,6 +163,11 @@ export function checkLinkRules(fields: LinkRuleFields, nowMs: number): CheckedRu
   }
   if (password !== undefined) checked.password = password;
   if (rules !== undefined) checked.rules = rules === null ? [] : checkRules(rules);
+  if (fields.forwardQuery !== undefined) {
+    if (typeof fields.forwardQuery !== 'boolean') throw new Refusal('300', 'forward_query is true or false.');
+    checked.forwardQuery = fields.forwardQuery;
+  }
+  if (fields.preview !== undefined) checked.preview = checkPreview(fields.preview);
   return checked;
 }
 
@@ -169,5 +181,7 @@ export async function guardsOf(checked: CheckedRuleFields): Promise<LinkGuards> 
   }
   if (checked.rules !== undefined)
     guards.rules = checked.rules.map((rule) => ({ if: rule.if, url: rule.url }));
+  if (checked.forwardQuery !== undefined) guards.forwardQuery = checked.forwardQuery;
+  if (checked.preview !== undefined) guards.preview = checked.preview;
   return guards;
 }

@@ -1,5 +1,5 @@
 import type { LinkChange } from '../../core/entities.ts';
-import { LINK_COLUMNS, rulesText } from './rows.ts';
+import { LINK_COLUMNS, previewText, rulesText } from './rows.ts';
 
 /**
  * Statements of a link's change and its tags, one text for both dialects (`?` placeholders; the
@@ -52,6 +52,14 @@ export function changeStatement(
   if (guards.rules !== undefined) {
     sets.push('rules = ?');
     values.push(rulesText(guards.rules));
+  }
+  if (guards.forwardQuery !== undefined) {
+    sets.push('forward_query = ?');
+    values.push(guards.forwardQuery ? 1 : 0);
+  }
+  if (guards.preview !== undefined) {
+    sets.push('preview = ?');
+    values.push(previewText(guards.preview));
   }
   return { sql: `UPDATE links SET ${sets.join(', ')} WHERE id = ?`, values };
 }

@@ -6,7 +6,7 @@
  */
 
 import { isRole } from '../../core/authorization.ts';
-import type { ApiKeyInfo, Group, KeyOwner, Link, NewLink, Plan, SessionRecord } from '../../core/entities.ts';
+import type { ApiKeyInfo, Group, KeyOwner, Link, LinkPreview, NewLink, Plan, SessionRecord } from '../../core/entities.ts';
 import { scopesFrom } from '../../core/scopes.ts';
 import type { LinkRule } from '../../core/targeting.ts';
 
@@ -32,16 +32,17 @@ export const JOINED_PLAN_COLUMNS =
 
 export const LINK_COLUMNS =
   'id, code, domain_id, account_id, group_id, long_url, normalized_url, title, clicks, bot_hits, unique_visitors, ' +
-  'created_at, updated_at, expires_at, max_clicks, limit_used, password_hash, rules, disabled_at, disabled_reason';
+  'created_at, updated_at, expires_at, max_clicks, limit_used, password_hash, rules, disabled_at, disabled_reason, ' +
+  'forward_query, preview';
 
 /** The columns a new link is inserted with, in the order of `newLinkValues`. */
 export const NEW_LINK_COLUMNS =
   'code, account_id, group_id, long_url, normalized_url, url_hash, title, created_at, ' +
-  'expires_at, max_clicks, password_hash, rules, domain_id';
+  'expires_at, max_clicks, password_hash, rules, domain_id, forward_query, preview';
 
 /** Placeholders for NEW_LINK_COLUMNS. */
 export const NEW_LINK_PLACEHOLDERS = (mark: (n: number) => string) =>
-  Array.from({ length: 13 }, (_, i) => mark(i + 1)).join(', ');
+  Array.from({ length: 15 }, (_, i) => mark(i + 1)).join(', ');
 
 export function newLinkValues(link: NewLink, createdAt: number): Array<string | number | null> {
   const guards = link.guards ?? {};
@@ -59,12 +60,24 @@ export function newLinkValues(link: NewLink, createdAt: number): Array<string | 
     guards.passwordHash ?? null,
     rulesText(guards.rules),
     link.domainId,
+    guards.forwardQuery ? 1 : 0,
+    previewText(guards.preview),
   ];
 }
 
 /** Rules as stored: JSON, or NULL for none. */
 export function rulesText(rules: readonly LinkRule[] | undefined): string | null {
   return rules && rules.length > 0 ? JSON.stringify(rules) : null;
+}
+
+/** A preview as stored: JSON, or NULL for none. */
+export function previewText(preview: LinkPreview | null | undefined): string | null {
+  return preview ? JSON.stringify(preview) : null;
+}
+
+function previewOf(text: unknown): LinkPreview | null {
+  if (typeof text !== 'string' || text === '') return null;
+  return JSON.parse(text) as LinkPreview;
 }
 
 function rulesOf(text: unknown): LinkRule[] {
@@ -164,6 +177,8 @@ export function toLink(row: Row): Link {
       row.disabled_at === null || row.disabled_at === undefined
         ? null
         : { at: new Date(Number(row.disabled_at)), reason: String(row.disabled_reason ?? '') },
+    forwardQuery: truthy(row.forward_query),
+    preview: previewOf(row.preview),
   };
 }
 

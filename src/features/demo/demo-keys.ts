@@ -103,6 +103,8 @@ export function demoLinkStore(real: Pick<LinkStore, 'isCodeIssued'>): CreateLink
         limitUsed: 0,
         passwordHash: guards?.passwordHash ?? null,
         rules: guards?.rules ?? [],
+        forwardQuery: guards?.forwardQuery ?? false,
+        preview: guards?.preview ?? null,
       };
       return { kind: 'created', link: stored };
     },

@@ -1,5 +1,6 @@
 import type { Actor, Group, Link, LinkGuards } from '../../core/entities.ts';
 import { Refusal } from '../../core/errors.ts';
+import { campaignUrl } from '../../core/link-campaign.ts';
 import { checkLinkRules, checkSlug, checkTags, checkTitle, guardsOf } from '../../core/link-fields.ts';
 import type { Inspector } from '../../core/ports/inspector.ts';
 import type { KeyAuthenticator } from '../../core/ports/key-auth.ts';
@@ -150,7 +151,7 @@ export function createLinkService(deps: CreateLinkDeps) {
   async function create(actor: Actor, draft: LinkDraft): Promise<Link> {
     if (deps.isSuspended?.(actor.accountId)) throw new Refusal('303', 'This workspace is suspended.');
     if (draft.url === undefined || draft.url.trim() === '') throw new Refusal('302');
-    const target = targetOrRefuse(draft.url);
+    const target = targetOrRefuse(campaignUrl(draft.url, draft.utm));
     const group = await findGroup(deps, actor.accountId, draft.group);
     const domainId = await deps.domains.forNewLink(actor.accountId, draft.domain);
     const slug = await freeSlug(deps, domainId, draft.slug);

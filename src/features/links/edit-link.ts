@@ -1,5 +1,6 @@
 import type { Link, LinkChange } from '../../core/entities.ts';
 import { Refusal } from '../../core/errors.ts';
+import { campaignUrl } from '../../core/link-campaign.ts';
 import { checkLinkRules, checkTags, checkTitle, guardsOf } from '../../core/link-fields.ts';
 import { linkKey } from '../../core/link-key.ts';
 import type { Inspector } from '../../core/ports/inspector.ts';
@@ -66,7 +67,8 @@ export function linkEditor(deps: EditLinkDeps): LinkEditor {
     const change: LinkChange = {};
     // The checks in the order of creating a link; what needs no fetch first, so a refused field
     // never costs an inspection.
-    const target = patch.url === undefined ? undefined : targetOrRefuse(patch.url);
+    const url = patch.utm === undefined ? patch.url : campaignUrl(patch.url ?? link.longUrl, patch.utm);
+    const target = url === undefined ? undefined : targetOrRefuse(url);
     if (patch.group === null) change.groupId = null;
     else if (patch.group !== undefined)
       change.groupId = (await groupOrRefuse(deps.store, accountId, patch.group)).id;

@@ -3,6 +3,7 @@
  * changing it; POST /create in its envelope and the links of /api/v1; the dashboard's pages; and
  * `snip link …`, with `link import` from other shorteners.
  */
+export { bulkRoutes } from './api/bulk-routes.ts';
 export { createEndpoint } from './api/create-endpoint.ts';
 export { createRoute } from './api/create-route.ts';
 export { CREATE_SCHEMAS } from './api/create-schemas.ts';
@@ -11,8 +12,9 @@ export { type EnvelopeOptions, type EnvelopeRenderer, envelopeRenderer } from '.
 export { linkRoutes } from './api/link-routes.ts';
 export type { LinkResource } from './api/link-schemas.ts';
 export { LINK_SCHEMAS } from './api/link-schemas.ts';
-export { type LinkAddress, type LinksApi, linksApi } from './api/links-api.ts';
+export { type LinkAddress, type LinksApi, type LinksApiDeps, linksApi } from './api/links-api.ts';
 export { linkResource, linkResources } from './api/resources.ts';
+export { type BulkItem, type BulkLinks, type BulkLinksDeps, bulkLinks } from './bulk-links.ts';
 export { LINK_COMMANDS, LINK_FLAGS, LINK_NEGATED, type LinkCliDeps } from './cli/link-commands.ts';
 export {
   type CreateLinkRequest,

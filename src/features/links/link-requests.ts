@@ -14,6 +14,8 @@ export interface LinkDraft extends LinkRuleFields {
   /** Instead of the target page's title. */
   title?: string;
   tags?: readonly string[];
+  /** UTM parameters written into the URL's query (docs/api.md §16; core/link-campaign.ts checks them). */
+  utm?: unknown;
   /** The host of the domain it goes on (docs/api.md §12); the workspace's default when absent. */
   domain?: string;
   clientAddress: string;
@@ -50,6 +52,8 @@ export interface LinkPatch extends LinkRuleFields {
   /** A group's ID or API identifier; null takes the link out of its group. */
   group?: string | null;
   tags?: readonly string[];
+  /** Written into the new url's query, or the link's current one when no url is given. */
+  utm?: unknown;
 }
 
 /**

@@ -8,6 +8,19 @@ import type { RedirectAnswer } from './fast-path.ts';
 import { type GuardedOptions, guardedRedirects } from './guarded-redirects.ts';
 import type { LinkCache } from './link-cache.ts';
 import { qrcodeRoute } from './qrcode.ts';
+
+export { qrApiRoutes } from './qr-api.ts';
+
+/**
+ * Wrong passwords an address may try per protected link in a window, and a link may take from
+ * every address together in an hour (docs/api.md §8.2).
+ */
+export const PASSWORD_TRIES = {
+  limit: 10,
+  windowMs: 15 * 60_000,
+  perLink: { limit: 100, windowMs: 3_600_000 },
+};
+
 import { type RedirectRouteOptions, registerRedirects } from './route.ts';
 
 /**

@@ -423,6 +423,8 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
           passwordHash: null,
           rules: [],
           disabled: null,
+          forwardQuery: false,
+          preview: null,
         });
         assert.deepEqual(await store.findLinkByCode(0, input.code), result.link);
         assert.deepEqual(await store.findLiveLinkByUrlHash(account.id, 0, input.urlHash), result.link);

@@ -1,8 +1,15 @@
 import { type Static, Type } from '@sinclair/typebox';
+import {
+  MAX_PREVIEW_DESCRIPTION,
+  MAX_PREVIEW_TITLE,
+  MAX_UTM_VALUE,
+  UTM_KEYS,
+} from '../../../core/link-campaign.ts';
 import { MAX_LINK_PASSWORD, MAX_TAG_LENGTH, MAX_TAGS, MAX_TITLE_LENGTH } from '../../../core/link-fields.ts';
 import { MAX_URL_LENGTH } from '../../../core/target-url.ts';
 import { MAX_RULES } from '../../../core/targeting.ts';
 import { DOMAIN_PARAM } from '../../domains/index.ts';
+import { CAMPAIGN_FIELDS, CAMPAIGN_RESOURCE } from './campaign-schemas.ts';
 
 /**
  * The management API's resources and request bodies (docs/api.md §7.2–7.3): fastify validates and
@@ -98,6 +105,7 @@ export const LinkSchema = Type.Object(
         'design, so one person on two days counts twice.',
     }),
     bot_hits: Type.Integer({ minimum: 0, description: 'Redirects of bots, previews and prefetches.' }),
+    ...CAMPAIGN_RESOURCE,
   },
   { $id: 'Link', additionalProperties: false },
 );
@@ -150,6 +158,7 @@ const ruleFields = {
       description: `At most ${MAX_RULES} targeting rules, in order; [] or null removes them.`,
     }),
   ),
+  ...CAMPAIGN_FIELDS,
 };
 
 export const CreateLinkBody = Type.Object(

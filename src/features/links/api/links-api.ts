@@ -38,12 +38,15 @@ export interface LinkAddress {
 const noSuchLink = () => new Refusal('314', 'This account has no live link with that code.');
 
 /** What the API's link fields mean to the services. */
-function ruleFields(body: Pick<CreateLinkBodyType, 'expires_at' | 'max_clicks' | 'password' | 'rules'>) {
+function ruleFields(body: PatchLinkBodyType) {
   return {
     expiresAt: body.expires_at,
     maxClicks: body.max_clicks,
     password: body.password,
     rules: body.rules,
+    forwardQuery: body.forward_query,
+    preview: body.preview,
+    utm: body.utm,
   };
 }
 

@@ -30,6 +30,8 @@ export function linkResource(
     clicks: link.clicks,
     unique_visitors: link.uniqueVisitors,
     bot_hits: link.botHits,
+    forward_query: link.forwardQuery,
+    preview: link.preview && { ...link.preview },
   };
 }
 

@@ -11,6 +11,7 @@ import {
   workspaceFrame,
 } from '../../../web/session/workspace-pages.ts';
 import type { AccountGroups } from '../../groups/index.ts';
+import type { BulkLinks } from '../bulk-links.ts';
 import type { CreateLinkFor, LinkEditor } from '../link-requests.ts';
 import type { DashboardService, LinkFilter } from './dashboard.ts';
 import type { DomainChoices } from './dashboard-page.ts';
@@ -23,6 +24,8 @@ export interface DashboardRouteOptions extends WorkspaceDeps {
   groups: AccountGroups;
   /** Creating a link with every check of /create, for the signed-in account. */
   createLinkFor: CreateLinkFor;
+  /** Many links at once: the bulk create's rows (docs/api.md §16). */
+  bulk: BulkLinks;
   editor: LinkEditor;
   origins: LinkOrigins;
   /** The domain `?domain=` names for the workspace (317 for one it does not see). */
