@@ -108,10 +108,20 @@ describe('Shlink short URLs through the Shlink client', () => {
     });
     assert.deepEqual(made.visitsSummary, { total: 0, nonBots: 0, bots: 0 });
     assert.equal(made.crawlable, false);
-    assert.equal(made.forwardQuery, false);
+    assert.equal(made.forwardQuery, true);
     assert.equal(made.hasRedirectRules, false);
     assert.deepEqual(await client.getShortUrl({ shortCode: 'full-slug' }), made);
     assert.deepEqual(await client.getShortUrl({ shortCode: 'full-slug', domain: 'sn.ip' }), made);
+  });
+
+  it("forwards the short URL's query by default, as Shlink does, unless told not to", async () => {
+    const plain = await client.createShortUrl({ longUrl: 'https://example.com/forwarded' });
+    assert.equal(plain.forwardQuery, true);
+    // The client leaves every false field out of a create, so against Shlink as here the default stands.
+    const kept = await client.createShortUrl({ longUrl: 'https://example.com/kept', forwardQuery: false });
+    assert.equal(kept.forwardQuery, true);
+    const edited = await client.updateShortUrl({ shortCode: plain.shortCode }, { forwardQuery: false });
+    assert.equal(edited.forwardQuery, false);
   });
 
   it('refuses a validSince still to come, which Snip cannot honour', async () => {

@@ -31,7 +31,9 @@ export const ShortUrlSchema = Type.Object({
   domain: nullable(Type.String({ description: "null on the workspace's default domain." })),
   title: nullable(Type.String()),
   crawlable: Type.Boolean({ description: 'Always false.' }),
-  forwardQuery: Type.Boolean({ description: 'Always false: Snip redirects to the long URL as it is.' }),
+  forwardQuery: Type.Boolean({
+    description: "The short URL's query is appended to the long URL at the redirect.",
+  }),
   hasRedirectRules: Type.Boolean(),
 });
 

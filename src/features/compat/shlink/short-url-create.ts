@@ -60,6 +60,8 @@ export function readCreate(raw: unknown, now: number): CreateAsk {
       domain: domain?.trim() || undefined,
       ...fields,
       max_clicks: fields.max_clicks ?? undefined,
+      // Shlink forwards the short URL's query unless told not to.
+      forward_query: fields.forward_query ?? true,
     },
     findIfExists,
   };

@@ -45,7 +45,11 @@ const EDITION = {
   tags: Type.Optional(Type.Array(Type.String())),
   title: Type.Optional(Type.Union([Type.String(), Type.Null()])),
   crawlable: Type.Optional(Type.Boolean({ description: 'Accepted; never honoured.' })),
-  forwardQuery: Type.Optional(Type.Boolean({ description: 'Accepted; never honoured.' })),
+  forwardQuery: Type.Optional(
+    Type.Boolean({
+      description: "Append the short URL's query to the long URL at the redirect (default true on create).",
+    }),
+  ),
 };
 
 const CREATE_BODY = Type.Object({

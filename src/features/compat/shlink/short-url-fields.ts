@@ -28,6 +28,7 @@ export interface EditionFields {
   tags?: string[];
   expires_at?: string | null;
   max_clicks?: number | null;
+  forward_query?: boolean;
 }
 
 /** A check of Snip's that answers 300 as an invalid field. */
@@ -82,9 +83,10 @@ export function editionFields(body: Fields, invalid: Invalid, now: number): Edit
   if (until !== undefined) fields.expires_at = until;
   const maxVisits = invalid.take('maxVisits', maxVisitsOf(body.maxVisits));
   if (maxVisits !== undefined) fields.max_clicks = maxVisits;
-  // Accepted for Shlink's clients, which send them; Snip's links are never crawlable and never forward the query.
+  // Accepted for Shlink's clients, which send it; Snip's links are never crawlable.
   invalid.take('crawlable', flag(body.crawlable));
-  invalid.take('forwardQuery', flag(body.forwardQuery));
+  const forward = invalid.take('forwardQuery', flag(body.forwardQuery));
+  if (forward !== undefined) fields.forward_query = forward;
   return fields;
 }
 

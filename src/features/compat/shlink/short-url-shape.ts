@@ -4,8 +4,8 @@ import { atomDate } from './shlink-input.ts';
 /**
  * A Snip link as Shlink's ShortUrl (docs/migrating/shlink.md): the code is the shortCode, the
  * domain is null on the workspace's default domain, visitsSummary counts human clicks as nonBots
- * and bot hits as bots. Snip has no validSince, never forwards the query and keeps links out of
- * search engines, so those fields are fixed.
+ * and bot hits as bots. Snip has no validSince and keeps links out of search engines, so those
+ * fields are fixed.
  */
 
 export interface ShlinkVisitsSummary {
@@ -52,7 +52,7 @@ export function shortUrlOf(link: LinkResource, defaultHost: string): ShlinkShort
     domain: link.domain === defaultHost ? null : link.domain,
     title: link.title === '' ? null : link.title,
     crawlable: false,
-    forwardQuery: false,
+    forwardQuery: link.forward_query,
     hasRedirectRules: link.rules.length > 0,
   };
 }
