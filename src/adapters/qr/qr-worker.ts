@@ -1,13 +1,27 @@
 import { parentPort } from 'node:worker_threads';
-import QRCode from 'qrcode';
+import { QR_DEFAULT_LOOK, type QrFormat, type QrLook } from '../../core/qr-design.ts';
+import { drawPng, drawSvg, qrModules } from './qr-draw.ts';
 
-/** The QR thread: renders one PNG at a time and hands its bytes over without a copy back. */
-parentPort?.on('message', async (message: { id: number; text: string; width: number }) => {
-  const { id, text, width } = message;
+export interface QrRequest {
+  id: number;
+  text: string;
+  format: QrFormat;
+  width: number;
+  look?: QrLook;
+}
+
+/** The QR thread: draws one image at a time and hands a PNG's bytes over without a copy back. */
+parentPort?.on('message', (message: QrRequest) => {
+  const { id, text, format, width } = message;
+  const look = message.look ?? QR_DEFAULT_LOOK;
   try {
-    const png = await QRCode.toBuffer(text, { type: 'png', width, margin: 2, errorCorrectionLevel: 'M' });
+    const modules = qrModules(text, look);
+    if (format === 'svg') {
+      parentPort?.postMessage({ id, svg: drawSvg(modules, width, look) });
+      return;
+    }
     // Its own memory, not a slice of a pool other buffers share, so it can be moved.
-    const bytes = new Uint8Array(png);
+    const bytes = new Uint8Array(drawPng(modules, width, look));
     parentPort?.postMessage({ id, png: bytes }, [bytes.buffer]);
   } catch (error) {
     parentPort?.postMessage({ id, error: error instanceof Error ? error.message : String(error) });

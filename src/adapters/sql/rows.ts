@@ -6,7 +6,16 @@
  */
 
 import { isRole } from '../../core/authorization.ts';
-import type { ApiKeyInfo, Group, KeyOwner, Link, LinkPreview, NewLink, Plan, SessionRecord } from '../../core/entities.ts';
+import type {
+  ApiKeyInfo,
+  Group,
+  KeyOwner,
+  Link,
+  LinkPreview,
+  NewLink,
+  Plan,
+  SessionRecord,
+} from '../../core/entities.ts';
 import { scopesFrom } from '../../core/scopes.ts';
 import type { LinkRule } from '../../core/targeting.ts';
 

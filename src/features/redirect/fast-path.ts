@@ -1,7 +1,9 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { previewerOf } from '../../core/link-previewers.ts';
 import { isLinkCode, SLUG_MAX_LENGTH, SLUG_MIN_LENGTH } from '../../core/short-code.ts';
 import { type ClickKind, clickKind, type VisitRecorder, type VisitRequest } from '../analytics/index.ts';
 import type { CachedLink, LinkCache } from './link-cache.ts';
+import { extrasTarget } from './link-extras.ts';
 
 /** The domain a request's Host reaches (features/domains): its id and the prefix of its links' keys. */
 export interface HostDomain {
@@ -40,17 +42,31 @@ export function purposeOf(headers: IncomingHttpHeaders): string {
   return String(headers['sec-purpose'] ?? headers.purpose ?? headers['x-purpose'] ?? headers['x-moz'] ?? '');
 }
 
+/** Counts one request of a link. */
+export type CountVisit = (link: CachedLink, method: string, req: VisitRequest) => void;
+
+/** Counts the request of a redirect (a click or a bot hit); `asBot` a request that is a bot's whatever it says. */
+export interface RedirectAnswer extends CountVisit {
+  /** A link previewer given a link's card (docs/api.md §16): a bot hit, never a click. */
+  asBot: CountVisit;
+}
+
 /** Counts the request of a redirect: a click or a bot hit, and with it what analytics keep. */
-export function redirectAnswer(options: RedirectAnswerOptions) {
-  return (link: CachedLink, method: string, req: VisitRequest): void => {
+export function redirectAnswer(options: RedirectAnswerOptions): RedirectAnswer {
+  const answer: CountVisit = (link, method, req) => {
     const facts = { method, userAgent: req.headers['user-agent'], purpose: purposeOf(req.headers) };
     const kind = clickKind(facts);
     options.record(link.id, link.accountId, kind, facts, req);
     options.onRedirect?.(kind);
   };
+  // Apart from the redirect's own answer, which stays as lean as it was.
+  const asBot: CountVisit = (link, method, req) => {
+    const facts = { method, userAgent: req.headers['user-agent'], purpose: purposeOf(req.headers) };
+    options.record(link.id, link.accountId, 'bot', facts, req, previewerOf(facts.userAgent));
+    options.onRedirect?.('bot');
+  };
+  return Object.assign(answer, { asBot });
 }
-
-export type RedirectAnswer = ReturnType<typeof redirectAnswer>;
 
 /**
  * The hot path below the router: a GET or HEAD of /<code> whose link, on the domain the Host header
@@ -61,7 +77,7 @@ export type RedirectAnswer = ReturnType<typeof redirectAnswer>;
 export function fastRedirect(
   domainOf: DomainOfHost,
   cache: LinkCache,
-  answer: RedirectAnswer,
+  answer: CountVisit,
   status: number,
   /** What every answer carries besides (security headers), as name/value pairs. */
   common: readonly string[],
@@ -109,9 +125,14 @@ export function fastRedirect(
     const link = cached === undefined ? coldLink(domain, code, key) : cached;
     if (!link) return false;
     // A link with rules: targeting and a future expiry are answered here, the rest by the route.
-    const location = link.guard ? guardedTarget(link, req) : link.location;
+    let location = link.guard ? guardedTarget(link, req) : link.location;
     if (location === undefined) return false;
     if (screen.active && screen.withholds(link)) return false;
+    // Forwarding and previews: a link without either pays this one read (docs/api.md §16).
+    if (link.extras !== undefined) {
+      location = extrasTarget(link.extras, location, req);
+      if (location === undefined) return false;
+    }
     answer(link, method, req);
     // The flat array form skips building and walking a headers object.
     res.writeHead(status, ['location', location, ...tail]);

@@ -10,11 +10,13 @@ import { secondsUntil, windowAt } from '../../core/rate-window.ts';
 import { firstMatch } from '../../core/targeting.ts';
 import { pagePolicy } from '../../http/security-headers.ts';
 import { errorPage } from '../../web/error-page.ts';
-import { clickKind } from '../analytics/index.ts';
+import { type ClickKind, clickKind } from '../analytics/index.ts';
 import { NO_STORE, purposeOf, type RedirectAnswer } from './fast-path.ts';
 import { sendGone } from './gone-page.ts';
 import type { CachedLink } from './link-cache.ts';
+import { previewerAsking } from './link-extras.ts';
 import { passwordPage } from './password-page.ts';
+import { formAction, sendTarget, type TargetAnswerOptions } from './target-answer.ts';
 import { visitorFacts } from './targeting-facts.ts';
 
 /**
@@ -23,7 +25,7 @@ import { visitorFacts } from './targeting-facts.ts';
  * a human click; the first targeting rule that holds, else the link's URL. Nothing is counted for
  * an answer that is not a redirect.
  */
-export interface GuardedOptions {
+export interface GuardedOptions extends TargetAnswerOptions {
   answer: RedirectAnswer;
   limits: VisitLimits;
   /** Wrong passwords per address and link. */
@@ -46,6 +48,7 @@ function sendForm(
   reply: FastifyReply,
   status: number,
   code: string,
+  action: string,
   error?: { code: string; message: string },
 ) {
   return reply
@@ -54,7 +57,7 @@ function sendForm(
     .header('content-security-policy', FORM_POLICY)
     .header('x-robots-tag', 'noindex, nofollow')
     .type('text/html; charset=utf-8')
-    .send(passwordPage(code, error));
+    .send(passwordPage(code, error, action));
 }
 
 function sendUnavailable(reply: FastifyReply, error: UnavailableError): FastifyReply {
@@ -82,12 +85,14 @@ async function follow(
 ) {
   const guard = link.guard;
   if (!guard) throw new Error('a guarded answer for a link without a guard');
-  const kind = clickKind({
-    // A POST with the right password is the visitor's click, as a browser's GET would be.
-    method: request.method === 'POST' ? 'GET' : request.method,
-    userAgent: request.headers['user-agent'],
-    purpose: purposeOf(request.headers),
-  });
+  // A POST with the right password is the visitor's click, as a browser's GET would be.
+  const method = request.method === 'POST' ? 'GET' : request.method;
+  // A previewer given the link's card is a bot, even one a bot list does not know: it takes no visit.
+  const previewer = previewerAsking(link.extras, request.method, request.headers['user-agent']);
+  const kind: ClickKind =
+    previewer !== undefined
+      ? 'bot'
+      : clickKind({ method, userAgent: request.headers['user-agent'], purpose: purposeOf(request.headers) });
   if (guard.limit) {
     try {
       const allowed =
@@ -104,12 +109,10 @@ async function follow(
     guard.rules.length > 0
       ? firstMatch(guard.rules, visitorFacts(request, options.countries, options))
       : undefined;
-  options.answer(link, request.method === 'POST' ? 'GET' : request.method, request.raw);
-  return reply
-    .code(status)
-    .header('location', rule?.location ?? link.location)
-    .header('cache-control', NO_STORE)
-    .send();
+  const location = rule?.location ?? link.location;
+  if (link.extras) return sendTarget(options, request, reply, { link, location, status, method, previewer });
+  options.answer(link, method, request.raw);
+  return reply.code(status).header('location', location).header('cache-control', NO_STORE).send();
 }
 
 /**
@@ -163,7 +166,7 @@ export function guardedRedirects(options: GuardedOptions) {
     /** GET or HEAD of a link with a guard. */
     async get(request: FastifyRequest, reply: FastifyReply, code: string, link: CachedLink) {
       if (expired(link)) return sendGone(request, reply, 'expired');
-      if (link.guard?.passwordHash) return sendForm(reply, 200, code);
+      if (link.guard?.passwordHash) return sendForm(reply, 200, code, formAction(request, code, link));
       return follow(options, request, reply, link, options.redirectStatus);
     },
 
@@ -183,13 +186,16 @@ export function guardedRedirects(options: GuardedOptions) {
       }
       if (refused) {
         reply.header('retry-after', String(refused.retryAfter));
-        return sendForm(reply, 429, code, { code: 'throttled', message: refused.message });
+        return sendForm(reply, 429, code, formAction(request, code, link), {
+          code: 'throttled',
+          message: refused.message,
+        });
       }
       const body = request.body as Record<string, unknown> | undefined;
       const given = typeof body?.password === 'string' ? body.password : '';
       if (given === '' || given.length > 1024 || !(await verifyPassword(given, hash))) {
         await gate.wrong(limitKey(link)).catch(() => undefined);
-        return sendForm(reply, 401, code, {
+        return sendForm(reply, 401, code, formAction(request, code, link), {
           code: 'wrong-password',
           message: 'That is not the password of this link.',
         });

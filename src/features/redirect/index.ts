@@ -69,6 +69,7 @@ export async function redirectFeature(app: FastifyInstance, options: RedirectFea
     redirectStatus: options.redirectStatus,
     now: options.now,
     passwordTries: options.passwordTries,
+    origins,
   });
   registerRedirects(app, { ...options, guarded });
 }

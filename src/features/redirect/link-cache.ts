@@ -3,6 +3,7 @@ import { ruleHost } from '../../core/blocklist-format.ts';
 import type { Link } from '../../core/entities.ts';
 import { UnavailableError } from '../../core/errors.ts';
 import { parseLinkKey } from '../../core/link-key.ts';
+import { extrasOf, type LinkExtras } from './link-extras.ts';
 import { guardOf, type LinkGuard } from './link-guard.ts';
 
 /** What a redirect needs of a link; nothing more is kept in memory. */
@@ -14,6 +15,8 @@ export interface CachedLink {
   location: string;
   /** Its expiry, visit limit, password and targeting; absent for a plain link. */
   guard?: LinkGuard;
+  /** Query forwarding and a preview card; absent for a link with neither (most). */
+  extras?: LinkExtras;
   /** The hosts it sends visitors to (its URL's, its rules'), in blocklist form: the redirect checks them. */
   hosts: readonly string[];
   /** The screen's remembered answer for its hosts (features/abuse), and the rules it was for. */
@@ -131,14 +134,20 @@ export class LinkCache {
   }
 }
 
-/** What the cache keeps of a link: its ids (for counting), its Location and its guard, computed once. */
+/** What the cache keeps of a link: its ids (for counting), its Location, guard and extras, computed once. */
 export function cachedLink(link: Link): CachedLink {
   const guard = guardOf(link);
   const target = new URL(link.longUrl);
   const location = target.href;
   const { id, accountId } = link;
   const hosts = targetHosts(target, link);
-  return guard ? { id, accountId, location, guard, hosts } : { id, accountId, location, hosts };
+  const cached: CachedLink = guard
+    ? { id, accountId, location, guard, hosts }
+    : { id, accountId, location, hosts };
+  // Added only where there are some: every other link keeps the shape the hot path knows.
+  const extras = extrasOf(link);
+  if (extras) cached.extras = extras;
+  return cached;
 }
 
 /** The link's target hosts, its own first, each once (a plain link: one). */

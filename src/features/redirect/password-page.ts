@@ -5,9 +5,10 @@ import { REPORT_PROMPT } from './gone-page.ts';
 
 /**
  * The form of a password-protected link (docs/api.md §8.2): it posts the password back to the
- * link's own address. Kept out of search engines and caches; it names nothing of the target.
+ * link's own address (with the query, for a link that forwards it). Kept out of search engines and
+ * caches; it names nothing of the target.
  */
-export function passwordPage(code: string, error?: PageError): string {
+export function passwordPage(code: string, error?: PageError, action = `/${code}`): string {
   return page({
     title: 'This link is protected',
     narrow: true,
@@ -17,7 +18,7 @@ export function passwordPage(code: string, error?: PageError): string {
 <h1 id="protected-heading">This link is protected</h1>
 <p>Whoever shared <code>${code}</code> protected it with a password. Enter it to go on.</p>
 ${errorNotice(error)}
-<form method="post" action="/${code}" class="stack narrow-form">
+<form method="post" action="${action}" class="stack narrow-form">
   <label>Password <input type="password" name="password" autocomplete="off" required autofocus maxlength="1024"></label>
   <button type="submit">Open the link</button>
 </form>

@@ -3,6 +3,14 @@ import type { FastifyInstance } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import { UnavailableError } from '../../core/errors.ts';
 import type { QrImages } from '../../core/ports/qr-images.ts';
+import {
+  lenientQrDesign,
+  MIN_QR_CONTRAST,
+  QR_MARGIN,
+  QR_SIZE,
+  type QrDesign,
+  type QrFormat,
+} from '../../core/qr-design.ts';
 import { isLinkCode } from '../../core/short-code.ts';
 import { type LinkOrigins, shortUrl } from '../../core/short-url.ts';
 import { RETRY_AFTER_HEADER } from '../../http/openapi-parts.ts';
@@ -20,23 +28,42 @@ export interface QrRouteOptions {
   images: QrImages;
 }
 
-export const QR_SIZE = { min: 64, max: 1024, default: 256 };
+export const QR_TYPES: Record<QrFormat, string> = { png: 'image/png', svg: 'image/svg+xml' };
 
-interface Rendered {
-  png: Buffer;
-  etag: string;
+/** An SVG opened on its own is a document: nothing in it may load or run. */
+export const SVG_POLICY = "default-src 'none'";
+
+/** What a QR code holds: the short URL with `?qr=1`, which tells a scan from a click (docs/api.md §9.1). */
+export function qrText(origins: LinkOrigins, domainId: number, code: string): string {
+  return `${shortUrl(origins, { domainId, code })}?qr=1`;
 }
 
-/**
- * Pixels wanted: `?size=` (the first, when repeated) clamped to 64-1024, however many digits it has;
- * anything that is not a whole number means the default.
- */
-export function qrSize(raw: unknown): number {
-  const first = Array.isArray(raw) ? raw[0] : raw;
-  if (typeof first !== 'string' || !/^\d+$/.test(first)) return QR_SIZE.default;
-  const digits = first.replace(/^0+(?=\d)/, '');
-  if (digits.length > 4) return QR_SIZE.max;
-  return Math.min(QR_SIZE.max, Math.max(QR_SIZE.min, Number(digits)));
+/** The image of a design, drawn on the QR thread. */
+export async function drawQr(
+  images: QrImages,
+  text: string,
+  format: QrFormat,
+  design: QrDesign,
+): Promise<Buffer> {
+  const { size, ...look } = design;
+  return format === 'svg'
+    ? Buffer.from(await images.svg(text, size, look))
+    : Buffer.from(await images.png(text, size, look));
+}
+
+/** The design's query parameters, as /openapi.json describes them on both QR routes. */
+export const QR_DESIGN_WORDS = {
+  size: `Side of the image in pixels, ${QR_SIZE.min}-${QR_SIZE.max} (default ${QR_SIZE.default}).`,
+  margin: `Quiet zone around the code in modules, ${QR_MARGIN.min}-${QR_MARGIN.max} (default ${QR_MARGIN.default}; scanners want 4).`,
+  fg: 'Colour of the dark modules: `#rgb` or `#rrggbb`, the `#` optional or sent as `%23` (default `#000000`).',
+  bg: `Colour of the background, as fg (default \`#ffffff\`). fg and bg need a WCAG contrast of at least ${MIN_QR_CONTRAST}:1.`,
+  ecc: 'Error correction level: `L` (7 %), `M` (15 %, default), `Q` (25 %) or `H` (30 %).',
+  domain: "The link's domain (host); by default the request's Host.",
+};
+
+interface Rendered {
+  body: Buffer;
+  etag: string;
 }
 
 /** A code with no image: a small page, or JSON when the client asks for JSON rather than HTML. */
@@ -55,13 +82,19 @@ function missResponse(description: string) {
   };
 }
 
-/** The route's schema for /openapi.json; a malformed name is simply an unknown code, not a validation error. */
+const described = (words: Record<string, string>) =>
+  Object.fromEntries(Object.entries(words).map(([name, description]) => [name, { description }]));
+
+/** The route's schema for /openapi.json: nothing in it refuses (a malformed name is an unknown code). */
 const QR_ROUTE = {
   schema: {
     operationId: 'getQrCode',
     summary: 'QR code of a short link',
     description:
-      'PNG of the short URL with `?qr=1`, so that scans are told apart from clicks (the redirect drops the parameter). `size` is the width in pixels, clamped to 64-1024 (default 256).',
+      'PNG or SVG of the short URL with `?qr=1`, so that scans are told apart from clicks (the redirect drops the parameter). ' +
+      'A value that cannot be read takes its default, and a number out of range is clamped; fg and bg under ' +
+      `${MIN_QR_CONTRAST}:1 contrast are drawn black on white. Every module of a PNG is a whole number of pixels, ` +
+      'the pixels left over widen the quiet zone. GET /api/v1/links/{code}/qr refuses such values instead.',
     tags: ['QR codes'],
     security: [],
     params: {
@@ -69,22 +102,19 @@ const QR_ROUTE = {
       properties: {
         file: {
           type: 'string',
-          pattern: '^[0-9A-Za-z_-]{3,64}\\.png$',
-          description: 'The short code followed by `.png`.',
+          pattern: '^[0-9A-Za-z_-]{3,64}\\.(png|svg)$',
+          description: 'The short code followed by `.png` or `.svg`.',
         },
       },
     },
-    querystring: {
-      type: 'object',
-      properties: {
-        size: { description: 'Width in pixels; out-of-range values are clamped.' },
-        domain: { description: "The link's domain (host); by default the request's Host." },
-      },
-    },
+    querystring: { type: 'object', properties: described(QR_DESIGN_WORDS) },
     response: {
       200: {
-        description: 'The PNG image.',
-        content: { 'image/png': { schema: { type: 'string', contentMediaType: 'image/png' } } },
+        description: 'The image.',
+        content: {
+          'image/png': { schema: { type: 'string', contentMediaType: 'image/png' } },
+          'image/svg+xml': { schema: { type: 'string', contentMediaType: 'image/svg+xml' } },
+        },
       },
       400: serverErrorResponse('The path is not valid percent-encoding.'),
       404: missResponse('No live link has this code.'),
@@ -97,48 +127,60 @@ const QR_ROUTE = {
   config: { anyPath: true },
 } as const;
 
-/** GET /qrcode/<short_code>.png: rendered once per code and size, then served from memory. */
-export async function qrcodeRoute(app: FastifyInstance, options: QrRouteOptions): Promise<void> {
-  const rendered = new LRUCache<string, Rendered>({ max: 2000 });
+/** The code and format a file name asks for, or undefined. */
+function fileOf(name: string): { code: string; format: QrFormat } | undefined {
+  const match = /^(.+)\.(png|svg)$/.exec(name);
+  if (!match?.[1] || !isLinkCode(match[1])) return undefined;
+  return { code: match[1], format: match[2] as QrFormat };
+}
 
-  async function render(domainId: number, code: string, size: number): Promise<Rendered> {
-    const key = `${domainId}/${code}:${size}`;
+/** GET /qrcode/<short_code>.png|.svg: rendered once per code and design, then served from memory. */
+export async function qrcodeRoute(app: FastifyInstance, options: QrRouteOptions): Promise<void> {
+  // Bounded by bytes too: a 1024 px PNG of a long URL weighs far more than a small one.
+  const rendered = new LRUCache<string, Rendered>({
+    max: 2000,
+    maxSize: 64 * 1024 * 1024,
+    sizeCalculation: (entry) => entry.body.length,
+  });
+
+  async function render(domainId: number, code: string, format: QrFormat, design: QrDesign) {
+    const key = `${domainId}/${code}.${format}:${Object.values(design).join(':')}`;
     const hit = rendered.get(key);
     if (hit) return hit;
-    // `?qr=1` tells a scan from a click (docs/api.md §9.1); the redirect never passes it on.
-    const url = `${shortUrl(options.origins, { domainId, code })}?qr=1`;
-    const png = Buffer.from(await options.images.png(url, size));
-    const entry = { png, etag: `"${createHash('sha256').update(png).digest('base64url').slice(0, 27)}"` };
+    const body = await drawQr(options.images, qrText(options.origins, domainId, code), format, design);
+    const entry = { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
     rendered.set(key, entry);
     return entry;
   }
 
-  app.get<{ Params: { file: string }; Querystring: { size?: string | string[]; domain?: unknown } }>(
+  app.get<{ Params: { file: string }; Querystring: Record<string, unknown> }>(
     '/qrcode/:file',
     QR_ROUTE,
     async (request, reply) => {
-      const code = request.params.file.replace(/\.png$/, '');
-      if (request.validationError || !isLinkCode(code)) return sendMiss(request, reply, 404);
+      const file = fileOf(request.params.file);
+      if (request.validationError || !file) return sendMiss(request, reply, 404);
       const { domain: named } = request.query;
       const domain = options.domainOf(
         typeof named === 'string' && named !== '' ? named : request.headers.host,
       );
       if (!domain) return sendMiss(request, reply, 404);
-      const key = domain.keyPrefix + code;
+      const key = domain.keyPrefix + file.code;
       const cached = options.cache.peek(key);
       const link = cached === undefined ? await loadOrUnavailable(options.cache, key) : cached;
       if (link instanceof UnavailableError) return sendMiss(request, reply, 503, link.retryAfterSeconds);
       if (!link) return sendMiss(request, reply, 404);
       let image: Rendered;
       try {
-        image = await render(domain.id, code, qrSize(request.query.size));
+        image = await render(domain.id, file.code, file.format, lenientQrDesign(request.query));
       } catch (error) {
         if (error instanceof UnavailableError) return sendMiss(request, reply, 503, error.retryAfterSeconds);
         throw error;
       }
+      // The design is in the URL, so each design is its own cached resource.
       reply.header('etag', image.etag).header('cache-control', 'public, max-age=86400');
+      if (file.format === 'svg') reply.header('content-security-policy', SVG_POLICY);
       if (request.headers['if-none-match'] === image.etag) return reply.code(304).send();
-      return reply.type('image/png').send(image.png);
+      return reply.type(QR_TYPES[file.format]).send(image.body);
     },
   );
 }

@@ -4,12 +4,15 @@ import { UnavailableError } from '../../core/errors.ts';
 import type { WindowCounter } from '../../core/ports/shared-state.ts';
 import { windowAt } from '../../core/rate-window.ts';
 import { isLinkCode } from '../../core/short-code.ts';
+import type { LinkOrigins } from '../../core/short-url.ts';
 import { errorPage } from '../../web/error-page.ts';
 import { type HostDomain, type LinkScreen, NO_STORE, type RedirectAnswer } from './fast-path.ts';
 import { sendGone } from './gone-page.ts';
 import type { GuardedRedirects } from './guarded-redirects.ts';
 import type { CachedLink, LinkCache } from './link-cache.ts';
+import { previewerAsking } from './link-extras.ts';
 import { NO_LINK, wantsJson } from './miss-pages.ts';
+import { sendTarget } from './target-answer.ts';
 
 /** The domain a Host header reaches, with where its unknown codes go (features/domains). */
 export interface RouteDomain extends HostDomain {
@@ -30,6 +33,8 @@ export interface RedirectRouteOptions {
   guarded: GuardedRedirects;
   /** Suspensions and blocklists (features/abuse). */
   screen: LinkScreen;
+  /** Each domain's origin, for the short URL a preview card names. */
+  origins: LinkOrigins;
 }
 
 const MINUTE_MS = 60_000;
@@ -148,6 +153,18 @@ export function registerRedirects(app: FastifyInstance, options: RedirectRouteOp
       if (!link) return reply;
       if (withheld(link)) return sendGone(request, reply, 'disabled');
       if (link.guard) return options.guarded.get(request, reply, code, link);
+      if (link.extras) {
+        const { method } = request;
+        const previewer = previewerAsking(link.extras, method, request.headers['user-agent']);
+        const status = options.redirectStatus;
+        return sendTarget(options, request, reply, {
+          link,
+          location: link.location,
+          status,
+          method,
+          previewer,
+        });
+      }
       options.answer(link, request.method, request.raw);
       return reply
         .code(options.redirectStatus)

@@ -81,6 +81,8 @@ export function visitRecorder(clicks: ClickBuffer, policy: VisitPolicy) {
     kind: ClickKind,
     facts: RedirectRequestFacts,
     req: VisitRequest,
+    /** The bot's kind when the caller knows it better (a link previewer, docs/api.md §16). */
+    botKind?: string,
   ): void => {
     let address: string | undefined;
     if (excludes) {
@@ -99,7 +101,7 @@ export function visitRecorder(clicks: ClickBuffer, policy: VisitPolicy) {
       return;
     }
     if (kind !== 'human') {
-      clicks.record(linkId, kind, true, botKindOf(facts));
+      clicks.record(linkId, kind, true, botKind ?? botKindOf(facts));
       return;
     }
     clicks.record(linkId, kind);

@@ -1,10 +1,4 @@
 import { type Static, Type } from '@sinclair/typebox';
-import {
-  MAX_PREVIEW_DESCRIPTION,
-  MAX_PREVIEW_TITLE,
-  MAX_UTM_VALUE,
-  UTM_KEYS,
-} from '../../../core/link-campaign.ts';
 import { MAX_LINK_PASSWORD, MAX_TAG_LENGTH, MAX_TAGS, MAX_TITLE_LENGTH } from '../../../core/link-fields.ts';
 import { MAX_URL_LENGTH } from '../../../core/target-url.ts';
 import { MAX_RULES } from '../../../core/targeting.ts';
