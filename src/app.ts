@@ -252,7 +252,6 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const apis = linkApis({
     ...services,
     createLinkAs: links.live.createAs,
-    createFor: links.live.forAccount,
     editor: links.editor,
     cursors: links.cursors,
     origins: services.domains.registry,

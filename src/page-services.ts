@@ -183,7 +183,7 @@ export function rootOfHost(registry: Pick<DomainRegistry, 'served'>) {
 }
 
 /** The links of /api/v1 as resources, which the compatibility APIs answer with too, one by one and in bulk. */
-export function linkApis(deps: LinksApiDeps & Pick<BulkLinksDeps, 'createFor' | 'counter'>) {
+export function linkApis(deps: LinksApiDeps & Pick<BulkLinksDeps, 'counter'>) {
   const api = linksApi(deps);
   return { api, bulk: bulkLinks({ ...deps, api }) };
 }

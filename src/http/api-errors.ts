@@ -26,7 +26,8 @@ const PAGE_CODES: Readonly<Record<string, ApiErrorCode>> = {
   'already-member': '300',
 };
 
-function numbered(refusal: Refusal): ApiErrorCode | undefined {
+/** The numbered code a refusal answers with on the API: its own, or the number of a page's word. */
+export function apiCodeOf(refusal: Refusal): ApiErrorCode | undefined {
   return isApiErrorCode(refusal.code) ? refusal.code : PAGE_CODES[refusal.code];
 }
 
@@ -46,7 +47,7 @@ export function sendRefusal(
 export function answerApiErrors(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof Refusal) {
-      const code = numbered(error);
+      const code = apiCodeOf(error);
       if (code) return sendRefusal(reply, code, error.message, error);
     }
     if (error instanceof UnavailableError) return sendUnavailable(request, reply, error);
