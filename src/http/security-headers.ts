@@ -5,12 +5,14 @@ import type { FastifyInstance } from 'fastify';
  * whose renderer writes its own <style> elements (the API reference) names a fresh nonce they carry;
  * no page allows inline style or script at large.
  */
-export function pagePolicy(options: { styleNonce?: string; formAction?: string } = {}): string {
+export function pagePolicy(
+  options: { styleNonce?: string; formAction?: string; imagesFromAnyHttps?: boolean } = {},
+): string {
   return [
     "default-src 'self'",
     "script-src 'self'",
     options.styleNonce ? `style-src 'self' 'nonce-${options.styleNonce}'` : "style-src 'self'",
-    "img-src 'self' data:",
+    options.imagesFromAnyHttps ? "img-src 'self' data: https:" : "img-src 'self' data:",
     "connect-src 'self'",
     "font-src 'self'",
     "object-src 'none'",

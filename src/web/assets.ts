@@ -23,6 +23,11 @@ export const WEB_ASSETS: AssetFiles = {
   // Every signed-in page: its layout, the copy buttons, the menus and the confirmations.
   'dashboard.css': here('dashboard.css'),
   'dashboard.js': here('dashboard.js'),
+  // A link's campaign fields and QR designer, and the page that creates many links at once.
+  'link-tools.css': here('link-tools.css'),
+  'link-fields.js': here('link-fields.js'),
+  'qr-designer.js': here('qr-designer.js'),
+  'link-bulk.js': here('link-bulk.js'),
 };
 
 const ASSET_TYPES: Record<string, string> = {

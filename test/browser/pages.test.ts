@@ -70,6 +70,15 @@ describe('every page in Chromium, at 1280 and 390 px, light and dark', () => {
         198: { maxClicks: 1, rules },
         197: { expiresAt: new Date(Date.now() + 90 * DAY_MS), maxClicks: 1000, passwordHash, rules },
         196: { passwordHash },
+        // A social preview and query forwarding (docs/api.md §16); its image address answers nothing.
+        194: {
+          forwardQuery: true,
+          preview: {
+            title: 'Spring sale: every article half off until Sunday',
+            description: 'A long description of the sale, long enough to wrap over a few lines of the card.',
+            image: 'https://127.0.0.1:9/card.png',
+          },
+        },
       }),
     );
     const usedUp = await t.store.findLinkByCode(0, 'P000198');
@@ -120,6 +129,8 @@ describe('every page in Chromium, at 1280 and 390 px, light and dark', () => {
     ['report', '/report', () => undefined],
     ['link-password', '/P000196', () => undefined],
     ['link-rules', '/dashboard/links/P000197', () => full],
+    ['link-preview', '/dashboard/links/P000194', () => full],
+    ['links-bulk', '/dashboard/bulk', () => full],
     ['docs', '/docs', () => undefined],
   ];
   /** What a page's script must have finished before it is checked. */
@@ -259,6 +270,52 @@ describe('every page in Chromium, at 1280 and 390 px, light and dark', () => {
       },
     ],
   ];
+  // The tools of docs/api.md §16: the UTM builder and preview card filled in, a bulk run's results
+  // (one row refused), the QR designer warning of colours too alike.
+  let bulkRuns = 0;
+  ruleStates.push(
+    [
+      'dashboard-campaign',
+      '/dashboard',
+      () => full,
+      async (page) => {
+        await page.fill('#create input[name=url]', 'https://example.com/spring?ref=home');
+        await page.click('#create summary:text("Campaign parameters")');
+        await page.fill('#create input[name=utm_source]', 'newsletter');
+        await page.fill('#create input[name=utm_campaign]', 'spring-sale-with-a-rather-long-name');
+        await page.click('#create summary:text("Link preview in chats")');
+        await page.fill('#create input[name=preview_title]', 'Spring sale');
+        await page.fill('#create textarea[name=preview_description]', 'Every article half off until Sunday.');
+      },
+    ],
+    [
+      'links-bulk-results',
+      '/dashboard/bulk',
+      // The account without links: the busy one's first page stays as the checks below expect it.
+      () => empty,
+      async (page) => {
+        bulkRuns += 1;
+        const list = [
+          `https://example.com/bulk-a-${bulkRuns}`,
+          'not a url',
+          `https://example.com/bulk-b-${bulkRuns},bulk-b-${bulkRuns}`,
+        ];
+        await page.fill('textarea[name=list]', list.join('\n'));
+        await page.click('#bulk-form button[type=submit]');
+        await page.waitForSelector('#bulk-results[data-state=done]');
+      },
+    ],
+    [
+      'link-qr-designer',
+      '/dashboard/links/P000193',
+      () => full,
+      async (page) => {
+        await page.fill('input[name=qr_size]', '2000');
+        await page.fill('input[name=qr_fg]', '#dddddd');
+        await page.waitForSelector('[data-contrast-warning]:not([hidden])');
+      },
+    ],
+  );
   for (const [name, path, cookies, ready] of ruleStates) {
     it(`shows ${name} without overflow, overlaps or violations`, async () => {
       const report = await checkPage(browser, `${base}${path}`, name, { cookies: cookies(), ready });

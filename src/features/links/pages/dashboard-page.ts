@@ -8,7 +8,9 @@ import { html, type SafeHtml } from '../../../web/html.ts';
 import { page } from '../../../web/layout.ts';
 import { csrfField, doneNotice, errorNotice, type PageError } from '../../../web/notices.ts';
 import { groupsCard } from '../../groups/index.ts';
-import type { LinkFilter, Overview } from './dashboard.ts';
+import { namesPreview, namesUtm, previewFieldset, utmFieldset } from './campaign-fields.ts';
+import { type CampaignFault, type CampaignForm, EMPTY_CAMPAIGN_FORM } from './campaign-form.ts';
+import type { LinkFilter, Overview, Usage } from './dashboard.ts';
 import { copyableShortUrl } from './link-parts.ts';
 import { groupOptions, linksCard } from './links-table.ts';
 import { namesRules, ruleFields } from './rule-fields.ts';
@@ -33,7 +35,16 @@ export interface DashboardView {
   created?: Link;
   /** A refused form: the create form shows the API's error code and message. */
   error?: PageError;
-  draft?: { url: string; group: string; slug: string; domain?: string; rules?: RuleForm };
+  draft?: {
+    url: string;
+    group: string;
+    slug: string;
+    domain?: string;
+    rules?: RuleForm;
+    campaign?: CampaignForm;
+  };
+  /** The fields a refusal is about, when it is about the campaign fields: shown next to them. */
+  fault?: CampaignFault;
 }
 
 /** A choice of domain, only when the workspace has more than one to choose from. */
@@ -60,8 +71,8 @@ const SLUG_INPUT_PATTERN = `[A-Za-z0-9_\\-]{${SLUG_MIN_LENGTH},${SLUG_MAX_LENGTH
 
 const figure = (n: number) => n.toLocaleString('en-US');
 
-function usage(overview: Overview): SafeHtml {
-  const { usage } = overview;
+/** Links against the quota, requests this hour against the rate limit. */
+export function usageFigures(usage: Usage): SafeHtml {
   const minutes = Math.ceil(usage.resetSeconds / 60);
   const requests =
     usage.requestsThisHour === undefined
@@ -73,18 +84,39 @@ function usage(overview: Overview): SafeHtml {
 </dl>`;
 }
 
+/** The UTM builder and the social preview of the create form, each behind its own disclosure. */
+function campaignDetails(view: DashboardView, error: PageError | undefined): SafeHtml {
+  const draft = view.draft;
+  const campaign = draft?.campaign ?? EMPTY_CAMPAIGN_FORM;
+  const fields = {
+    id: 'create',
+    form: campaign,
+    base: EMPTY_CAMPAIGN_FORM.utm,
+    url: draft?.url ?? '',
+    card: { host: draft?.domain || view.domains.chosen, fallbackTitle: "The target page's title" },
+    fault: view.fault,
+    error,
+  };
+  const open = (yes: boolean) => (yes ? html` open` : html``);
+  return html`<details class="more"${open(view.fault === 'utm' || namesUtm(campaign))}><summary>Campaign parameters (UTM) and query forwarding</summary>
+  <div class="stack">${utmFieldset(fields)}</div></details>
+  <details class="more"${open(view.fault === 'preview' || namesPreview(campaign))}><summary>Link preview in chats</summary>
+  <div class="stack">${previewFieldset(fields)}</div></details>`;
+}
+
 function createCard(view: DashboardView): SafeHtml {
   const draft = view.draft ?? { url: '', group: '', slug: '' };
-  const error = view.error && isApiErrorCode(view.error.code) ? view.error : undefined;
+  const refused = view.error && isApiErrorCode(view.error.code) ? view.error : undefined;
+  const error = refused && { code: refused.code, message: `Error ${refused.code}: ${refused.message}` };
   return html`<section class="card" id="create" aria-labelledby="create-heading">
 <h2 id="create-heading">Shorten a URL</h2>
-${error ? errorNotice({ code: error.code, message: `Error ${error.code}: ${error.message}` }) : html``}
+${view.fault ? html`` : errorNotice(error)}
 ${
   view.created
     ? html`<p class="notice ok" role="status" data-done="link-created">Created: ${copyableShortUrl(view.origins, view.created)}</p>`
     : html``
 }
-<form method="post" action="${here(view.frame, '/links')}" class="row">
+<form method="post" action="${here(view.frame, '/links')}" class="row" data-link-form>
   ${csrfField(view.frame.csrfToken)}
   <label class="grow">Long URL <input type="text" name="url" inputmode="url" required placeholder="https://example.com/a/long/page" value="${draft.url}"></label>
   <label class="slug">Custom code <span class="hint">optional</span>
@@ -96,9 +128,11 @@ ${
   <div class="stack">${ruleFields(draft.rules ?? EMPTY_RULE_FORM)}
   <button type="submit">Shorten with these rules</button></div>
   </details>
+  ${campaignDetails(view, error)}
 </form>
 <p class="hint" id="slug-hint">A custom code is ${SLUG_MIN_LENGTH}–${SLUG_MAX_LENGTH} letters, digits, <code>_</code> or <code>-</code>, case-sensitive; no code is ever given out twice. Without one, a 7-character code is drawn.</p>
 <p class="hint">The checks of <code>POST /create</code> run first: the target is fetched and must answer, and the request counts in the hour.</p>
+<p><a class="button secondary small" href="${here(view.frame, '/bulk')}">Create many links at once</a> <span class="hint">from a pasted list or a CSV file</span></p>
 </section>`;
 }
 
@@ -140,9 +174,9 @@ export function dashboardPage(view: DashboardView): string {
     title: 'Dashboard',
     current: base,
     frame: view.frame,
-    styles: ['dashboard.css'],
-    scripts: ['dashboard.js'],
-    body: html`<div class="page-head"><h1>Dashboard</h1>${usage(view.overview)}</div>
+    styles: ['dashboard.css', 'link-tools.css'],
+    scripts: ['dashboard.js', 'link-fields.js'],
+    body: html`<div class="page-head"><h1>Dashboard</h1>${usageFigures(view.overview.usage)}</div>
 ${doneNotice(view.done, DONE)}
 ${view.error && !isApiErrorCode(view.error.code) ? errorNotice(view.error) : html``}
 ${mayHere(view.frame, 'links:create') ? createCard(view) : ''}

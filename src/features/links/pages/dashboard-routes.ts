@@ -3,6 +3,7 @@ import { field } from '../../../web/form-fields.ts';
 import { workspacePath } from '../../../web/frame.ts';
 import { refusedOn } from '../../../web/page-refusals.ts';
 import { workspaceForm, workspacePage } from '../../../web/session/workspace-pages.ts';
+import { campaignDraft, campaignFault, readCampaignForm } from './campaign-form.ts';
 import { type DashboardRouteOptions, dashboardRenderer } from './dashboard-view.ts';
 import { readRuleForm, ruleDraft } from './rule-form.ts';
 
@@ -25,7 +26,9 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardRo
         slug: field(request.body, 'slug').trim(),
         domain: field(request.body, 'domain').trim(),
         rules: readRuleForm(request.body),
+        campaign: readCampaignForm(request.body),
       };
+      const campaign = campaignDraft(draft.campaign);
       try {
         const actor = await dashboard.actorOf(user.workspace);
         const { link } = await options.createLinkFor(actor, {
@@ -35,6 +38,7 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardRo
           slug: draft.slug === '' ? undefined : draft.slug,
           domain: draft.domain === '' ? undefined : draft.domain,
           ...ruleDraft(draft.rules),
+          ...campaign,
           clientAddress: request.ip,
         });
         // A link on the workspace's own default domain is named with its domain.
@@ -45,7 +49,8 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardRo
         return reply.redirect(`${workspacePath(user.workspace.slug)}?created=${link.code}${on}`, 303);
       } catch (error) {
         const { status, error: shown } = refusedOn(reply, error);
-        return render(request, reply, user, status, { error: shown, draft });
+        const fault = shown.code === '300' ? campaignFault(draft.url, campaign) : undefined;
+        return render(request, reply, user, status, { error: shown, draft, fault });
       }
     }),
   );

@@ -16,6 +16,7 @@ import type { CreateLinkFor, LinkEditor } from '../link-requests.ts';
 import type { DashboardService, LinkFilter } from './dashboard.ts';
 import type { DomainChoices } from './dashboard-page.ts';
 import { type DashboardView, dashboardPage } from './dashboard-page.ts';
+import { PREVIEW_CARD_POLICY } from './preview-card.ts';
 
 /** What the dashboard's routes share: their services, the filter of an address, and the page itself. */
 
@@ -106,6 +107,8 @@ export function dashboardRenderer(options: DashboardRouteOptions) {
       done,
       ...extra,
     };
+    // The create form's preview card shows the image typed in, from wherever it is.
+    reply.header('content-security-policy', PREVIEW_CARD_POLICY);
     return sendPage(reply, status, dashboardPage(view));
   }
 

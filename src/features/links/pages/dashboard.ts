@@ -6,6 +6,7 @@ import type { WindowCounter } from '../../../core/ports/shared-state.ts';
 import type { Store } from '../../../core/ports/store.ts';
 import { accountRateWindow, secondsUntil, windowAt } from '../../../core/rate-window.ts';
 import type { LinkPatch } from '../link-requests.ts';
+import { type CampaignForm, campaignChanges } from './campaign-form.ts';
 import { type ClickSeries, clickSeries, lastDays } from './click-series.ts';
 import { type RuleForm, ruleChanges } from './rule-form.ts';
 
@@ -79,6 +80,8 @@ export interface LinkForm {
   group: string;
   /** Expiry, visit limit, password and targeting; absent, they stay as they are. */
   rules?: RuleForm;
+  /** UTM values, query forwarding and the social preview; absent, they stay as they are. */
+  campaign?: CampaignForm;
 }
 
 /** What the form changes of the link, and only that: a field left as it was is not checked again. */
@@ -89,7 +92,11 @@ export function linkChanges(link: Link, form: LinkForm): LinkPatch {
   const group = form.group.trim();
   if (group !== (link.groupId === null ? '' : String(link.groupId)))
     patch.group = group === '' ? null : group;
-  return form.rules ? { ...patch, ...ruleChanges(link, form.rules) } : patch;
+  return {
+    ...patch,
+    ...(form.rules ? ruleChanges(link, form.rules) : {}),
+    ...(form.campaign ? campaignChanges(link, form.campaign) : {}),
+  };
 }
 
 export interface DashboardOptions {
@@ -185,6 +192,12 @@ export function dashboardService(options: DashboardOptions) {
       const group = groups.find((candidate) => candidate.id === link.groupId);
       return { link, group, groups, chart: series };
     },
+
+    /** The account's groups, for a choice of group. */
+    groups: (account: Workspace) => store.listGroups(account.id),
+
+    /** Links against the quota and requests this hour, without the rest of the overview. */
+    usage: (account: Workspace) => usageOf(options, account, now()),
 
     /** A live link of the account, without its chart. */
     async ownLink(account: Workspace, domainId: number, code: string): Promise<Link | undefined> {

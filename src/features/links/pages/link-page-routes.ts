@@ -1,10 +1,11 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Refusal } from '../../../core/errors.ts';
 import { field } from '../../../web/form-fields.ts';
 import { workspacePath } from '../../../web/frame.ts';
 import { refusedOn } from '../../../web/page-refusals.ts';
 import { sendPage } from '../../../web/send-page.ts';
 import { workspaceForm, workspaceFrame, workspacePage } from '../../../web/session/workspace-pages.ts';
+import { campaignFault, readCampaignForm } from './campaign-form.ts';
 import { linkChanges } from './dashboard.ts';
 import {
   backTo,
@@ -13,9 +14,16 @@ import {
   pageDomain,
   type Query,
 } from './dashboard-view.ts';
-import { linkPage } from './link-page.ts';
+import { type LinkView, linkPage } from './link-page.ts';
 import { linkPath } from './link-parts.ts';
+import { PREVIEW_CARD_POLICY } from './preview-card.ts';
 import { readRuleForm } from './rule-form.ts';
+
+/** The link page, whose preview cards show their images from any https address. */
+function sendLinkPage(reply: FastifyReply, status: number, view: LinkView) {
+  reply.header('content-security-policy', PREVIEW_CARD_POLICY);
+  return sendPage(reply, status, linkPage(view));
+}
 
 /** /w/<slug>/links/<code>: one link, changed in place, or deleted. */
 export async function linkPageRoutes(app: FastifyInstance, options: DashboardRouteOptions): Promise<void> {
@@ -32,7 +40,7 @@ export async function linkPageRoutes(app: FastifyInstance, options: DashboardRou
       if (!detail) return notFound(reply, user, 'link');
       const done = (request.query as Query).done;
       const view = { frame: workspaceFrame(user), origins: options.origins, detail };
-      return sendPage(reply, 200, linkPage({ ...view, done: typeof done === 'string' ? done : undefined }));
+      return sendLinkPage(reply, 200, { ...view, done: typeof done === 'string' ? done : undefined });
     }),
   );
 
@@ -50,6 +58,7 @@ export async function linkPageRoutes(app: FastifyInstance, options: DashboardRou
         title: field(request.body, 'title'),
         group: field(request.body, 'group'),
         rules: readRuleForm(request.body),
+        campaign: readCampaignForm(request.body),
       };
       const patch = linkChanges(detail.link, form);
       const page = linkPath(workspacePath(user.workspace.slug), options.origins, detail.link);
@@ -62,8 +71,10 @@ export async function linkPageRoutes(app: FastifyInstance, options: DashboardRou
       } catch (error) {
         const { status, error: shown } = refusedOn(reply, error);
         if (shown.code === '314') return notFound(reply, user, 'link');
-        const view = { frame: workspaceFrame(user), origins: options.origins, detail, error: shown, form };
-        return sendPage(reply, status, linkPage(view));
+        const fault =
+          shown.code === '300' ? campaignFault(form.url.trim() || detail.link.longUrl, patch) : undefined;
+        const view = { frame: workspaceFrame(user), origins: options.origins, detail, form, fault };
+        return sendLinkPage(reply, status, { ...view, error: shown });
       }
     }),
   );

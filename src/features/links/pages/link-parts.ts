@@ -1,5 +1,5 @@
 import type { Link } from '../../../core/entities.ts';
-import { domainQuery, type LinkOrigins, qrCodeUrl, shortUrl } from '../../../core/short-url.ts';
+import { domainQuery, type LinkOrigins, shortUrl } from '../../../core/short-url.ts';
 import { html, type SafeHtml } from '../../../web/html.ts';
 import { csrfField } from '../../../web/notices.ts';
 
@@ -35,16 +35,6 @@ export function linkActions(
   return html`<details class="menu"><summary aria-label="Actions for ${code}">⋯</summary>
 <div class="menu-items"><a class="button secondary small" href="${page}">Clicks and QR code</a>
 ${deleteLinkForm(deleteAction, code, csrfToken, back)}</div></details>`;
-}
-
-/** The QR image is drawn by the link's own domain, where its code lives. */
-export function qrImage(origins: LinkOrigins, link: Pick<Link, 'domainId' | 'code'>): SafeHtml {
-  // Drawn here (`?domain=` names the link's domain), so the page works before its domain's DNS does.
-  const query = domainQuery(origins, link);
-  const image = `/qrcode/${link.code}.png${query === '' ? '?' : `${query}&`}`;
-  return html`<figure class="qr"><img src="${image}size=256" width="256" height="256" alt="QR code of ${shortUrl(origins, link)}">
-<figcaption><a class="button secondary small" href="${image}size=1024" download="snip-${link.code}.png">Download the QR code (PNG, 1024 px)</a>
-<span class="hint">Also at <code>${qrCodeUrl(origins, link)}</code></span></figcaption></figure>`;
 }
 
 /** A page of a link under the workspace's address: `rest` after its code, then `?domain=` off the default domain. */

@@ -1,0 +1,117 @@
+import {
+  MAX_PREVIEW_DESCRIPTION,
+  MAX_PREVIEW_TITLE,
+  MAX_UTM_VALUE,
+  UTM_KEYS,
+  type UtmKey,
+  withUtm,
+} from '../../../core/link-campaign.ts';
+import { html, type SafeHtml } from '../../../web/html.ts';
+import type { PageError } from '../../../web/notices.ts';
+import {
+  CAMPAIGN_MARKER,
+  type CampaignFault,
+  type CampaignForm,
+  changedUtm,
+  type UtmValues,
+} from './campaign-form.ts';
+import { type CardOptions, previewCard } from './preview-card.ts';
+
+/**
+ * The campaign fields of the create and edit forms (docs/api.md §16): a UTM builder with the final
+ * URL previewed (assets/link-fields.js updates it as one types, by the rules of core/link-campaign.ts),
+ * query forwarding, and the social preview with its card. The server writes the UTM values in.
+ */
+
+export interface CampaignFieldsView {
+  /** `create` or `edit`: ids on the page start with it. */
+  id: string;
+  form: CampaignForm;
+  /** Where the UTM fields start: nothing on a new link, the current URL's values on an edit. */
+  base: UtmValues;
+  /** The long URL the form holds, for the first preview of the final URL. */
+  url: string;
+  card: CardOptions;
+  /** A refusal about these fields, shown next to them. */
+  fault?: CampaignFault;
+  error?: PageError;
+}
+
+const UTM_LABELS: Record<UtmKey, [string, string]> = {
+  source: ['Source', 'where the visit comes from, e.g. newsletter'],
+  medium: ['Medium', 'e.g. email, social, cpc'],
+  campaign: ['Campaign', 'e.g. spring-sale'],
+  term: ['Term', 'paid search keywords'],
+  content: ['Content', 'tells similar links apart, e.g. header-button'],
+};
+
+/** The URL with the changed UTM fields written in, as the service will write them. */
+export function finalUrl(url: string, sent: UtmValues, base: UtmValues): string {
+  const utm = changedUtm(sent, base);
+  if (!utm || url.trim() === '') return url.trim();
+  const trimmed = Object.fromEntries(Object.entries(utm).map(([key, value]) => [key, value.trim()]));
+  return withUtm(url.trim(), trimmed);
+}
+
+function fieldError(id: string, error: PageError | undefined): SafeHtml {
+  if (!error) return html``;
+  return html`<p class="field-error" id="${id}" role="alert" data-error="${error.code}">${error.message}</p>`;
+}
+
+function utmInput(view: CampaignFieldsView, key: UtmKey, describedBy: string): SafeHtml {
+  const [label, hint] = UTM_LABELS[key];
+  return html`<label>${label} <span class="hint"><code>utm_${key}</code>, ${hint}</span>
+<input type="text" name="utm_${key}" maxlength="${MAX_UTM_VALUE}" autocomplete="off" spellcheck="false" data-utm-key="${key}" data-base="${view.base[key]}" value="${view.form.utm[key]}"${describedBy ? html` aria-describedby="${describedBy}"` : html``}></label>`;
+}
+
+/** The UTM builder and query forwarding. */
+export function utmFieldset(view: CampaignFieldsView): SafeHtml {
+  const errorId = view.fault === 'utm' && view.error ? `${view.id}-utm-error` : '';
+  const editing = view.id === 'edit';
+  const final = finalUrl(view.url, view.form.utm, view.base);
+  return html`<fieldset class="campaign" data-utm>
+<legend>Campaign parameters (UTM)</legend>
+<input type="hidden" name="${CAMPAIGN_MARKER}" value="1">
+<p class="hint">Written into the long URL's query: a parameter already there is replaced where it stands, every other one is kept as it is.${editing ? ' Empty a field to remove its parameter.' : ' An empty field leaves the URL as it is.'}</p>
+${fieldError(errorId, errorId ? view.error : undefined)}
+<div class="utm-grid">${UTM_KEYS.map((key) => utmInput(view, key, errorId))}</div>
+<p class="final-url"><span class="hint">The long URL will be</span> <code data-final-url data-empty="the long URL, once typed">${final || 'the long URL, once typed'}</code></p>
+<label class="check"><input type="checkbox" name="forward_query" value="1"${view.form.forwardQuery ? html` checked` : html``}> <span>Pass the short URL's own query on to the target <span class="hint">(<code>?ref=mail</code> on the short URL reaches the target too)</span></span></label>
+</fieldset>`;
+}
+
+/** The social preview's fields and the card they make. */
+export function previewFieldset(view: CampaignFieldsView): SafeHtml {
+  const errorId = view.fault === 'preview' && view.error ? `${view.id}-preview-error` : '';
+  const describedBy = (own: string) => html` aria-describedby="${[own, errorId].filter(Boolean).join(' ')}"`;
+  const { preview } = view.form;
+  return html`<fieldset class="preview-fields" data-preview>
+<legend>Link preview in chats and social networks</legend>
+<p class="hint">Link previewers (chat apps, social networks) get this card instead of the redirect; everyone else is redirected as before. Leave all three empty for none.</p>
+${fieldError(errorId, errorId ? view.error : undefined)}
+<div class="preview-grid">
+<div class="stack">
+<label>Title <span class="hint">at most ${MAX_PREVIEW_TITLE} characters</span>
+  <input type="text" name="preview_title" maxlength="${MAX_PREVIEW_TITLE}" autocomplete="off" value="${preview.title}"${errorId ? describedBy('') : html``}></label>
+<label>Description <span class="hint">at most ${MAX_PREVIEW_DESCRIPTION.toLocaleString('en-US')} characters</span>
+  <textarea name="preview_description" rows="3" maxlength="${MAX_PREVIEW_DESCRIPTION}"${errorId ? describedBy('') : html``}>${preview.description}</textarea></label>
+<label>Image URL <span class="hint">an https address of a picture, ideally 1200 × 630 px</span>
+  <input type="url" name="preview_image" inputmode="url" spellcheck="false" autocomplete="off" maxlength="2048" pattern="https://.+" title="An https address, such as https://example.com/card.png" value="${preview.image}"${describedBy(`${view.id}-image-error`)}></label>
+<p class="field-error" id="${view.id}-image-error" data-image-error hidden>The image address must start with https://.</p>
+</div>
+${previewCard(preview, view.card)}
+</div>
+</fieldset>`;
+}
+
+/** Whether the UTM fields or forwarding hold anything, so that a form shows them open. */
+export function namesUtm(form: CampaignForm | undefined): boolean {
+  return !!form && (form.forwardQuery || UTM_KEYS.some((key) => form.utm[key].trim() !== ''));
+}
+
+/** Whether the preview fields hold anything, so that a form shows them open. */
+export function namesPreview(form: CampaignForm | undefined): boolean {
+  if (!form) return false;
+  const { preview } = form;
+  return preview.title.trim() !== '' || preview.description.trim() !== '' || preview.image !== '';
+}
