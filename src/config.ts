@@ -4,6 +4,8 @@ import { PLAN_NAME_PATTERN } from './core/plans.ts';
 import {
   type AbuseSettings,
   abuse,
+  type BillingSettings,
+  billing,
   boolean,
   ConfigError,
   type Env,
@@ -87,6 +89,8 @@ export interface Config {
   abuse: AbuseSettings;
   /** WEBHOOK_RETRY_BASE_MS, WEBHOOK_OUTBOX_MAX, EVENTS_AMQP_URL (docs/api.md §14). */
   webhooks: WebhookSettings;
+  /** UPGRADE_URL, STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, STRIPE_API_BASE (docs/api.md §17). */
+  billing: BillingSettings;
 }
 
 function baseUrl(env: Env, port: number): URL {
@@ -260,6 +264,7 @@ export function loadConfig(env: Env): Config {
     oidc: oidc(env),
     abuse: abuse(env),
     webhooks: webhooks(env),
+    billing: billing(env),
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
   });
 }

@@ -14,6 +14,21 @@ export interface PlanSettings {
   apiAccess: boolean;
   urlQuota: number;
   rateLimitPerHour: number;
+  /** What it costs a month, in minor units of an ISO 4217 currency; null (or absent): free (docs/api.md §17). */
+  price?: PlanPrice | null;
+  /** Listed on /pricing. */
+  public?: boolean;
+  /** What it includes, in a sentence or two. */
+  description?: string;
+  /** The Stripe price it sells as (`price_…`); null: not sold through Stripe. */
+  stripePriceId?: string | null;
+}
+
+export interface PlanPrice {
+  /** Minor units (cents) a month. */
+  amount: number;
+  /** ISO 4217, upper case. */
+  currency: string;
 }
 
 export interface Plan extends PlanSettings {

@@ -73,3 +73,26 @@ export function webhooks(env: Env): WebhookSettings {
     amqpUrl,
   };
 }
+
+/** Payments (docs/api.md §17): none by default (upgrades are the operator's), or Stripe. */
+export interface BillingSettings {
+  /** Where an owner asks the operator for another plan without a payment provider; else a mailto of MAIL_FROM. */
+  upgradeUrl: string | undefined;
+  stripe: { secretKey: string; webhookSecret: string; apiBase: URL } | undefined;
+}
+
+export function billing(env: Env): BillingSettings {
+  const upgradeUrl = env.UPGRADE_URL?.trim() || undefined;
+  if (upgradeUrl && !/^(https?:\/\/[^/?#]+|mailto:[^\s]+)/.test(upgradeUrl))
+    throw new ConfigError('UPGRADE_URL must be an http(s):// or mailto: URL');
+  const secretKey = env.STRIPE_SECRET_KEY?.trim() || undefined;
+  const webhookSecret = env.STRIPE_WEBHOOK_SECRET?.trim() || undefined;
+  if (!secretKey && !webhookSecret) return { upgradeUrl, stripe: undefined };
+  if (!secretKey || !webhookSecret)
+    throw new ConfigError('STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET are set together');
+  const base = env.STRIPE_API_BASE?.trim() || 'https://api.stripe.com';
+  const apiBase = URL.parse(base);
+  if (!apiBase || !/^https?:$/.test(apiBase.protocol) || apiBase.pathname.replace(/\/$/, '') !== '')
+    throw new ConfigError('STRIPE_API_BASE must be an http(s) origin such as https://api.stripe.com');
+  return { upgradeUrl, stripe: { secretKey, webhookSecret, apiBase } };
+}

@@ -1,14 +1,14 @@
 /** Plans on PostgreSQL (users and workspaces: adapters/sql/people-store.ts). */
 import type { Plan, PlanSettings } from '../../core/entities.ts';
 import type { AccountStore } from '../../core/ports/store.ts';
+import { planValues, UPSERT_COLUMNS, UPSERT_SETS } from '../sql/plan-rows.ts';
 import { mapFirst, PLAN_COLUMNS, toPlan } from '../sql/rows.ts';
 import { type Db, query } from './client.ts';
 
 type PlanStore = Pick<AccountStore, 'upsertPlan' | 'findPlanByName' | 'listPlans' | 'ensureDefaultPlans'>;
 
-const UPSERT_PLAN = `INSERT INTO plans (name, api_access, url_quota, rate_limit_per_hour) VALUES ($1, $2, $3, $4)
-  ON CONFLICT (name) DO UPDATE SET api_access = excluded.api_access, url_quota = excluded.url_quota,
-    rate_limit_per_hour = excluded.rate_limit_per_hour
+const UPSERT_PLAN = `INSERT INTO plans (${UPSERT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+  ON CONFLICT (name) DO UPDATE SET ${UPSERT_SETS}
   RETURNING ${PLAN_COLUMNS}`;
 // One statement: "no plan yet?" and the inserts cannot be split by another process. Two processes
 // starting on an empty table both insert; the second waits on plans_name_unique and skips.
@@ -23,10 +23,7 @@ const INSERT_DEFAULT_PLANS = `INSERT INTO plans (name, api_access, url_quota, ra
 export function postgresPlanStore(db: Db): PlanStore {
   return {
     async upsertPlan(plan: PlanSettings): Promise<Plan> {
-      const row = mapFirst(
-        await query(db, UPSERT_PLAN, [plan.name, plan.apiAccess, plan.urlQuota, plan.rateLimitPerHour]),
-        toPlan,
-      );
+      const row = mapFirst(await query(db, UPSERT_PLAN, planValues(plan)), toPlan);
       if (!row) throw new Error(`upsert of plan ${plan.name} returned no row`);
       return row;
     },

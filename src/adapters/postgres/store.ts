@@ -1,5 +1,6 @@
 /** The Store on a PostgreSQL pool: every port, plus migrations and lifecycle. */
 import type { Store } from '../../core/ports/store.ts';
+import { billingStore } from '../sql/billing-scripts.ts';
 import { blocklistStore } from '../sql/blocklist-store.ts';
 import { deletionStore } from '../sql/deletion-scripts.ts';
 import { domainStore } from '../sql/domain-scripts.ts';
@@ -39,6 +40,7 @@ export function openPostgresStore(url: string, options: PoolOptions = {}): Store
     ...auditStore(postgresScripts(db)),
     ...webhookStore(postgresScripts(db), true),
     ...tagStore(postgresScripts(db)),
+    ...billingStore(postgresScripts(db)),
     ...postgresKeyStore(db),
     ...postgresGroupStore(db),
     ...postgresLinkStore(db),

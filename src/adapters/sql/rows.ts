@@ -32,12 +32,13 @@ function buffer(value: unknown): Buffer {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
-export const PLAN_COLUMNS = 'id, name, api_access, url_quota, rate_limit_per_hour';
+export const PLAN_COLUMNS =
+  'id, name, api_access, url_quota, rate_limit_per_hour, price_amount, price_currency, public, description, stripe_price_id';
 
 /** Plan columns aliased `plan_*`, for joins with accounts or keys (plans aliased `p`). */
-export const JOINED_PLAN_COLUMNS =
-  'p.id AS plan_id, p.name AS plan_name, p.api_access AS plan_api_access, ' +
-  'p.url_quota AS plan_url_quota, p.rate_limit_per_hour AS plan_rate_limit_per_hour';
+export const JOINED_PLAN_COLUMNS = PLAN_COLUMNS.split(', ')
+  .map((column) => `p.${column} AS plan_${column}`)
+  .join(', ');
 
 export const LINK_COLUMNS =
   'id, code, domain_id, account_id, group_id, long_url, normalized_url, title, clicks, bot_hits, unique_visitors, ' +
@@ -105,14 +106,22 @@ export const API_KEY_COLUMNS =
 
 export const SESSION_COLUMNS = 'user_id, csrf_token, expires_at';
 
-/** A plan from its own columns, or from the `plan_*` aliases of JOINED_PLAN_COLUMNS. */
+/** A plan from its own columns, or from the `plan_*` aliases of JOINED_PLAN_COLUMNS, with what it is sold as. */
 function planFrom(row: Row, prefix: '' | 'plan_'): Plan {
+  const amount = row[`${prefix}price_amount`];
   return {
     id: row[`${prefix}id`] as number,
     name: row[`${prefix}name`] as string,
     apiAccess: truthy(row[`${prefix}api_access`]),
     urlQuota: row[`${prefix}url_quota`] as number,
     rateLimitPerHour: row[`${prefix}rate_limit_per_hour`] as number,
+    price:
+      amount === null || amount === undefined
+        ? null
+        : { amount: Number(amount), currency: String(row[`${prefix}price_currency`] ?? '') },
+    public: truthy(row[`${prefix}public`]),
+    description: String(row[`${prefix}description`] ?? ''),
+    stripePriceId: (row[`${prefix}stripe_price_id`] as string | null | undefined) ?? null,
   };
 }
 

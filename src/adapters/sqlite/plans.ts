@@ -1,21 +1,21 @@
 /** Plans on SQLite (users and workspaces: adapters/sql/people-store.ts). */
 import type { Plan, PlanSettings } from '../../core/entities.ts';
 import type { AccountStore } from '../../core/ports/store.ts';
+import { planValues, UPSERT_COLUMNS, UPSERT_SETS } from '../sql/plan-rows.ts';
 import { mapRow, PLAN_COLUMNS, toPlan } from '../sql/rows.ts';
 import type { Connection } from './connection.ts';
 
 type PlanStore = Pick<AccountStore, 'upsertPlan' | 'findPlanByName' | 'listPlans' | 'ensureDefaultPlans'>;
 
-const UPSERT_PLAN = `INSERT INTO plans (name, api_access, url_quota, rate_limit_per_hour) VALUES (?, ?, ?, ?)
-  ON CONFLICT (name) DO UPDATE SET api_access = excluded.api_access, url_quota = excluded.url_quota,
-    rate_limit_per_hour = excluded.rate_limit_per_hour
+const UPSERT_PLAN = `INSERT INTO plans (${UPSERT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+  ON CONFLICT (name) DO UPDATE SET ${UPSERT_SETS}
   RETURNING ${PLAN_COLUMNS}`;
 
 export function sqlitePlanStore(conn: Connection): PlanStore {
   const upsertPlan = (plan: PlanSettings): Plan => {
     const row = conn
       .stmt(UPSERT_PLAN)
-      .get(plan.name, plan.apiAccess ? 1 : 0, plan.urlQuota, plan.rateLimitPerHour);
+      .get(...planValues(plan).map((value) => (typeof value === 'boolean' ? (value ? 1 : 0) : value)));
     if (!row) throw new Error(`upsert of plan ${plan.name} returned no row`);
     return toPlan(row);
   };

@@ -1,5 +1,6 @@
 /** The Store on one SQLite file (WAL): every port, plus migrations and lifecycle. */
 import type { Store } from '../../core/ports/store.ts';
+import { billingStore } from '../sql/billing-scripts.ts';
 import { blocklistStore } from '../sql/blocklist-store.ts';
 import { deletionStore } from '../sql/deletion-scripts.ts';
 import { domainStore } from '../sql/domain-scripts.ts';
@@ -42,6 +43,7 @@ export function openSqliteStore(path: string): Store {
     ...auditStore(sqliteScripts(conn)),
     ...webhookStore(queuedScripts(conn, writes), false),
     ...tagStore(queuedScripts(conn, writes)),
+    ...billingStore(queuedScripts(conn, writes)),
     ...sqliteKeyStore(conn, writes),
     ...sqliteGroupStore(conn),
     ...sqliteLinkStore(conn, writes, readers),

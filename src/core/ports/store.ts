@@ -15,6 +15,7 @@ import type {
 } from '../entities.ts';
 import type { LinkPage, LinkQuery } from '../link-query.ts';
 import type { AbuseStore } from './abuse-store.ts';
+import type { BillingStore } from './billing-store.ts';
 import type { DomainStore } from './domain-store.ts';
 import type { AccountStore, InvitationStore, UserTokenStore, WorkspaceStore } from './people-store.ts';
 import type { TagStore, VisitListStore } from './tag-store.ts';
@@ -211,7 +212,8 @@ export interface Store
     AbuseStore,
     WebhookStore,
     TagStore,
-    VisitListStore {
+    VisitListStore,
+    BillingStore {
   /** Applies pending migrations; returns the names of those applied now. */
   migrate(): Promise<string[]>;
   /** Cheap round trip for readiness checks. */

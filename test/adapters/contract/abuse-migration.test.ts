@@ -12,7 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import { loadMigrations } from '../../../src/adapters/sql/migrations.ts';
 import type { Store } from '../../../src/core/ports/store.ts';
 import { SCOPES } from '../../../src/core/scopes.ts';
-import { type OldDatabase, oldPostgres, oldSqlite, type Row } from '../../fixtures/old-database.ts';
+import { type OldDatabase, oldPlan, oldPostgres, oldSqlite, type Row } from '../../fixtures/old-database.ts';
 import { planInput } from './store-contract.ts';
 
 const AT = Date.UTC(2024, 0, 15);
@@ -40,7 +40,7 @@ interface Seed {
 
 /** The users, workspace, memberships, keys, domain and links by SQL: the store now reads columns 011 lacks. */
 async function seedOldRows(old: OldDatabase, store: Store): Promise<Seed> {
-  const plan = await store.upsertPlan(planInput());
+  const plan = await oldPlan(old);
   const user = async (email: string) =>
     Number(
       (

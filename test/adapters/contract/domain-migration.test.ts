@@ -11,7 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import { loadMigrations } from '../../../src/adapters/sql/migrations.ts';
 import type { StatsRange, StoredStats } from '../../../src/core/analytics/model.ts';
 import type { Store } from '../../../src/core/ports/store.ts';
-import { type OldDatabase, oldPostgres, oldSqlite, type Row } from '../../fixtures/old-database.ts';
+import { type OldDatabase, oldPlan, oldPostgres, oldSqlite, type Row } from '../../fixtures/old-database.ts';
 import { newLink, planInput } from './store-contract.ts';
 
 const DAY = 86_400_000;
@@ -38,7 +38,7 @@ interface Seed {
  * their clicks through the store again.
  */
 async function seedOldRows(old: OldDatabase, store: Store): Promise<Seed> {
-  const plan = await store.upsertPlan(planInput());
+  const plan = await oldPlan(old);
   const [user] = await old.run(
     'INSERT INTO users (email, email_verified, operator, created_at) VALUES (?, false, false, 0) RETURNING id',
     'ada@example.com',

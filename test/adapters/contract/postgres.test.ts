@@ -115,7 +115,12 @@ if (!databaseUrl) {
       try {
         await Promise.all([a.ensureDefaultPlans(DEFAULT_PLANS), b.ensureDefaultPlans(DEFAULT_PLANS)]);
         assert.deepEqual(
-          (await a.listPlans()).map(({ id: _, ...plan }) => plan),
+          (await a.listPlans()).map(({ name, apiAccess, urlQuota, rateLimitPerHour }) => ({
+            name,
+            apiAccess,
+            urlQuota,
+            rateLimitPerHour,
+          })),
           DEFAULT_PLANS,
         );
       } finally {

@@ -70,7 +70,27 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
           apiAccess: false,
           urlQuota: 7,
           rateLimitPerHour: 3,
+          price: null,
+          public: false,
+          description: '',
+          stripePriceId: null,
         });
+        const sold = await store.upsertPlan(
+          planInput({
+            name: 'gold',
+            price: { amount: 900, currency: 'EUR' },
+            public: true,
+            description: 'For teams',
+            stripePriceId: 'price_gold',
+          }),
+        );
+        assert.deepEqual(
+          [sold.price, sold.public, sold.description, sold.stripePriceId],
+          [{ amount: 900, currency: 'EUR' }, true, 'For teams', 'price_gold'],
+        );
+        await store.upsertPlan(
+          planInput({ name: 'gold', apiAccess: false, urlQuota: 7, rateLimitPerHour: 3 }),
+        );
         assert.deepEqual(await store.findPlanByName('gold'), updated);
         assert.deepEqual(await store.listPlans(), [updated]);
       });
