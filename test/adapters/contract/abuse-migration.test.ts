@@ -13,7 +13,6 @@ import { loadMigrations } from '../../../src/adapters/sql/migrations.ts';
 import type { Store } from '../../../src/core/ports/store.ts';
 import { SCOPES } from '../../../src/core/scopes.ts';
 import { type OldDatabase, oldPlan, oldPostgres, oldSqlite, type Row } from '../../fixtures/old-database.ts';
-import { planInput } from './store-contract.ts';
 
 const AT = Date.UTC(2024, 0, 15);
 /** Every column links had in 011. */
@@ -39,7 +38,7 @@ interface Seed {
 }
 
 /** The users, workspace, memberships, keys, domain and links by SQL: the store now reads columns 011 lacks. */
-async function seedOldRows(old: OldDatabase, store: Store): Promise<Seed> {
+async function seedOldRows(old: OldDatabase): Promise<Seed> {
   const plan = await oldPlan(old);
   const user = async (email: string) =>
     Number(
@@ -142,7 +141,7 @@ function describeMigration(name: string, makeOld: () => Promise<OldDatabase>): v
       old = await makeOld();
       const unmigrated = old.open();
       try {
-        seed = await seedOldRows(old, unmigrated);
+        seed = await seedOldRows(old);
         const [first, , , onDomain] = seed.links;
         await unmigrated.addClicks([
           { linkId: first?.id ?? 0, day: '2024-03-01', clicks: 2, botHits: 1 },

@@ -12,7 +12,7 @@ import { loadMigrations } from '../../../src/adapters/sql/migrations.ts';
 import type { StatsRange, StoredStats } from '../../../src/core/analytics/model.ts';
 import type { Store } from '../../../src/core/ports/store.ts';
 import { type OldDatabase, oldPlan, oldPostgres, oldSqlite, type Row } from '../../fixtures/old-database.ts';
-import { newLink, planInput } from './store-contract.ts';
+import { newLink } from './store-contract.ts';
 
 const DAY = 86_400_000;
 const D1 = Date.UTC(2024, 2, 1);
