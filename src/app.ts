@@ -5,6 +5,7 @@ import type { DemoLog } from './core/ports/shared-state.ts';
 import { ABUSE_SCHEMAS, auditRoutes, reportApiRoutes, reportPages } from './features/abuse/index.ts';
 import { adminPages } from './features/admin/index.ts';
 import { type ClickBuffer, STATS_SCHEMAS, statsApiRoutes, statsPages } from './features/analytics/index.ts';
+import { billingFeature } from './features/billing/index.ts';
 import { compatFeature } from './features/compat/index.ts';
 import { DEMO_ASSETS, demoFeature } from './features/demo/index.ts';
 import { DOMAIN_SCHEMAS, domainPages, domainRoutes, tlsAllowedRoute } from './features/domains/index.ts';
@@ -49,7 +50,7 @@ import { managementApi } from './http/management-api.ts';
 import { ProblemSchema } from './http/openapi-parts.ts';
 import { addSecurityHeaders } from './http/security-headers.ts';
 import { serverOptions } from './http/server-options.ts';
-import { compatDeps, type LinkApis, linkApis, rootOfHost } from './page-services.ts';
+import { billingDeps, compatDeps, type LinkApis, linkApis, rootOfHost } from './page-services.ts';
 import { type AppDeps, type ServerServices, serverServices } from './services.ts';
 import { assetRoutes, WEB_ASSETS } from './web/assets.ts';
 import { frameOfSession } from './web/session/handlers.ts';
@@ -260,6 +261,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await managementRoutes(app, config, services, apis);
   await app.register(compatFeature, compatDeps(config, services, apis.api));
   await app.register(tlsAllowedRoute, { domains: services.domains });
+  const store = services.store;
+  await app.register(billingFeature, billingDeps(config, { store, session: pages.session, frameOf }));
   await signedInPages(app, config, services, apis.bulk);
   await redirectFeature(app, {
     cache: redirect.cache,

@@ -3,6 +3,7 @@ import packageJson from '../package.json' with { type: 'json' };
 import { eventSinks } from './adapters/event-sinks.ts';
 import type { Resolver } from './adapters/inspect/types.ts';
 import { configuredProvider } from './adapters/oidc/oidc-client.ts';
+import { stripeGateway } from './adapters/stripe/stripe-gateway.ts';
 import type { Config } from './config.ts';
 import type { MainKeys } from './core/key-authentication.ts';
 import { DEFAULT_DOMAIN_ID } from './core/link-key.ts';
@@ -14,6 +15,7 @@ import type { WindowCounter } from './core/ports/shared-state.ts';
 import type { Store } from './core/ports/store.ts';
 import type { LinkOrigins } from './core/short-url.ts';
 import { visitStats } from './features/analytics/index.ts';
+import type { BillingFeatureDeps } from './features/billing/index.ts';
 import { type CompatDeps, passwordKeysOf } from './features/compat/index.ts';
 import type { DomainRegistry, DomainsService } from './features/domains/index.ts';
 import { accountGroups } from './features/groups/index.ts';
@@ -189,3 +191,21 @@ export function linkApis(deps: LinksApiDeps & Pick<BulkLinksDeps, 'counter'>) {
 }
 
 export type LinkApis = ReturnType<typeof linkApis>;
+
+/** What the pricing page and billing are built on (docs/api.md §17): Stripe when it is configured. */
+export function billingDeps(
+  config: Config,
+  parts: { store: Store; session: WorkspaceDeps; frameOf: BillingFeatureDeps['frameOf'] },
+): BillingFeatureDeps {
+  const { stripe } = config.billing;
+  return {
+    ...parts.session,
+    store: parts.store,
+    settings: config.billing,
+    payments: stripe && stripeGateway(stripe),
+    freePlan: config.signupPlan,
+    mailFrom: config.mail?.from,
+    baseUrl: config.baseUrl,
+    frameOf: parts.frameOf,
+  };
+}

@@ -39,6 +39,7 @@ export const RESERVED_PATHS: ReadonlySet<string> = new Set([
   'metrics',
   'openapi.json',
   'password',
+  'pricing',
   'qrcode',
   'readyz',
   'report',
@@ -50,6 +51,7 @@ export const RESERVED_PATHS: ReadonlySet<string> = new Set([
   'stats',
   'tester',
   'w',
+  'webhooks',
   'yourls-api.php',
 ]);
 
