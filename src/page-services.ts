@@ -206,6 +206,7 @@ export function billingDeps(
     freePlan: config.signupPlan,
     mailFrom: config.mail?.from,
     baseUrl: config.baseUrl,
+    signupMode: config.signup,
     frameOf: parts.frameOf,
   };
 }

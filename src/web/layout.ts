@@ -59,7 +59,8 @@ function workspaceLinks(workspace: WorkspaceNav, link: (path: string, label: str
   const admin = may(workspace.role, 'members:read');
   const domains = may(workspace.role, 'domains:write') ? link(path('/domains'), 'Domains') : '';
   const webhooks = may(workspace.role, 'webhooks:write') ? link(path('/webhooks'), 'Webhooks') : '';
-  return html`${switcher(workspace)}${link(path(''), 'Links')}${link(path('/stats'), 'Stats')}${admin ? html`${link(path('/members'), 'Members')}${link(path('/keys'), 'Keys')}${domains}${webhooks}${link(path('/settings'), 'Settings')}` : ''}`;
+  const billing = may(workspace.role, 'plan:change') ? link(path('/billing'), 'Billing') : '';
+  return html`${switcher(workspace)}${link(path(''), 'Links')}${link(path('/stats'), 'Stats')}${admin ? html`${link(path('/members'), 'Members')}${link(path('/keys'), 'Keys')}${domains}${webhooks}${link(path('/settings'), 'Settings')}${billing}` : ''}`;
 }
 
 function navigation(options: PageOptions): SafeHtml {
@@ -67,7 +68,7 @@ function navigation(options: PageOptions): SafeHtml {
   const { frame } = options;
   const own = frame
     ? html`${frame.workspace ? workspaceLinks(frame.workspace, link) : link('/dashboard', 'Dashboard')}${frame.operator ? link('/admin', 'Console') : ''}${link('/account', 'Account')}<span class="who">${frame.email}</span><form method="post" action="/logout" class="sign-out"><input type="hidden" name="_csrf" value="${frame.csrfToken}"><button type="submit" class="link">Sign out</button></form>`
-    : html`${link('/login', 'Sign in')}<a href="/signup" class="button small">Sign up</a>`;
+    : html`${link('/pricing', 'Pricing')}${link('/login', 'Sign in')}<a href="/signup" class="button small">Sign up</a>`;
   return html`<nav aria-label="Main">${link('/tester', 'Tester')}${link('/docs', 'API')}${own}</nav>`;
 }
 
@@ -105,7 +106,7 @@ ${(options.styles ?? []).map(
 <main id="content"${options.narrow ? html` class="narrow"` : options.wide ? html` class="wide"` : html``}>
 ${options.body}
 </main>
-<footer class="bottom">Snip · <a href="/docs">API reference</a> · <a href="/openapi.json">OpenAPI</a> · <a href="/tester">Try the API</a></footer>
+<footer class="bottom">Snip · <a href="/pricing">Pricing</a> · <a href="/docs">API reference</a> · <a href="/openapi.json">OpenAPI</a> · <a href="/tester">Try the API</a></footer>
 <div id="announcer" class="visually-hidden" role="status" aria-live="polite"></div>
 ${raw(data)}${(options.scripts ?? []).map((src) => html`<script src="/assets/${src}"></script>`)}
 </body>

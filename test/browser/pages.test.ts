@@ -16,7 +16,8 @@ import { checkPage, DESKTOP, problems, signInCookies } from './page-checks.ts';
  * sign-up and sign-in, the dashboard empty and with 200 links in 3 groups (some with rules), one
  * link's page with and without rules, the visit stats of the account and of a link (counts without
  * details; test/browser/stats.test.ts shows them with details and empty), Account Settings, the 404 page, the 410 pages of an expired,
- * a used-up and a disabled link, a link's password form, the report form and the API reference. New pages join this list.
+ * a used-up and a disabled link, a link's password form, the report form, the API reference and the pricing page (to a visitor, an
+ * owner on a free plan and one on a paid plan). New pages join this list.
  */
 
 const PASSWORD = 'correct horse battery';
@@ -45,6 +46,7 @@ describe('every page in Chromium, at 1280 and 390 px, light and dark', () => {
   let base: string;
   let full: Cookie[] = [];
   let empty: Cookie[] = [];
+  let paying: Cookie[] = [];
   let linkCode = '';
 
   const signIn = (email: string) => signInCookies(browser, base, email, PASSWORD);
@@ -104,6 +106,11 @@ describe('every page in Chromium, at 1280 and 390 px, light and dark', () => {
     browser = await launchBrowser();
     full = await signIn('busy@example.com');
     empty = await signIn('new@example.com');
+    // /pricing lists the public plans: new@ is an owner on a free one, paying@ on a paid one.
+    await t.ops.savePlan('tester', { public: true, description: 'What the tests run on.' });
+    await t.ops.savePlan('pro', { public: true, price: { amount: 900, currency: 'EUR' } });
+    await t.ops.createAccount('paying@example.com', 'pro', PASSWORD);
+    paying = await signIn('paying@example.com');
   });
 
   after(async () => {
@@ -132,6 +139,11 @@ describe('every page in Chromium, at 1280 and 390 px, light and dark', () => {
     ['link-preview', '/dashboard/links/P000194', () => full],
     ['links-bulk', '/dashboard/bulk', () => full],
     ['docs', '/docs', () => undefined],
+    // Settings → Billing without Stripe (the operator's contact); with Stripe: test/browser/billing.test.ts.
+    ['billing-operator', '/dashboard/billing', () => empty],
+    ['pricing-visitor', '/pricing', () => undefined],
+    ['pricing-free-owner', '/pricing', () => empty],
+    ['pricing-paying-owner', '/pricing', () => paying],
   ];
   /** What a page's script must have finished before it is checked. */
   const ready: Record<string, (page: Page) => Promise<void>> = {

@@ -15,6 +15,8 @@ export interface BillingFeatureDeps extends WorkspaceDeps {
   /** MAIL_FROM, the operator's contact when UPGRADE_URL is not set. */
   mailFrom: string | undefined;
   baseUrl: URL;
+  /** SIGNUP: whether a visitor may sign up, or only sign in. */
+  signupMode: 'open' | 'invite' | 'closed';
   /** The page frame of whoever is signed in (public pages show it). */
   frameOf: FrameOf;
 }

@@ -30,6 +30,10 @@ describe('snip CLI', () => {
       api_access: true,
       url_quota: 50,
       rate_limit_per_hour: 500,
+      price: null,
+      public: false,
+      description: '',
+      stripe_price: null,
     });
     const updated = await snip('plan', 'create', 'team', '--url-quota', '60', '--json');
     assert.deepEqual(updated.json, {
@@ -37,6 +41,10 @@ describe('snip CLI', () => {
       api_access: true,
       url_quota: 60,
       rate_limit_per_hour: 500,
+      price: null,
+      public: false,
+      description: '',
+      stripe_price: null,
     });
     assert.equal((await snip('plan', 'create', 'team', '--no-api-access', '--json')).json.api_access, false);
   });
@@ -188,7 +196,16 @@ describe('snip account password, account list, plan list', () => {
     const { code, json } = await snip('plan', 'list', '--json');
     assert.equal(code, 0);
     const pro = (json.items as Record<string, unknown>[]).find((item) => item.name === 'pro');
-    assert.deepEqual(pro, { name: 'pro', api_access: true, url_quota: 10_000, rate_limit_per_hour: 1000 });
+    assert.deepEqual(pro, {
+      name: 'pro',
+      api_access: true,
+      url_quota: 10_000,
+      rate_limit_per_hour: 1000,
+      price: null,
+      public: false,
+      description: '',
+      stripe_price: null,
+    });
     const human = await snip('plan', 'list');
     assert.equal(human.out.trim().split('\n').length, (json.items as unknown[]).length);
   });

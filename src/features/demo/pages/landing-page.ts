@@ -19,7 +19,8 @@ export function landingPage(demoKey: string, origin: string, frame?: Frame): str
 <h1>Short links, checked before they are made</h1>
 <p class="lead">Snip turns long URLs into short ones through one JSON endpoint. It fetches every target first — reachable, not a 404, not behind a firewall challenge, not empty — and counts the clicks of people, not of bots.</p>
 <p class="actions">${frame ? html`<a class="button" href="/dashboard">Go to your dashboard</a>` : html`<a class="button" href="/signup">Create an account</a>`}
-<a class="button secondary" href="/tester">Open the API tester</a></p>
+<a class="button secondary" href="/tester">Open the API tester</a>
+<a class="button secondary" href="/pricing">See the plans</a></p>
 </div>
 <section class="card demo" aria-labelledby="demo-heading">
 <h2 id="demo-heading">Try it now</h2>

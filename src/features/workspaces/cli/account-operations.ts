@@ -1,5 +1,5 @@
 import { KEY_PREFIX_LENGTH } from '../../../core/api-key.ts';
-import type { Account, Plan, Workspace } from '../../../core/entities.ts';
+import type { Account, Plan, PlanPrice, PlanSettings, Workspace } from '../../../core/entities.ts';
 import { Refusal } from '../../../core/errors.ts';
 import { CLI_ACTOR, NO_AUDIT, type RecordAudit } from '../../../core/moderation.ts';
 import { hashPassword } from '../../../core/password.ts';
@@ -16,10 +16,17 @@ import { PASSWORD_MAX, PASSWORD_MIN } from '../sign-in.ts';
 
 /** Operator use cases (docs/api.md §5, §6): what `npx snip …` does. Refusals carry what went wrong. */
 
+/** What `plan create` sets; a field left out keeps its value (docs/api.md §17 for the last four). */
 export interface PlanChange {
   apiAccess?: boolean;
   urlQuota?: number;
   rateLimitPerHour?: number;
+  /** null: free (a price of 0 is stored as free too); a free plan is not sold through Stripe. */
+  price?: PlanPrice | null;
+  public?: boolean;
+  description?: string;
+  /** null: not sold through Stripe. */
+  stripePriceId?: string | null;
 }
 
 export interface IssuedAccount {
@@ -61,11 +68,40 @@ function checkPlanSettings(name: string, change: PlanChange): void {
   for (const [field, value] of [
     ['url quota', change.urlQuota],
     ['rate limit', change.rateLimitPerHour],
+    ['price', change.price?.amount],
   ] as const) {
     if (value !== undefined && (!Number.isSafeInteger(value) || value < 0)) {
       throw new Refusal('number-invalid', `the ${field} must be a whole number of at least 0`);
     }
   }
+}
+
+/** One way to say free: no price; a price of nothing is none. Currencies are kept upper case. */
+function freeAsNull(price: PlanPrice | null): PlanPrice | null {
+  if (price === null || price.amount === 0) return null;
+  return { amount: price.amount, currency: price.currency.toUpperCase() };
+}
+
+/** The plan as the change leaves it: what it names, else what the plan had, else the defaults. */
+function planAfter(name: string, change: PlanChange, current: Plan | undefined): PlanSettings {
+  const price = change.price === undefined ? (current?.price ?? null) : freeAsNull(change.price);
+  return {
+    name,
+    apiAccess: change.apiAccess ?? current?.apiAccess ?? false,
+    urlQuota: change.urlQuota ?? current?.urlQuota ?? DEFAULT_URL_QUOTA,
+    rateLimitPerHour: change.rateLimitPerHour ?? current?.rateLimitPerHour ?? DEFAULT_RATE_LIMIT_PER_HOUR,
+    price,
+    public: change.public ?? current?.public ?? false,
+    description: change.description ?? current?.description ?? '',
+    stripePriceId: stripePriceAfter(change, price, current),
+  };
+}
+
+/** The Stripe price named, else the one kept; a plan made free stops being sold unless one is named. */
+function stripePriceAfter(change: PlanChange, price: PlanPrice | null, current: Plan | undefined) {
+  if (change.stripePriceId !== undefined) return change.stripePriceId;
+  if (change.price !== undefined && price === null) return null;
+  return current?.stripePriceId ?? null;
 }
 
 /**
@@ -81,19 +117,23 @@ export function accountOperations(store: Store, audit: RecordAudit = NO_AUDIT) {
 
   const accountOf = (email: string) => accountWithEmail(store, email);
 
+  /** The workspace on the plan; its links and keys stay as they are (docs/api.md §17). */
+  async function putOnPlan(workspace: Workspace, planName: string): Promise<Workspace> {
+    const plan = await planNamed(planName);
+    await store.setWorkspacePlan(workspace.id, plan.id);
+    const before = { plan: workspace.plan.name };
+    const fact = auditFact(workspace.id, 'workspace.plan', workspace.slug, before, { plan: plan.name });
+    if (before.plan !== plan.name) await audit({ ...CLI_ACTOR, ...fact });
+    return { ...workspace, plan };
+  }
+
   const issueKey = (account: Account) => issueAccountKey(store, account.workspace.id, account.user.id);
 
   return {
     /** Creates the plan or updates the settings given; unnamed settings keep their value (or the default). */
     async savePlan(name: string, change: PlanChange): Promise<Plan> {
       checkPlanSettings(name, change);
-      const current = await store.findPlanByName(name);
-      return store.upsertPlan({
-        name,
-        apiAccess: change.apiAccess ?? current?.apiAccess ?? false,
-        urlQuota: change.urlQuota ?? current?.urlQuota ?? DEFAULT_URL_QUOTA,
-        rateLimitPerHour: change.rateLimitPerHour ?? current?.rateLimitPerHour ?? DEFAULT_RATE_LIMIT_PER_HOUR,
-      });
+      return store.upsertPlan(planAfter(name, change, await store.findPlanByName(name)));
     },
 
     async createAccount(email: string, planName: string, password?: string): Promise<IssuedAccount> {
@@ -112,14 +152,11 @@ export function accountOperations(store: Store, audit: RecordAudit = NO_AUDIT) {
 
     async assignPlan(email: string, planName: string): Promise<Account> {
       const account = await accountOf(email);
-      const plan = await planNamed(planName);
-      await store.setWorkspacePlan(account.workspace.id, plan.id);
-      const { workspace } = account;
-      const before = { plan: workspace.plan.name };
-      const fact = auditFact(workspace.id, 'workspace.plan', workspace.slug, before, { plan: plan.name });
-      if (before.plan !== plan.name) await audit({ ...CLI_ACTOR, ...fact });
-      return { ...account, workspace: { ...account.workspace, plan } };
+      return { ...account, workspace: await putOnPlan(account.workspace, planName) };
     },
+
+    /** `snip workspace plan`: any workspace, personal or a team's, by its slug. */
+    putOnPlan,
 
     /** Issues a new key and revokes the old one at once. */
     async rotateKey(email: string): Promise<{ account: Account; apiKey: string }> {

@@ -10,7 +10,7 @@ import { cliAudit } from '../audit-actor.ts';
 import { membersService, OPERATOR } from '../members.ts';
 import { workspaceAdmin } from '../workspace-admin.ts';
 import { workspaceJson } from './account-json.ts';
-import { personalWorkspace } from './account-operations.ts';
+import { accountOperations, personalWorkspace } from './account-operations.ts';
 
 /** `snip workspace …`, `snip member …` and `snip key create` (docs/api.md §11). */
 
@@ -71,6 +71,20 @@ The slug is its address, /w/<slug>: 1-40 lower-case letters, digits and inner hy
     args: 0,
     line: (w) => tab(w.slug, w.name, w.plan, w.personal ? 'personal' : 'team'),
     run: async ({ store }) => ({ items: (await workspaceAdmin(store).list()).map(workspaceJson) }),
+  },
+  'workspace plan': {
+    synopsis: '<slug> <plan>',
+    about: "puts a workspace, personal or a team's, on a plan",
+    details: `Its links and keys stay: over the new quota, new links are refused (304); without API
+access, its keys answer 303 until the plan has it again. The change is in the audit log.`,
+    flags: [],
+    args: 2,
+    run: async ({ args: [slug = '', plan = ''], store, io }) => {
+      const workspace = await workspaceAdmin(store).bySlug(slug);
+      const before = workspace.plan.name;
+      const after = await accountOperations(store, cliAudit(store, io.err)).putOnPlan(workspace, plan);
+      return { workspace: after.slug, plan: after.plan.name, previous_plan: before };
+    },
   },
   'member add': {
     synopsis: '<workspace> <email> --role R',
