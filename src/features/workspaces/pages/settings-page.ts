@@ -48,7 +48,7 @@ ${errorNotice(view.error)}
   <dt>Default domain</dt><dd data-domain="${view.shortHost}"><code>${view.shortHost}</code></dd>
   <dt>Created</dt><dd>${when(workspace.createdAt)}</dd>
 </dl>
-<p class="hint">The operator changes the plan. Links of every workspace are made on the default domain.</p>
+<p class="hint">Owners change the plan on <a href="${here(view.frame, '/billing')}" data-link="billing">Billing</a>; the plans are compared on <a href="/pricing">Pricing</a>.</p>
 <p class="hint"><a href="${here(view.frame, '/audit')}" data-link="audit">The audit log</a> lists what admins and operators did in this workspace.</p>
 </section>`,
   });
