@@ -1,5 +1,5 @@
 import type { Workspace } from '../../../core/entities.ts';
-import { type Frame, here } from '../../../web/frame.ts';
+import { type Frame, here, mayHere } from '../../../web/frame.ts';
 import { html } from '../../../web/html.ts';
 import { page } from '../../../web/layout.ts';
 import { csrfField, doneNotice, errorNotice, type PageError } from '../../../web/notices.ts';
@@ -48,7 +48,11 @@ ${errorNotice(view.error)}
   <dt>Default domain</dt><dd data-domain="${view.shortHost}"><code>${view.shortHost}</code></dd>
   <dt>Created</dt><dd>${when(workspace.createdAt)}</dd>
 </dl>
-<p class="hint">Owners change the plan on <a href="${here(view.frame, '/billing')}" data-link="billing">Billing</a>; the plans are compared on <a href="/pricing">Pricing</a>.</p>
+<p class="hint">${
+      mayHere(view.frame, 'plan:change')
+        ? html`You change the plan on <a href="${here(view.frame, '/billing')}" data-link="billing">Billing</a>;`
+        : 'Owners change the plan;'
+    } the plans are compared on <a href="/pricing">Pricing</a>.</p>
 <p class="hint"><a href="${here(view.frame, '/audit')}" data-link="audit">The audit log</a> lists what admins and operators did in this workspace.</p>
 </section>`,
   });
