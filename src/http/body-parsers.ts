@@ -55,3 +55,17 @@ export async function registerBodyParsers(app: FastifyInstance): Promise<void> {
   await app.register(multipart, { limits: MULTIPART_LIMITS });
   app.addHook('preValidation', readMultipart);
 }
+
+/**
+ * Inside a scope: a JSON content type with an empty body is no body, not a malformed one (clients
+ * such as Shlink's and Kutt's send the header on a DELETE without a body).
+ */
+export function acceptEmptyJson(scope: FastifyInstance): void {
+  const parseJson = scope.getDefaultJsonParser('error', 'error');
+  scope.removeContentTypeParser('application/json');
+  scope.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = body.toString();
+    if (text === '') done(null, undefined);
+    else parseJson(request, text, done);
+  });
+}

@@ -6,6 +6,7 @@ import { campaignUrl } from '../../core/link-campaign.ts';
 import { parseTargetUrl, stripTrailingDot } from '../../core/target-url.ts';
 import { apiCodeOf } from '../../http/api-errors.ts';
 import { API_STATUS } from '../../http/api-statuses.ts';
+import type { Problem } from '../../http/problem.ts';
 import {
   CodeParams,
   CreateLinkBody,
@@ -88,14 +89,8 @@ export function contendedKeys(body: CreateLinkBodyType): string[] {
   ];
 }
 
-/** An item's refusal, as a problem object with Snip's numbered code. */
-export interface BulkProblem {
-  type: string;
-  title: string;
-  status: number;
-  detail: string;
-  code: string;
-}
+/** An item's refusal, as a problem object with Snip's numbered code (what sendProblem writes). */
+export type BulkProblem = Problem & { type: string };
 
 const problem = (status: number, code: string, detail: string): BulkProblem => ({
   type: 'about:blank',

@@ -105,20 +105,6 @@ export function sendKuttError(reply: FastifyReply, error: unknown): FastifyReply
   return reply.code(answer.status).headers(answer.headers).send({ error: answer.error });
 }
 
-/**
- * JSON as everywhere in Snip, except that an empty body is no body: the kutt package sends
- * `Content-Type: application/json` with each DELETE, which has none.
- */
-export function acceptEmptyJson(app: FastifyInstance): void {
-  const json = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    const text = body.toString();
-    if (text === '') done(null, undefined);
-    else json(request, text, done);
-  });
-}
-
 /** Every refusal, unreadable request and fault of the scope, and every unknown path, in Kutt's form. */
 export function answerKuttErrors(app: FastifyInstance): void {
   app.setErrorHandler((error: unknown, request: FastifyRequest, reply) => {

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { acceptEmptyJson } from '../../../http/body-parsers.ts';
 import type { CompatDeps } from '../compat-deps.ts';
 import { domainRoutes } from './domain-routes.ts';
 import { redirectRuleRoutes } from './redirect-rule-routes.ts';
@@ -14,23 +15,8 @@ import { visitRoutes } from './visit-routes.ts';
  * /rest, so that Shlink's clients work with a Snip key as their API key. The routes read their
  * input themselves, field by field, so that every wrong value is Shlink's invalid-data naming it:
  * the route schemas only describe (/openapi.json), they neither validate nor serialize here.
+ * Shlink's client sends Content-Type: application/json on a DELETE without a body too.
  */
-/**
- * Shlink's client sends Content-Type: application/json on every request, a DELETE with no body
- * included: an empty body is no body here, not a malformed one.
- */
-function acceptEmptyJson(app: FastifyInstance): void {
-  const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    if (body === '' || body.length === 0) {
-      done(null, undefined);
-      return;
-    }
-    parseJson(request, String(body), done);
-  });
-}
-
 export async function shlinkRoutes(app: FastifyInstance, deps: CompatDeps): Promise<void> {
   app.setValidatorCompiler(() => () => true);
   acceptEmptyJson(app);
