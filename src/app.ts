@@ -192,6 +192,8 @@ async function signedInPages(
     ...pages.session,
     stats: pages.stats,
     domainOf: services.domains.addressed,
+    origins: services.domains.registry,
+    clicks: services.store,
   });
   await app.register(domainPages, { ...pages.session, domains: services.domains });
   await app.register(webhookPages, { ...pages.session, endpoints: services.events.endpoints });

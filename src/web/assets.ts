@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /**
  * Static files served from /assets/ under the names pages use: pages load nothing from elsewhere.
@@ -28,7 +30,27 @@ export const WEB_ASSETS: AssetFiles = {
   'link-fields.js': here('link-fields.js'),
   'qr-designer.js': here('qr-designer.js'),
   'link-bulk.js': here('link-bulk.js'),
+  // Visit stats and the charts (the dashboard's and the link page's too): bars, bar lists, the range picker.
+  'stats.css': here('stats.css'),
 };
+
+/** Country flags from flag-icons (MIT), 4:3, one SVG per ISO 3166 code: /assets/flags/<code>.svg. */
+const FLAG_DIR = join(
+  dirname(createRequire(import.meta.url).resolve('flag-icons/package.json')),
+  'flags',
+  '4x3',
+);
+const FLAG_CODES: ReadonlySet<string> = new Set(
+  readdirSync(FLAG_DIR)
+    .filter((name) => /^[a-z]{2}\.svg$/.test(name))
+    .map((name) => name.slice(0, 2)),
+);
+
+/** Where the flag of a two-letter country code is served; undefined for a code without one. */
+export function flagAsset(country: string): string | undefined {
+  const code = country.toLowerCase();
+  return FLAG_CODES.has(code) ? `/assets/flags/${code}.svg` : undefined;
+}
 
 const ASSET_TYPES: Record<string, string> = {
   '.css': 'text/css; charset=utf-8',
@@ -42,6 +64,10 @@ interface Asset {
   etag: string;
 }
 
+function asset(body: Buffer, type: string): Asset {
+  return { body, type, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"` };
+}
+
 /** Read once at start. */
 function loadAssets(files: AssetFiles): Map<string, Asset> {
   const resolve = createRequire(import.meta.url).resolve;
@@ -53,28 +79,43 @@ function loadAssets(files: AssetFiles): Map<string, Asset> {
       return one.edit ? Buffer.from(one.edit(bytes.toString('utf8'))) : bytes;
     };
     const body = Buffer.concat((Array.isArray(file) ? file : [file]).map(read));
-    const type = ASSET_TYPES[name.slice(name.lastIndexOf('.'))] ?? 'application/octet-stream';
-    assets.set(name, {
-      body,
-      type,
-      etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`,
-    });
+    assets.set(
+      name,
+      asset(body, ASSET_TYPES[name.slice(name.lastIndexOf('.'))] ?? 'application/octet-stream'),
+    );
   }
   return assets;
 }
 
+function send(request: FastifyRequest, reply: FastifyReply, found: Asset | undefined) {
+  if (!found) return reply.callNotFound();
+  reply.header('etag', found.etag).header('cache-control', 'public, max-age=300');
+  if (request.headers['if-none-match'] === found.etag) return reply.code(304).send();
+  return reply.type(found.type).send(found.body);
+}
+
 export async function assetRoutes(app: FastifyInstance, options: { files: AssetFiles }): Promise<void> {
   const assets = loadAssets(options.files);
+  // Some 250 flags, most never shown: each is read the first time it is asked for.
+  const flags = new Map<string, Promise<Asset>>();
+  const flag = (code: string) => {
+    let found = flags.get(code);
+    if (!found) {
+      found = readFile(join(FLAG_DIR, `${code}.svg`)).then((body) =>
+        asset(body, ASSET_TYPES['.svg'] as string),
+      );
+      flags.set(code, found);
+    }
+    return found;
+  };
+  const route = { schema: { hide: true }, config: { anyPath: true } };
 
-  app.get<{ Params: { name: string } }>(
-    '/assets/:name',
-    { schema: { hide: true }, config: { anyPath: true } },
-    async (request, reply) => {
-      const asset = assets.get(request.params.name);
-      if (!asset) return reply.callNotFound();
-      reply.header('etag', asset.etag).header('cache-control', 'public, max-age=300');
-      if (request.headers['if-none-match'] === asset.etag) return reply.code(304).send();
-      return reply.type(asset.type).send(asset.body);
-    },
+  app.get<{ Params: { name: string } }>('/assets/:name', route, async (request, reply) =>
+    send(request, reply, assets.get(request.params.name)),
   );
+
+  app.get<{ Params: { name: string } }>('/assets/flags/:name', route, async (request, reply) => {
+    const code = /^([a-z]{2})\.svg$/.exec(request.params.name)?.[1];
+    return send(request, reply, code && FLAG_CODES.has(code) ? await flag(code) : undefined);
+  });
 }

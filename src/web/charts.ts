@@ -1,9 +1,11 @@
 import { escapeHtml, html, raw, type SafeHtml } from './html.ts';
 
 /**
- * Charts drawn on the server as SVG: no script, no canvas, nothing to load. Bars for counts per day,
- * horizontal bars for breakdowns. Each comes with its numbers for screen readers (a table kept out
- * of sight) and a tooltip per bar; colours come from the style sheet, so both schemes work.
+ * Charts drawn on the server as SVG: no script, no canvas, nothing to load. Bars for counts per day
+ * or hour, bar lists for breakdowns. Each comes with its numbers for screen readers (a table kept
+ * out of sight, or the list's own text) and a tooltip per bar. Colours and sizes come from
+ * stats.css (classes chart, plot, y-axis, x-axis, bar, bar-2, axis, legends, legend, swatch,
+ * bar-list, flag), so both schemes work and no style attribute is needed.
  */
 
 export interface DailySeries {
@@ -15,6 +17,8 @@ export interface DailySeries {
 /** The plot's own units; it is stretched to the width of its box (preserveAspectRatio none). */
 const WIDTH = 600;
 const HEIGHT = 160;
+/** Each bar's share of its slot: wide enough to see 30 of them on a phone. */
+const BAR = 0.7;
 
 /** A round top for the axis: 1, 2 or 5 times a power of ten, at least the largest value (and 4). */
 function niceMax(value: number): number {
@@ -25,57 +29,68 @@ function niceMax(value: number): number {
 }
 
 const shortDay = (day: string) => day.slice(5);
-const plural = (n: number, unit: string) => `${n.toLocaleString('en-US')} ${unit}${n === 1 ? '' : 's'}`;
+const units = (n: number, unit: string) => `${unit}${n === 1 ? '' : 's'}`;
+const plural = (n: number, unit: string) => `${n.toLocaleString('en-US')} ${units(n, unit)}`;
+const fixed = (n: number) => n.toFixed(2);
+
+/** The vertical scale of a plot whose largest value is `largest`. */
+function scale(largest: number) {
+  const top = niceMax(largest);
+  return {
+    top,
+    y: (value: number) => HEIGHT - (value / top) * HEIGHT,
+    h: (value: number) => (value / top) * HEIGHT,
+  };
+}
 
 /**
- * Bars for counts per day. The bars and grid lines are SVG stretched to the box; the axis labels
- * are HTML around it, so they keep their size on a phone and on a wide screen alike.
+ * The plot: bars (SVG markup) over three grid lines, stretched to the box; the axis labels are HTML
+ * around it, so they keep their size on a phone and on a wide screen alike.
  */
-export function dailyBars(series: DailySeries, label: string, unit: string): SafeHtml {
-  const count = series.days.length;
-  const top = niceMax(Math.max(0, ...series.values));
-  const slot = WIDTH / Math.max(1, count);
-  const y = (value: number) => HEIGHT - (value / top) * HEIGHT;
-  const bars = series.values.map((value, i) => {
-    if (value === 0) return '';
-    const height = Math.max(1, (value / top) * HEIGHT);
-    const x = i * slot + slot * 0.15;
-    return `<rect class="bar" x="${x.toFixed(2)}" y="${y(value).toFixed(2)}" width="${(slot * 0.7).toFixed(2)}" height="${height.toFixed(2)}"><title>${series.days[i]}: ${plural(value, unit)}</title></rect>`;
-  });
+function plot(bars: readonly string[], top: number, names: readonly string[], summary: string): SafeHtml {
+  const y = scale(top).y;
   const grid = [0, top / 2, top].map(
     (value) =>
-      `<line class="axis" x1="0" x2="${WIDTH}" y1="${y(value).toFixed(2)}" y2="${y(value).toFixed(2)}" vector-effect="non-scaling-stroke"/>`,
+      `<line class="axis" x1="0" x2="${WIDTH}" y1="${fixed(y(value))}" y2="${fixed(y(value))}" vector-effect="non-scaling-stroke"/>`,
   );
+  const middle = names[Math.floor((names.length - 1) / 2)] ?? '';
+  return html`<div class="plot"><div class="y-axis" aria-hidden="true"><span>${top}</span><span>${top / 2}</span><span>0</span></div>
+<svg viewBox="0 0 ${WIDTH} ${HEIGHT}" preserveAspectRatio="none" role="img" aria-label="${summary}">${raw(grid.join(''))}${raw(bars.join(''))}</svg>
+<span></span><div class="x-axis" aria-hidden="true"><span>${shortDay(names[0] ?? '')}</span><span>${shortDay(middle)}</span><span>${shortDay(names.at(-1) ?? '')}</span></div></div>`;
+}
+
+/**
+ * A chart's numbers for screen readers. The table sits in a hidden box: a table is never smaller
+ * than its cells, so one hidden by itself still adds its whole height to the page (and an hour's
+ * rows their width).
+ */
+function hiddenTable(caption: string, columns: readonly string[], rows: ReadonlyArray<readonly unknown[]>) {
+  const body = rows.map(
+    ([name, ...cells]) =>
+      html`<tr><th scope="row">${name}</th>${cells.map((cell) => html`<td>${cell}</td>`)}</tr>`,
+  );
+  return html`<div class="visually-hidden"><table><caption>${caption}</caption><thead><tr>${columns.map((column) => html`<th scope="col">${column}</th>`)}</tr></thead><tbody>${body}</tbody></table></div>`;
+}
+
+/** Bars for counts per day, one tooltip per bar. */
+export function dailyBars(series: DailySeries, label: string, unit: string): SafeHtml {
+  const slot = WIDTH / Math.max(1, series.days.length);
+  const { top, y, h } = scale(Math.max(0, ...series.values));
+  const bars = series.values.map((value, i) => {
+    if (value === 0) return '';
+    const x = i * slot + (slot * (1 - BAR)) / 2;
+    return `<rect class="bar" x="${fixed(x)}" y="${fixed(y(value))}" width="${fixed(slot * BAR)}" height="${fixed(Math.max(1, h(value)))}"><title>${escapeHtml(series.days[i])}: ${plural(value, unit)}</title></rect>`;
+  });
   const total = series.values.reduce((sum, n) => sum + n, 0);
   const rows = series.days
     .map((day, i) => [day, series.values[i] ?? 0] as const)
-    .filter(([, value]) => value > 0)
-    .map(([day, value]) => html`<tr><th scope="row">${day}</th><td>${value}</td></tr>`);
-  const middle = series.days[Math.floor((count - 1) / 2)] ?? '';
+    .filter(([, value]) => value > 0);
+  const title = `${unit[0]?.toUpperCase() ?? ''}${unit.slice(1)}s`;
   return html`<figure class="chart" data-total="${total}">
-<div class="plot"><div class="y-axis" aria-hidden="true"><span>${top}</span><span>${top / 2}</span><span>0</span></div>
-<svg viewBox="0 0 ${WIDTH} ${HEIGHT}" preserveAspectRatio="none" role="img" aria-label="${label}: ${plural(total, unit)} in all">${raw(grid.join(''))}${raw(bars.join(''))}</svg>
-<span></span><div class="x-axis" aria-hidden="true"><span>${shortDay(series.days[0] ?? '')}</span><span>${shortDay(middle)}</span><span>${shortDay(series.days.at(-1) ?? '')}</span></div></div>
-<figcaption class="hint">${label} (UTC days): ${plural(total, unit)} in all. Each bar's tooltip gives its day.</figcaption>
-<table class="visually-hidden"><caption>${label}</caption><thead><tr><th scope="col">Day</th><th scope="col">${unit}s</th></tr></thead><tbody>${rows}</tbody></table>
+${plot(bars, top, series.days, `${label}: ${plural(total, unit)} in all`)}
+<figcaption class="hint">${label}: ${plural(total, unit)} · UTC</figcaption>
+${hiddenTable(label, ['Day', title], rows)}
 </figure>`;
-}
-
-export interface BarRow {
-  label: string;
-  value: number;
-  href?: string;
-}
-
-/** Horizontal bars for a breakdown, largest first as given, each with its number. */
-export function horizontalBars(rows: readonly BarRow[], label: string, unit: string): SafeHtml {
-  const top = Math.max(1, ...rows.map((row) => row.value));
-  return html`<ul class="hbars" aria-label="${label}">${rows.map(
-    (
-      row,
-    ) => html`<li><span class="truncate" title="${row.label}">${row.href ? html`<a href="${row.href}">${row.label}</a>` : row.label}</span>
-<span class="num">${plural(row.value, unit)}</span><meter min="0" max="${top}" value="${row.value}" aria-hidden="true"></meter></li>`,
-  )}</ul>`;
 }
 
 export interface VisitSeries {
@@ -86,42 +101,87 @@ export interface VisitSeries {
 }
 
 /**
- * Clicks and unique visitors per bucket: a wide bar for the clicks with the visitors' narrower bar
- * in front of it (a bucket never has more visitors than clicks), one tooltip per bucket, a legend,
- * the numbers in a hidden table (inside a hidden box: a table is never narrower than its cells, and
- * an hour's rows would widen the page). Axis labels are HTML, as in dailyBars.
+ * Clicks and unique visitors per bucket: one bar as tall as the clicks, its lower part (the unique
+ * visitors, never more than the clicks) in the second colour and of the same width, so every bar
+ * stays wide enough to see; one tooltip per bucket, a legend.
  */
 export function visitBars(series: VisitSeries, label: string, bucket: 'Day' | 'Hour'): SafeHtml {
-  const count = series.buckets.length;
-  const top = niceMax(Math.max(0, ...series.clicks, ...series.visitors));
-  const slot = WIDTH / Math.max(1, count);
-  const y = (value: number) => HEIGHT - (value / top) * HEIGHT;
-  const rect = (css: string, value: number, inset: number) =>
-    `<rect class="${css}" x="${(slot * inset).toFixed(2)}" y="${y(value).toFixed(2)}" width="${(slot * (1 - 2 * inset)).toFixed(2)}" height="${Math.max(1, (value / top) * HEIGHT).toFixed(2)}"/>`;
+  const slot = WIDTH / Math.max(1, series.buckets.length);
+  const { top, y, h } = scale(Math.max(0, ...series.clicks, ...series.visitors));
+  const rect = (css: string, value: number) =>
+    `<rect class="${css}" x="${fixed((slot * (1 - BAR)) / 2)}" y="${fixed(y(value))}" width="${fixed(slot * BAR)}" height="${fixed(Math.max(1, h(value)))}"/>`;
   const groups = series.buckets.map((name, i) => {
     const [clicks, visitors] = [series.clicks[i] ?? 0, series.visitors[i] ?? 0];
     if (clicks === 0 && visitors === 0) return '';
     const tip = `${name}: ${plural(clicks, 'click')}, ${plural(visitors, 'unique visitor')}`;
-    return `<g transform="translate(${(i * slot).toFixed(2)} 0)"><title>${escapeHtml(tip)}</title>${clicks > 0 ? rect('bar', clicks, 0.1) : ''}${visitors > 0 ? rect('bar-2', visitors, 0.3) : ''}</g>`;
+    return `<g transform="translate(${fixed(i * slot)} 0)"><title>${escapeHtml(tip)}</title>${clicks > 0 ? rect('bar', clicks) : ''}${visitors > 0 ? rect('bar-2', visitors) : ''}</g>`;
   });
-  const grid = [0, top / 2, top].map(
-    (value) =>
-      `<line class="axis" x1="0" x2="${WIDTH}" y1="${y(value).toFixed(2)}" y2="${y(value).toFixed(2)}" vector-effect="non-scaling-stroke"/>`,
-  );
   const total = (values: readonly number[]) => values.reduce((sum, n) => sum + n, 0);
   const [clicks, visitors] = [total(series.clicks), total(series.visitors)];
   const rows = series.buckets
     .map((name, i) => [name, series.clicks[i] ?? 0, series.visitors[i] ?? 0] as const)
-    .filter(([, c, v]) => c > 0 || v > 0)
-    .map(([name, c, v]) => html`<tr><th scope="row">${name}</th><td>${c}</td><td>${v}</td></tr>`);
-  const middle = series.buckets[Math.floor((count - 1) / 2)] ?? '';
+    .filter(([, c, v]) => c > 0 || v > 0);
   const summary = `${plural(clicks, 'click')} and ${plural(visitors, 'unique visitor')} in all`;
   return html`<figure class="chart" data-total="${clicks}" data-visitors="${visitors}">
-<div class="plot"><div class="y-axis" aria-hidden="true"><span>${top}</span><span>${top / 2}</span><span>0</span></div>
-<svg viewBox="0 0 ${WIDTH} ${HEIGHT}" preserveAspectRatio="none" role="img" aria-label="${label}: ${summary}">${raw(grid.join(''))}${raw(groups.join(''))}</svg>
-<span></span><div class="x-axis" aria-hidden="true"><span>${shortDay(series.buckets[0] ?? '')}</span><span>${shortDay(middle)}</span><span>${shortDay(series.buckets.at(-1) ?? '')}</span></div></div>
-<figcaption class="hint"><div class="legends"><span class="legend"><span class="swatch bar" aria-hidden="true"></span>Clicks</span><span class="legend"><span class="swatch bar-2" aria-hidden="true"></span>Unique visitors</span></div>
-${label} (UTC): ${summary}. Each bar's tooltip gives its ${bucket.toLowerCase()}.</figcaption>
-<div class="visually-hidden"><table><caption>${label}</caption><thead><tr><th scope="col">${bucket}</th><th scope="col">Clicks</th><th scope="col">Unique visitors</th></tr></thead><tbody>${rows}</tbody></table></div>
+${plot(groups, top, series.buckets, `${label}: ${summary}`)}
+<figcaption class="legends"><span class="legend"><span class="swatch bar" aria-hidden="true"></span>Clicks</span><span class="legend"><span class="swatch bar-2" aria-hidden="true"></span>Unique visitors</span><span class="hint">Per ${bucket.toLowerCase()} · UTC</span></figcaption>
+${hiddenTable(label, [bucket, 'Clicks', 'Unique visitors'], rows)}
 </figure>`;
+}
+
+export interface BarListRow {
+  /** Shown whole: a long label wraps, it is never cut. */
+  label: string;
+  value: number;
+  /** Its share of the whole, shown after the value ("40%"). */
+  share?: string;
+  /** The label links here. */
+  href?: string;
+  /** The row's data-value, what tests and scripts find it by. */
+  key?: string;
+  /** A decorative image before the label (a flag, 4:3), its name being the label. */
+  icon?: string;
+}
+
+export interface BarListOptions {
+  /** What the list holds, for screen readers ("Clicks by country"). */
+  label: string;
+  /** What the values count, singular ("click"). */
+  unit: string;
+  /** Headings over the labels and the values; without them the unit is written after each value. */
+  columns?: readonly [string, string];
+}
+
+/**
+ * A breakdown as a list, largest first as given: each row its label, its value and share, and a
+ * bar under it as long as the value is against the largest one (an SVG rect: no style attribute).
+ */
+export function barList(rows: readonly BarListRow[], options: BarListOptions): SafeHtml {
+  const largest = Math.max(1, ...rows.map((row) => row.value));
+  const items = rows.map((row) => {
+    const length = row.value > 0 ? Math.max(0.5, (row.value / largest) * 100) : 0;
+    const icon = row.icon ? html`<img class="flag" src="${row.icon}" alt="" width="20" height="15">` : '';
+    const label = row.href ? html`<a href="${row.href}">${row.label}</a>` : row.label;
+    const figure = options.columns
+      ? html`${row.value.toLocaleString('en-US')}<span class="visually-hidden"> ${units(row.value, options.unit)}</span>`
+      : plural(row.value, options.unit);
+    const key = row.key === undefined ? '' : html` data-value="${row.key}"`;
+    return html`<li${key}><span class="bar-label">${icon}<span>${label}</span></span><span class="bar-figure">${figure}</span>${row.share === undefined ? '' : html`<span class="bar-share">${row.share}</span>`}
+<svg class="bar-track" viewBox="0 0 100 1" preserveAspectRatio="none" width="100%" height="8" aria-hidden="true" focusable="false"><rect class="bar-fill" width="${fixed(length)}" height="1"/></svg></li>`;
+  });
+  const head = options.columns
+    ? html`<div class="bar-head" aria-hidden="true"><span>${options.columns[0]}</span><span>${options.columns[1]}</span></div>`
+    : '';
+  return html`${head}<ol class="bar-list" aria-label="${options.label}">${items}</ol>`;
+}
+
+export interface BarRow {
+  label: string;
+  value: number;
+  href?: string;
+}
+
+/** Horizontal bars for a breakdown, largest first as given, each with its number. */
+export function horizontalBars(rows: readonly BarRow[], label: string, unit: string): SafeHtml {
+  return barList(rows, { label, unit });
 }

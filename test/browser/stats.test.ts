@@ -6,7 +6,7 @@ import type { Browser, BrowserContext, Cookie, Page } from 'playwright-core';
 import type { Link } from '../../src/core/entities.ts';
 import { DAY_MS, dayOf, givenLinkOf, seedVisits, startOfToday } from '../features/analytics/stats-seed.ts';
 import { startTestApp, type TestApp } from '../helper.ts';
-import { launchBrowser, watchForTrouble } from './browser.ts';
+import { launchBrowser, screenshot, watchForTrouble } from './browser.ts';
 import { checkPage, DESKTOP, PHONE, problems, signInCookies } from './page-checks.ts';
 
 /**
@@ -120,15 +120,97 @@ describe('visit stats in Chromium', () => {
     assert.ok((await page.locator('.chart svg g').count()) <= 7);
 
     const today = startOfToday();
+    await page.click('.custom-range summary');
+    // The custom range opens as a panel within the screen.
+    const panel = await page.locator('.custom-range form').boundingBox();
+    assert.ok(panel && panel.x >= 0 && panel.x + panel.width <= PHONE.width, JSON.stringify(panel));
+    await screenshot(page, 'stats-custom-range-phone');
     await page.fill('input[name=from]', dayOf(today - 2 * DAY_MS));
     await page.fill('input[name=to]', dayOf(today - 2 * DAY_MS));
     await page.selectOption('select[name=interval]', 'hour');
     await page.click('.range-picker button[type=submit]');
     await page.waitForURL(/interval=hour/);
     assert.equal(await page.locator('.range-picker a[aria-current]').count(), 0);
+    assert.equal(await page.getAttribute('.custom-range summary', 'class'), 'current');
     assert.match((await page.textContent('[data-range]')) ?? '', /by hour/);
     assert.ok((await page.locator('.chart table tbody tr').count()) > 0);
     assert.ok((await clicks()) < week);
+    assert.deepEqual(trouble, []);
+    await context.close();
+  });
+
+  /** The bottom of the lowest element a person can see (hidden boxes and their contents left out). */
+  const lastVisibleBottom = (page: Page) =>
+    page.evaluate(() => {
+      let bottom = 0;
+      for (const element of document.body.querySelectorAll('*')) {
+        if (element.closest('.visually-hidden, [hidden]') || !element.checkVisibility()) continue;
+        const box = element.getBoundingClientRect();
+        if (box.width > 0 && box.height > 0) bottom = Math.max(bottom, box.bottom + window.scrollY);
+      }
+      return bottom;
+    });
+
+  for (const [name, viewport] of [
+    ['1280', DESKTOP],
+    ['390', PHONE],
+  ] as const) {
+    it(`shows every label whole, flags as images, the chart first and no blank page below, at ${name} px`, async () => {
+      // The last 30 days hourly: the hidden table of the chart's numbers holds hundreds of rows.
+      const hourly = `/dashboard/links/stats01/stats?interval=hour&from=${dayOf(startOfToday() - 29 * DAY_MS)}`;
+      for (const path of ['/dashboard/stats', hourly]) {
+        const { context, page, trouble } = await open(path, viewport);
+        // The chart starts within the first screen.
+        const chart = await page.locator('.chart').boundingBox();
+        assert.ok(chart && chart.y < viewport.height - 100, `${path}: the chart starts at ${chart?.y}`);
+        // Each label shown in full, wrapped rather than cut.
+        const labels = await page
+          .locator('.bar-label')
+          .evaluateAll((spans) =>
+            spans.map((span) => [span.textContent, span.scrollWidth - span.clientWidth]),
+          );
+        assert.ok(labels.length > 20, `${labels.length} labels`);
+        for (const [text, hidden] of labels) assert.ok(Number(hidden) <= 0, `${path}: "${text}" is cut`);
+        const texts = labels.map(([text]) => text);
+        for (const whole of ['United Kingdom', REFERRERS[2], 'Unknown'])
+          assert.ok(texts.includes(whole), whole);
+        // No emoji flags (they need a font most systems lack), no internal code for an unknown country.
+        const body = await page.innerText('body');
+        assert.doesNotMatch(body, /[\u{1F1E6}-\u{1F1FF}]/u);
+        assert.doesNotMatch(body, /\bZZ\b/);
+        // Every flag is an image of Snip's own that loaded; the unknown country has none.
+        const flags = page.locator('#by-country img.flag');
+        assert.equal(await flags.count(), COUNTRIES.length - 1);
+        for (const flag of await flags.all()) {
+          assert.ok(
+            await flag.evaluate((img: HTMLImageElement) => img.decode().then(() => img.naturalWidth > 0)),
+          );
+        }
+        const src = (await flags.first().getAttribute('src')) ?? '';
+        const image = await page.request.get(`${base}${src}`);
+        assert.deepEqual([image.status(), image.headers()['content-type']], [200, 'image/svg+xml']);
+        // The page ends about where its content does.
+        const height = await page.evaluate(() => document.documentElement.scrollHeight);
+        const bottom = await lastVisibleBottom(page);
+        assert.ok(height <= 1.2 * bottom, `${path}: page ${height} px high, content ends at ${bottom} px`);
+        assert.deepEqual(trouble, []);
+        await context.close();
+      }
+    });
+  }
+
+  it('lists the most clicked links of the range on the workspace page only, each leading to its page', async () => {
+    const { context, page, trouble } = await open('/dashboard/stats', PHONE);
+    const rows = page.locator('#top-links li[data-value]');
+    assert.deepEqual(await rows.evaluateAll((items) => items.map((li) => li.getAttribute('data-value'))), [
+      'stats01',
+    ]);
+    await rows.first().locator('a').click();
+    await page.waitForURL(/\/links\/stats01$/);
+    await page.goto(`${base}/dashboard/links/stats01/stats`);
+    assert.equal(await page.locator('#top-links').count(), 0);
+    assert.equal(await page.textContent('h1'), 'Campaign stats01');
+    assert.equal(await page.textContent('.short-url .code'), 'stats01');
     assert.deepEqual(trouble, []);
     await context.close();
   });

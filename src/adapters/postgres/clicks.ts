@@ -4,8 +4,9 @@ import { dayNumber, dayText } from '../../core/days.ts';
 import type { DailyClicks } from '../../core/entities.ts';
 import type { ClickStore } from '../../core/ports/store.ts';
 import { checkedBatch, isEmpty } from '../sql/flush-batch.ts';
+import { linkClicksOf, TOP_LINKS_OF_ACCOUNT, topLinksParams } from '../sql/top-links.ts';
 import type { Db } from './client.ts';
-import { query } from './client.ts';
+import { numbered, query } from './client.ts';
 import { writeClicks } from './write-clicks.ts';
 
 // A day may hold bot hits only; the human history lists days with clicks.
@@ -14,9 +15,15 @@ export const DAYS_OF_LINK = `SELECT day, clicks FROM link_daily_clicks
 export const DAYS_OF_ACCOUNT = `SELECT day, clicks FROM account_daily_clicks
   WHERE account_id = $1 AND day BETWEEN $2 AND $3 AND clicks > 0 ORDER BY day`;
 
+const TOP_LINKS = numbered(TOP_LINKS_OF_ACCOUNT);
+
 /** deadlock_detected, serialization_failure: the transaction was rolled back whole, so it can run again. */
 const RETRYABLE = new Set(['40P01', '40001']);
-const FLUSH_ATTEMPTS = 3;
+const FLUSH_ATTEMPTS = 8;
+
+/** A short random wait before running a rolled-back flush again, longer each time, so the two part ways. */
+const backOff = (attempt: number) =>
+  new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
 
 export function postgresClickStore(db: Db): ClickStore {
   const daily = async (sql: string, id: number, fromDay: string, toDay: string): Promise<DailyClicks[]> => {
@@ -38,6 +45,7 @@ export function postgresClickStore(db: Db): ClickStore {
         } catch (error) {
           const code = (error as { code?: unknown }).code;
           if (attempt >= FLUSH_ATTEMPTS || typeof code !== 'string' || !RETRYABLE.has(code)) throw error;
+          await backOff(attempt);
         }
       }
     },
@@ -48,6 +56,11 @@ export function postgresClickStore(db: Db): ClickStore {
 
     async dailyClicksOfAccount(accountId, fromDay, toDay) {
       return daily(DAYS_OF_ACCOUNT, accountId, fromDay, toDay);
+    },
+
+    async topLinksOfAccount(accountId, fromDay, toDay, limit) {
+      const rows = await query(db, TOP_LINKS, topLinksParams(accountId, fromDay, toDay, limit));
+      return rows.map(linkClicksOf);
     },
   };
 }

@@ -4,6 +4,7 @@ import { dayNumber, dayText } from '../../core/days.ts';
 import type { DailyClicks } from '../../core/entities.ts';
 import type { ClickStore } from '../../core/ports/store.ts';
 import { type CheckedBatch, checkedBatch, isEmpty } from '../sql/flush-batch.ts';
+import { linkClicksOf, TOP_LINKS_OF_ACCOUNT, topLinksParams } from '../sql/top-links.ts';
 import type { Connection } from './connection.ts';
 
 // A day may hold bot hits only; the human history lists days with clicks.
@@ -36,6 +37,14 @@ export function sqliteClickStore(
 
     async dailyClicksOfAccount(accountId, fromDay, toDay) {
       return daily(DAYS_OF_ACCOUNT, accountId, fromDay, toDay);
+    },
+
+    async topLinksOfAccount(accountId, fromDay, toDay, limit) {
+      const params = topLinksParams(accountId, fromDay, toDay, limit);
+      return conn
+        .stmt(TOP_LINKS_OF_ACCOUNT)
+        .all(...params)
+        .map(linkClicksOf);
     },
   };
 }

@@ -153,6 +153,20 @@ export interface ClickStore {
   dailyClicksOfLink(linkId: number, fromDay: string, toDay: string): Promise<DailyClicks[]>;
   /** Human clicks per UTC day over all links of an account, days without clicks omitted, oldest first. */
   dailyClicksOfAccount(accountId: number, fromDay: string, toDay: string): Promise<DailyClicks[]>;
+  /**
+   * The account's live links with the most human clicks over the UTC days (both included), most
+   * first, ties by the newest link; links without clicks on those days are left out.
+   */
+  topLinksOfAccount(accountId: number, fromDay: string, toDay: string, limit: number): Promise<LinkClicks[]>;
+}
+
+/** A link's human clicks over a range of days (the stats page's top links). */
+export interface LinkClicks {
+  linkId: number;
+  domainId: number;
+  code: string;
+  title: string;
+  clicks: number;
 }
 
 /** Visit analytics read back (docs/api.md §9.4) and raw events aged out. */

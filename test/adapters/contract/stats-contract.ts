@@ -427,6 +427,63 @@ export function runStatsContract(store: () => Store): void {
       assert.deepEqual(await store().stats({ linkId: link.id }, days(D1, D2)), emptyStats());
     });
 
+    it('ranks the live links of one account by their clicks over the days, ties by the newest', async () => {
+      const plan = await store().upsertPlan(planInput());
+      const account = await givenAccount(store(), 'ada@example.com', plan);
+      const insert = async (n: number, title = '') => {
+        const result = await store().insertLinkWithinQuota(
+          newLink(account.id, `https://example.com/top/${n}`, { title }),
+        );
+        assert.equal(result.kind, 'created');
+        return result.link;
+      };
+      const [a, b, c, gone] = [
+        await insert(1, 'Launch post'),
+        await insert(2),
+        await insert(3),
+        await insert(4),
+      ];
+      const [theirs] = await givenLinks('bob@example.com', 1);
+      assert.ok(theirs);
+      await store().addClicks([
+        { linkId: a.id, day: '2024-03-01', clicks: 3, botHits: 0 },
+        { linkId: a.id, day: '2024-03-03', clicks: 2, botHits: 0 },
+        { linkId: b.id, day: '2024-03-02', clicks: 5, botHits: 9 },
+        { linkId: c.id, day: '2024-03-02', clicks: 0, botHits: 7 },
+        { linkId: c.id, day: '2024-03-04', clicks: 1, botHits: 0 },
+        { linkId: gone.id, day: '2024-03-02', clicks: 50, botHits: 0 },
+        { linkId: theirs.id, day: '2024-03-02', clicks: 40, botHits: 0 },
+      ]);
+      assert.equal(await store().deleteLink(account.id, 0, gone.code), true);
+      const entry = (link: Link, clicks: number) => ({
+        linkId: link.id,
+        domainId: 0,
+        code: link.code,
+        title: link.title,
+        clicks,
+      });
+
+      assert.deepEqual(await store().topLinksOfAccount(account.id, '2024-03-01', '2024-03-03', 10), [
+        entry(b, 5),
+        entry(a, 5),
+      ]);
+      assert.deepEqual(await store().topLinksOfAccount(account.id, '2024-03-01', '2024-03-04', 2), [
+        entry(b, 5),
+        entry(a, 5),
+      ]);
+      assert.deepEqual(await store().topLinksOfAccount(account.id, '2024-03-02', '2024-03-04', 10), [
+        entry(b, 5),
+        entry(a, 2),
+        entry(c, 1),
+      ]);
+      assert.deepEqual(await store().topLinksOfAccount(account.id, '2024-03-05', '2024-03-09', 10), []);
+      assert.deepEqual(await store().topLinksOfAccount(theirs.accountId, '2024-01-01', '2024-12-31', 10), [
+        entry(theirs, 40),
+      ]);
+      await assert.rejects(store().topLinksOfAccount(account.id, '2024-03-01', '2024-03-04', 0), RangeError);
+      await assert.rejects(store().topLinksOfAccount(account.id, 'March', '2024-03-04', 5), RangeError);
+    });
+
     it('refuses a range that is not whole hours or days', async () => {
       for (const range of [days(D1 + HOUR, D2), days(D1, D2 - 1), hours(D1 + 1, D2), days(D2, D1)]) {
         await assert.rejects(store().stats({ linkId: 1 }, range), RangeError, JSON.stringify(range));

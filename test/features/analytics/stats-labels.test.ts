@@ -3,28 +3,32 @@ import { describe, it } from 'node:test';
 import { csvLine } from '../../../src/core/csv.ts';
 import {
   countryLabel,
-  flagOf,
   languageLabel,
   valueLabel,
 } from '../../../src/features/analytics/pages/stats-labels.ts';
+import { flagAsset } from '../../../src/web/assets.ts';
 
 /** How the stats page names recorded values, and how the CSV writes them. */
 
 describe('stats labels', () => {
-  it('builds a flag from the two letters as regional indicator symbols', () => {
-    assert.equal(flagOf('DE'), '\u{1F1E9}\u{1F1EA}');
-    assert.equal(flagOf('JP'), '🇯🇵');
+  it('finds the flag image of a country code, and none for a code without one', () => {
+    assert.equal(flagAsset('DE'), '/assets/flags/de.svg');
+    assert.equal(flagAsset('gb'), '/assets/flags/gb.svg');
+    assert.equal(flagAsset('QM'), undefined);
+    assert.equal(flagAsset('ZZ'), undefined);
+    assert.equal(flagAsset('../x'), undefined);
   });
 
-  it('names countries in English, ZZ and codes no region has without a flag', () => {
-    assert.deepEqual(countryLabel('FR'), { mark: '🇫🇷', text: 'France', code: 'FR' });
-    assert.deepEqual(countryLabel('ZZ'), { text: 'Unknown', code: 'ZZ' });
+  it('names countries in English with their flag; ZZ, codes no region has and odd values without one', () => {
+    assert.deepEqual(countryLabel('FR'), { text: 'France', flag: '/assets/flags/fr.svg' });
+    assert.deepEqual(countryLabel('GB'), { text: 'United Kingdom', flag: '/assets/flags/gb.svg' });
+    assert.deepEqual(countryLabel('ZZ'), { text: 'Unknown' });
     assert.deepEqual(countryLabel('QM'), { text: 'QM' });
-    assert.deepEqual(countryLabel('<b>'), { text: 'Unknown', code: '<b>' });
+    assert.deepEqual(countryLabel('<b>'), { text: 'Unknown' });
   });
 
   it('names languages, and says when none was sent', () => {
-    assert.deepEqual(languageLabel('de'), { text: 'German', code: 'de' });
+    assert.deepEqual(languageLabel('de'), { text: 'German' });
     assert.deepEqual(languageLabel('unknown'), { text: 'Not sent' });
     assert.deepEqual(languageLabel('123'), { text: '123' });
   });

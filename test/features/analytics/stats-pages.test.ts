@@ -12,8 +12,15 @@ const PASSWORD = 'correct horse battery';
 const newLink = (t: TestApp, email: string, code: string) => givenLinkOf(t.store, email, code);
 
 const totalOf = (body: string, name: string) => new RegExp(`data-total="${name}">([^<]*)<`).exec(body)?.[1];
-const rowOf = (body: string, dimension: string, value: string) =>
-  new RegExp(`id="by-${dimension}"[\\s\\S]*?<tr data-value="${value}">([\\s\\S]*?)</tr>`).exec(body)?.[1];
+const sectionOf = (body: string, id: string) =>
+  new RegExp(`<section[^>]* id="${id}"[\\s\\S]*?</section>`).exec(body)?.[0] ?? '';
+/** A row of a bar list (a breakdown's by-<dimension>, or top-links), by its data-value. */
+const rowOf = (body: string, where: string, value: string) =>
+  new RegExp(`<li data-value="${value}">([\\s\\S]*?)</li>`).exec(sectionOf(body, where))?.[1];
+const figuresOf = (row: string | undefined) =>
+  /class="bar-figure">([^<]*)<[\s\S]*class="bar-share">([^<]*)</.exec(row ?? '')?.slice(1);
+/** Regional indicator symbols, of which emoji flags are made. */
+const EMOJI_FLAG = /[\u{1F1E6}-\u{1F1FF}]/u;
 const csvLines = (body: string) => body.split('\r\n').filter(Boolean);
 
 describe('visit stats pages', () => {
@@ -75,7 +82,7 @@ describe('visit stats pages', () => {
     assert.equal(totalOf(body, 'unique_visitors'), '4');
     assert.equal(totalOf(body, 'bot_hits'), '3');
     assert.equal(totalOf(body, 'qr_scans'), '1');
-    assert.match(body, /<a class="button small" href="[^"]*" aria-current="true" data-days="30">/);
+    assert.match(body, /<a href="[^"]*" aria-current="true" data-days="30">/);
     assert.equal(
       attribute(body, 'data-range'),
       `${dayOf(startOfToday() - 29 * DAY_MS)}T00:00:00Z/${dayOf(startOfToday() + DAY_MS)}T00:00:00Z`,
@@ -87,23 +94,45 @@ describe('visit stats pages', () => {
       body,
       /<th scope="col">Day<\/th><th scope="col">Clicks<\/th><th scope="col">Unique visitors<\/th>/,
     );
-    // Countries: flag from the regional indicators, English name, ZZ as Unknown; shares of 4.
+    // Countries: their flag image and English name, ZZ as Unknown (no code, no flag); shares of 4.
+    const germany = rowOf(body, 'by-country', 'DE');
     assert.match(
-      rowOf(body, 'country', 'DE') ?? '',
-      /🇩🇪<\/span> Germany <span class="hint">DE<\/span>[\s\S]*>2<\/td><td class="num">50%</,
+      germany ?? '',
+      /<img class="flag" src="\/assets\/flags\/de\.svg" alt="" width="20" height="15"><span>Germany<\/span>/,
     );
-    assert.match(rowOf(body, 'country', 'ZZ') ?? '', /Unknown[\s\S]*>25%</);
-    assert.match(rowOf(body, 'country', 'FR') ?? '', /🇫🇷<\/span> France/);
-    assert.equal(rowOf(body, 'country', 'JP'), undefined, 'the click of 200 days ago is outside the range');
-    assert.match(rowOf(body, 'language', 'de') ?? '', /German <span class="hint">de<\/span>/);
-    assert.match(rowOf(body, 'language', 'unknown') ?? '', /Not sent/);
-    assert.match(rowOf(body, 'referrer', 'direct') ?? '', /Direct \(no referrer\)/);
-    assert.match(rowOf(body, 'source', 'qr') ?? '', /QR code/);
-    assert.match(rowOf(body, 'device', 'mobile') ?? '', /Mobile/);
-    assert.match(rowOf(body, 'os', 'iOS') ?? '', /iOS/);
-    assert.match(rowOf(body, 'browser', 'Firefox') ?? '', /Firefox/);
-    assert.match(rowOf(body, 'bot', 'prefetch') ?? '', /Prefetches[\s\S]*>3<\/td>/);
-    assert.match(body, /<meter min="0" max="4" value="2" aria-hidden="true">/);
+    assert.deepEqual(figuresOf(germany), ['2', '50%']);
+    const unknown = rowOf(body, 'by-country', 'ZZ') ?? '';
+    assert.match(unknown, /<span>Unknown<\/span>/);
+    assert.ok(!unknown.includes('<img') && !unknown.includes('ZZ'), unknown);
+    assert.deepEqual(figuresOf(unknown), ['1', '25%']);
+    assert.match(rowOf(body, 'by-country', 'FR') ?? '', /flags\/fr\.svg" [^>]*><span>France</);
+    assert.equal(
+      rowOf(body, 'by-country', 'JP'),
+      undefined,
+      'the click of 200 days ago is outside the range',
+    );
+    assert.doesNotMatch(body, EMOJI_FLAG);
+    // Each bar as long as its value against the largest of its list.
+    assert.match(germany ?? '', /<rect class="bar-fill" width="100\.00" height="1"\/>/);
+    assert.match(
+      rowOf(body, 'by-country', 'FR') ?? '',
+      /<rect class="bar-fill" width="50\.00" height="1"\/>/,
+    );
+    assert.match(rowOf(body, 'by-language', 'de') ?? '', /<span>German<\/span>/);
+    assert.match(rowOf(body, 'by-language', 'unknown') ?? '', /Not sent/);
+    assert.match(rowOf(body, 'by-referrer', 'direct') ?? '', /Direct \(no referrer\)/);
+    assert.match(rowOf(body, 'by-source', 'qr') ?? '', /QR code/);
+    assert.match(rowOf(body, 'by-device', 'mobile') ?? '', /Mobile/);
+    assert.match(rowOf(body, 'by-os', 'iOS') ?? '', /iOS/);
+    assert.match(rowOf(body, 'by-browser', 'Firefox') ?? '', /Firefox/);
+    assert.match(rowOf(body, 'by-bot', 'prefetch') ?? '', /Prefetches/);
+    assert.deepEqual(figuresOf(rowOf(body, 'by-bot', 'prefetch')), ['3', '100%']);
+    // One link's page lists no top links; untitled, it is headed by its short URL, the code whole.
+    assert.equal(sectionOf(body, 'top-links'), '');
+    assert.match(
+      body,
+      /<h1 class="short-url" data-code="busy001"><span class="host">[^<]+\/<\/span><span class="code">busy001<\/span><\/h1>/,
+    );
     // Hostile values are text, never markup.
     assert.ok(!body.includes('a,b "c"'));
     assert.match(body, /data-value="a,b &#34;c&#34;"/);
@@ -123,7 +152,7 @@ describe('visit stats pages', () => {
     assert.equal(week.statusCode, 200);
     assert.equal(totalOf(week.body, 'clicks'), '3');
     assert.match(week.body, /aria-current="true" data-days="7"/);
-    assert.equal(rowOf(week.body, 'country', 'FR'), undefined);
+    assert.equal(rowOf(week.body, 'by-country', 'FR'), undefined);
     assert.match(week.body, /<option value="hour">Hour<\/option>/);
 
     const hours = await client.get(
@@ -142,7 +171,7 @@ describe('visit stats pages', () => {
     assert.equal(old.statusCode, 200);
     assert.equal(totalOf(old.body, 'clicks'), '1');
     assert.ok(!old.body.includes('<option value="hour"'));
-    assert.match(rowOf(old.body, 'country', 'JP') ?? '', /Japan/);
+    assert.match(rowOf(old.body, 'by-country', 'JP') ?? '', /Japan/);
   });
 
   it('answers a range it cannot read with the page, the reason and the last 30 days, never a 500', async () => {
@@ -173,11 +202,74 @@ describe('visit stats pages', () => {
     const page = await client.get(client.at('/stats'));
     assert.equal(page.statusCode, 200);
     assert.equal(totalOf(page.body, 'clicks'), '4');
-    assert.equal(rowOf(page.body, 'country', 'US'), undefined);
+    assert.equal(rowOf(page.body, 'by-country', 'US'), undefined);
     assert.match(page.body, /<a href="\/w\/[a-z0-9-]+\/stats" aria-current="page">Stats<\/a>/);
     const theirsPage = await other.get(other.at('/stats'));
     assert.equal(totalOf(theirsPage.body, 'clicks'), '2');
-    assert.match(rowOf(theirsPage.body, 'country', 'US') ?? '', /United States/);
+    assert.match(rowOf(theirsPage.body, 'by-country', 'US') ?? '', /United States/);
+  });
+
+  it("lists the workspace's most clicked links of the range, each leading to its page", async () => {
+    await t.ops.createAccount('tia@example.com', 'tester', PASSWORD);
+    const tia = new PageClient(t.app);
+    await tia.signIn('tia@example.com', PASSWORD);
+    const empty = await tia.get(tia.at('/stats'));
+    assert.match(sectionOf(empty.body, 'top-links'), /data-state="empty"/);
+
+    const launch = await givenLinkOf(
+      t.store,
+      'tia@example.com',
+      'launch1',
+      'https://example.com/l',
+      'Launch post',
+    );
+    const plain = await givenLinkOf(t.store, 'tia@example.com', 'plain01');
+    const old = await givenLinkOf(t.store, 'tia@example.com', 'old0001', 'https://example.com/o', 'Old news');
+    const day = (daysAgo: number) => ({ daysAgo });
+    await seedVisits(t.store, launch, [day(0), day(1), day(3)]);
+    await seedVisits(t.store, plain, [day(2)]);
+    await seedVisits(t.store, old, [day(40), day(41), day(42), day(43)]);
+    const page = await tia.get(tia.at('/stats'));
+    assert.equal(page.statusCode, 200);
+    const top = sectionOf(page.body, 'top-links');
+    assert.deepEqual(
+      [...top.matchAll(/<li data-value="([^"]+)">/g)].map((match) => match[1]),
+      ['launch1', 'plain01'],
+      'the clicks of 40 days ago are outside the last 30 days',
+    );
+    assert.match(
+      rowOf(page.body, 'top-links', 'launch1') ?? '',
+      /<a href="\/w\/[a-z0-9-]+\/links\/launch1">Launch post<\/a>/,
+    );
+    assert.deepEqual(figuresOf(rowOf(page.body, 'top-links', 'launch1')), ['3', '75%']);
+    assert.match(
+      rowOf(page.body, 'top-links', 'plain01') ?? '',
+      /<a href="\/w\/[a-z0-9-]+\/links\/plain01">plain01<\/a>/,
+    );
+
+    const today = startOfToday();
+    const longAgo = await tia.get(
+      tia.at(`/stats?from=${dayOf(today - 45 * DAY_MS)}&to=${dayOf(today - 40 * DAY_MS)}`),
+    );
+    assert.deepEqual(figuresOf(rowOf(longAgo.body, 'top-links', 'old0001')), ['4', '100%']);
+    assert.equal(rowOf(longAgo.body, 'top-links', 'launch1'), undefined);
+  });
+
+  it('serves the flags the page shows as SVG images from its own assets', async () => {
+    const flag = await t.app.inject({ method: 'GET', url: '/assets/flags/de.svg' });
+    assert.equal(flag.statusCode, 200);
+    assert.equal(flag.headers['content-type'], 'image/svg+xml');
+    assert.match(flag.body, /^<svg /);
+    const again = await t.app.inject({
+      method: 'GET',
+      url: '/assets/flags/de.svg',
+      headers: { 'if-none-match': String(flag.headers.etag) },
+    });
+    assert.equal(again.statusCode, 304);
+    for (const name of ['zz.svg', 'DE.svg', 'de.png', 'gb-eng.svg', '..%2Fpackage.json']) {
+      const answer = await t.app.inject({ method: 'GET', url: `/assets/flags/${name}` });
+      assert.equal(answer.statusCode, 404, name);
+    }
   });
 
   it('says what will appear while there is nothing to show', async () => {

@@ -1,25 +1,19 @@
 import type { Dimension } from '../../../core/analytics/model.ts';
+import { flagAsset } from '../../../web/assets.ts';
 
 /**
- * How the stats page names a breakdown's values: countries with their flag and English name,
- * languages by name, the recorded codes kept beside them. The CSV keeps the codes alone.
+ * How the stats page names a breakdown's values: countries by their English name with their flag,
+ * languages by name, a few fixed values in words. The CSV keeps the recorded codes.
  */
 
 export interface ValueLabel {
-  /** A flag or other mark, decorative (hidden from screen readers). */
-  mark?: string;
   text: string;
-  /** The value as recorded, when the text does not already show it. */
-  code?: string;
+  /** The address of the country's flag image, decorative beside the name. */
+  flag?: string;
 }
 
 const regions = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'code' });
 const languages = new Intl.DisplayNames(['en'], { type: 'language', fallback: 'code' });
-
-/** The flag emoji of a two-letter country code: its letters as regional indicator symbols. */
-export function flagOf(country: string): string {
-  return String.fromCodePoint(...[...country].map((letter) => 0x1f1e6 + letter.charCodeAt(0) - 65));
-}
 
 function named(names: Intl.DisplayNames, code: string): string | undefined {
   try {
@@ -32,16 +26,18 @@ function named(names: Intl.DisplayNames, code: string): string | undefined {
 }
 
 export function countryLabel(code: string): ValueLabel {
-  if (code === 'ZZ' || !/^[A-Z]{2}$/.test(code)) return { text: 'Unknown', code };
+  // ZZ is how the store records a country it could not tell.
+  if (code === 'ZZ' || !/^[A-Z]{2}$/.test(code)) return { text: 'Unknown' };
   const name = named(regions, code);
-  // A code no region has (user-assigned ones) gets no flag: it would show as two boxed letters.
-  return name ? { mark: flagOf(code), text: name, code } : { text: code };
+  // A code no region has (user-assigned ones) is shown as recorded, without a flag.
+  if (!name) return { text: code };
+  const flag = flagAsset(code);
+  return flag ? { text: name, flag } : { text: name };
 }
 
 export function languageLabel(code: string): ValueLabel {
   if (code === 'unknown') return { text: 'Not sent' };
-  const name = named(languages, code);
-  return name ? { text: name, code } : { text: code };
+  return { text: named(languages, code) ?? code };
 }
 
 const FIXED: Partial<Record<Dimension, Record<string, string>>> = {

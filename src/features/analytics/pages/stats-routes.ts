@@ -1,6 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { StatsAnswer } from '../../../core/analytics/stats.ts';
 import { DEFAULT_DOMAIN_ID } from '../../../core/link-key.ts';
+import type { ClickStore } from '../../../core/ports/store.ts';
+import { domainQuery, type LinkOrigins } from '../../../core/short-url.ts';
+import { workspacePath } from '../../../web/frame.ts';
 import { messagePage } from '../../../web/message-page.ts';
 import { sendPage } from '../../../web/send-page.ts';
 import {
@@ -12,6 +15,7 @@ import {
 import type { StatsReport, VisitStats } from '../visit-stats.ts';
 import { statsCsv, statsFileName } from './stats-csv.ts';
 import { statsPage } from './stats-page.ts';
+import type { TopLink } from './stats-tables.ts';
 
 /**
  * Visit stats behind the session: /w/<slug>/stats (the workspace) and /w/<slug>/links/<code>/stats
@@ -23,6 +27,30 @@ export interface StatsRouteOptions extends WorkspaceDeps {
   stats: VisitStats;
   /** The domain `?domain=` names for the workspace (317 for one it does not see). */
   domainOf: (workspaceId: number, host: string | undefined) => number;
+  /** Each domain's host: a link's short URL, the `?domain=` of a top link's page. */
+  origins: LinkOrigins;
+  /** The workspace's most clicked links of a range; without it the page shows none. */
+  clicks: Pick<ClickStore, 'topLinksOfAccount'>;
+}
+
+/** How many of the most clicked links the workspace's page lists. */
+export const TOP_LINKS = 10;
+
+/** The most clicked links over the days the range touches, each with its page's address. */
+async function topLinks(options: StatsRouteOptions, user: InWorkspace, report: StatsReport) {
+  const { clicks, origins } = options;
+  const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+  const { from, to } = report.range;
+  const top = await clicks.topLinksOfAccount(user.workspace.id, day(from), day(to - 1), TOP_LINKS);
+  const base = workspacePath(user.workspace.slug);
+  return top.map(
+    (link): TopLink => ({
+      code: link.code,
+      label: link.title || link.code,
+      path: `${base}/links/${link.code}${domainQuery(origins, link)}`,
+      clicks: link.clicks,
+    }),
+  );
 }
 
 type CodeParams = { Params: { code: string } };
@@ -54,7 +82,8 @@ export async function statsRoutes(app: FastifyInstance, options: StatsRouteOptio
     '/w/:workspace/stats',
     workspacePage(options, 'stats:read', async (request, reply, user) => {
       const report = await stats.ofAccount(user.workspace, request.query);
-      return sendPage(reply, status(report), statsPage({ frame: workspaceFrame(user), report }));
+      const top = await topLinks(options, user, report);
+      return sendPage(reply, status(report), statsPage({ frame: workspaceFrame(user), report, top }));
     }),
   );
 
@@ -92,6 +121,7 @@ export async function statsRoutes(app: FastifyInstance, options: StatsRouteOptio
         report: found.report,
         link: found.link,
         domain: found.domain,
+        host: options.origins.hostOf(found.link.domainId),
       };
       return sendPage(reply, status(found.report), statsPage(view));
     }),

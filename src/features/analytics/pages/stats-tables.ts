@@ -1,10 +1,10 @@
 import type { BreakdownRow, Dimension } from '../../../core/analytics/model.ts';
 import { BREAKDOWN_KEYS, type StatsAnswer, TOP_ROWS } from '../../../core/analytics/stats.ts';
-import { visitBars } from '../../../web/charts.ts';
+import { barList, visitBars } from '../../../web/charts.ts';
 import { html, type SafeHtml } from '../../../web/html.ts';
 import { valueLabel } from './stats-labels.ts';
 
-/** The stats page's series chart and breakdown tables, each with the empty state it shows first. */
+/** The stats page's series chart, breakdowns and top links, each with the empty state it shows first. */
 
 /** What the page calls the thing whose clicks it shows, in "once … is clicked". */
 export type Subject = 'the link' | 'one of your links';
@@ -12,7 +12,7 @@ export type Subject = 'the link' | 'one of your links';
 interface Breakdown {
   dimension: Dimension;
   title: string;
-  /** The first column's heading. */
+  /** What a value is, heading the list's labels. */
   column: string;
   /** What the empty table will hold. */
   empty: string;
@@ -39,36 +39,40 @@ export const BREAKDOWNS: readonly Breakdown[] = [
   },
 ];
 
-const figure = (n: number) => n.toLocaleString('en-US');
-
-function share(clicks: number, sum: number): string {
-  const percent = (clicks / sum) * 100;
+/** A value's share of the whole, rounded; a small one is "<1%", never "0%". */
+export function share(clicks: number, sum: number): string {
+  const percent = (clicks / Math.max(1, sum)) * 100;
   if (percent > 0 && percent < 1) return '<1%';
   return `${Math.round(percent)}%`;
 }
 
-function breakdownRows(dimension: Dimension, rows: readonly BreakdownRow[]): SafeHtml[] {
-  const sum = Math.max(
-    1,
-    rows.reduce((total, row) => total + row.clicks, 0),
+function breakdownList(breakdown: Breakdown, rows: readonly BreakdownRow[], unit: string): SafeHtml {
+  const sum = rows.reduce((total, row) => total + row.clicks, 0);
+  return barList(
+    rows.map((row, i) => {
+      const label = valueLabel(breakdown.dimension, row.value, i === TOP_ROWS && row.value === 'other');
+      return {
+        label: label.text,
+        ...(label.flag ? { icon: label.flag } : {}),
+        value: row.clicks,
+        share: share(row.clicks, sum),
+        key: row.value,
+      };
+    }),
+    {
+      label: `${unit}s by ${breakdown.column.toLowerCase()}`,
+      unit: unit.toLowerCase(),
+      columns: [breakdown.column, `${unit}s`],
+    },
   );
-  return rows.map((row, i) => {
-    const label = valueLabel(dimension, row.value, i === TOP_ROWS && row.value === 'other');
-    const whole = label.code ? `${label.text} (${label.code})` : label.text;
-    return html`<tr data-value="${row.value}"><td><span class="truncate" title="${whole}">${label.mark ? html`<span class="flag" aria-hidden="true">${label.mark}</span> ` : ''}${label.text}${label.code ? html` <span class="hint">${label.code}</span>` : ''}</span>
-<meter min="0" max="${sum}" value="${row.clicks}" aria-hidden="true"></meter></td><td class="num">${figure(row.clicks)}</td><td class="num">${share(row.clicks, sum)}</td></tr>`;
-  });
 }
 
 function breakdownCard(breakdown: Breakdown, answer: StatsAnswer, subject: Subject): SafeHtml {
   const rows = answer[BREAKDOWN_KEYS[breakdown.dimension]];
   const id = `by-${breakdown.dimension}`;
-  const unit = breakdown.dimension === 'bot' ? 'Hits' : 'Clicks';
   let body: SafeHtml;
   if (rows.length > 0) {
-    body = html`<table class="breakdown"><caption class="visually-hidden">${unit} by ${breakdown.column.toLowerCase()}</caption>
-<thead><tr><th scope="col">${breakdown.column}</th><th scope="col" class="num">${unit}</th><th scope="col" class="num">Share</th></tr></thead>
-<tbody>${breakdownRows(breakdown.dimension, rows)}</tbody></table>`;
+    body = breakdownList(breakdown, rows, breakdown.dimension === 'bot' ? 'Hit' : 'Click');
   } else if (breakdown.dimension === 'bot' && answer.totals.bot_hits > 0) {
     body = html`<p class="empty" data-state="no-details">No kinds were recorded for these bot hits: tracking was minimal or off.</p>`;
   } else if (breakdown.dimension !== 'bot' && answer.totals.clicks > 0) {
@@ -84,6 +88,36 @@ export function breakdownCards(answer: StatsAnswer, subject: Subject): SafeHtml 
   return html`<div class="breakdowns">${BREAKDOWNS.map((breakdown) => breakdownCard(breakdown, answer, subject))}</div>`;
 }
 
+/** One of the most clicked links of the range: what the list shows of it and where it leads. */
+export interface TopLink {
+  code: string;
+  /** Its title, or its short code when it has none. */
+  label: string;
+  /** Its page in the workspace. */
+  path: string;
+  clicks: number;
+}
+
+/** The workspace's most clicked links over the range, each linking to its page. */
+export function topLinksCard(top: readonly TopLink[], answer: StatsAnswer): SafeHtml {
+  // Shares of all clicks of the range; the links count whole days, which an hourly range may cut.
+  const whole = Math.max(answer.totals.clicks, ...top.map((link) => link.clicks));
+  const body =
+    top.length === 0
+      ? html`<p class="empty" data-state="empty">Your most clicked links will appear here once one of them is clicked in this range.</p>`
+      : barList(
+          top.map((link) => ({
+            label: link.label,
+            href: link.path,
+            value: link.clicks,
+            share: share(link.clicks, whole),
+            key: link.code,
+          })),
+          { label: 'Most clicked links', unit: 'click', columns: ['Link', 'Clicks'] },
+        );
+  return html`<section class="card" id="top-links" aria-labelledby="top-links-heading"><h2 id="top-links-heading">Top links</h2>${body}</section>`;
+}
+
 /** A bucket's start as shown: its UTC day, and its hour when hourly. */
 function bucketName(t: string, hourly: boolean): string {
   return hourly ? `${t.slice(0, 10)} ${t.slice(11, 16)}` : t.slice(0, 10);
@@ -93,8 +127,7 @@ export function seriesChart(answer: StatsAnswer, subject: Subject): SafeHtml {
   const hourly = answer.interval === 'hour';
   const every = hourly ? 'hour' : 'day';
   if (!answer.series.some((point) => point.clicks > 0 || point.unique_visitors > 0)) {
-    return html`<div class="empty" data-state="no-clicks"><p>Clicks will appear here once ${subject} is clicked in this range.</p>
-<p class="hint">Each ${every} gets two bars: its clicks, and its unique visitors in front of them.</p></div>`;
+    return html`<div class="empty" data-state="no-clicks"><p>Clicks will appear here once ${subject} is clicked in this range.</p></div>`;
   }
   return visitBars(
     {
