@@ -63,7 +63,8 @@ describe('Billing in Chromium, through a loopback Checkout', { timeout: 240_000 
     const page = await context.newPage();
     const trouble = watchForTrouble(page);
     await page.goto(`${base}/dashboard`);
-    await page.click('nav a:text-is("Billing")');
+    await page.click('nav[aria-label=Main] a:text-is("Settings")');
+    await page.click('nav.tabs a:text-is("Billing")');
     await page.waitForURL(/\/w\/[a-z0-9-]+\/billing$/);
     const billing = page.url();
     assert.equal(await page.getAttribute('[data-plan]', 'data-plan'), 'free');

@@ -95,16 +95,14 @@ describe('the Webhooks pages in Chromium', { timeout: 240_000 }, () => {
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  /** The signed-in owner's page at desktop width, with clipboard access; dialogs accepted. */
+  /** The signed-in owner's page at desktop width, with clipboard access; a browser dialog is trouble. */
   async function ownerPage() {
     const context = await browser.newContext({ viewport: DESKTOP });
     await context.addCookies(owner);
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
     const page = await context.newPage();
     const trouble = watchForTrouble(page);
-    // watchForTrouble dismisses dialogs and counts them; the Remove and Rotate confirmations are expected.
-    page.removeAllListeners('dialog');
-    page.on('dialog', (dialog) => void dialog.accept());
+    // The Remove and Rotate confirmations are the page's own <dialog>: a browser dialog is counted as trouble.
     return { page, trouble, close: () => context.close() };
   }
 
@@ -135,7 +133,8 @@ describe('the Webhooks pages in Chromium', { timeout: 240_000 }, () => {
   it('adds an endpoint, shows its secret once, tests, resends, rotates, toggles and removes it', async () => {
     const { page, trouble, close } = await ownerPage();
     await page.goto(`${base}/w/acme`);
-    await page.click('nav a[href="/w/acme/webhooks"]');
+    await page.click('nav[aria-label=Main] a:text-is("Settings")');
+    await page.click('nav.tabs a[href="/w/acme/webhooks"]');
     await page.waitForURL(/\/w\/acme\/webhooks$/);
     assert.equal(await page.getAttribute('nav a[aria-current=page]', 'href'), '/w/acme/webhooks');
     assert.equal(await page.locator('[data-state=no-endpoints]').count(), 1);
@@ -179,6 +178,7 @@ describe('the Webhooks pages in Chromium', { timeout: 240_000 }, () => {
     assert.equal(await page.locator(`tr[data-webhook-id="${headers['webhook-id']}"]`).count(), 2);
 
     await page.click('[data-action=rotate]');
+    await page.click('dialog#confirm-dialog button[data-dialog=confirm]');
     await page.waitForURL(/done=rotated/);
     const rotated = (await page.textContent('#webhook-secret')) ?? '';
     assert.match(rotated, /^whsec_/);
@@ -201,6 +201,7 @@ describe('the Webhooks pages in Chromium', { timeout: 240_000 }, () => {
     assert.equal(await page.textContent('[data-fact=events]'), 'link.created link.deleted ');
 
     await page.click('[data-action=delete]');
+    await page.click('dialog#confirm-dialog button[data-dialog=confirm]');
     await page.waitForURL(/\/w\/acme\/webhooks\?done=removed$/);
     assert.equal(await done(page), 'removed');
     assert.equal(await page.locator(`section[data-endpoint="${id}"]`).count(), 0);

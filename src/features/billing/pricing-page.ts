@@ -78,6 +78,7 @@ export function pricingPage(view: PricingView): string {
       ? html`<p class="empty" data-state="no-plans">Plans are set by the operator: none is listed here yet.</p>`
       : html`<div class="features plans">${view.plans.map((plan) => planCard(plan, view.viewer))}</div>`;
   return page({
+    chrome: 'site',
     title: 'Pricing',
     description: 'The plans of this Snip: links, requests per hour, API access and what each costs.',
     current: '/pricing',

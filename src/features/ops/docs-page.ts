@@ -46,6 +46,7 @@ export const DOCS_ASSETS = {
 
 export function docsPage(styleNonce: string, frame?: Frame): string {
   return page({
+    chrome: 'site',
     title: 'API reference',
     documentTitle: 'Snip API reference',
     description: 'The Snip API: POST /create, the management API under /api/v1, the demo and the probes.',

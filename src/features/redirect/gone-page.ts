@@ -19,6 +19,7 @@ export const REPORT_PROMPT = html`<p class="hint">Something wrong with a short l
 export function gonePage(why: GoneReason): string {
   const [title, detail] = GONE[why];
   return page({
+    chrome: 'visitor',
     title: `410 ${title}`,
     narrow: true,
     noindex: true,

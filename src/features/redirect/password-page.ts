@@ -10,6 +10,7 @@ import { REPORT_PROMPT } from './gone-page.ts';
  */
 export function passwordPage(code: string, error?: PageError, action = `/${code}`): string {
   return page({
+    chrome: 'visitor',
     title: 'This link is protected',
     narrow: true,
     noindex: true,

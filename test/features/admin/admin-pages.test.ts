@@ -108,7 +108,7 @@ describe('the operator console', () => {
     assert.equal(refused.statusCode, 404);
     assert.equal((await c.t.store.findLinkById(c.evilId))?.disabled, null);
     assert.doesNotMatch((await pat.open('/account')).body, /href="\/admin"/);
-    assert.match((await c.op.open('/account')).body, /<a href="\/admin">Console<\/a>/);
+    assert.match((await c.op.open('/account')).body, /<a href="\/admin">Operator console<\/a>/);
   });
 
   it('refuses a form without the session token (403) and changes nothing', async () => {

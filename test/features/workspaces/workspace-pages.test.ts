@@ -46,7 +46,7 @@ async function signedIn(t: TestApp, email: string): Promise<PageClient> {
 }
 
 /** The main navigation of a page, where the workspace links and the switcher are. */
-const nav = (body: string) => /<nav aria-label="Main">[\s\S]*?<\/nav>/.exec(body)?.[0] ?? '';
+const nav = (body: string) => /<nav aria-label="Main"[^>]*>[\s\S]*?<\/nav>/.exec(body)?.[0] ?? '';
 const switcher = (body: string) => /<details class="switcher">[\s\S]*?<\/details>/.exec(body)?.[0] ?? '';
 const row = (body: string, email: string) =>
   new RegExp(`<tr data-member="${email}"[\\s\\S]*?</tr>`).exec(body)?.[0] ?? '';

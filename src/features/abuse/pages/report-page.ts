@@ -29,6 +29,7 @@ export function reportPage(view: ReportView): string {
     ? html`<p class="notice success" role="status" data-report="${view.made}">Thank you: your report (number ${view.made}) is in the operators’ queue.</p>`
     : html``;
   return page({
+    chrome: 'visitor',
     title: 'Report a short link',
     narrow: true,
     description: 'Report a short link that leads to phishing, malware, spam or illegal content.',

@@ -7,6 +7,7 @@ import { page } from '../../../web/layout.ts';
 export function landingPage(demoKey: string, origin: string, frame?: Frame): string {
   const errors = Object.fromEntries(CREATE_ERROR_CODES.map((code) => [code, { meaning: API_ERRORS[code] }]));
   return page({
+    chrome: 'site',
     frame: frame,
     title: 'Short links you can trust',
     description:

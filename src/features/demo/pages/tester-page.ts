@@ -10,6 +10,7 @@ export function testerPage(demoKey: string, frame?: Frame): string {
     CREATE_ERROR_CODES.map((code) => [code, { status: API_STATUS[code], meaning: API_ERRORS[code] }]),
   );
   return page({
+    chrome: 'site',
     title: 'API tester',
     current: '/tester',
     styles: ['tester.css'],
