@@ -132,6 +132,48 @@ describe('the dashboard', () => {
     }
   });
 
+  it("shows each link's tags as chips that filter the list by that tag", async () => {
+    const t = await startTestApp();
+    try {
+      const client = await signedIn(t, 'ada@example.com');
+      const id = await accountId(t, 'ada@example.com');
+      await t.store.insertLinksBulk([
+        seeded(id, 1, { tags: ['blog', 'spring'] }),
+        seeded(id, 2, { tags: ['blog'] }),
+        seeded(id, 3),
+      ]);
+      const all = await client.open(client.at(''));
+      assert.equal([...all.body.matchAll(/class="pill tag-pill" href="[^"]*tag=blog"/g)].length, 2);
+      const tagged = await client.open(client.at('?tag=blog'));
+      assert.deepEqual(listedCodes(tagged.body).sort(), [seeded(id, 1).code, seeded(id, 2).code]);
+      assert.equal(attribute(tagged.body, 'data-total'), '2');
+      assert.deepEqual(listedCodes((await client.open(client.at('?tag=spring'))).body), [seeded(id, 1).code]);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('tells a new workspace to create its first link, and about the API only when its plan has it', async () => {
+    const t = await startTestApp();
+    try {
+      await t.ops.savePlan('no-api', { apiAccess: false });
+      const free = await signedIn(t, 'free@example.com', 'no-api');
+      const page = await free.open(free.at(''));
+      assert.match(page.body, /id="create-heading">Create your first link</);
+      assert.match(page.body, /data-state="no-links"/);
+      assert.doesNotMatch(page.body, /curl|X-API-Key|API key/);
+      const api = await signedIn(t, 'api@example.com');
+      const withApi = await api.open(api.at(''));
+      assert.match(withApi.body, /curl https?:\/\/[^ ]+\/create/);
+      await createFromDashboard(api, 'https://example.com/first');
+      const next = await api.open(api.at(''));
+      assert.match(next.body, /id="create-heading">Shorten a URL</);
+      assert.doesNotMatch(next.body, /curl/);
+    } finally {
+      await t.close();
+    }
+  });
+
   it('creates a link through the /create checks and lists it with its group', async () => {
     const t = await startTestApp();
     try {

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { MAX_TAG_LENGTH } from '../../../core/link-fields.ts';
 import { DEFAULT_DOMAIN_ID } from '../../../core/link-key.ts';
 import type { LinkPosition } from '../../../core/link-query.ts';
 import type { LinkOrigins } from '../../../core/short-url.ts';
@@ -60,9 +61,11 @@ function position(raw: unknown): LinkPosition | undefined {
 }
 
 function filterOf(query: Query): LinkFilter {
+  const tag = typeof query.tag === 'string' ? query.tag.trim().slice(0, MAX_TAG_LENGTH) : '';
   return {
     search: typeof query.q === 'string' ? query.q.trim().slice(0, MAX_SEARCH) : '',
     groupId: positiveInt(query.group),
+    ...(tag === '' ? {} : { tag }),
     order: query.order === 'clicks' ? 'clicks' : 'created',
     after: position(query.after),
     before: position(query.before),

@@ -37,6 +37,8 @@ function neighbours(page: LinkPage, filter: LinkFilter): { newer?: LinkPosition;
 export interface LinkFilter {
   search: string;
   groupId: number | undefined;
+  /** Only links with this tag. */
+  tag?: string;
   order: LinkOrder;
   /** The page after (older, or less clicked than) this position, or before it. */
   after?: LinkPosition;
@@ -63,6 +65,10 @@ export interface Overview {
   chart: ClickSeries;
   /** The most clicked links, for the breakdown beside the chart. */
   top: Link[];
+  /** The tags of each listed link, sorted; a link without tags is absent. */
+  tags: Map<number, string[]>;
+  /** Whether the workspace's plan lets it use the API (else no page tells it to). */
+  apiAccess: boolean;
 }
 
 export interface LinkDetail {
@@ -71,6 +77,8 @@ export interface LinkDetail {
   /** Every group of the account, to move the link into. */
   groups: Group[];
   chart: ClickSeries;
+  /** The link's tags, sorted. */
+  tags: string[];
 }
 
 /** The link page's form as sent: its target, title, group (an ID, or empty for none) and rules. */
@@ -109,6 +117,7 @@ export interface DashboardOptions {
     | 'dailyClicksOfAccount'
     | 'dailyClicksOfLink'
     | 'findLinkOfAccount'
+    | 'tagsOf'
   >;
   /** The counter /create spends, read without spending. */
   counter: WindowCounter;
@@ -161,6 +170,7 @@ export function dashboardService(options: DashboardOptions) {
         store.listLinks(account.id, {
           groupId: filter.groupId,
           search: filter.search || undefined,
+          tag: filter.tag || undefined,
           order: filter.order,
           limit: PAGE_SIZE,
           after: filter.after,
@@ -178,6 +188,8 @@ export function dashboardService(options: DashboardOptions) {
         usage: used,
         chart: series,
         top: top.links.filter((link) => link.clicks > 0),
+        tags: await store.tagsOf(links.links.map((link) => link.id)),
+        apiAccess: account.plan.apiAccess,
       };
     },
 
@@ -185,12 +197,13 @@ export function dashboardService(options: DashboardOptions) {
     async link(account: Workspace, domainId: number, code: string): Promise<LinkDetail | undefined> {
       const link = await store.findLinkOfAccount(account.id, domainId, code);
       if (!link) return undefined;
-      const [groups, series] = await Promise.all([
+      const [groups, series, tags] = await Promise.all([
         store.listGroups(account.id),
         chart((from, to) => store.dailyClicksOfLink(link.id, from, to)),
+        store.tagsOf([link.id]),
       ]);
       const group = groups.find((candidate) => candidate.id === link.groupId);
-      return { link, group, groups, chart: series };
+      return { link, group, groups, chart: series, tags: tags.get(link.id) ?? [] };
     },
 
     /** The account's groups, for a choice of group. */

@@ -1,0 +1,127 @@
+import type { Group, Link } from '../../../core/entities.ts';
+import { isApiErrorCode } from '../../../core/errors.ts';
+import { SLUG_MAX_LENGTH, SLUG_MIN_LENGTH } from '../../../core/short-code.ts';
+import type { LinkOrigins } from '../../../core/short-url.ts';
+import { type Frame, here } from '../../../web/frame.ts';
+import { html, type SafeHtml } from '../../../web/html.ts';
+import { csrfField, errorNotice, type PageError } from '../../../web/notices.ts';
+import { namesPreview, namesUtm, previewFieldset, utmFieldset } from './campaign-fields.ts';
+import { type CampaignFault, type CampaignForm, EMPTY_CAMPAIGN_FORM } from './campaign-form.ts';
+import { groupOptions } from './group-options.ts';
+import { fieldError, formError, invalidWhen, type LinkRefusal, linkRefusal } from './link-field-errors.ts';
+import { copyableShortUrl } from './link-parts.ts';
+import { namesRules, ruleFields } from './rule-fields.ts';
+import { EMPTY_RULE_FORM, type RuleForm } from './rule-form.ts';
+
+/**
+ * The dashboard's form that shortens a URL: a refusal said in plain words under the field it is
+ * about (link-field-errors.ts), or above the form when it is about none; the rules and campaign
+ * fields behind disclosures. In a workspace without links it leads the page: "Create your first link".
+ */
+
+/** The hosts new links may go on (the default domain's first), and the one they go on unless told. */
+export interface DomainChoices {
+  hosts: string[];
+  chosen: string;
+}
+
+export interface CreateDraft {
+  url: string;
+  group: string;
+  slug: string;
+  domain?: string;
+  rules?: RuleForm;
+  campaign?: CampaignForm;
+}
+
+export interface CreateView {
+  frame: Frame;
+  origins: LinkOrigins;
+  domains: DomainChoices;
+  groups: readonly Group[];
+  /** The link just created (after the redirect), shown with its short URL. */
+  created?: Link;
+  /** A refused form: the field it is about shows why. */
+  error?: PageError;
+  draft?: CreateDraft;
+  /** The campaign fields a refusal is about: shown next to them. */
+  fault?: CampaignFault;
+  /** The workspace has no link yet: the form is its first step. */
+  first: boolean;
+}
+
+const FORM = 'create';
+
+/** The browser's check of a custom code (docs/api.md §8.1); the server checks it again, and whether it is free. */
+const SLUG_INPUT_PATTERN = `[A-Za-z0-9_\\-]{${SLUG_MIN_LENGTH},${SLUG_MAX_LENGTH}}`;
+
+/** A choice of domain, only when the workspace has more than one to choose from. */
+function domainField(choices: DomainChoices, drafted: string | undefined, refusal?: LinkRefusal): SafeHtml {
+  if (choices.hosts.length < 2) return html``;
+  const selected = drafted || choices.chosen;
+  const options = choices.hosts.map((host) =>
+    host === selected
+      ? html`<option value="${host}" selected>${host}</option>`
+      : html`<option value="${host}">${host}</option>`,
+  );
+  return html`<div class="field"><label>Domain <select name="domain"${invalidWhen(FORM, 'domain', refusal)}>${options}</select></label>${fieldError(FORM, 'domain', refusal)}</div>`;
+}
+
+/** The UTM builder and the social preview of the create form, each behind its own disclosure. */
+function campaignDetails(view: CreateView, error: PageError | undefined): SafeHtml {
+  const draft = view.draft;
+  const campaign = draft?.campaign ?? EMPTY_CAMPAIGN_FORM;
+  const fields = {
+    id: FORM,
+    form: campaign,
+    base: EMPTY_CAMPAIGN_FORM.utm,
+    url: draft?.url ?? '',
+    card: { host: draft?.domain || view.domains.chosen, fallbackTitle: "The target page's title" },
+    fault: view.fault,
+    error,
+  };
+  const open = (yes: boolean) => (yes ? html` open` : html``);
+  return html`<details class="more"${open(view.fault === 'utm' || namesUtm(campaign))}><summary>Campaign parameters (UTM) and query forwarding</summary>
+  <div class="stack">${utmFieldset(fields)}</div></details>
+  <details class="more"${open(view.fault === 'preview' || namesPreview(campaign))}><summary>Link preview in chats</summary>
+  <div class="stack">${previewFieldset(fields)}</div></details>`;
+}
+
+/** The fields of the first line: the URL, a custom code, the domain and the group, then the button. */
+function mainFields(view: CreateView, draft: CreateDraft, refusal: LinkRefusal | undefined): SafeHtml {
+  const slugInvalid = refusal?.field === 'slug';
+  const focus = view.first && !view.error ? html` autofocus` : html``;
+  return html`<div class="field grow"><label>Long URL <input type="text" id="create-url" name="url" inputmode="url" required placeholder="https://example.com/a/long/page" value="${draft.url}"${invalidWhen(FORM, 'url', refusal)}${focus}></label>${fieldError(FORM, 'url', refusal)}</div>
+  <div class="field slug"><label>Custom code <input type="text" name="slug" minlength="${SLUG_MIN_LENGTH}" maxlength="${SLUG_MAX_LENGTH}" pattern="${SLUG_INPUT_PATTERN}"
+      spellcheck="false" autocapitalize="none" autocomplete="off" placeholder="optional" aria-describedby="${slugInvalid ? `${FORM}-slug-error ` : ''}slug-hint"${slugInvalid ? html` aria-invalid="true"` : html``} value="${draft.slug}"></label>${fieldError(FORM, 'slug', refusal)}</div>
+  ${domainField(view.domains, draft.domain, refusal)}<div class="field"><label>Group <select name="group"${invalidWhen(FORM, 'group', refusal)}>${groupOptions(view.groups, draft.group, 'No group')}</select></label>${fieldError(FORM, 'group', refusal)}</div>
+  <button type="submit" class="create-submit">Shorten</button>`;
+}
+
+export function createCard(view: CreateView): SafeHtml {
+  const draft = view.draft ?? { url: '', group: '', slug: '' };
+  const said = view.error && isApiErrorCode(view.error.code) ? linkRefusal(view.error) : undefined;
+  // About a domain where the form offers no choice of one: said above the form.
+  const refusal: LinkRefusal | undefined =
+    said?.field === 'domain' && view.domains.hosts.length < 2 ? { error: said.error } : said;
+  const created = view.created
+    ? html`<p class="notice ok" role="status" data-done="link-created">Created: ${copyableShortUrl(view.origins, view.created, 'created')}</p>`
+    : html``;
+  return html`<section class="card create${view.first ? ' first' : ''}" id="create" aria-labelledby="create-heading">
+<div class="head-row"><h2 id="create-heading">${view.first ? 'Create your first link' : 'Shorten a URL'}</h2>
+<a class="button ghost small" href="${here(view.frame, '/bulk')}">Create many at once</a></div>
+${view.first ? html`<p class="lead-in">Paste a long URL: Snip checks that it answers, then gives you a short link to share.</p>` : html``}
+${view.fault ? html`` : errorNotice(formError(refusal))}
+${created}
+<form method="post" action="${here(view.frame, '/links')}" class="row create-form" data-link-form>
+  ${csrfField(view.frame.csrfToken)}
+  ${mainFields(view, draft, refusal)}
+  <p class="hint form-help" id="slug-hint">A custom code is ${SLUG_MIN_LENGTH}–${SLUG_MAX_LENGTH} letters, digits, <code>_</code> or <code>-</code>; left empty, a 7-character code is drawn.</p>
+  <details class="more"${namesRules(draft.rules) ? html` open` : html``}><summary>Expiry, visit limit, password and targeting</summary>
+  <div class="stack">${ruleFields(draft.rules ?? EMPTY_RULE_FORM)}
+  <button type="submit">Shorten with these rules</button></div>
+  </details>
+  ${campaignDetails(view, refusal?.error)}
+</form>
+</section>`;
+}
