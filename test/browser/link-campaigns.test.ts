@@ -167,7 +167,7 @@ describe('link campaigns, previews, QR design and bulk create in Chromium', () =
     assert.equal(made.forward_query, true);
 
     // On the edit form the fields start from the URL; emptying one removes its parameter.
-    await page.goto(`${base}/dashboard/links/${code}`);
+    await page.goto(`${base}/dashboard/links/${code}?edit`);
     const edited = page.locator('#edit [data-final-url]');
     assert.equal(await page.inputValue('#edit input[name=utm_source]'), 'newsletter');
     assert.equal(await page.inputValue('#edit input[name=utm_campaign]'), 'spring & summer');
@@ -222,7 +222,7 @@ describe('link campaigns, previews, QR design and bulk create in Chromium', () =
       image: DEAD_IMAGE,
     });
 
-    await page.goto(`${base}/dashboard/links/${code}`);
+    await page.goto(`${base}/dashboard/links/${code}?edit`);
     const saved = page.locator('section[aria-labelledby=preview-heading] [data-preview-card]');
     assert.equal(await saved.locator('[data-preview-title]').textContent(), HOSTILE);
     assert.equal(await page.inputValue('#edit input[name=preview_title]'), HOSTILE);
@@ -246,6 +246,7 @@ describe('link campaigns, previews, QR design and bulk create in Chromium', () =
     await page.goto(`${base}/dashboard/links/printed`);
     const preview = page.locator('img[data-qr-preview]');
     assert.equal(await preview.getAttribute('src'), '/qrcode/printed.png?size=256');
+    await page.click('details.qr-design summary');
 
     await page.fill('input[name=qr_size]', '512');
     await page.fill('input[name=qr_margin]', '2');

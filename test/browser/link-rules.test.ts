@@ -127,6 +127,7 @@ describe('link rules in Chromium', () => {
     await screenshot(page, 'dashboard-rules-created');
 
     await page.goto(`${base}/dashboard/links/campaign-26`);
+    await page.click('a[data-edit]');
     assert.equal(await page.inputValue('#edit input[name=password]'), '', 'never shown');
     assert.equal(await page.inputValue('#edit input[name=expires_at]'), '2099-06-30T18:30');
     await page.check('#edit input[name=remove_password]');
@@ -138,6 +139,8 @@ describe('link rules in Chromium', () => {
     assert.equal(changed.max_clicks, null);
     assert.equal(changed.expires_at, made.expires_at, 'the expiry stays');
     assert.deepEqual(changed.rules, made.rules, 'the rules stay');
+    await page.click('a[data-edit]');
+    await page.waitForSelector('#edit');
     assert.equal(await page.locator('#edit input[name=remove_password]').count(), 0);
 
     // A refused change keeps what was typed and changes nothing.

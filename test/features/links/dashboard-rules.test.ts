@@ -58,7 +58,7 @@ describe('link rules on the dashboard forms', () => {
       for (const badge of ['expires', 'limit', 'password', 'rules']) {
         assert.match(list.body, new RegExp(`data-badge="${badge}"`), badge);
       }
-      const page = await client.open(client.at('/links/guarded'));
+      const page = await client.open(client.at('/links/guarded?edit'));
       assert.match(page.body, /name="expires_at"[^>]*value="2099-06-30T18:30"/);
       assert.match(page.body, /name="max_clicks"[^>]*value="25"/);
       assert.match(page.body, /name="remove_password"/);

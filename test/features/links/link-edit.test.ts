@@ -39,7 +39,10 @@ describe('changing a link on its page', () => {
       const code = await created(client, { url: 'https://example.com/old' });
       assert.equal(await target(t, code), 'https://example.com/old', 'cached now');
 
-      const page = await client.open(client.at(`/links/${code}`));
+      const view = await client.open(client.at(`/links/${code}`));
+      assert.doesNotMatch(view.body, /name="url"/, 'the edit form waits behind Edit');
+      assert.match(view.body, new RegExp(`href="${client.at(`/links/${code}\\?edit`)}" data-edit`));
+      const page = await client.open(client.at(`/links/${code}?edit`));
       assert.match(page.body, new RegExp(`<form method="post" action="${client.at(`/links/${code}`)}"`));
       assert.match(page.body, /name="url"[^>]*value="https:\/\/example\.com\/old"/);
       const saved = await client.post(client.at(`/links/${code}`), {
@@ -53,8 +56,11 @@ describe('changing a link on its page', () => {
 
       const after = await client.open(client.at(`/links/${code}?done=saved`));
       assert.equal(attribute(after.body, 'data-done'), 'saved');
-      assert.match(after.body, /<dd class="title">Spring landing page<\/dd>/);
-      assert.match(after.body, new RegExp(`<option value="${group.id}" selected>Spring</option>`));
+      assert.match(after.body, /<h1>Spring landing page<\/h1>/);
+      assert.match(
+        after.body,
+        new RegExp(`class="pill group-pill" href="${client.at('')}\\?group=${group.id}"[^>]*>.*?Spring</a>`),
+      );
       const link = await t.store.findLinkByCode(0, code);
       assert.equal(link?.longUrl, 'https://example.com/new');
       assert.equal(link?.groupId, group.id);

@@ -38,11 +38,11 @@ export interface CampaignFieldsView {
 }
 
 const UTM_LABELS: Record<UtmKey, [string, string]> = {
-  source: ['Source', 'where the visit comes from, e.g. newsletter'],
-  medium: ['Medium', 'e.g. email, social, cpc'],
-  campaign: ['Campaign', 'e.g. spring-sale'],
-  term: ['Term', 'paid search keywords'],
-  content: ['Content', 'tells similar links apart, e.g. header-button'],
+  source: ['Source', 'newsletter'],
+  medium: ['Medium', 'email'],
+  campaign: ['Campaign', 'spring-sale'],
+  term: ['Term', 'running shoes'],
+  content: ['Content', 'header-button'],
 };
 
 /** The URL with the changed UTM fields written in, as the service will write them. */
@@ -60,8 +60,8 @@ function fieldError(id: string, error: PageError | undefined): SafeHtml {
 
 function utmInput(view: CampaignFieldsView, key: UtmKey, describedBy: string): SafeHtml {
   const [label, hint] = UTM_LABELS[key];
-  return html`<label>${label} <span class="hint"><code>utm_${key}</code>, ${hint}</span>
-<input type="text" name="utm_${key}" maxlength="${MAX_UTM_VALUE}" autocomplete="off" spellcheck="false" data-utm-key="${key}" data-base="${view.base[key]}" value="${view.form.utm[key]}"${describedBy ? html` aria-describedby="${describedBy}"` : html``}></label>`;
+  return html`<label>${label} <span class="visually-hidden">(utm_${key})</span>
+<input type="text" name="utm_${key}" maxlength="${MAX_UTM_VALUE}" autocomplete="off" spellcheck="false" placeholder="${hint}" data-utm-key="${key}" data-base="${view.base[key]}" value="${view.form.utm[key]}"${describedBy ? html` aria-describedby="${describedBy}"` : html``}></label>`;
 }
 
 /** The UTM builder and query forwarding. */
@@ -72,11 +72,11 @@ export function utmFieldset(view: CampaignFieldsView): SafeHtml {
   return html`<fieldset class="campaign" data-utm>
 <legend>Campaign parameters (UTM)</legend>
 <input type="hidden" name="${CAMPAIGN_MARKER}" value="1">
-<p class="hint">Written into the long URL's query: a parameter already there is replaced where it stands, every other one is kept as it is.${editing ? ' Empty a field to remove its parameter.' : ' An empty field leaves the URL as it is.'}</p>
+<p class="help">Tag the long URL so your analytics tool sees where visits come from.${editing ? ' Empty a field to remove its parameter.' : ''}</p>
 ${fieldError(errorId, errorId ? view.error : undefined)}
 <div class="utm-grid">${UTM_KEYS.map((key) => utmInput(view, key, errorId))}</div>
 <p class="final-url"><span class="hint">The long URL will be</span> <code data-final-url data-empty="the long URL, once typed">${final || 'the long URL, once typed'}</code></p>
-<label class="check"><input type="checkbox" name="forward_query" value="1"${view.form.forwardQuery ? html` checked` : html``}> <span>Pass the short URL's own query on to the target <span class="hint">(<code>?ref=mail</code> on the short URL reaches the target too)</span></span></label>
+<label class="check"><input type="checkbox" name="forward_query" value="1"${view.form.forwardQuery ? html` checked` : html``}> <span>Pass the short link's query on to the target <span class="help">(<code>?ref=mail</code> reaches the target too)</span></span></label>
 </fieldset>`;
 }
 
@@ -87,16 +87,17 @@ export function previewFieldset(view: CampaignFieldsView): SafeHtml {
   const { preview } = view.form;
   return html`<fieldset class="preview-fields" data-preview>
 <legend>Link preview in chats and social networks</legend>
-<p class="hint">Link previewers (chat apps, social networks) get this card instead of the redirect; everyone else is redirected as before. Leave all three empty for none.</p>
+<p class="help">How the link looks when shared in chats and social posts. Leave empty to use the target page's own.</p>
 ${fieldError(errorId, errorId ? view.error : undefined)}
 <div class="preview-grid">
 <div class="stack">
-<label>Title <span class="hint">at most ${MAX_PREVIEW_TITLE} characters</span>
+<label>Title
   <input type="text" name="preview_title" maxlength="${MAX_PREVIEW_TITLE}" autocomplete="off" value="${preview.title}"${errorId ? describedBy('') : html``}></label>
-<label>Description <span class="hint">at most ${MAX_PREVIEW_DESCRIPTION.toLocaleString('en-US')} characters</span>
+<label>Description
   <textarea name="preview_description" rows="3" maxlength="${MAX_PREVIEW_DESCRIPTION}"${errorId ? describedBy('') : html``}>${preview.description}</textarea></label>
-<label>Image URL <span class="hint">an https address of a picture, ideally 1200 × 630 px</span>
-  <input type="url" name="preview_image" inputmode="url" spellcheck="false" autocomplete="off" maxlength="2048" pattern="https://.+" title="An https address, such as https://example.com/card.png" value="${preview.image}"${describedBy(`${view.id}-image-error`)}></label>
+<label>Image URL
+  <input type="url" name="preview_image" inputmode="url" spellcheck="false" autocomplete="off" maxlength="2048" pattern="https://.+" placeholder="https://example.com/card.png" title="An https address, such as https://example.com/card.png" value="${preview.image}"${describedBy(`${view.id}-image-error`)}>
+  <span class="help">An https picture, ideally 1200 × 630 px.</span></label>
 <p class="field-error" id="${view.id}-image-error" data-image-error hidden>The image address must start with https://.</p>
 </div>
 ${previewCard(preview, view.card)}

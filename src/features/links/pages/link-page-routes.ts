@@ -1,12 +1,17 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Refusal } from '../../../core/errors.ts';
 import { field } from '../../../web/form-fields.ts';
 import { workspacePath } from '../../../web/frame.ts';
 import { refusedOn } from '../../../web/page-refusals.ts';
 import { sendPage } from '../../../web/send-page.ts';
-import { workspaceForm, workspaceFrame, workspacePage } from '../../../web/session/workspace-pages.ts';
+import {
+  type InWorkspace,
+  workspaceForm,
+  workspaceFrame,
+  workspacePage,
+} from '../../../web/session/workspace-pages.ts';
 import { campaignFault, readCampaignForm } from './campaign-form.ts';
-import { linkChanges } from './dashboard.ts';
+import { type LinkForm, linkChanges } from './dashboard.ts';
 import {
   backTo,
   type DashboardRouteOptions,
@@ -25,21 +30,40 @@ function sendLinkPage(reply: FastifyReply, status: number, view: LinkView) {
   return sendPage(reply, status, linkPage(view));
 }
 
+/** The edit panel's fields as sent. */
+function linkFormOf(body: unknown): LinkForm {
+  return {
+    url: field(body, 'url'),
+    title: field(body, 'title'),
+    group: field(body, 'group'),
+    rules: readRuleForm(body),
+    campaign: readCampaignForm(body),
+  };
+}
+
 /** /w/<slug>/links/<code>: one link, changed in place, or deleted. */
 export async function linkPageRoutes(app: FastifyInstance, options: DashboardRouteOptions): Promise<void> {
   const { dashboard } = options;
   const { notFound } = dashboardRenderer(options);
+  /** The link the address names (`?domain=` for one off the default domain), if the workspace has it. */
+  const detailOf = (request: FastifyRequest, user: InWorkspace) => {
+    const { code } = request.params as { code: string };
+    const domainId = pageDomain(options, user.workspace.id, request.query);
+    return domainId === undefined ? undefined : dashboard.link(user.workspace, domainId, code);
+  };
 
   app.get<{ Params: { code: string } }>(
     '/w/:workspace/links/:code',
     workspacePage(options, 'links:read', async (request, reply, user) => {
-      const { code } = request.params as { code: string };
-      const domainId = pageDomain(options, user.workspace.id, request.query);
-      const detail =
-        domainId === undefined ? undefined : await dashboard.link(user.workspace, domainId, code);
+      const detail = await detailOf(request, user);
       if (!detail) return notFound(reply, user, 'link');
-      const done = (request.query as Query).done;
-      const view = { frame: workspaceFrame(user), origins: options.origins, detail };
+      const { done, edit } = request.query as Query;
+      const view = {
+        frame: workspaceFrame(user),
+        origins: options.origins,
+        detail,
+        editing: edit !== undefined,
+      };
       return sendLinkPage(reply, 200, { ...view, done: typeof done === 'string' ? done : undefined });
     }),
   );
@@ -48,18 +72,9 @@ export async function linkPageRoutes(app: FastifyInstance, options: DashboardRou
   app.post(
     '/w/:workspace/links/:code',
     workspaceForm(options, 'links:write', async (request, reply, user) => {
-      const { code } = request.params as { code: string };
-      const domainId = pageDomain(options, user.workspace.id, request.query);
-      const detail =
-        domainId === undefined ? undefined : await dashboard.link(user.workspace, domainId, code);
+      const detail = await detailOf(request, user);
       if (!detail) return notFound(reply, user, 'link');
-      const form = {
-        url: field(request.body, 'url'),
-        title: field(request.body, 'title'),
-        group: field(request.body, 'group'),
-        rules: readRuleForm(request.body),
-        campaign: readCampaignForm(request.body),
-      };
+      const form = linkFormOf(request.body);
       const patch = linkChanges(detail.link, form);
       const page = linkPath(workspacePath(user.workspace.slug), options.origins, detail.link);
       const done = (what: string) => `${page}${page.includes('?') ? '&' : '?'}done=${what}`;
@@ -74,7 +89,7 @@ export async function linkPageRoutes(app: FastifyInstance, options: DashboardRou
         const fault =
           shown.code === '300' ? campaignFault(form.url.trim() || detail.link.longUrl, patch) : undefined;
         const view = { frame: workspaceFrame(user), origins: options.origins, detail, form, fault };
-        return sendLinkPage(reply, status, { ...view, error: shown });
+        return sendLinkPage(reply, status, { ...view, editing: true, error: shown });
       }
     }),
   );

@@ -1,152 +1,131 @@
-import { isApiErrorCode } from '../../../core/errors.ts';
-import { MAX_TITLE_LENGTH } from '../../../core/link-fields.ts';
-import type { LinkOrigins } from '../../../core/short-url.ts';
-import { shortUrl } from '../../../core/short-url.ts';
 import { dailyBars } from '../../../web/charts.ts';
-import { type Frame, here, mayHere } from '../../../web/frame.ts';
+import { here, mayHere } from '../../../web/frame.ts';
 import { html, type SafeHtml } from '../../../web/html.ts';
 import { page } from '../../../web/layout.ts';
-import { csrfField, doneNotice, errorNotice, type PageError } from '../../../web/notices.ts';
-import { longUrlLink, when } from '../../../web/page-parts.ts';
-import { namesPreview, namesUtm, previewFieldset, utmFieldset } from './campaign-fields.ts';
-import { type CampaignFault, campaignFormOf, utmValuesOf } from './campaign-form.ts';
-import type { LinkDetail, LinkForm } from './dashboard.ts';
+import { doneNotice } from '../../../web/notices.ts';
+import { day, longUrlLink, when } from '../../../web/page-parts.ts';
+import { campaignFormOf } from './campaign-form.ts';
+import type { LinkFilter } from './dashboard.ts';
+import { cardOptions, editCard, type LinkView } from './link-edit.ts';
+
+export type { LinkView } from './link-edit.ts';
+
 import { copyableShortUrl, deleteLinkForm, linkPath } from './link-parts.ts';
-import { groupOptions } from './links-table.ts';
+import { linkChips } from './link-row.ts';
 import { previewCard } from './preview-card.ts';
 import { qrSection } from './qr-designer.ts';
-import { ruleFacts } from './rule-badges.ts';
-import { ruleFields } from './rule-fields.ts';
-import { ruleFormOf } from './rule-form.ts';
+import { ruleBadges, ruleFacts } from './rule-badges.ts';
 
-/** GET /dashboard/links/<code>: one link, changed in place, its clicks over 30 days, and its QR code. */
-
-export interface LinkView {
-  frame: Frame;
-  origins: LinkOrigins;
-  detail: LinkDetail;
-  done?: string;
-  /** A refused change: the form shows the reason and what was sent. */
-  error?: PageError;
-  form?: LinkForm;
-  /** The fields a refusal is about, when it is about the campaign fields: shown next to them. */
-  fault?: CampaignFault;
-}
+/**
+ * GET /w/<slug>/links/<code>: one link — its short link, figures and clicks over 30 days first,
+ * then its settings, QR code and preview card; `?edit` (or a refused change) opens the edit panel
+ * beside the QR code and the card.
+ */
 
 const DONE: Record<string, string> = {
-  saved: 'Saved. The short URL leads to the new state from now on.',
-  unchanged: 'Nothing to save: the form matched the link.',
+  saved: 'Saved. The short link leads to the new target from now on.',
+  unchanged: 'Nothing to save: nothing was changed.',
 };
 
-/** The UTM builder and the social preview, open when the link uses them or a refusal is about them. */
-function campaignEdit(view: LinkView, form: LinkForm, error: PageError | undefined): SafeHtml {
-  const { link } = view.detail;
-  const fields = {
-    id: 'edit',
-    form: form.campaign ?? campaignFormOf(link),
-    base: utmValuesOf(link.longUrl),
-    url: form.url,
-    card: cardOptions(view),
-    fault: view.fault,
-    error,
-  };
-  const open = (yes: boolean) => (yes ? html` open` : html``);
-  return html`<details class="more"${open(view.fault === 'utm' || namesUtm(fields.form))}><summary>Campaign parameters (UTM) and query forwarding</summary>
-  <div class="stack">${utmFieldset(fields)}</div></details>
-  <details class="more"${open(view.fault === 'preview' || namesPreview(fields.form))}><summary>Link preview in chats</summary>
-  <div class="stack">${previewFieldset(fields)}</div></details>`;
+const figure = (n: number) => n.toLocaleString('en-US');
+
+/** The address of the link page with the edit panel open. */
+export function editPath(pagePath: string): string {
+  return `${pagePath}${pagePath.includes('?') ? '&' : '?'}edit`;
 }
 
-const cardOptions = (view: LinkView) => ({
-  host: view.origins.hostOf(view.detail.link.domainId),
-  fallbackTitle: view.detail.link.title || shortUrl(view.origins, view.detail.link),
-});
+/** The dashboard's list as it opens, for the chips' filters. */
+const WHOLE_LIST: LinkFilter = { search: '', groupId: undefined, order: 'created' };
 
-function editCard(view: LinkView): SafeHtml {
+function head(view: LinkView, pagePath: string): SafeHtml {
+  const { link, group } = view.detail;
+  const { frame, origins } = view;
+  const base = here(frame);
+  const canEdit = mayHere(frame, 'links:write');
+  const actions = html`<div class="link-actions">${
+    canEdit && !view.editing
+      ? html`<a class="button" href="${editPath(pagePath)}" data-edit>Edit</a>`
+      : html``
+  }<a class="button secondary" href="${linkPath(base, origins, link, '/stats')}">Stats</a>${
+    canEdit ? deleteLinkForm(linkPath(base, origins, link, '/delete'), link.code, frame.csrfToken, base) : ''
+  }</div>`;
+  return html`<div class="link-head" data-code="${link.code}">
+<div class="link-name"><h1>${link.title || link.code}</h1>
+<div class="short-link">${copyableShortUrl(origins, link)}</div>
+<p class="target"><span aria-hidden="true">→ </span>${longUrlLink(link, true)}</p>
+${linkChips(base, WHOLE_LIST, { group, tags: view.detail.tags, badges: ruleBadges(link, Date.now()) })}</div>
+${actions}</div>`;
+}
+
+function figures(view: LinkView, recent: number): SafeHtml {
   const { link } = view.detail;
-  const form = view.form ?? {
-    url: link.longUrl,
-    title: link.title,
-    group: link.groupId === null ? '' : String(link.groupId),
-    rules: ruleFormOf(link),
-    campaign: campaignFormOf(link),
-  };
-  const error: PageError | undefined = view.error && {
-    code: view.error.code,
-    message: isApiErrorCode(view.error.code)
-      ? `Not saved. Error ${view.error.code}: ${view.error.message}`
-      : view.error.message,
-  };
-  return html`<section class="card" id="edit" aria-labelledby="edit-heading">
-<h2 id="edit-heading">Change the link</h2>
-${view.fault ? html`` : errorNotice(error)}
-<form method="post" action="${linkPath(here(view.frame, ''), view.origins, link)}" class="stack edit-link" data-link-form>
-  ${csrfField(view.frame.csrfToken)}
-  <label>Long URL <input type="text" name="url" inputmode="url" required spellcheck="false" value="${form.url}"></label>
-  <label>Title <span class="hint">optional; shown in your list of links</span>
-    <input type="text" name="title" maxlength="${MAX_TITLE_LENGTH}" value="${form.title}"></label>
-  <label>Group <select name="group">${groupOptions(view.detail.groups, form.group, 'No group')}</select></label>
-  ${ruleFields(form.rules ?? ruleFormOf(link), link)}
-  ${campaignEdit(view, form, error)}
-  <button type="submit">Save changes</button>
-</form>
-<p class="hint">A new long URL, and a new rule's URL, is checked as when a link is made: it is fetched and must answer.
-The short code stays; saving counts as a request in this hour's window.</p>
+  return html`<dl class="stats link-figures" aria-label="Figures">
+  <div><dt>Clicks</dt><dd data-clicks="${link.clicks}">${figure(link.clicks)}</dd></div>
+  <div><dt>Last 30 days</dt><dd>${figure(recent)}</dd></div>
+  <div><dt>Bot hits</dt><dd>${figure(link.botHits)}</dd></div>
+  <div><dt>Created</dt><dd class="small"><time datetime="${link.createdAt.toISOString()}" title="${when(link.createdAt)}">${day(link.createdAt)}</time></dd></div>
+</dl>`;
+}
+
+function chartCard(view: LinkView, total: number): SafeHtml {
+  const { link } = view.detail;
+  const chart =
+    total === 0
+      ? html`<div class="empty" data-state="no-clicks"><p>No clicks in the last 30 days.</p>
+<p class="hint">Share the short link or its QR code: each visit shows here.</p></div>`
+      : dailyBars(
+          { days: view.detail.chart.days, values: view.detail.chart.clicks },
+          'Clicks per day',
+          'click',
+        );
+  return html`<section class="card" id="chart" aria-labelledby="chart-heading"><div class="head-row"><h2 id="chart-heading">Clicks, last 30 days</h2>
+<a class="button ghost small" href="${linkPath(here(view.frame), view.origins, link, '/stats')}">All stats</a></div>${chart}</section>`;
+}
+
+function settingsCard(view: LinkView): SafeHtml {
+  const { link, group } = view.detail;
+  return html`<section class="card" aria-labelledby="facts-heading">
+<h2 id="facts-heading">Settings</h2>
+<dl class="facts">
+  <dt>Group</dt><dd>${group ? html`${group.name} <span class="hint">(<code>${group.apiId}</code>)</span>` : html`<span class="hint">none</span>`}</dd>
+  ${ruleFacts(link, Date.now())}
+  <dt>Query</dt><dd data-forward-query="${link.forwardQuery}">${link.forwardQuery ? 'passed on to the target' : html`<span class="hint">not passed on</span>`}</dd>
+</dl>
+<p class="hint">Link previews, prefetches and crawlers are redirected but counted as bot hits, not clicks.</p>
 </section>`;
+}
+
+function qrCard(view: LinkView): SafeHtml {
+  return html`<section class="card" aria-labelledby="qr-heading"><h2 id="qr-heading">QR code</h2>${qrSection(view.origins, view.detail.link)}</section>`;
+}
+
+function previewSection(view: LinkView): SafeHtml {
+  return html`<section class="card" aria-labelledby="preview-heading"><h2 id="preview-heading">Link preview</h2>
+${previewCard(campaignFormOf(view.detail.link).preview, cardOptions(view))}</section>`;
 }
 
 export function linkPage(view: LinkView): string {
   const { frame, origins } = view;
-  const { link, group } = view.detail;
+  const { link } = view.detail;
   const base = here(frame);
-  const canEdit = mayHere(frame, 'links:write');
+  const pagePath = linkPath(base, origins, link);
   const total = view.detail.chart.clicks.reduce((sum, n) => sum + n, 0);
-  const chart =
-    total === 0
-      ? html`<div class="empty" data-state="no-clicks"><p>No clicks in the last 30 days.</p>
-<p class="hint">Share the short URL or the QR code; each browser that follows it is counted here, by day.</p></div>`
-      : dailyBars(
-          { days: view.detail.chart.days, values: view.detail.chart.clicks },
-          `Clicks per day on ${link.code}`,
-          'click',
-        );
+  const editing = view.editing && mayHere(frame, 'links:write');
+  const body = editing
+    ? html`<div class="link-detail">${editCard(view)}<div class="cards">${qrCard(view)}${previewSection(view)}</div></div>
+${chartCard(view, total)}`
+    : html`${figures(view, total)}
+${chartCard(view, total)}
+<div class="link-detail"><div class="cards">${settingsCard(view)}${previewSection(view)}</div><div class="cards">${qrCard(view)}</div></div>`;
   return page({
-    title: `Link ${link.code}`,
-    frame: frame,
-    styles: ['dashboard.css', 'link-tools.css'],
+    title: editing ? `Edit ${link.title || link.code}` : link.title || `Link ${link.code}`,
+    frame,
+    current: base,
+    styles: ['dashboard.css', 'link-tools.css', 'stats.css'],
     scripts: ['dashboard.js', 'link-fields.js', 'qr-designer.js'],
-    body: html`<p><a href="${base}">← Dashboard</a></p>
-<div class="page-head"><h1>Link <code>${link.code}</code></h1>
-<dl class="stats">
-  <div><dt>Clicks</dt><dd data-clicks="${link.clicks}">${link.clicks.toLocaleString('en-US')}</dd></div>
-  <div><dt>Bot hits</dt><dd>${link.botHits.toLocaleString('en-US')}</dd></div>
-  <div><dt>Created</dt><dd class="small">${when(link.createdAt)}</dd></div>
-</dl></div>
+    body: html`<p class="crumbs"><a href="${base}">← Links</a></p>
+${head({ ...view, editing }, pagePath)}
 ${doneNotice(view.done, DONE)}
-<div class="link-detail">
-<div class="cards">
-<section class="card" aria-labelledby="facts-heading">
-<h2 id="facts-heading">Where it goes</h2>
-<dl class="facts">
-  <dt>Short URL</dt><dd>${copyableShortUrl(origins, link)}</dd>
-  <dt>Long URL</dt><dd>${longUrlLink(link)}</dd>
-  <dt>Title</dt><dd class="title">${link.title || html`<span class="hint">none</span>`}</dd>
-  <dt>Group</dt><dd>${group ? html`${group.name} (<code>${group.apiId}</code>, ID ${group.id})` : html`<span class="hint">none</span>`}</dd>
-  ${ruleFacts(link, Date.now())}
-  <dt>Its query</dt><dd data-forward-query="${link.forwardQuery}">${link.forwardQuery ? 'passed on to the target' : html`<span class="hint">not passed on</span>`}</dd>
-</dl>
-<p class="hint">Bot hits are link previews, prefetches and crawlers: redirected, never counted as clicks.</p>
-${canEdit ? deleteLinkForm(linkPath(base, origins, link, '/delete'), link.code, frame.csrfToken, base) : ''}
-</section>
-${canEdit ? editCard(view) : ''}
-</div>
-<div class="cards">
-<section class="card" aria-labelledby="qr-heading"><h2 id="qr-heading">QR code</h2>${qrSection(origins, link)}</section>
-<section class="card" aria-labelledby="preview-heading"><h2 id="preview-heading">Link preview</h2>
-${previewCard(campaignFormOf(link).preview, cardOptions(view))}</section>
-</div>
-</div>
-<section class="card" aria-labelledby="chart-heading"><h2 id="chart-heading">Clicks, last 30 days</h2>${chart}
-<p><a class="button secondary small" href="${linkPath(base, origins, link, '/stats')}">All visit stats</a> <span class="hint">referrers, countries, devices, QR scans…</span></p></section>`,
+${body}`,
   });
 }

@@ -27,8 +27,8 @@ const ECC_NAMES: Record<QrEcc, string> = {
 };
 
 function downloads(file: (format: string, rest: string) => string, code: string): SafeHtml {
-  return html`<a class="button secondary small" href="${file('png', `size=${DOWNLOAD_SIZE}`)}" download="snip-${code}.png" data-qr-download="png">Download the QR code (PNG, <span data-qr-size>${DOWNLOAD_SIZE}</span> px)</a>
-<a class="button secondary small" href="${file('svg', `size=${DOWNLOAD_SIZE}`)}" download="snip-${code}.svg" data-qr-download="svg">Download it as SVG</a>`;
+  return html`<a class="button secondary small" href="${file('png', `size=${DOWNLOAD_SIZE}`)}" download="snip-${code}.png" data-qr-download="png">PNG, <span data-qr-size>${DOWNLOAD_SIZE}</span> px</a>
+<a class="button secondary small" href="${file('svg', `size=${DOWNLOAD_SIZE}`)}" download="snip-${code}.svg" data-qr-download="svg">SVG</a>`;
 }
 
 function numberField(
@@ -38,15 +38,16 @@ function numberField(
   range: { min: number; max: number },
   value: number,
 ) {
-  return html`<label>${label} <span class="hint">${hint}</span>
-<input type="number" name="qr_${name}" min="${range.min}" max="${range.max}" step="1" inputmode="numeric" required value="${value}" aria-describedby="qr-${name}-error"></label>
+  return html`<label>${label}
+<input type="number" name="qr_${name}" min="${range.min}" max="${range.max}" step="1" inputmode="numeric" required value="${value}" aria-describedby="qr-${name}-hint qr-${name}-error"></label>
+<p class="help" id="qr-${name}-hint">${hint}</p>
 <p class="field-error" id="qr-${name}-error" data-qr-error="${name}" hidden>Between ${range.min} and ${range.max}, a whole number; until then the image keeps the last good value.</p>`;
 }
 
-function designer(base: string, domain: string): SafeHtml {
+function designer(base: string, domain: string, address: string): SafeHtml {
   const look = QR_DEFAULT_LOOK;
-  return html`<fieldset class="qr-designer" data-qr-designer data-qr-base="${base}" data-qr-domain="${domain}" data-min-contrast="${MIN_QR_CONTRAST}">
-<legend>Design</legend>
+  return html`<details class="more qr-design"><summary>Size, colours and margin</summary><fieldset class="qr-designer" data-qr-designer data-qr-base="${base}" data-qr-domain="${domain}" data-min-contrast="${MIN_QR_CONTRAST}">
+<legend class="visually-hidden">Design of the QR code</legend>
 <div class="qr-grid">
 <div>${numberField('size', 'Size', `pixels, ${QR_SIZE.min}–${QR_SIZE.max}`, QR_SIZE, DOWNLOAD_SIZE)}</div>
 <div>${numberField('margin', 'Margin', 'modules of blank border', QR_MARGIN, look.margin)}</div>
@@ -58,8 +59,8 @@ function designer(base: string, domain: string): SafeHtml {
   )}</select></label>
 </div>
 <div aria-live="polite"><p class="field-error" data-contrast-warning hidden></p></div>
-<p class="hint">The preview above follows these choices; the downloads use them too. Every code holds the short URL with <code>?qr=1</code>, so that scans are counted apart from clicks.</p>
-</fieldset>`;
+<p class="help">The preview and the downloads follow these choices. Scans are counted apart from clicks. The image is also at <code>${address}</code>.</p>
+</fieldset></details>`;
 }
 
 /** The code as the page shows it, its downloads, and the designer. */
@@ -71,7 +72,6 @@ export function qrSection(origins: LinkOrigins, link: Pick<Link, 'domainId' | 'c
     `${base}.${format}${query === '' ? '?' : `${query}&`}${rest}`;
   const domain = query === '' ? '' : origins.hostOf(link.domainId);
   return html`<figure class="qr"><img src="${file('png', 'size=256')}" width="256" height="256" alt="QR code of ${shortUrl(origins, link)}" data-qr-preview>
-<figcaption>${downloads(file, link.code)}
-<span class="hint">Also at <code>${qrCodeUrl(origins, link)}</code></span></figcaption></figure>
-${designer(base, domain)}`;
+<figcaption><span class="downloads"><span class="hint">Download</span> ${downloads(file, link.code)}</span></figcaption></figure>
+${designer(base, domain, qrCodeUrl(origins, link))}`;
 }

@@ -41,7 +41,7 @@ function rulesFieldset(rows: readonly RuleRow[]): SafeHtml {
   );
   return html`<fieldset class="rules">
 <legend>Targeting rules</legend>
-<p class="hint">The first rule whose conditions all hold sends the visitor to its URL; otherwise the long URL. Country is two letters (<code>DE</code>), language two or three (<code>fr</code>). An empty row is left out. At most ${MAX_RULES} rules${rows.length + SPARE_RULE_ROWS > MAX_RULES ? '' : '; more rows appear once these are saved'}.</p>
+<p class="help">Send some visitors elsewhere: the first matching row wins, everyone else gets the long URL. Empty rows are ignored${rows.length + SPARE_RULE_ROWS > MAX_RULES ? '' : '; more rows appear after saving'}.</p>
 <ol>${all.map(ruleRow)}</ol>
 </fieldset>`;
 }
@@ -54,18 +54,17 @@ export function ruleFields(form: RuleForm, link?: Link): SafeHtml {
   const expires = form.expiresAt ?? '';
   const seconds = /T\d{2}:\d{2}:\d{2}/.test(expires);
   const hasPassword = link?.passwordHash != null;
-  const passwordHint = hasPassword
-    ? 'set; leave empty to keep it'
-    : link
-      ? 'none; set one to ask visitors for it'
-      : 'optional; visitors must enter it';
+  const passwordHint = hasPassword ? 'Set. Leave empty to keep it.' : 'Optional. Visitors must enter it.';
   return html`<div class="limits">
-<label>Expires (UTC) <span class="hint">optional; from then it answers 410</span>
-  <input type="datetime-local" name="expires_at"${seconds ? html` step="1"` : html``} value="${expires}"></label>
-<label>Visit limit <span class="hint">optional; clicks before it answers 410</span>
-  <input type="number" name="max_clicks" min="1" max="${MAX_CLICKS_LIMIT}" step="1" inputmode="numeric" value="${form.maxClicks ?? ''}"></label>
-<label>${hasPassword ? 'New password' : 'Password'} <span class="hint">${passwordHint}</span>
-  <input type="password" name="password" autocomplete="new-password" maxlength="${MAX_LINK_PASSWORD}"></label>
+<label>Expires (UTC)
+  <input type="datetime-local" name="expires_at"${seconds ? html` step="1"` : html``} value="${expires}">
+  <span class="help">Optional. Afterwards the link stops working.</span></label>
+<label>Visit limit
+  <input type="number" name="max_clicks" min="1" max="${MAX_CLICKS_LIMIT}" step="1" inputmode="numeric" value="${form.maxClicks ?? ''}">
+  <span class="help">Optional. Clicks before it stops working.</span></label>
+<label>${hasPassword ? 'New password' : 'Password'}
+  <input type="password" name="password" autocomplete="new-password" maxlength="${MAX_LINK_PASSWORD}">
+  <span class="help">${passwordHint}</span></label>
 </div>
 ${form.password === '' ? html`` : html`<p class="hint" data-retype="password">The password you typed is never sent back: type it again.</p>`}
 ${

@@ -1,0 +1,94 @@
+import { MAX_TITLE_LENGTH } from '../../../core/link-fields.ts';
+import { type LinkOrigins, shortUrl } from '../../../core/short-url.ts';
+import { type Frame, here } from '../../../web/frame.ts';
+import { html, type SafeHtml } from '../../../web/html.ts';
+import { csrfField, errorNotice, type PageError } from '../../../web/notices.ts';
+import { namesPreview, namesUtm, previewFieldset, utmFieldset } from './campaign-fields.ts';
+import { type CampaignFault, campaignFormOf, utmValuesOf } from './campaign-form.ts';
+import type { LinkDetail, LinkForm } from './dashboard.ts';
+import { fieldError, formError, invalidWhen, type LinkRefusal, linkRefusal } from './link-field-errors.ts';
+import { linkPath } from './link-parts.ts';
+import { groupOptions } from './links-table.ts';
+import { ruleFields } from './rule-fields.ts';
+import { ruleFormOf } from './rule-form.ts';
+
+/** What the link page shows: the link, and a refused change's form and reason. */
+export interface LinkView {
+  frame: Frame;
+  origins: LinkOrigins;
+  detail: LinkDetail;
+  done?: string;
+  /** The edit panel is open: asked for, or a change was refused. */
+  editing?: boolean;
+  /** A refused change: the form shows the reason and what was sent. */
+  error?: PageError;
+  form?: LinkForm;
+  /** The fields a refusal is about, when it is about the campaign fields: shown next to them. */
+  fault?: CampaignFault;
+}
+
+/** The link page's edit panel: its target, title, group, rules and campaign fields, checked as the API checks them. */
+
+export const cardOptions = (view: LinkView) => ({
+  host: view.origins.hostOf(view.detail.link.domainId),
+  fallbackTitle: view.detail.link.title || shortUrl(view.origins, view.detail.link),
+});
+
+/** The UTM builder and the social preview, open when the link uses them or a refusal is about them. */
+function campaignEdit(view: LinkView, form: LinkForm, error: PageError | undefined): SafeHtml {
+  const { link } = view.detail;
+  const fields = {
+    id: 'edit',
+    form: form.campaign ?? campaignFormOf(link),
+    base: utmValuesOf(link.longUrl),
+    url: form.url,
+    card: cardOptions(view),
+    fault: view.fault,
+    error,
+  };
+  const open = (yes: boolean) => (yes ? html` open` : html``);
+  return html`<details class="more"${open(view.fault === 'utm' || namesUtm(fields.form))}><summary>Campaign parameters (UTM) and query forwarding</summary>
+  <div class="stack">${utmFieldset(fields)}</div></details>
+  <details class="more"${open(view.fault === 'preview' || namesPreview(fields.form))}><summary>Link preview in chats</summary>
+  <div class="stack">${previewFieldset(fields)}</div></details>`;
+}
+
+function formOf(view: LinkView): LinkForm {
+  const { link } = view.detail;
+  return (
+    view.form ?? {
+      url: link.longUrl,
+      title: link.title,
+      group: link.groupId === null ? '' : String(link.groupId),
+      rules: ruleFormOf(link),
+      campaign: campaignFormOf(link),
+    }
+  );
+}
+
+export function editCard(view: LinkView): SafeHtml {
+  const { link } = view.detail;
+  const form = formOf(view);
+  const refusal: LinkRefusal | undefined = view.fault
+    ? view.error && { error: view.error }
+    : linkRefusal(view.error, { urlKept: form.url.trim() === link.longUrl });
+  const page = linkPath(here(view.frame, ''), view.origins, link);
+  return html`<section class="card" id="edit" aria-labelledby="edit-heading">
+<h2 id="edit-heading">Edit link</h2>
+${view.fault ? html`` : errorNotice(formError(refusal))}
+<form method="post" action="${page}" class="stack edit-link" data-link-form>
+  ${csrfField(view.frame.csrfToken)}
+  <label>Long URL <input type="text" name="url" inputmode="url" required spellcheck="false" value="${form.url}"${invalidWhen('edit', 'url', refusal)}></label>
+  ${fieldError('edit', 'url', refusal)}
+  <div class="pair">
+  <label>Title <input type="text" name="title" maxlength="${MAX_TITLE_LENGTH}" placeholder="Optional" value="${form.title}"></label>
+  <label>Group <select name="group"${invalidWhen('edit', 'group', refusal)}>${groupOptions(view.detail.groups, form.group, 'No group')}</select></label>
+  </div>
+  ${fieldError('edit', 'group', refusal)}
+  ${ruleFields(form.rules ?? ruleFormOf(link), link)}
+  ${campaignEdit(view, form, view.fault ? view.error : undefined)}
+  <div class="form-actions"><button type="submit">Save changes</button><a class="button secondary" href="${page}">Cancel</a></div>
+  <p class="hint">A new URL is checked before it is saved. The short link stays the same.</p>
+</form>
+</section>`;
+}
