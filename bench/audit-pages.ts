@@ -12,13 +12,14 @@ import { codeOf, prepareStore, seedLinks } from './seed.ts';
 /**
  * `npm run audit:pages` (not a test): Lighthouse, from npm, against Debian's Chromium, on every page
  * of a Snip started here on a throwaway SQLite store — the pages signed in with a real session. Prints
- * the four category scores of each page; goals: accessibility, best practices and performance ≥ 95.
+ * the four category scores of each page; the goal is 100 in each of the four (the 404 page's SEO
+ * aside: its status is the point).
  */
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const PASSWORD = 'correct horse battery';
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
-const GOAL = 95;
+const GOAL = 100;
 
 /** Signs in over HTTP as a browser would, and answers the session cookie. */
 async function sessionCookie(base: string, email: string): Promise<string> {
@@ -52,7 +53,7 @@ async function seed(databaseUrl: string): Promise<void> {
   }
 }
 
-async function main(): Promise<void> {
+async function main(): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), 'snip-audit-'));
   const databaseUrl = `sqlite:${join(dir, 'snip.db')}`;
   await seed(databaseUrl);
@@ -78,12 +79,15 @@ async function main(): Promise<void> {
       ['dashboard, empty', '/dashboard', empty],
       ['dashboard, 200 links', '/dashboard', busy],
       ['one link', `/dashboard/links/${codeOf(0)}`, busy],
+      ['one link, editing', `/dashboard/links/${codeOf(0)}?edit`, busy],
+      ['stats', '/dashboard/stats', busy],
+      ['stats of a link', `/dashboard/links/${codeOf(0)}/stats`, busy],
+      ['members', '/dashboard/members', busy],
       ['account', '/account', busy],
+      ['pricing', '/pricing', undefined],
       ['404', '/Zzzzzzz', undefined],
     ];
-    console.log(
-      `Lighthouse on ${CHROMIUM}; goal ≥ ${GOAL} for performance, accessibility and best practices\n`,
-    );
+    console.log(`Lighthouse on ${CHROMIUM}; goal ${GOAL} in each category\n`);
     console.log(['page'.padEnd(22), ...CATEGORIES.map((c) => c.padStart(15))].join(''));
     let missed = 0;
     for (const [name, path, cookie] of pages) {
@@ -99,7 +103,9 @@ async function main(): Promise<void> {
       const scores = CATEGORIES.map((category) =>
         Math.round((result?.lhr.categories[category]?.score ?? 0) * 100),
       );
-      const below = scores.slice(0, 3).some((score) => score < GOAL);
+      // A 404 is answered with its status on purpose; search engines are told so, which SEO scores down.
+      const held = path === '/Zzzzzzz' ? scores.slice(0, 3) : scores;
+      const below = held.some((score) => score < GOAL);
       if (below) missed++;
       console.log(
         [name.padEnd(22), ...scores.map((score) => String(score).padStart(15)), below ? '  MISSED' : ''].join(
@@ -119,6 +125,7 @@ async function main(): Promise<void> {
       }
     }
     console.log(missed === 0 ? '\nevery page met the goals' : `\n${missed} page(s) missed a goal`);
+    return missed;
   } finally {
     chrome.kill();
     await snip.stop();
@@ -128,7 +135,7 @@ async function main(): Promise<void> {
 }
 
 main().then(
-  () => process.exit(0),
+  (missed) => process.exit(missed === 0 ? 0 : 1),
   (error: unknown) => {
     console.error(error);
     killAll();

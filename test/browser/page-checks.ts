@@ -6,7 +6,8 @@ import { screenshot } from './browser.ts';
 /**
  * The checks every page of Snip passes in a real Chromium, at 1280 px and at 390 px wide, in the
  * light and the dark scheme: no horizontal overflow, no element drawn over another, no serious or
- * critical accessibility violation (axe-core). Screenshots go to test/browser/artifacts/.
+ * critical accessibility violation (axe-core), and the layout findings below (short codes whole,
+ * menus inside the screen, no blank space, no emoji flags). Screenshots go to test/browser/artifacts/.
  */
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -21,6 +22,8 @@ export interface Findings {
   overlaps: string[];
   /** Serious and critical axe-core violations: rule, impact, how many elements. */
   violations: string[];
+  /** What the dashboard issue named as gone, still found: cut short codes, clipped menus, blank space, emoji flags. */
+  layout: string[];
 }
 
 /** The rules whose outcome a change of colours alone can alter. */
@@ -98,6 +101,91 @@ function findOverlaps(page: Page, exempt: string | undefined): Promise<string[]>
   }, exempt);
 }
 
+/**
+ * The checks of the dashboard's redesign, on any page: every `[data-code]` holder (a list row, the
+ * link page's head) shows its short code whole — its text not cut by an ellipsis or a clipping box,
+ * inside the screen; every open menu (a popover, an open details' panel) is inside the screen and not
+ * clipped (the point at its centre is its own); the page is not much taller than its last visible
+ * element (a hidden table that keeps its height leaves blank space); no flag is drawn as emoji.
+ */
+export function layoutFindings(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const found: string[] = [];
+    const visible = (element: Element) => {
+      const box = element.getBoundingClientRect();
+      return box.width > 0 && box.height > 0 && getComputedStyle(element).visibility !== 'hidden';
+    };
+    const clippedBy = (element: Element, box: DOMRect) => {
+      if (box.left < -1 || box.right > window.innerWidth + 1) return 'the screen';
+      for (let up = element.parentElement; up; up = up.parentElement) {
+        const style = getComputedStyle(up);
+        if (style.overflowX === 'visible' && style.overflowY === 'visible' && style.clipPath === 'none')
+          continue;
+        const clip = up.getBoundingClientRect();
+        if (
+          box.left < clip.left - 1 ||
+          box.right > clip.right + 1 ||
+          box.top < clip.top - 1 ||
+          box.bottom > clip.bottom + 1
+        ) {
+          return `${up.tagName.toLowerCase()}.${up.className}`;
+        }
+      }
+      return undefined;
+    };
+    for (const holder of document.querySelectorAll<HTMLElement>('[data-code]')) {
+      const code = holder.dataset.code ?? '';
+      if (!code || !visible(holder)) continue;
+      const walker = document.createTreeWalker(holder, NodeFilter.SHOW_TEXT);
+      let shown = false;
+      let why = 'no text holds it';
+      for (let node = walker.nextNode(); node && !shown; node = walker.nextNode()) {
+        const at = (node.textContent ?? '').indexOf(code);
+        if (at < 0 || !node.parentElement || !visible(node.parentElement)) continue;
+        const text = node.parentElement;
+        if (text.scrollWidth > text.clientWidth + 1 && getComputedStyle(text).textOverflow === 'ellipsis') {
+          why = 'cut by an ellipsis';
+          continue;
+        }
+        const range = document.createRange();
+        range.setStart(node, at);
+        range.setEnd(node, at + code.length);
+        const clip = clippedBy(text, range.getBoundingClientRect());
+        if (clip) why = `clipped by ${clip}`;
+        else shown = true;
+      }
+      if (!shown) found.push(`short code ${code} not shown whole: ${why}`);
+    }
+    const menus = [
+      ...document.querySelectorAll<HTMLElement>(':popover-open'),
+      ...[...document.querySelectorAll<HTMLElement>('details[open]')].flatMap((details) =>
+        [...details.children].filter((child): child is HTMLElement => child.tagName !== 'SUMMARY'),
+      ),
+    ].filter((menu) => visible(menu) && getComputedStyle(menu).position !== 'static');
+    for (const menu of menus) {
+      const box = menu.getBoundingClientRect();
+      const name = `${menu.tagName.toLowerCase()}.${menu.className}`;
+      if (box.left < 0 || box.top < 0 || box.right > window.innerWidth || box.bottom > window.innerHeight) {
+        found.push(`open menu ${name} leaves the screen`);
+      }
+      const centre = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+      if (centre && !menu.contains(centre))
+        found.push(`open menu ${name} is covered or clipped at its centre`);
+    }
+    let last = 0;
+    for (const element of document.body.querySelectorAll('*')) {
+      if (!visible(element) || element.closest('.visually-hidden')) continue;
+      last = Math.max(last, element.getBoundingClientRect().bottom + window.scrollY);
+    }
+    const height = document.documentElement.scrollHeight;
+    if (height > 1.2 * Math.max(last, window.innerHeight)) {
+      found.push(`page is ${height}px tall, its last visible element ends at ${Math.round(last)}px`);
+    }
+    if (/[\u{1F1E6}-\u{1F1FF}]/u.test(document.body.innerText)) found.push('a flag drawn as emoji');
+    return found;
+  });
+}
+
 export interface CheckOptions {
   /** Cookies of a signed-in browser. */
   cookies?: Parameters<import('playwright-core').BrowserContext['addCookies']>[0];
@@ -138,6 +226,7 @@ export async function checkPage(
         overflow: await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
         overlaps: await findOverlaps(page, options.overlapsByDesign),
         violations: await axeViolations(page, colorScheme === 'dark' ? COLOUR_RULES : undefined),
+        layout: await layoutFindings(page),
       };
       await screenshot(page, `${name}-${width}${colorScheme === 'dark' ? '-dark' : ''}`);
     }
@@ -152,6 +241,7 @@ export function problems(report: Record<string, Findings>): string[] {
     ...(found.overflow > 0 ? [`${where}: ${found.overflow}px wider than the screen`] : []),
     ...found.overlaps.map((overlap) => `${where}: overlap ${overlap}`),
     ...found.violations.map((violation) => `${where}: ${violation}`),
+    ...found.layout.map((finding) => `${where}: ${finding}`),
   ]);
 }
 

@@ -9,7 +9,7 @@ import { apiAccess } from '../../src/features/workspaces/api-access.ts';
 import { sealFreshKey } from '../../src/features/workspaces/fresh-key.ts';
 import { FakeInspector, startTestApp, type TestApp } from '../helper.ts';
 import { launchBrowser } from './browser.ts';
-import { checkPage, DESKTOP, problems, signInCookies } from './page-checks.ts';
+import { checkPage, DESKTOP, PHONE, problems, signInCookies } from './page-checks.ts';
 
 /**
  * Every page in Chromium through the shared checks (page-checks.ts): the landing page, the tester,
@@ -136,6 +136,7 @@ describe('every page in Chromium, at 1280 and 390 px, light and dark', () => {
     ['report', '/report', () => undefined],
     ['link-password', '/P000196', () => undefined],
     ['link-rules', '/dashboard/links/P000197', () => full],
+    ['link-edit', '/dashboard/links/P000197?edit', () => full],
     ['link-preview', '/dashboard/links/P000194', () => full],
     ['links-bulk', '/dashboard/bulk', () => full],
     ['docs', '/docs', () => undefined],
@@ -198,7 +199,7 @@ describe('every page in Chromium, at 1280 and 390 px, light and dark', () => {
   });
 
   it('shows link-edit-refused (the edit form with an error) without overflow, overlaps or violations', async () => {
-    const report = await checkPage(browser, `${base}/dashboard/links/${linkCode}`, 'link-edit-refused', {
+    const report = await checkPage(browser, `${base}/dashboard/links/${linkCode}?edit`, 'link-edit-refused', {
       cookies: full,
       ready: async (page) => {
         await page.fill('#edit input[name=url]', 'https://facebook.com/x');
@@ -272,7 +273,7 @@ describe('every page in Chromium, at 1280 and 390 px, light and dark', () => {
     ],
     [
       'link-rules-refused',
-      '/dashboard/links/P000197',
+      '/dashboard/links/P000197?edit',
       () => full,
       async (page) => {
         await page.fill('#edit input[name=rule_url_2]', 'https://facebook.com/x');
@@ -318,10 +319,22 @@ describe('every page in Chromium, at 1280 and 390 px, light and dark', () => {
       },
     ],
     [
+      // The demo keeps nothing, so its short link leads nowhere: the answer invites a sign-up.
+      'landing-demo',
+      '/',
+      () => undefined,
+      async (page) => {
+        await page.fill('#demo-box input[name=url]', 'https://example.com/a/long/page');
+        await page.click('#demo-box button[type=submit]');
+        await page.waitForSelector('[data-invite=signup] a[href="/signup"]');
+      },
+    ],
+    [
       'link-qr-designer',
       '/dashboard/links/P000193',
       () => full,
       async (page) => {
+        await page.click('details.qr-design summary');
         await page.fill('input[name=qr_size]', '2000');
         await page.fill('input[name=qr_fg]', '#dddddd');
         await page.waitForSelector('[data-contrast-warning]:not([hidden])');
@@ -369,6 +382,25 @@ describe('every page in Chromium, at 1280 and 390 px, light and dark', () => {
     await context.close();
   });
 
+  it('leads the link page with its chart: the chart is whole on the first screen at both widths', async () => {
+    for (const viewport of [DESKTOP, PHONE]) {
+      const context = await browser.newContext({ viewport });
+      await context.addCookies(full);
+      const page = await context.newPage();
+      await page.goto(`${base}/dashboard/links/${linkCode}`);
+      const chart = await page.locator('#chart figure.chart svg').boundingBox();
+      assert.ok(chart, 'the link has clicks, so it has a chart');
+      assert.ok(
+        chart.y >= 0 && chart.y + chart.height <= viewport.height,
+        `at ${viewport.width} px: ${JSON.stringify(chart)}`,
+      );
+      assert.equal(await page.locator('#edit').count(), 0, 'editing waits behind its button');
+      await page.click('a[data-edit]');
+      await page.waitForSelector('#edit input[name=url]');
+      await context.close();
+    }
+  });
+
   it('works from the keyboard: menus open and close, focus is visible, copying is announced', async () => {
     const context = await browser.newContext({ viewport: DESKTOP });
     await context.addCookies(full);
@@ -380,17 +412,19 @@ describe('every page in Chromium, at 1280 and 390 px, light and dark', () => {
     assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Skip to the content');
     const skipTop = await page.evaluate(() => document.activeElement?.getBoundingClientRect().top ?? -1);
     assert.ok(skipTop >= 0, 'the focused skip link is on the screen');
-    const menu = page.locator('tr[data-code] details.menu').first();
-    await menu.locator('summary').focus();
-    const outline = await menu
-      .locator('summary')
-      .evaluate((element) => getComputedStyle(element).outlineStyle);
+    const button = page.locator('tr[data-code] button[popovertarget]').first();
+    await button.focus();
+    const outline = await button.evaluate((element) => getComputedStyle(element).outlineStyle);
     assert.notEqual(outline, 'none', 'focus is visible');
     await page.keyboard.press('Enter');
-    assert.equal(await menu.evaluate((element) => (element as HTMLDetailsElement).open), true);
+    await page.waitForSelector('[data-menu]:popover-open');
     await page.keyboard.press('Escape');
-    assert.equal(await menu.evaluate((element) => (element as HTMLDetailsElement).open), false);
-    assert.equal(await page.evaluate(() => document.activeElement?.tagName), 'SUMMARY');
+    assert.equal(await page.locator('[data-menu]:popover-open').count(), 0);
+    assert.equal(
+      await button.evaluate((element) => document.activeElement === element),
+      true,
+      'the focus is back on the menu button',
+    );
     await page.locator('tr[data-code] button[data-copy-from]').first().click();
     await page.waitForFunction(() =>
       (document.getElementById('announcer')?.textContent ?? '').startsWith('Copied'),

@@ -14,6 +14,23 @@ function line(label, value) {
   return row;
 }
 
+// A demo link is not kept, so it leads nowhere: the answer says so and offers a real one.
+function invitation() {
+  const box = document.createElement('p');
+  box.className = 'demo-invite';
+  box.dataset.invite = 'signup';
+  const signUp = document.createElement('a');
+  signUp.className = 'button small';
+  signUp.href = '/signup';
+  signUp.textContent = 'Sign up free';
+  box.append(
+    document.createTextNode('This demo link is not saved, so it will not open anything. '),
+    signUp,
+    document.createTextNode(' to make short links that work.'),
+  );
+  return box;
+}
+
 form.addEventListener('submit', async (event) => {
   event.preventDefault();
   const url = new FormData(form).get('url');
@@ -33,12 +50,13 @@ form.addEventListener('submit', async (event) => {
     facts.dataset.status = String(response.status);
     if (body.success === 'true') {
       facts.append(line('Short URL', body.short_url), line('Title', body.title || '(none)'));
-      facts.append(line('Answer', `HTTP ${response.status}: created (the demo keeps nothing)`));
+      facts.append(line('Answer', `HTTP ${response.status}: created`));
     } else {
       const meaning = data.errors[body.error]?.meaning ?? body.message;
       facts.append(line('Answer', `HTTP ${response.status}, error ${body.error}`), line('Why', meaning));
     }
     result.replaceChildren(facts);
+    if (body.success === 'true') result.append(invitation());
   } catch {
     result.replaceChildren(document.createTextNode('The demo did not answer. Try again in a moment.'));
   } finally {
