@@ -30,6 +30,41 @@ async function target(t: TestApp, code: string): Promise<string | undefined> {
 }
 
 describe('changing a link on its page', () => {
+  it('sets, reorders and clears its tags from the Tags field; a form without it keeps them', async () => {
+    const t = await startTestApp();
+    try {
+      const client = await signedIn(t, 'ada@example.com');
+      const code = await created(client, { url: 'https://example.com/tagged' });
+      const link = await t.store.findLinkByCode(0, code);
+      assert.ok(link);
+      const tagsNow = async () => [...((await t.store.tagsOf([link.id])).get(link.id) ?? [])].sort();
+      const send = (fields: Record<string, string>) =>
+        client.post(client.at(`/links/${code}`), {
+          url: link.longUrl,
+          title: link.title,
+          group: '',
+          ...fields,
+        });
+
+      const set = await send({ tags: ' spring, launch ,, spring ' });
+      assert.equal(set.headers.location, client.at(`/links/${code}?done=saved`));
+      assert.deepEqual(await tagsNow(), ['launch', 'spring']);
+      const page = await client.open(client.at(`/links/${code}?edit`));
+      assert.match(page.body, /name="tags"[^>]*value="launch, spring"/);
+
+      const same = await send({ tags: 'spring, launch' });
+      assert.equal(same.headers.location, client.at(`/links/${code}?done=unchanged`));
+      const kept = await send({});
+      assert.equal(kept.headers.location, client.at(`/links/${code}?done=unchanged`));
+      assert.deepEqual(await tagsNow(), ['launch', 'spring']);
+
+      await send({ tags: '' });
+      assert.deepEqual(await tagsNow(), []);
+    } finally {
+      await t.close();
+    }
+  });
+
   it('changes the target, the title and the group; the short URL follows at once', async () => {
     const t = await startTestApp();
     try {

@@ -90,11 +90,22 @@ export interface LinkForm {
   rules?: RuleForm;
   /** UTM values, query forwarding and the social preview; absent, they stay as they are. */
   campaign?: CampaignForm;
+  /** The tags, separated by commas; absent, they stay as they are. */
+  tags?: string;
+}
+
+/** Tags as typed: separated by commas, trimmed, each once, in the order typed. */
+export function tagsOfText(text: string): string[] {
+  return [...new Set(text.split(',').map((tag) => tag.trim()))].filter((tag) => tag !== '');
 }
 
 /** What the form changes of the link, and only that: a field left as it was is not checked again. */
-export function linkChanges(link: Link, form: LinkForm): LinkPatch {
+export function linkChanges(link: Link, form: LinkForm, tags: readonly string[] = []): LinkPatch {
   const patch: LinkPatch = {};
+  if (form.tags !== undefined) {
+    const typed = tagsOfText(form.tags);
+    if ([...typed].sort().join(',') !== [...tags].sort().join(',')) patch.tags = typed;
+  }
   if (form.url.trim() !== link.longUrl) patch.url = form.url;
   if (form.title.trim() !== link.title) patch.title = form.title;
   const group = form.group.trim();

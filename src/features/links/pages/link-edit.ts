@@ -62,6 +62,7 @@ function formOf(view: LinkView): LinkForm {
       group: link.groupId === null ? '' : String(link.groupId),
       rules: ruleFormOf(link),
       campaign: campaignFormOf(link),
+      tags: view.detail.tags.join(', '),
     }
   );
 }
@@ -85,6 +86,8 @@ ${view.fault ? html`` : errorNotice(formError(refusal))}
   <label>Group <select name="group"${invalidWhen('edit', 'group', refusal)}>${groupOptions(view.detail.groups, form.group, 'No group')}</select></label>
   </div>
   ${fieldError('edit', 'group', refusal)}
+  <label>Tags <input type="text" name="tags" autocomplete="off" spellcheck="false" placeholder="launch, social" value="${form.tags ?? view.detail.tags.join(', ')}">
+  <span class="help">Separated by commas. Tags filter your list of links.</span></label>
   ${ruleFields(form.rules ?? ruleFormOf(link), link)}
   ${campaignEdit(view, form, view.fault ? view.error : undefined)}
   <div class="form-actions"><button type="submit">Save changes</button><a class="button secondary" href="${page}">Cancel</a></div>

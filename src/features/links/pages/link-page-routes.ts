@@ -38,6 +38,9 @@ function linkFormOf(body: unknown): LinkForm {
     group: field(body, 'group'),
     rules: readRuleForm(body),
     campaign: readCampaignForm(body),
+    // A form without the field (an older page, a script) leaves the tags as they are.
+    tags:
+      typeof (body as Record<string, unknown> | null)?.tags === 'string' ? field(body, 'tags') : undefined,
   };
 }
 
@@ -75,7 +78,7 @@ export async function linkPageRoutes(app: FastifyInstance, options: DashboardRou
       const detail = await detailOf(request, user);
       if (!detail) return notFound(reply, user, 'link');
       const form = linkFormOf(request.body);
-      const patch = linkChanges(detail.link, form);
+      const patch = linkChanges(detail.link, form, detail.tags);
       const page = linkPath(workspacePath(user.workspace.slug), options.origins, detail.link);
       const done = (what: string) => `${page}${page.includes('?') ? '&' : '?'}done=${what}`;
       if (Object.keys(patch).length === 0) return reply.redirect(done('unchanged'), 303);
