@@ -100,7 +100,9 @@ function mainFields(view: CreateView, draft: CreateDraft, refusal: LinkRefusal |
 
 export function createCard(view: CreateView): SafeHtml {
   const draft = view.draft ?? { url: '', group: '', slug: '' };
-  const said = view.error && isApiErrorCode(view.error.code) ? linkRefusal(view.error) : undefined;
+  const ruleUrls = (draft.rules?.rules ?? []).some((rule) => rule.url.trim() !== '');
+  const said =
+    view.error && isApiErrorCode(view.error.code) ? linkRefusal(view.error, { ruleUrls }) : undefined;
   // About a domain where the form offers no choice of one: said above the form.
   const refusal: LinkRefusal | undefined =
     said?.field === 'domain' && view.domains.hosts.length < 2 ? { error: said.error } : said;

@@ -72,7 +72,10 @@ export function editCard(view: LinkView): SafeHtml {
   const form = formOf(view);
   const refusal: LinkRefusal | undefined = view.fault
     ? view.error && { error: view.error }
-    : linkRefusal(view.error, { urlKept: form.url.trim() === link.longUrl });
+    : linkRefusal(view.error, {
+        urlKept: form.url.trim() === link.longUrl,
+        ruleUrls: (form.rules?.rules ?? []).some((rule) => rule.url.trim() !== ''),
+      });
   const page = linkPath(here(view.frame, ''), view.origins, link);
   return html`<section class="card" id="edit" aria-labelledby="edit-heading">
 <h2 id="edit-heading">Edit link</h2>

@@ -34,18 +34,24 @@ const PLAIN: Readonly<Record<string, { field?: LinkField; text: string }>> = {
 };
 
 /**
- * The field and the plain sentence of a refusal; an unknown code keeps its own message. A change
- * that kept the long URL was refused for a targeting rule's URL: said above the form.
+ * The field and the plain sentence of a refusal; an unknown code keeps its own message. The URL
+ * checks refuse a targeting rule's URL with the codes of the long URL: a change that kept its long
+ * URL, or a refusal that says it is a rule's, is about a rule; with rule URLs in the form it may be
+ * either. Those are said above the form.
  */
 export function linkRefusal(
   error: PageError | undefined,
-  options: { urlKept?: boolean } = {},
+  options: { urlKept?: boolean; ruleUrls?: boolean } = {},
 ): LinkRefusal | undefined {
   if (!error) return undefined;
   const plain = PLAIN[error.code];
   if (!plain) return { error };
-  if (plain.field === 'url' && options.urlKept) {
+  if (plain.field === 'url' && (options.urlKept || /^A rule/.test(error.message))) {
     return { error: { code: error.code, message: `A targeting rule’s URL was refused. ${plain.text}` } };
+  }
+  if (plain.field === 'url' && options.ruleUrls) {
+    const message = `The long URL or a targeting rule’s URL was refused. ${plain.text}`;
+    return { error: { code: error.code, message } };
   }
   // 305 names the existing short link in the API's message: kept after the sentence.
   const existing = error.code === '305' ? /https?:\/\/\S+/.exec(error.message)?.[0] : undefined;
