@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
-import { once } from 'node:events';
-import { type AddressInfo, createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Cookie } from 'playwright-core';
 import { STRIPE_SECRETS, savePlans } from '../features/billing/plans.ts';
+import { closedPort } from '../fixtures/closed-port.ts';
 import { type StripeServer, signed, startStripeServer, stripeEvent } from '../fixtures/stripe-server.ts';
 import { startTestApp, type TestApp } from '../helper.ts';
 import { launchBrowser, watchForTrouble } from './browser.ts';
@@ -19,16 +18,6 @@ import { checkPage, DESKTOP, problems, signInCookies } from './page-checks.ts';
 
 const PASSWORD = 'correct horse battery';
 
-/** A port nobody listens on now: BASE_URL must name the app's own address, Checkout's way back. */
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  server.close();
-  await once(server, 'close');
-  return port;
-}
-
 describe('Billing in Chromium, through a loopback Checkout', { timeout: 240_000 }, () => {
   let t: TestApp;
   let stripe: StripeServer;
@@ -39,7 +28,7 @@ describe('Billing in Chromium, through a loopback Checkout', { timeout: 240_000 
 
   before(async () => {
     stripe = await startStripeServer();
-    const port = await freePort();
+    const port = await closedPort();
     base = `http://127.0.0.1:${port}`;
     t = await startTestApp({ env: { BASE_URL: base, ...STRIPE_SECRETS, STRIPE_API_BASE: stripe.url } });
     await savePlans(t.store);

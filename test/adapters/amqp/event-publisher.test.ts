@@ -1,7 +1,5 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
-import { type AddressInfo, createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { type Channel, type ChannelModel, type ConsumeMessage, connect } from 'amqplib';
 import {
@@ -11,6 +9,7 @@ import {
 } from '../../../src/adapters/amqp/event-publisher.ts';
 import type { OutboundMessage } from '../../../src/core/ports/event-sinks.ts';
 import { startFaultProxy } from '../../fault/proxy.ts';
+import { closedPort } from '../../fixtures/closed-port.ts';
 
 /**
  * The event stream on a real RabbitMQ (TEST_AMQP_URL): each queue here is exclusive to this run and
@@ -27,15 +26,6 @@ function message(type: string): OutboundMessage {
   const id = `msg_${run}_${++sequence}`;
   const body = JSON.stringify({ type, timestamp: new Date().toISOString(), data: { id, note: 'héllo ✓' } });
   return { id, type, body };
-}
-
-/** A loopback port nothing listens on: bound, then released. */
-async function closedPort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** A queue of this run bound to the exchange, keeping what it receives of this run. */

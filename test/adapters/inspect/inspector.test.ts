@@ -1,12 +1,10 @@
 import assert from 'node:assert/strict';
-import { once } from 'node:events';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { nonPublicRange } from '../../../src/adapters/inspect/address-policy.ts';
 import { createInspector, createInspectorWithAddressCheck } from '../../../src/adapters/inspect/inspector.ts';
 import type { ResolvedAddress, Resolver } from '../../../src/adapters/inspect/types.ts';
 import type { InspectOutcome, Inspector } from '../../../src/core/ports/inspector.ts';
+import { closedPort } from '../../fixtures/closed-port.ts';
 import { FIXTURE_TITLES, startTargetServer, type TargetServer } from '../../fixtures/target-server.ts';
 
 let target: TargetServer;
@@ -61,15 +59,6 @@ async function inspectCounting(inspector: Inspector, url: string) {
     connections: target.connections() - connectionsBefore,
     requests: target.requests().slice(requestsBefore),
   };
-}
-
-async function unusedPort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  server.close();
-  await once(server, 'close');
-  return port;
 }
 
 describe('inspector with private targets allowed', () => {
@@ -197,7 +186,7 @@ describe('inspector with private targets allowed', () => {
   }
 
   it('answers 306 for a refused connection', async () => {
-    const port = await unusedPort();
+    const port = await closedPort();
     assert.equal(codeOf(await inspector.inspect(new URL(`http://127.0.0.1:${port}/`))), '306');
   });
 

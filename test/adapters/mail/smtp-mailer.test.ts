@@ -1,21 +1,12 @@
 import assert from 'node:assert/strict';
-import { once } from 'node:events';
-import { type AddressInfo, createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { SMTPServer } from 'smtp-server';
 import { smtpMailer, smtpUrlError } from '../../../src/adapters/mail/smtp-mailer.ts';
+import { closedPort } from '../../fixtures/closed-port.ts';
 import { linkIn, type SmtpInbox, startSmtpInbox } from '../../fixtures/smtp-inbox.ts';
 
 const FROM = 'snip@snip.test';
-
-/** A loopback port nothing listens on: bound, then released. */
-async function closedPort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe('smtpMailer', () => {
   let inbox: SmtpInbox;

@@ -5,6 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { OidcError, type OidcErrorKind, oidcClient } from '../../../src/adapters/oidc/oidc-client.ts';
+import { closedPort } from '../../fixtures/closed-port.ts';
 import { type OidcProviderFixture, startOidcProvider } from '../../fixtures/oidc-provider.ts';
 
 const CLIENT = { clientId: 'snip', clientSecret: 'a-long-enough-client-secret-for-tests' };
@@ -28,16 +29,6 @@ async function assertKind(work: Promise<unknown>, kind: OidcErrorKind): Promise<
   );
   assert.ok(error instanceof OidcError, `a raw error escaped: ${String(error)}`);
   assert.equal(error.kind, kind);
-}
-
-/** A loopback port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  server.close();
-  await once(server, 'close');
-  return port;
 }
 
 /** A loopback server that accepts connections and never answers. */

@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
-import { once } from 'node:events';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
+import { closedPort } from '../../fixtures/closed-port.ts';
 import {
   type OidcAccount,
   type OidcProviderFixture,
@@ -291,11 +289,7 @@ describe('OIDC sign-in with SIGNUP=closed', () => {
 
 describe('OIDC sign-in with the provider out of reach', () => {
   it('answers /auth/oidc with the sign-in page and 503', async () => {
-    const server = createServer().listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    const { port } = server.address() as AddressInfo;
-    server.close();
-    await once(server, 'close');
+    const port = await closedPort();
     const t = await startTestApp({
       env: { OIDC_ISSUER: `http://127.0.0.1:${port}`, OIDC_CLIENT_ID: 'snip', OIDC_CLIENT_SECRET: 's' },
     });
