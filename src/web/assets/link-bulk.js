@@ -168,7 +168,7 @@
     const span = document.createElement('span');
     span.className = 'refused';
     span.dataset.error = code;
-    span.textContent = `Error ${code}: ${message}`;
+    span.textContent = message;
     return span;
   }
 
@@ -227,7 +227,7 @@
     const json = (response.headers.get('content-type') ?? '').includes('application/json');
     const answer = json ? await response.json() : undefined;
     if (response.ok && Array.isArray(answer?.items)) return answer.items;
-    if (answer?.error) throw new Error(`Error ${answer.error.code}: ${answer.error.message}`);
+    if (answer?.error) throw new Error(answer.error.message);
     throw new Error(`Snip could not take these rows (HTTP ${response.status}). Try again in a moment.`);
   }
 

@@ -4,6 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import type { NewLink, Workspace } from '../../../src/core/entities.ts';
 import { accountGroups } from '../../../src/features/groups/index.ts';
+import { linkRefusal } from '../../../src/features/links/pages/link-field-errors.ts';
 import { membersService, workspaceAdmin } from '../../../src/features/workspaces/index.ts';
 import { PageClient } from '../../fixtures/page-client.ts';
 import { startTestApp, type TestApp } from '../../helper.ts';
@@ -77,7 +78,11 @@ describe('the dashboard’s bulk changes', () => {
       change: { group: group.id },
     });
     assert.equal(moved.statusCode, 200, moved.body);
-    const items = moved.json().items as Array<{ index: number; link?: unknown; error?: { code: string } }>;
+    const items = moved.json().items as Array<{
+      index: number;
+      link?: unknown;
+      error?: { code: string; detail: string };
+    }>;
     assert.deepEqual(
       items.map((item) => [item.index, item.error?.code ?? 'ok']),
       [
@@ -86,6 +91,8 @@ describe('the dashboard’s bulk changes', () => {
         [2, 'ok'],
       ],
     );
+    // Said as the forms say it, not in the API's words; the code stays.
+    assert.equal(items[1]?.error?.detail, linkRefusal({ code: '314', message: '' })?.error.message);
     assert.equal((await link(codes[0] ?? ''))?.groupId, group.id);
     assert.equal((await link(codes[1] ?? ''))?.groupId, group.id);
 

@@ -12,6 +12,7 @@ import {
 import type { BulkItem, BulkOptions } from '../bulk-links.ts';
 import { bulkPage } from './bulk-page.ts';
 import type { DashboardRouteOptions } from './dashboard-view.ts';
+import { linkRefusal } from './link-field-errors.ts';
 
 /**
  * /w/<slug>/bulk: the page that creates many links, and the rows its script sends (JSON, at most
@@ -81,6 +82,15 @@ function domainOf(body: unknown): string | undefined | null {
 
 type BulkRun = (actor: Actor, options: BulkOptions) => Promise<BulkItem[]>;
 
+/** Each refused item said in plain words, as the create and edit forms say it; its code stays. */
+function plainItems(items: readonly BulkItem[]): BulkItem[] {
+  return items.map((item) => {
+    if (!('error' in item)) return item;
+    const said = linkRefusal({ code: item.error.code, message: item.error.detail });
+    return said ? { ...item, error: { ...item.error, detail: said.error.message } } : item;
+  });
+}
+
 /** Runs a bulk of the signed-in workspace, answered `{items}`; a refusal of the whole request as `{error}`. */
 async function answer(
   options: DashboardRouteOptions,
@@ -94,7 +104,7 @@ async function answer(
     const items = await run(actor, {
       onFault: (error, index) => request.log.error({ err: error, index }, 'a bulk item failed'),
     });
-    return reply.header('cache-control', 'no-store').send({ items } satisfies Answer);
+    return reply.header('cache-control', 'no-store').send({ items: plainItems(items) } satisfies Answer);
   } catch (error) {
     if (error instanceof UnavailableError) {
       reply.header('retry-after', String(error.retryAfterSeconds));
