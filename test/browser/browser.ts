@@ -39,7 +39,19 @@ export function watchForTrouble(page: Page): string[] {
   return trouble;
 }
 
+/** A screenshot keeps at most this much of a page's height: the API reference is tens of thousands of px. */
+const MAX_SHOT_HEIGHT = 6000;
+
+/** The page from its top, as far down as MAX_SHOT_HEIGHT: an artifact to look at, bounded in cost on a busy machine. */
 export async function screenshot(page: Page, name: string): Promise<void> {
   await mkdir(ARTIFACTS, { recursive: true });
-  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+  const { width, height } = await page.evaluate(() => ({
+    width: document.documentElement.clientWidth,
+    height: document.documentElement.scrollHeight,
+  }));
+  await page.screenshot({
+    path: join(ARTIFACTS, `${name}.png`),
+    fullPage: true,
+    clip: { x: 0, y: 0, width, height: Math.min(height, MAX_SHOT_HEIGHT) },
+  });
 }
