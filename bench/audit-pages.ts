@@ -43,10 +43,10 @@ async function sessionCookie(base: string, email: string): Promise<string> {
 /** 200 links for one account, none for another; both can sign in. */
 async function seed(databaseUrl: string): Promise<void> {
   const prepared = await prepareStore(databaseUrl, 0);
-  await seedLinks(databaseUrl, prepared.accountId, 0, 200);
+  await seedLinks(databaseUrl, prepared.workspaceId, 0, 200);
   const store = await openStore(databaseUrl, { prepare: false });
   try {
-    await store.setPasswordHash(prepared.accountId, await hashPassword(PASSWORD));
+    await store.setPasswordHash(prepared.workspaceId, await hashPassword(PASSWORD));
     await accountOperations(store).createAccount('empty@bench.example', 'bench', PASSWORD);
   } finally {
     await store.close();

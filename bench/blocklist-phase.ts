@@ -71,7 +71,7 @@ function ruleOf(i: number): HostRule {
 
 /** Seeds the links, then the rules; answers the seconds replaceBlocklist took. */
 async function seed(databaseUrl: string, rules: number): Promise<number> {
-  const { accountId } = await prepareStore(databaseUrl, 1);
+  const { workspaceId } = await prepareStore(databaseUrl, 1);
   const store = await openStore(databaseUrl, { prepare: true });
   try {
     const links: NewLink[] = Array.from({ length: SMALL }, (_, i) => {
@@ -79,7 +79,7 @@ async function seed(databaseUrl: string, rules: number): Promise<number> {
       return {
         code: codeOf(i),
         domainId: 0,
-        accountId,
+        workspaceId,
         groupId: null,
         longUrl: url,
         normalizedUrl: url,

@@ -32,7 +32,7 @@ export interface DomainBench {
 
 /** Link i of the spread set lives on domain 1 + i % 1000; its code is also a default-domain code. */
 async function seed(databaseUrl: string): Promise<void> {
-  const { accountId } = await prepareStore(databaseUrl, 1);
+  const { workspaceId } = await prepareStore(databaseUrl, 1);
   const store = await openStore(databaseUrl, { prepare: true });
   try {
     for (let n = 1; n <= DOMAINS; n++) {
@@ -54,7 +54,7 @@ async function seed(databaseUrl: string): Promise<void> {
         links.push({
           code,
           domainId,
-          accountId,
+          workspaceId,
           groupId: null,
           longUrl: url,
           normalizedUrl: url,

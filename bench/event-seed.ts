@@ -41,9 +41,9 @@ export interface SeedDay {
   /** Sorted by time, as the redirect would have flushed them. */
   events: EventTuple[];
   linkDays: DayTuple[];
-  accountDays: DayTuple[];
+  workspaceDays: DayTuple[];
   linkStats: StatTuple[];
-  accountStats: StatTuple[];
+  workspaceStats: StatTuple[];
 }
 
 const DAY_MS = 86_400_000;
@@ -138,7 +138,7 @@ export function* seedDays(shape: SeedShape): Generator<SeedDay> {
     const events: EventTuple[] = [];
     // Keys: (scope index * 8 + dimension) * 256 + value index; visitors: scope index * 65536 + visitor.
     const linkStats = new Map<number, number>();
-    const accountStats = new Map<number, number>();
+    const workspaceStats = new Map<number, number>();
     const linkClicks = new Map<number, number>();
     const linkBots = new Map<number, number>();
     const linkVisitors = new Set<number>();
@@ -146,13 +146,13 @@ export function* seedDays(shape: SeedShape): Generator<SeedDay> {
     for (let n = 0; n < count; n++) {
       const linkIndex = random() < shape.hotShare ? 0 : 1 + Math.floor(random() * others);
       const linkId = shape.links[linkIndex] as number;
-      const accountId = shape.accountOf[linkIndex] as number;
-      const a = accountIndex.get(accountId) as number;
+      const workspaceId = shape.accountOf[linkIndex] as number;
+      const a = accountIndex.get(workspaceId) as number;
       const visitor = Math.floor(random() * VISITORS_PER_DAY);
       const picks = DIMENSIONS.map(([, vocabulary]) => vocabulary.pick(random));
       events.push([
         linkId,
-        accountId,
+        workspaceId,
         day * DAY_MS + Math.floor(random() * DAY_MS),
         visitorId(day, visitor),
         ...(picks.map((pick, i) => DIMENSIONS[i]?.[1].values[pick]) as [
@@ -167,7 +167,7 @@ export function* seedDays(shape: SeedShape): Generator<SeedDay> {
       ]);
       picks.forEach((pick, i) => {
         bump(linkStats, (linkIndex * 8 + i) * 256 + pick);
-        bump(accountStats, (a * 8 + i) * 256 + pick);
+        bump(workspaceStats, (a * 8 + i) * 256 + pick);
       });
       bump(linkClicks, linkIndex);
       linkVisitors.add(linkIndex * 65536 + visitor);
@@ -176,7 +176,7 @@ export function* seedDays(shape: SeedShape): Generator<SeedDay> {
         const kind = BOTS.pick(random);
         bump(linkBots, linkIndex);
         bump(linkStats, (linkIndex * 8 + 7) * 256 + kind);
-        bump(accountStats, (a * 8 + 7) * 256 + kind);
+        bump(workspaceStats, (a * 8 + 7) * 256 + kind);
       }
     }
     events.sort((x, y) => x[2] - y[2]);
@@ -185,7 +185,7 @@ export function* seedDays(shape: SeedShape): Generator<SeedDay> {
       events,
       ...dailyRows(shape, day, accountIds, {
         linkStats,
-        accountStats,
+        workspaceStats,
         linkClicks,
         linkBots,
         linkVisitors,
@@ -197,7 +197,7 @@ export function* seedDays(shape: SeedShape): Generator<SeedDay> {
 
 interface DaySums {
   linkStats: Map<number, number>;
-  accountStats: Map<number, number>;
+  workspaceStats: Map<number, number>;
   linkClicks: Map<number, number>;
   linkBots: Map<number, number>;
   linkVisitors: Set<number>;
@@ -223,24 +223,24 @@ function dailyRows(shape: SeedShape, day: number, accountIds: readonly number[],
   const accountVisitors = visitorsOf(sums.accountVisitors);
   const linkIndexes = new Set([...sums.linkClicks.keys(), ...sums.linkBots.keys()]);
   const linkDays: DayTuple[] = [];
-  const accountDays = new Map<number, DayTuple>();
+  const workspaceDays = new Map<number, DayTuple>();
   for (const i of linkIndexes) {
     const [clicks, bots] = [sums.linkClicks.get(i) ?? 0, sums.linkBots.get(i) ?? 0];
     linkDays.push([shape.links[i] as number, day, clicks, bots, linkVisitors.get(i) ?? 0]);
-    const accountId = shape.accountOf[i] as number;
-    const row = accountDays.get(accountId) ?? [accountId, day, 0, 0, 0];
+    const workspaceId = shape.accountOf[i] as number;
+    const row = workspaceDays.get(workspaceId) ?? [workspaceId, day, 0, 0, 0];
     row[2] += clicks;
     row[3] += bots;
-    accountDays.set(accountId, row);
+    workspaceDays.set(workspaceId, row);
   }
   accountIds.forEach((id, i) => {
-    const row = accountDays.get(id);
+    const row = workspaceDays.get(id);
     if (row) row[4] = accountVisitors.get(i) ?? 0;
   });
   return {
     linkDays,
-    accountDays: [...accountDays.values()],
+    workspaceDays: [...workspaceDays.values()],
     linkStats: statRows(sums.linkStats, (i) => shape.links[i] as number),
-    accountStats: statRows(sums.accountStats, (i) => accountIds[i] as number),
+    workspaceStats: statRows(sums.workspaceStats, (i) => accountIds[i] as number),
   };
 }

@@ -39,7 +39,7 @@ export async function pgPhase(bench: Bench, sqlite: SqliteResults | undefined): 
     );
     const keysFile = join(dir, 'keys-pg.txt');
     writeFileSync(keysFile, `${store.apiKeys.join('\n')}\n`);
-    await timed('pg: seed 10k links', () => seedLinks(scratch.databaseUrl, store.accountId, 0, SMALL));
+    await timed('pg: seed 10k links', () => seedLinks(scratch.databaseUrl, store.workspaceId, 0, SMALL));
     const env = { REDIS_URL: scratch.redisUrl, REDIS_PREFIX: scratch.redisPrefix };
     const start = async (count: number) => {
       await stopInstances();

@@ -67,7 +67,7 @@ function urlOf(i: number): string {
 
 async function seed(databaseUrl: string): Promise<number> {
   const started = performance.now();
-  const { accountId } = await prepareStore(databaseUrl, 0);
+  const { workspaceId } = await prepareStore(databaseUrl, 0);
   const store = await openStore(databaseUrl, { prepare: false });
   try {
     for (let start = 0; start < LARGE; start += CHUNK) {
@@ -78,7 +78,7 @@ async function seed(databaseUrl: string): Promise<number> {
         links.push({
           code: codeOf(i),
           domainId: 0,
-          accountId,
+          workspaceId,
           groupId: null,
           longUrl: target.longUrl,
           normalizedUrl: target.normalized,

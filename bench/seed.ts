@@ -42,7 +42,7 @@ export function sampleIndexes(count: number, size: number): Set<number> {
 
 export interface PreparedStore {
   /** Owner of the seeded links. */
-  accountId: number;
+  workspaceId: number;
   /** One key per account that POST /create rotates over, so no single key's rate limit is measured. */
   apiKeys: string[];
 }
@@ -58,14 +58,14 @@ export async function prepareStore(databaseUrl: string, keyCount: number): Promi
     for (let i = 0; i < keyCount; i++) {
       apiKeys.push((await ops.createAccount(`creator-${i}@bench.example`, PLAN)).apiKey);
     }
-    return { accountId: owner.account.workspace.id, apiKeys };
+    return { workspaceId: owner.account.workspace.id, apiKeys };
   } finally {
     await store.close();
   }
 }
 
 /** Inserts the links with indexes [from, to) for the account, in chunks through insertLinksBulk. */
-export async function seedLinks(databaseUrl: string, accountId: number, from: number, to: number) {
+export async function seedLinks(databaseUrl: string, workspaceId: number, from: number, to: number) {
   const store = await openStore(databaseUrl, { prepare: false });
   try {
     for (let start = from; start < to; start += CHUNK) {
@@ -77,7 +77,7 @@ export async function seedLinks(databaseUrl: string, accountId: number, from: nu
         links.push({
           code,
           domainId: 0,
-          accountId,
+          workspaceId,
           groupId: null,
           longUrl: url,
           normalizedUrl: url,

@@ -37,7 +37,7 @@ export async function sqlitePhase({ session, dir, bare, target, hotSmall }: Benc
   const store = await timed(`store: ${KEYS} accounts with keys`, () => prepareStore(databaseUrl, KEYS));
   const keysFile = join(dir, 'keys-sqlite.txt');
   writeFileSync(keysFile, `${store.apiKeys.join('\n')}\n`);
-  await timed('seed: 10k links', () => seedLinks(databaseUrl, store.accountId, 0, SMALL));
+  await timed('seed: 10k links', () => seedLinks(databaseUrl, store.workspaceId, 0, SMALL));
   const redirect = (codes: string) => () => ({ BENCH_CODES: codes });
 
   await session.measure({
@@ -105,11 +105,11 @@ export async function sqlitePhase({ session, dir, bare, target, hotSmall }: Benc
     script: 'redirect.lua',
     env: redirect(hotSmall),
   });
-  const guarded = await measureGuardedLinks(session, dir, databaseUrl, store.accountId, snip);
+  const guarded = await measureGuardedLinks(session, dir, databaseUrl, store.workspaceId, snip);
   await snip.stop();
   const tracking = await measureTracking(session, databaseUrl, hotSmall, bare);
 
-  await timed('seed: up to 1M links', () => seedLinks(databaseUrl, store.accountId, SMALL, LARGE));
+  await timed('seed: up to 1M links', () => seedLinks(databaseUrl, store.workspaceId, SMALL, LARGE));
   const hotLarge = writeCodes(join(dir, 'hot-1m.txt'), sampleIndexes(LARGE, HOT_SET));
   const allLarge = writeCodes(
     join(dir, 'all-1m.txt'),
@@ -189,7 +189,7 @@ async function measureGuardedLinks(
   session: Session,
   dir: string,
   databaseUrl: string,
-  accountId: number,
+  workspaceId: number,
   snip: Started,
 ): Promise<string[]> {
   const links = { plain: 'benchP1', rules: 'benchR1', limited: 'benchL1' } as const;
@@ -199,7 +199,7 @@ async function measureGuardedLinks(
       const result = await store.insertLinkWithinQuota({
         code,
         domainId: 0,
-        accountId,
+        workspaceId,
         groupId: null,
         longUrl: url,
         normalizedUrl: url,

@@ -88,7 +88,7 @@ async function seedLinks(store: Store): Promise<Seeded> {
   for (let a = 0; a < ACCOUNTS; a++) {
     const created = await store.createAccount(`stats-${a}@bench.example`, plan.id, null);
     if (created.kind !== 'created') throw new Error('bench account exists');
-    const accountId = created.account.workspace.id;
+    const workspaceId = created.account.workspace.id;
     const perAccount = LINKS / ACCOUNTS;
     await store.insertLinksBulk(
       Array.from({ length: perAccount }, (_, i) => {
@@ -96,7 +96,7 @@ async function seedLinks(store: Store): Promise<Seeded> {
         return {
           code: `st${(a * perAccount + i).toString(36).padStart(5, '0')}`,
           domainId: 0,
-          accountId,
+          workspaceId,
           groupId: null,
           longUrl: url,
           normalizedUrl: url,
@@ -105,10 +105,10 @@ async function seedLinks(store: Store): Promise<Seeded> {
         };
       }),
     );
-    const listed = await store.listLinks(accountId, { limit: perAccount, counted: false });
+    const listed = await store.listLinks(workspaceId, { limit: perAccount, counted: false });
     for (const link of listed.links.toSorted((x, y) => x.id - y.id)) {
       links.push(link.id);
-      accountOf.push(accountId);
+      accountOf.push(workspaceId);
     }
   }
   return { hot: links[0] as number, hotAccount: accountOf[0] as number, links, accountOf };
@@ -173,7 +173,7 @@ async function timeWritePath(store: Store, seeded: Seeded, today: number): Promi
       counts.set(linkId, (counts.get(linkId) ?? 0) + 1);
       events.push({
         linkId,
-        accountId: seeded.accountOf[index] as number,
+        workspaceId: seeded.accountOf[index] as number,
         at: today * DAY_MS + ((b * WRITE_BATCH + i) % DAY_MS),
         referrer: i % 5 === 0 ? 'direct' : `site-${i % 40}.example`,
         country: ['US', 'DE', 'FR', 'GB', 'ZZ'][i % 5] as string,
@@ -188,10 +188,10 @@ async function timeWritePath(store: Store, seeded: Seeded, today: number): Promi
     const batch: ClickCount[] = [...counts].map(([linkId, clicks]) => ({ linkId, day, clicks, botHits: 0 }));
     const visitors = [...counts].map(([linkId, clicks]) => ({
       linkId,
-      accountId: seeded.accountOf[seeded.links.indexOf(linkId)] as number,
+      workspaceId: seeded.accountOf[seeded.links.indexOf(linkId)] as number,
       day,
       ofLink: clicks,
-      ofAccount: clicks,
+      ofWorkspace: clicks,
     }));
     const started = performance.now();
     await store.addClicks(batch, { events, visitors, bots: [] });
@@ -208,14 +208,14 @@ function queriesOf(seeded: Seeded, today: number) {
     { name: 'hot link, 30 days daily', scope: { linkId: seeded.hot }, range: daily30, runs: DAILY_RUNS },
     {
       name: 'its account, 30 days daily',
-      scope: { accountId: seeded.hotAccount },
+      scope: { workspaceId: seeded.hotAccount },
       range: daily30,
       runs: DAILY_RUNS,
     },
     { name: 'hot link, 7 days hourly', scope: { linkId: seeded.hot }, range: hourly7, runs: HOURLY_RUNS },
     {
       name: 'its account, 7 days hourly',
-      scope: { accountId: seeded.hotAccount },
+      scope: { workspaceId: seeded.hotAccount },
       range: hourly7,
       runs: HOURLY_RUNS,
     },
@@ -282,9 +282,9 @@ async function sqliteRun(dir: string, events: number, today: number): Promise<St
       const total = totals.get(row[0]) ?? [0, 0, 0];
       totals.set(row[0], [total[0] + row[2], total[1] + row[3], total[2] + row[4]]);
     }
-    for (const row of seed.accountDays) accountDay.run(...row);
+    for (const row of seed.workspaceDays) accountDay.run(...row);
     for (const row of seed.linkStats) linkStat.run(...row);
-    for (const row of seed.accountStats) accountStat.run(...row);
+    for (const row of seed.workspaceStats) accountStat.run(...row);
     db.exec('COMMIT');
   }
   const addTotals = db.prepare('UPDATE links SET clicks = ?, bot_hits = ?, unique_visitors = ? WHERE id = ?');
@@ -379,9 +379,9 @@ async function pgRun(
         seed.events,
       );
       await copy('link_daily_clicks', 'link_id, day, clicks, bot_hits, visitors', seed.linkDays);
-      await copy('account_daily_clicks', 'account_id, day, clicks, bot_hits, visitors', seed.accountDays);
+      await copy('account_daily_clicks', 'account_id, day, clicks, bot_hits, visitors', seed.workspaceDays);
       await copy('link_daily_stats', 'link_id, day, dimension, value, clicks', seed.linkStats);
-      await copy('account_daily_stats', 'account_id, day, dimension, value, clicks', seed.accountStats);
+      await copy('account_daily_stats', 'account_id, day, dimension, value, clicks', seed.workspaceStats);
       for (const row of seed.linkDays) {
         const total = totals.get(row[0]) ?? [0, 0, 0];
         totals.set(row[0], [total[0] + row[2], total[1] + row[3], total[2] + row[4]]);
@@ -417,7 +417,7 @@ async function pgRun(
       ])) / events;
     const queries: QueryFigures[] = [];
     for (const q of queriesOf(seeded, today)) {
-      const id = ('linkId' in q.scope ? q.scope.linkId : q.scope.accountId) as number;
+      const id = ('linkId' in q.scope ? q.scope.linkId : q.scope.workspaceId) as number;
       const scopeSql = STATS_SQL['linkId' in q.scope ? 'link' : 'account'];
       const dayRange = [id, Math.floor(q.range.from / DAY_MS), Math.ceil(q.range.to / DAY_MS)];
       const texts: Array<[string, readonly number[]]> =

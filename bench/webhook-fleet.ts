@@ -68,19 +68,19 @@ export async function webhookFleet(adminUrl = PG_ADMIN_URL): Promise<FleetResult
   });
   const instances: Started[] = [];
   try {
-    const { accountId } = await prepareStore(db.databaseUrl, 0);
+    const { workspaceId } = await prepareStore(db.databaseUrl, 0);
     const store = await openStore(db.databaseUrl, { prepare: false });
     try {
-      await addEndpoint(store, accountId, receiver.url);
+      await addEndpoint(store, workspaceId, receiver.url);
       // One after another: a busy machine starting three at once has made start-ups time out.
       for (let i = 0; i < INSTANCES; i++) instances.push(await startSnip(db.databaseUrl, '/healthz', 200));
       pids.push(...instances.map((instance) => instance.child.pid as number));
       const ticks = () => pids.reduce((sum, pid) => sum + processTicks(pid), 0);
-      await queueClickEvents(store, accountId, 1); // warms the store's statements, delivered too
+      await queueClickEvents(store, workspaceId, 1); // warms the store's statements, delivered too
       await receiver.waitFor(1, WAIT_MS);
       await drained(store, WAIT_MS);
       const before = ticks();
-      await queueClickEvents(store, accountId, EVENTS);
+      await queueClickEvents(store, workspaceId, EVENTS);
       const committedAt = performance.now();
       await receiver.waitFor(EVENTS + 1, WAIT_MS);
       await drained(store, WAIT_MS);

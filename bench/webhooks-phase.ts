@@ -94,16 +94,16 @@ export interface WebhookResults {
 /** One server delivering `WEBHOOK_EVENTS` events queued at once for one endpoint. */
 async function deliveryRun(store: 'sqlite' | 'postgres', databaseUrl: string): Promise<DeliveryFigures> {
   const receiver = await startReceiver();
-  const { accountId } = await prepareStore(databaseUrl, 0);
+  const { workspaceId } = await prepareStore(databaseUrl, 0);
   const db = await openStore(databaseUrl, { prepare: false });
   let snip: Started | undefined;
   try {
-    await addEndpoint(db, accountId, receiver.url);
+    await addEndpoint(db, workspaceId, receiver.url);
     snip = await startSnip(databaseUrl, '/healthz', 200);
     const pid = snip.child.pid as number;
     const ticks = processTicks(pid);
     const started = performance.now();
-    await queueClickEvents(db, accountId, WEBHOOK_EVENTS);
+    await queueClickEvents(db, workspaceId, WEBHOOK_EVENTS);
     const committed = performance.now();
     await receiver.waitFor(WEBHOOK_EVENTS, Math.max(DRAIN_MS, WEBHOOK_EVENTS * 10));
     await drained(db, DRAIN_MS);
@@ -141,11 +141,11 @@ async function seedPair(dir: string, url: string): Promise<Record<'none' | 'hook
     hook: `sqlite:${join(dir, 'webhooks-hook.db')}`,
   };
   for (const [kind, databaseUrl] of Object.entries(urls)) {
-    const { accountId } = await prepareStore(databaseUrl, 0);
-    await seedLinks(databaseUrl, accountId, 0, SMALL);
+    const { workspaceId } = await prepareStore(databaseUrl, 0);
+    await seedLinks(databaseUrl, workspaceId, 0, SMALL);
     if (kind !== 'hook') continue;
     const store = await openStore(databaseUrl, { prepare: false });
-    await addEndpoint(store, accountId, url).finally(() => store.close());
+    await addEndpoint(store, workspaceId, url).finally(() => store.close());
   }
   return urls;
 }

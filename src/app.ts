@@ -181,7 +181,7 @@ async function signedInPages(
     ...pages.session,
     dashboard: pages.dashboard,
     groups: pages.groups,
-    createLinkFor: links.live.forAccount,
+    createLinkFor: links.live.forWorkspace,
     bulk,
     editor: links.editor,
     origins: services.domains.registry,

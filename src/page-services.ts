@@ -18,7 +18,7 @@ import { visitStats } from './features/analytics/index.ts';
 import type { BillingFeatureDeps } from './features/billing/index.ts';
 import { type CompatDeps, passwordKeysOf } from './features/compat/index.ts';
 import type { DomainRegistry, DomainsService } from './features/domains/index.ts';
-import { accountGroups } from './features/groups/index.ts';
+import { workspaceGroups } from './features/groups/index.ts';
 import {
   type BulkLinksDeps,
   bulkLinks,
@@ -104,7 +104,7 @@ export async function pageServices(config: Config, base: PageBase) {
       audit,
     }),
     workspaces: workspaceAdmin(store, audit),
-    groups: accountGroups(store),
+    groups: workspaceGroups(store),
     dashboard: dashboardService({ store, counter, now }),
     stats: visitStats({ store, now, retentionDays: config.analyticsRetentionDays }),
   };

@@ -82,7 +82,7 @@ export interface LinkPorts {
   domains: Pick<DomainsService, 'forNewLink' | 'isOwnHost'>;
   /** The operators' blocklists and suspensions (docs/api.md §13). */
   isBlocked?: (host: string) => boolean;
-  isSuspended?: (accountId: number) => boolean;
+  isSuspended?: (workspaceId: number) => boolean;
   now?: () => number;
   /** Makes the events of links' changes in their transactions (docs/api.md §14). */
   events?: LinkEventSink;
@@ -177,7 +177,7 @@ async function linkServices(
   const workspaceKeys = mainKeys(store, { ...keyChecks, onUsed });
   const inFlight = new InFlight();
   const isBlocked = (host: string) => base.screen.blocksHost(host);
-  const isSuspended = (accountId: number) => base.screen.isSuspended(accountId);
+  const isSuspended = (workspaceId: number) => base.screen.isSuspended(workspaceId);
   const ports = { inspector, counter, now, domains, isBlocked, isSuspended, events };
   const live = inFlight.trackAll(createService(config, { ...ports, store, keys, onCreated }));
   const demoGate = {

@@ -4,8 +4,8 @@ import type { LinkRule } from './targeting.ts';
 
 /**
  * What Snip is made of: plans, users and their workspaces, keys and groups, links and their counts.
- * A workspace owns what the seed's account owned; `accountId` throughout names a workspace. Plain data,
- * shared by every feature and adapter; the rules that shape them live beside this file.
+ * A workspace owns links, keys and groups (the tables still name it `account_id` until migration 016).
+ * Plain data, shared by every feature and adapter; the rules that shape them live beside this file.
  */
 
 /** A plan's settings, as an operator sets them (the default plans are of this shape). */
@@ -138,7 +138,7 @@ export interface KeyOwner {
   prefix: string;
   revoked: boolean;
   /** The workspace. */
-  accountId: number;
+  workspaceId: number;
   plan: Plan;
   scopes: readonly Scope[];
   /** Who made the key (null: the operator), and their role in the workspace now: it bounds the scopes. */
@@ -149,11 +149,11 @@ export interface KeyOwner {
 }
 
 /** Who acts when a link is created: the workspace, its plan, and the live key whose window it spends (0: none). */
-export type Actor = Pick<KeyOwner, 'keyId' | 'accountId' | 'plan'>;
+export type Actor = Pick<KeyOwner, 'keyId' | 'workspaceId' | 'plan'>;
 
 export interface ApiKeyInfo {
   id: number;
-  accountId: number;
+  workspaceId: number;
   /** "API Access" for the main key; the holder's own name for the others. */
   name: string;
   prefix: string;
@@ -179,7 +179,7 @@ export interface NewKey {
 
 export interface Group {
   id: number;
-  accountId: number;
+  workspaceId: number;
   name: string;
   /** lower-case slug, unique per account, never all digits (so it cannot be mistaken for an ID). */
   apiId: string;
@@ -194,7 +194,7 @@ export interface Link {
   code: string;
   /** The domain whose code space holds the code; 0: the default domain (core/link-key.ts). */
   domainId: number;
-  accountId: number;
+  workspaceId: number;
   groupId: number | null;
   longUrl: string;
   normalizedUrl: string;
@@ -248,7 +248,7 @@ export interface LinkGuards {
 export interface NewLink {
   code: string;
   domainId: number;
-  accountId: number;
+  workspaceId: number;
   groupId: number | null;
   longUrl: string;
   normalizedUrl: string;

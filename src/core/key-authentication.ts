@@ -6,7 +6,7 @@ import { Refusal } from './errors.ts';
 import type { Authenticated, KeyAuthenticator } from './ports/key-auth.ts';
 import type { WindowCounter } from './ports/shared-state.ts';
 import type { KeyStore } from './ports/store.ts';
-import { accountRateWindow, type RateWindow, secondsUntil, spendWindow, windowAt } from './rate-window.ts';
+import { type RateWindow, secondsUntil, spendWindow, windowAt, workspaceRateWindow } from './rate-window.ts';
 import type { Scope } from './scopes.ts';
 
 /**
@@ -100,15 +100,15 @@ export function mainKeys(
 ) {
   const judge = keyAuthentication({
     ...deps,
-    identify: async (accountId) => {
-      const owner = await store.findMainKeyOwner(Number(accountId));
+    identify: async (workspaceId) => {
+      const owner = await store.findMainKeyOwner(Number(workspaceId));
       if (!owner) throw new Refusal('303', 'This workspace has no API key.');
       return liveOwner(owner);
     },
-    windowOf: accountRateWindow,
+    windowOf: workspaceRateWindow,
   });
-  return (accountId: number, clientAddress: string, scope: Scope | undefined) =>
-    judge.authenticate(String(accountId), clientAddress, scope);
+  return (workspaceId: number, clientAddress: string, scope: Scope | undefined) =>
+    judge.authenticate(String(workspaceId), clientAddress, scope);
 }
 
 export type MainKeys = ReturnType<typeof mainKeys>;
@@ -118,5 +118,5 @@ export function accountKeys(
   store: Pick<KeyStore, 'findKeyByHash'>,
   deps: Omit<KeyAuthenticationDeps, 'identify' | 'windowOf'>,
 ): KeyAuthenticator {
-  return keyAuthentication({ ...deps, identify: accountKeyOwner(store), windowOf: accountRateWindow });
+  return keyAuthentication({ ...deps, identify: accountKeyOwner(store), windowOf: workspaceRateWindow });
 }

@@ -28,9 +28,9 @@ export interface RateWindow {
  * The hourly window an account's requests spend (docs/api.md §7.1): one for all its keys, /create,
  * /api/v1 and the dashboard alike.
  */
-export function accountRateWindow(actor: Pick<Actor, 'accountId' | 'plan'>): RateWindow {
+export function workspaceRateWindow(actor: Pick<Actor, 'workspaceId' | 'plan'>): RateWindow {
   return {
-    key: `rate:{account-${actor.accountId}}`,
+    key: `rate:{account-${actor.workspaceId}}`,
     limit: actor.plan.rateLimitPerHour,
     lengthMs: HOUR_MS,
     spentMessage: 'The hourly request limit of this account is spent.',

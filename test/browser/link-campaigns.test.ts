@@ -25,7 +25,7 @@ describe('link campaigns, previews, QR design and bulk create in Chromium', () =
   let trouble: string[];
   let base: string;
   let apiKey = '';
-  let accountId = 0;
+  let workspaceId = 0;
 
   before(async () => {
     const inspector = new FakeInspector();
@@ -41,7 +41,7 @@ describe('link campaigns, previews, QR design and bulk create in Chromium', () =
     });
     const made = await t.ops.createAccount('ada@example.com', 'tester', PASSWORD);
     apiKey = made.apiKey;
-    accountId = made.account.workspace.id;
+    workspaceId = made.account.workspace.id;
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
     browser = await launchBrowser();
@@ -140,7 +140,7 @@ describe('link campaigns, previews, QR design and bulk create in Chromium', () =
     const made = await apiLink(last ?? '');
     assert.equal(made.long_url, 'https://example.com/file/999');
     assert.deepEqual([...(made.tags as string[])].sort(), ['batch', 'imported']);
-    assert.equal(await t.store.countLiveLinks(accountId), 1003);
+    assert.equal(await t.store.countLiveLinks(workspaceId), 1003);
     assert.deepEqual(trouble, []);
   });
 

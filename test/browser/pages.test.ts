@@ -23,13 +23,13 @@ import { checkPage, DESKTOP, PHONE, problems, signInCookies } from './page-check
 const PASSWORD = 'correct horse battery';
 const DAY_MS = 86_400_000;
 
-function seededLinks(accountId: number, groupIds: number[], guards: Record<number, LinkGuards>): NewLink[] {
+function seededLinks(workspaceId: number, groupIds: number[], guards: Record<number, LinkGuards>): NewLink[] {
   return Array.from({ length: 200 }, (_, i) => {
     const url = `https://example.com/articles/${i}/a-rather-long-path-that-goes-on-and-on?utm_source=newsletter&n=${i}`;
     return {
       code: `P${String(i).padStart(6, '0')}`,
       domainId: 0,
-      accountId,
+      workspaceId,
       groupId: i % 4 === 3 ? null : (groupIds[i % 3] ?? null),
       longUrl: url,
       normalizedUrl: url,

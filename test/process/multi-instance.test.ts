@@ -265,7 +265,8 @@ if (!databaseUrl || !redisUrl) {
       assert.ok(link);
       const dayStart = Date.now() - (Date.now() % 86_400_000);
       const range = { from: dayStart, to: dayStart + 86_400_000, interval: 'day' as const };
-      const accountBefore = (await store.stats({ accountId: link.accountId }, range)).totals.uniqueVisitors;
+      const accountBefore = (await store.stats({ workspaceId: link.workspaceId }, range)).totals
+        .uniqueVisitors;
       // Three browsers (one address, three user agents), each clicking 5 times on every instance.
       const agents = [0, 1, 2].map((n) => `${BROWSER} visitor-${name}-${n}`);
       const statuses = await pool(
@@ -292,7 +293,7 @@ if (!databaseUrl || !redisUrl) {
       const stats = await store.stats({ linkId: link.id }, range);
       assert.equal(stats.totals.uniqueVisitors, visitors);
       assert.equal((await store.findLinkByCode(0, code))?.uniqueVisitors, visitors);
-      const account = await store.stats({ accountId: link.accountId }, range);
+      const account = await store.stats({ workspaceId: link.workspaceId }, range);
       assert.equal(account.totals.uniqueVisitors - accountBefore, visitors);
     });
 

@@ -20,7 +20,7 @@ describe('graceful shutdown', () => {
       const created = await seed.insertLinkWithinQuota({
         code: 'Shutdn1',
         domainId: 0,
-        accountId: account.workspace.id,
+        workspaceId: account.workspace.id,
         groupId: null,
         longUrl: 'https://example.com/',
         normalizedUrl: 'https://example.com/',

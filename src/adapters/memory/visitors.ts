@@ -37,9 +37,9 @@ export class MemoryVisitors implements Visitors {
 
   async add(day: string, members: readonly VisitorMember[]): Promise<FirstSeen[]> {
     const { links, accounts } = this.#day(day);
-    return members.map(({ linkId, accountId, visitor }) => ({
+    return members.map(({ linkId, workspaceId, visitor }) => ({
       ofLink: addTo(links, linkId, visitor),
-      ofAccount: addTo(accounts, accountId, visitor),
+      ofWorkspace: addTo(accounts, workspaceId, visitor),
     }));
   }
 }

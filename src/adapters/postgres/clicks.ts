@@ -54,12 +54,12 @@ export function postgresClickStore(db: Db): ClickStore {
       return daily(DAYS_OF_LINK, linkId, fromDay, toDay);
     },
 
-    async dailyClicksOfAccount(accountId, fromDay, toDay) {
-      return daily(DAYS_OF_ACCOUNT, accountId, fromDay, toDay);
+    async dailyClicksOfWorkspace(workspaceId, fromDay, toDay) {
+      return daily(DAYS_OF_ACCOUNT, workspaceId, fromDay, toDay);
     },
 
-    async topLinksOfAccount(accountId, fromDay, toDay, limit) {
-      const rows = await query(db, TOP_LINKS, topLinksParams(accountId, fromDay, toDay, limit));
+    async topLinksOfWorkspace(workspaceId, fromDay, toDay, limit) {
+      const rows = await query(db, TOP_LINKS, topLinksParams(workspaceId, fromDay, toDay, limit));
       return rows.map(linkClicksOf);
     },
   };

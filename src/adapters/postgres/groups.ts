@@ -20,17 +20,20 @@ const API_ID_UNIQUE = 'groups_account_api_id_unique';
 
 export function postgresGroupStore(db: Db): GroupStore {
   return {
-    async findGroupOfAccount(accountId, ref: GroupRef) {
+    async findGroupOfWorkspace(workspaceId, ref: GroupRef) {
       const rows =
         'id' in ref
-          ? await query(db, GROUP_BY_ID, [accountId, ref.id])
-          : await query(db, GROUP_BY_API_ID, [accountId, ref.apiId]);
+          ? await query(db, GROUP_BY_ID, [workspaceId, ref.id])
+          : await query(db, GROUP_BY_API_ID, [workspaceId, ref.apiId]);
       return mapFirst(rows, toGroup);
     },
 
-    async createGroup(accountId, name, apiId) {
+    async createGroup(workspaceId, name, apiId) {
       try {
-        const group = mapFirst(await query(db, INSERT_GROUP, [accountId, name, apiId, Date.now()]), toGroup);
+        const group = mapFirst(
+          await query(db, INSERT_GROUP, [workspaceId, name, apiId, Date.now()]),
+          toGroup,
+        );
         if (!group) throw new Error('INSERT … RETURNING gave no row');
         return { kind: 'created', group };
       } catch (error) {
@@ -39,13 +42,13 @@ export function postgresGroupStore(db: Db): GroupStore {
       }
     },
 
-    async listGroups(accountId) {
-      return (await query(db, GROUPS_OF, [accountId])).map(toGroup);
+    async listGroups(workspaceId) {
+      return (await query(db, GROUPS_OF, [workspaceId])).map(toGroup);
     },
 
-    async renameGroup(accountId, groupId, name, apiId) {
+    async renameGroup(workspaceId, groupId, name, apiId) {
       try {
-        const rows = await query(db, RENAME_GROUP, [accountId, groupId, name, apiId]);
+        const rows = await query(db, RENAME_GROUP, [workspaceId, groupId, name, apiId]);
         return rows.length === 0 ? 'not-found' : 'renamed';
       } catch (error) {
         if (isUniqueViolation(error, API_ID_UNIQUE)) return 'api-id-taken';
@@ -53,11 +56,11 @@ export function postgresGroupStore(db: Db): GroupStore {
       }
     },
 
-    async deleteGroup(accountId, groupId) {
+    async deleteGroup(workspaceId, groupId) {
       return transaction(db, async (tx) => {
-        if ((await query(tx, LOCK_GROUP, [accountId, groupId])).length === 0) return false;
+        if ((await query(tx, LOCK_GROUP, [workspaceId, groupId])).length === 0) return false;
         await query(tx, UNGROUP_LINKS, [groupId]);
-        await query(tx, DELETE_GROUP, [accountId, groupId]);
+        await query(tx, DELETE_GROUP, [workspaceId, groupId]);
         return true;
       });
     },

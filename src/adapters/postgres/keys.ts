@@ -25,12 +25,12 @@ async function inserted(tx: Tx, values: Array<string | number | Buffer | null>):
 }
 
 export function postgresKeyStore(db: Db): KeyStore {
-  const rotate = (accountId: number, prefix: string, hash: Buffer, createdBy: number | null) =>
+  const rotate = (workspaceId: number, prefix: string, hash: Buffer, createdBy: number | null) =>
     transaction(db, async (tx) => {
       const now = Date.now();
-      const revoked = await query(tx, SQL.revokeMain, [now, accountId]);
-      if (revoked.count === 0) await query(tx, SQL.addSlot, [accountId]);
-      return inserted(tx, [accountId, MAIN_KEY_NAME, prefix, hash, SCOPES.join(' '), 1, createdBy, now]);
+      const revoked = await query(tx, SQL.revokeMain, [now, workspaceId]);
+      if (revoked.count === 0) await query(tx, SQL.addSlot, [workspaceId]);
+      return inserted(tx, [workspaceId, MAIN_KEY_NAME, prefix, hash, SCOPES.join(' '), 1, createdBy, now]);
     });
 
   return {
@@ -38,33 +38,33 @@ export function postgresKeyStore(db: Db): KeyStore {
       return mapFirst(await query(db, SQL.byHash, [hash]), toKeyOwner);
     },
 
-    async replaceMainKey(accountId, prefix, hash, createdBy): Promise<ApiKeyInfo> {
+    async replaceMainKey(workspaceId, prefix, hash, createdBy): Promise<ApiKeyInfo> {
       for (let attempt = 1; ; attempt++) {
         try {
-          return await rotate(accountId, prefix, hash, createdBy);
+          return await rotate(workspaceId, prefix, hash, createdBy);
         } catch (error) {
           if (attempt >= ROTATE_ATTEMPTS || !isUniqueViolation(error, 'api_keys_one_main')) throw error;
         }
       }
     },
 
-    async findMainKeyOwner(accountId) {
-      return mapFirst(await query(db, SQL.mainOwner, [accountId]), toKeyOwner);
+    async findMainKeyOwner(workspaceId) {
+      return mapFirst(await query(db, SQL.mainOwner, [workspaceId]), toKeyOwner);
     },
 
-    async findMainKey(accountId) {
-      return mapFirst(await query(db, SQL.main, [accountId]), toApiKeyInfo);
+    async findMainKey(workspaceId) {
+      return mapFirst(await query(db, SQL.main, [workspaceId]), toApiKeyInfo);
     },
 
-    async addKey(accountId, key) {
+    async addKey(workspaceId, key) {
       return transaction(
         db,
         async (tx) => {
-          if ((await query(tx, SQL.takeSlot, [accountId, MAX_KEYS_PER_ACCOUNT])).length === 0) {
+          if ((await query(tx, SQL.takeSlot, [workspaceId, MAX_KEYS_PER_ACCOUNT])).length === 0) {
             return { kind: 'too-many' } as const;
           }
           const values = [
-            accountId,
+            workspaceId,
             key.name,
             key.prefix,
             key.hash,
@@ -79,14 +79,14 @@ export function postgresKeyStore(db: Db): KeyStore {
       );
     },
 
-    async listLiveKeys(accountId) {
-      return (await query(db, SQL.live, [accountId])).map(toApiKeyInfo);
+    async listLiveKeys(workspaceId) {
+      return (await query(db, SQL.live, [workspaceId])).map(toApiKeyInfo);
     },
 
-    async revokeKey(accountId, keyId) {
+    async revokeKey(workspaceId, keyId) {
       return transaction(db, async (tx) => {
-        if ((await query(tx, SQL.revoke, [Date.now(), accountId, keyId])).length === 0) return false;
-        await query(tx, SQL.freeSlot, [accountId]);
+        if ((await query(tx, SQL.revoke, [Date.now(), workspaceId, keyId])).length === 0) return false;
+        await query(tx, SQL.freeSlot, [workspaceId]);
         return true;
       });
     },

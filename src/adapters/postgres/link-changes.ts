@@ -30,14 +30,14 @@ export async function addTags(tx: Tx, linkId: number, tags: readonly string[]): 
 
 async function change(
   tx: Tx,
-  accountId: number,
+  workspaceId: number,
   domainId: number,
   code: string,
   linkChange: LinkChange,
   events: LinkEventSink | undefined,
 ) {
   const row = mapFirst(
-    await query(tx, SQL.liveId, [accountId, domainId, code]),
+    await query(tx, SQL.liveId, [workspaceId, domainId, code]),
     (found) => found.id as number,
   );
   if (row === undefined) return NOT_FOUND;
@@ -52,15 +52,17 @@ async function change(
 
 export function postgresLinkChanges(db: Db): Changes {
   return {
-    async updateLink(accountId, domainId, code, linkChange, events): Promise<UpdateLinkResult> {
+    async updateLink(workspaceId, domainId, code, linkChange, events): Promise<UpdateLinkResult> {
       try {
-        const link = await transaction(db, (tx) => change(tx, accountId, domainId, code, linkChange, events));
+        const link = await transaction(db, (tx) =>
+          change(tx, workspaceId, domainId, code, linkChange, events),
+        );
         return link === NOT_FOUND ? { kind: 'not-found' } : { kind: 'updated', link };
       } catch (error) {
         // The new target is another live link's: the statement failed, the transaction rolled back.
         if (!linkChange.target || !isUniqueViolation(error, 'links_live_url')) throw error;
         const existing = mapFirst(
-          await query(db, SQL.liveByUrlHash, [accountId, domainId, linkChange.target.urlHash]),
+          await query(db, SQL.liveByUrlHash, [workspaceId, domainId, linkChange.target.urlHash]),
           toLink,
         );
         if (!existing) throw error;
@@ -73,8 +75,8 @@ export function postgresLinkChanges(db: Db): Changes {
       return tagMap(await query(db, TAGS_OF, [[...linkIds]]));
     },
 
-    async countLinksPerGroup(accountId) {
-      return countMap(await query(db, SQL.perGroup, [accountId]));
+    async countLinksPerGroup(workspaceId) {
+      return countMap(await query(db, SQL.perGroup, [workspaceId]));
     },
   };
 }

@@ -77,7 +77,7 @@ async function insert(tx: Tx, link: NewLink, events: LinkEventSink | undefined):
       await addTags(tx, created.id, link.tags ?? []);
       // Last before the commit: the account row stays locked for one statement and the commit.
       // Over quota, the transaction rolls back with the link and its tags.
-      const slot = await query(tx, TAKE_QUOTA_SLOT, [link.accountId]);
+      const slot = await query(tx, TAKE_QUOTA_SLOT, [link.workspaceId]);
       if (slot.length === 0) return { kind: 'quota-exceeded' };
       await runIn(tx, linkEvent(events, 'link.created', created));
       return { kind: 'created', link: created };
@@ -85,7 +85,7 @@ async function insert(tx: Tx, link: NewLink, events: LinkEventSink | undefined):
     // Nothing inserted: a live duplicate or a taken code. The duplicate wins when both apply,
     // as on SQLite: a new code would only meet the same duplicate.
     const existing = mapFirst(
-      await query(tx, FIND_LIVE_BY_URL_HASH, [link.accountId, link.domainId, link.urlHash]),
+      await query(tx, FIND_LIVE_BY_URL_HASH, [link.workspaceId, link.domainId, link.urlHash]),
       toLink,
     );
     if (existing) return { kind: 'duplicate', existing };
@@ -112,13 +112,13 @@ function postgresVisitLimits(db: Db): Pick<LinkStore, 'takeVisit' | 'visitsTaken
 
 export function postgresLinkStore(db: Db): LinkStore {
   return {
-    async findLiveLinkByUrlHash(accountId, domainId, urlHash) {
-      return mapFirst(await query(db, FIND_LIVE_BY_URL_HASH, [accountId, domainId, urlHash]), toLink);
+    async findLiveLinkByUrlHash(workspaceId, domainId, urlHash) {
+      return mapFirst(await query(db, FIND_LIVE_BY_URL_HASH, [workspaceId, domainId, urlHash]), toLink);
     },
 
-    async countLiveLinks(accountId) {
+    async countLiveLinks(workspaceId) {
       // The quota counter, kept in every insert's and delete's transaction: constant time.
-      const rows = await query(db, 'SELECT link_count AS n FROM workspaces WHERE id = $1', [accountId]);
+      const rows = await query(db, 'SELECT link_count AS n FROM workspaces WHERE id = $1', [workspaceId]);
       return (rows[0]?.n as number | undefined) ?? 0;
     },
 
@@ -138,12 +138,12 @@ export function postgresLinkStore(db: Db): LinkStore {
       return mapFirst(await query(db, FIND_LINK_BY_CODE, [domainId, code]), toLink);
     },
 
-    async findLinkOfAccount(accountId, domainId, code) {
-      return mapFirst(await query(db, FIND_LINK_OF_ACCOUNT, [domainId, code, accountId]), toLink);
+    async findLinkOfWorkspace(workspaceId, domainId, code) {
+      return mapFirst(await query(db, FIND_LINK_OF_ACCOUNT, [domainId, code, workspaceId]), toLink);
     },
 
-    async listLinks(accountId, linkQuery) {
-      const sql = linkListing(accountId, linkQuery, (n) => `$${n}`);
+    async listLinks(workspaceId, linkQuery) {
+      const sql = linkListing(workspaceId, linkQuery, (n) => `$${n}`);
       const [rows, counted] = await Promise.all([
         query(db, sql.select, sql.selectParams),
         sql.count === undefined ? undefined : query(db, sql.count, sql.countParams),
@@ -160,14 +160,14 @@ export function postgresLinkStore(db: Db): LinkStore {
       }
     },
 
-    async deleteLink(accountId, domainId, code, events) {
+    async deleteLink(workspaceId, domainId, code, events) {
       return transaction(db, async (tx) => {
         const deleted = mapFirst(
-          await query(tx, SOFT_DELETE, [Date.now(), accountId, domainId, code]),
+          await query(tx, SOFT_DELETE, [Date.now(), workspaceId, domainId, code]),
           toLink,
         );
         if (!deleted) return false;
-        await query(tx, FREE_QUOTA_SLOT, [accountId]);
+        await query(tx, FREE_QUOTA_SLOT, [workspaceId]);
         await runIn(tx, linkEvent(events, 'link.deleted', deleted));
         return true;
       });
@@ -181,10 +181,10 @@ export function postgresLinkStore(db: Db): LinkStore {
 /** Inside the open transaction: the chunk in one statement (a violation throws), then each account's count. */
 async function insertChunk(tx: Tx, links: readonly NewLink[]): Promise<void> {
   const perAccount = new Map<number, number>();
-  for (const link of links) perAccount.set(link.accountId, (perAccount.get(link.accountId) ?? 0) + 1);
+  for (const link of links) perAccount.set(link.workspaceId, (perAccount.get(link.workspaceId) ?? 0) + 1);
   const inserted = await query(tx, INSERT_BULK, [
     links.map((link) => link.code),
-    links.map((link) => link.accountId),
+    links.map((link) => link.workspaceId),
     links.map((link) => link.groupId),
     links.map((link) => link.longUrl),
     links.map((link) => link.normalizedUrl),

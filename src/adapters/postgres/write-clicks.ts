@@ -68,9 +68,10 @@ export function writeClicks(db: Db, batch: CheckedBatch): Promise<void> {
     const accountOf = new Map(found.map((row) => [row.id as number, row.account_id as number]));
     const writes = dailyWrites(batch, accountOf);
     if (writes.linkDays.length > 0) await query(tx, ADD_LINK_DAYS, columns(writes.linkDays, 5));
-    if (writes.accountDays.length > 0) await query(tx, ADD_ACCOUNT_DAYS, columns(writes.accountDays, 5));
+    if (writes.workspaceDays.length > 0) await query(tx, ADD_ACCOUNT_DAYS, columns(writes.workspaceDays, 5));
     if (writes.linkStats.length > 0) await query(tx, ADD_LINK_STATS, columns(writes.linkStats, 5));
-    if (writes.accountStats.length > 0) await query(tx, ADD_ACCOUNT_STATS, columns(writes.accountStats, 5));
+    if (writes.workspaceStats.length > 0)
+      await query(tx, ADD_ACCOUNT_STATS, columns(writes.workspaceStats, 5));
     const { table, rows, accounts } = writes.events;
     if (rows.length > 0) {
       await query(tx, INSERT_EVENTS, [

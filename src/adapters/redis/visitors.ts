@@ -44,9 +44,9 @@ export class RedisVisitors implements Visitors {
     if (members.length === 0) return [];
     const pipeline = this.#redis.pipeline();
     const keys = new Set<string>();
-    for (const { linkId, accountId, visitor } of members) {
+    for (const { linkId, workspaceId, visitor } of members) {
       const link = `${this.#prefix}visitors:{${day}}:l:${linkId}`;
-      const account = `${this.#prefix}visitors:{${day}}:a:${accountId}`;
+      const account = `${this.#prefix}visitors:{${day}}:a:${workspaceId}`;
       pipeline.sadd(link, visitor).sadd(account, visitor);
       keys.add(link).add(account);
     }
@@ -54,7 +54,7 @@ export class RedisVisitors implements Visitors {
     const results = await this.#call(() => pipeline.exec());
     return members.map((_, i) => ({
       ofLink: added(results?.[2 * i]),
-      ofAccount: added(results?.[2 * i + 1]),
+      ofWorkspace: added(results?.[2 * i + 1]),
     }));
   }
 

@@ -22,7 +22,7 @@ export interface VisitorEntry {
   linkId: number;
   day: number;
   ofLink: number;
-  ofAccount: number;
+  ofWorkspace: number;
 }
 
 export interface BotEntry {
@@ -92,7 +92,7 @@ function checkedEvents(events: EventTable): EventTable {
   for (let i = 0; i < events.length; i++) {
     if (
       isWhole(events.linkId(i)) &&
-      isWhole(events.accountId(i)) &&
+      isWhole(events.workspaceId(i)) &&
       isWhole(events.at(i)) &&
       devices[events.code(i, DIMENSION_CODE.device)] &&
       sources[events.code(i, DIMENSION_CODE.source)] &&
@@ -100,7 +100,7 @@ function checkedEvents(events: EventTable): EventTable {
     )
       continue;
     const what = `event of link ${whole(events.linkId(i), 'event link')}`;
-    whole(events.accountId(i), what);
+    whole(events.workspaceId(i), what);
     whole(events.at(i), `${what}: at`);
     oneOf(events.value(i, DIMENSION_CODE.device), DEVICES, `${what}: device`);
     oneOf(events.value(i, DIMENSION_CODE.source), SOURCES, `${what}: source`);
@@ -124,7 +124,7 @@ function checkedEvents(events: EventTable): EventTable {
 function tableOf(events: VisitBatch['events']): EventTable {
   if (Array.isArray(events)) {
     for (const event of events as readonly ClickEvent[]) {
-      for (const field of ['linkId', 'accountId', 'at'] as const) {
+      for (const field of ['linkId', 'workspaceId', 'at'] as const) {
         if (typeof event[field] !== 'number') throw new RangeError(`event ${field} is not a number`);
       }
     }
@@ -142,12 +142,12 @@ export function checkedBatch(batch: readonly ClickCount[], visits?: VisitBatch):
     events: checkedEvents(tableOf(visits?.events ?? [])),
     visitors: (visits?.visitors ?? []).map((entry) => {
       const what = `new visitors of link ${entry.linkId}`;
-      whole(entry.accountId, what);
+      whole(entry.workspaceId, what);
       return {
         linkId: whole(entry.linkId, what),
         day: dayNumber(entry.day),
         ofLink: whole(entry.ofLink, what),
-        ofAccount: whole(entry.ofAccount, what),
+        ofWorkspace: whole(entry.ofWorkspace, what),
       };
     }),
     bots: (visits?.bots ?? []).map((entry) => {

@@ -15,9 +15,9 @@ export type StatRow = [number, number, string, string, number];
 
 export interface DailyWrites {
   linkDays: DayRow[];
-  accountDays: DayRow[];
+  workspaceDays: DayRow[];
   linkStats: StatRow[];
-  accountStats: StatRow[];
+  workspaceStats: StatRow[];
   /** The events of known links: their rows in the batch's table, and each one's account as stored. */
   events: { table: EventTable; rows: number[]; accounts: number[] };
 }
@@ -119,26 +119,26 @@ function compareRows(a: unknown[], b: unknown[]): number {
  */
 export function dailyWrites(batch: CheckedBatch, accountOf: ReadonlyMap<number, number>): DailyWrites {
   const linkDays = new Sums<DayRow>();
-  const accountDays = new Sums<DayRow>();
+  const workspaceDays = new Sums<DayRow>();
   const day = (scope: Sums<DayRow>, id: number, dayNo: number, index: 2 | 3 | 4, amount: number) => {
     if (amount > 0) scope.add(`${id}:${dayNo}`, () => [id, dayNo, 0, 0, 0], index, amount);
   };
   for (const { linkId, day: dayNo, clicks, botHits } of batch.counts) {
-    const accountId = accountOf.get(linkId);
-    if (accountId === undefined || dayNo === null) continue;
+    const workspaceId = accountOf.get(linkId);
+    if (workspaceId === undefined || dayNo === null) continue;
     for (const [id, scope] of [
       [linkId, linkDays],
-      [accountId, accountDays],
+      [workspaceId, workspaceDays],
     ] as const) {
       day(scope, id, dayNo, 2, clicks);
       day(scope, id, dayNo, 3, botHits);
     }
   }
-  for (const { linkId, day: dayNo, ofLink, ofAccount } of batch.visitors) {
-    const accountId = accountOf.get(linkId);
-    if (accountId === undefined) continue;
+  for (const { linkId, day: dayNo, ofLink, ofWorkspace } of batch.visitors) {
+    const workspaceId = accountOf.get(linkId);
+    if (workspaceId === undefined) continue;
     day(linkDays, linkId, dayNo, 4, ofLink);
-    day(accountDays, accountId, dayNo, 4, ofAccount);
+    day(workspaceDays, workspaceId, dayNo, 4, ofWorkspace);
   }
 
   const linkStats = new StatTally();
@@ -146,10 +146,10 @@ export function dailyWrites(batch: CheckedBatch, accountOf: ReadonlyMap<number, 
   const events: DailyWrites['events'] = { table, rows: [], accounts: [] };
   for (let i = 0; i < table.length; i++) {
     const linkId = table.linkId(i);
-    const accountId = accountOf.get(linkId);
-    if (accountId === undefined) continue;
+    const workspaceId = accountOf.get(linkId);
+    if (workspaceId === undefined) continue;
     events.rows.push(i);
-    events.accounts.push(accountId);
+    events.accounts.push(workspaceId);
     const tally = linkStats.of(linkId, Math.floor(table.at(i) / DAY_MS));
     for (const [k, dim] of EVENT_DIMENSIONS.entries()) bump(tally, dim, table.value(i, k), 1);
   }
@@ -157,16 +157,16 @@ export function dailyWrites(batch: CheckedBatch, accountOf: ReadonlyMap<number, 
     if (accountOf.has(linkId) && hits > 0) bump(linkStats.of(linkId, dayNo), 'bot', kind, hits);
   }
   // An account's day is the sum of its links' days.
-  const accountStats = new StatTally();
+  const workspaceStats = new StatTally();
   for (const [linkId, dayNo, tally] of linkStats.tallies()) {
-    const into = accountStats.of(accountOf.get(linkId) as number, dayNo);
+    const into = workspaceStats.of(accountOf.get(linkId) as number, dayNo);
     for (const [dim, values] of tally) for (const [value, n] of values) bump(into, dim, value, n);
   }
   return {
     linkDays: linkDays.sorted(),
-    accountDays: accountDays.sorted(),
+    workspaceDays: workspaceDays.sorted(),
     linkStats: linkStats.rows(),
-    accountStats: accountStats.rows(),
+    workspaceStats: workspaceStats.rows(),
     events,
   };
 }

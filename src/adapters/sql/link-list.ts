@@ -71,7 +71,7 @@ function filters(query: LinkQuery, param: Param): string[] {
 }
 
 export function linkListing(
-  accountId: number,
+  workspaceId: number,
   query: LinkQuery,
   placeholder: (n: number) => string,
 ): ListingSql {
@@ -80,11 +80,11 @@ export function linkListing(
     params.push(value);
     return placeholder(params.length);
   };
-  const conditions = [`account_id = ${param(accountId)}`, 'deleted_at IS NULL', ...filters(query, param)];
+  const conditions = [`account_id = ${param(workspaceId)}`, 'deleted_at IS NULL', ...filters(query, param)];
   // Unfiltered, the total is the account's counter of live links (kept by every insert and delete):
   // constant time where counting takes milliseconds per 100,000 links.
   const filtered = conditions.length > 2;
-  const countParams = filtered ? [...params] : [accountId];
+  const countParams = filtered ? [...params] : [workspaceId];
   const count =
     query.counted === false
       ? undefined

@@ -42,7 +42,7 @@ export function* writeEvent(event: NewEvent, stream: boolean, only?: number): Sc
 export function* linkEvent(sink: LinkEventSink | undefined, type: LinkChangeType, link: Link): Script<void> {
   if (!sink) return;
   if (!sink.stream) {
-    const subscribed = yield q(SUBSCRIBED, link.accountId, hears(type));
+    const subscribed = yield q(SUBSCRIBED, link.workspaceId, hears(type));
     if (subscribed.length === 0) return;
   }
   const tagRows = yield q('SELECT tag FROM link_tags WHERE link_id = ? ORDER BY tag', link.id);

@@ -58,7 +58,7 @@ export function newLinkValues(link: NewLink, createdAt: number): Array<string | 
   const guards = link.guards ?? {};
   return [
     link.code,
-    link.accountId,
+    link.workspaceId,
     link.groupId,
     link.longUrl,
     link.normalizedUrl,
@@ -136,7 +136,7 @@ export function toKeyOwner(row: Row): KeyOwner {
     // A key whose maker has left the workspace is revoked with the membership; were one missed, it
     // would still be refused here.
     revoked: row.revoked_at !== null || (row.created_by !== null && !isRole(row.role)),
-    accountId: row.account_id as number,
+    workspaceId: row.account_id as number,
     plan: toJoinedPlan(row),
     scopes: scopesFrom(row.scopes as string),
     userId: (row.created_by as number | null) ?? null,
@@ -148,7 +148,7 @@ export function toKeyOwner(row: Row): KeyOwner {
 export function toApiKeyInfo(row: Row): ApiKeyInfo {
   return {
     id: row.id as number,
-    accountId: row.account_id as number,
+    workspaceId: row.account_id as number,
     name: row.name as string,
     prefix: row.prefix as string,
     scopes: scopesFrom(row.scopes as string),
@@ -163,7 +163,7 @@ export function toApiKeyInfo(row: Row): ApiKeyInfo {
 export function toGroup(row: Row): Group {
   return {
     id: row.id as number,
-    accountId: row.account_id as number,
+    workspaceId: row.account_id as number,
     name: row.name as string,
     apiId: row.api_id as string,
     createdAt: new Date(row.created_at as number),
@@ -175,7 +175,7 @@ export function toLink(row: Row): Link {
     id: row.id as number,
     code: row.code as string,
     domainId: Number(row.domain_id ?? 0),
-    accountId: row.account_id as number,
+    workspaceId: row.account_id as number,
     groupId: (row.group_id as number | null) ?? null,
     longUrl: row.long_url as string,
     normalizedUrl: row.normalized_url as string,

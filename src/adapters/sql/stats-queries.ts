@@ -69,7 +69,7 @@ export const PURGE_SLICE = 10_000;
 /** Which SQL and id a scope reads; RangeError for a malformed scope or range. */
 export function checkedQuery(scope: StatsScope, range: StatsRange): { sql: ScopeSql; id: number } {
   const [kind, id] =
-    'linkId' in scope ? (['link', scope.linkId] as const) : (['account', scope.accountId] as const);
+    'linkId' in scope ? (['link', scope.linkId] as const) : (['account', scope.workspaceId] as const);
   if (!Number.isSafeInteger(id) || id < 0) throw new RangeError(`not a ${kind} id: ${String(id)}`);
   const unit = range.interval === 'hour' ? HOUR_MS : range.interval === 'day' ? DAY_MS : 0;
   if (unit === 0) throw new RangeError(`not a stats interval: ${String(range.interval)}`);

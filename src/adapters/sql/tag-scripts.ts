@@ -11,35 +11,35 @@ import { lockWorkspace, type Param, q, type Script, type ScriptRunner } from './
 
 const OF_ACCOUNT = 'link_id IN (SELECT id FROM links WHERE account_id = ?)';
 
-function* tagStats(accountId: number, search: string | undefined): Script<Row[]> {
+function* tagStats(workspaceId: number, search: string | undefined): Script<Row[]> {
   const pattern = search?.trim() ? containsPattern(search.trim()) : undefined;
   return yield q(
     `SELECT t.tag, COUNT(*) AS links, SUM(l.clicks) AS clicks, SUM(l.bot_hits) AS bot_hits
      FROM link_tags t JOIN links l ON l.id = t.link_id
      WHERE l.account_id = ? AND l.deleted_at IS NULL${pattern ? " AND lower(t.tag) LIKE ? ESCAPE '\\'" : ''}
      GROUP BY t.tag ORDER BY t.tag`,
-    ...(pattern ? [accountId, pattern] : [accountId]),
+    ...(pattern ? [workspaceId, pattern] : [workspaceId]),
   );
 }
 
-const hasTag = (accountId: number, tag: string) =>
-  q(`SELECT 1 AS found FROM link_tags WHERE tag = ? AND ${OF_ACCOUNT} LIMIT 1`, tag, accountId);
+const hasTag = (workspaceId: number, tag: string) =>
+  q(`SELECT 1 AS found FROM link_tags WHERE tag = ? AND ${OF_ACCOUNT} LIMIT 1`, tag, workspaceId);
 
-function* renameTag(accountId: number, from: string, to: string): Script<RenameTagResult> {
-  yield lockWorkspace(accountId);
-  if ((yield hasTag(accountId, from)).length === 0) return 'missing';
+function* renameTag(workspaceId: number, from: string, to: string): Script<RenameTagResult> {
+  yield lockWorkspace(workspaceId);
+  if ((yield hasTag(workspaceId, from)).length === 0) return 'missing';
   if (from === to) return 'renamed';
-  if ((yield hasTag(accountId, to)).length > 0) return 'taken';
-  yield q(`UPDATE link_tags SET tag = ? WHERE tag = ? AND ${OF_ACCOUNT}`, to, from, accountId);
+  if ((yield hasTag(workspaceId, to)).length > 0) return 'taken';
+  yield q(`UPDATE link_tags SET tag = ? WHERE tag = ? AND ${OF_ACCOUNT}`, to, from, workspaceId);
   return 'renamed';
 }
 
-function* deleteTags(accountId: number, tags: readonly string[]): Script<number> {
+function* deleteTags(workspaceId: number, tags: readonly string[]): Script<number> {
   if (tags.length === 0) return 0;
   const rows = yield q(
     `DELETE FROM link_tags WHERE tag IN (${tags.map(() => '?').join(', ')}) AND ${OF_ACCOUNT} RETURNING link_id`,
     ...tags,
-    accountId,
+    workspaceId,
   );
   return new Set(rows.map((row) => Number(row.link_id))).size;
 }
@@ -48,9 +48,9 @@ const VISIT_COLUMNS =
   'e.link_id, l.code, l.domain_id, e.at, e.referrer, e.country, e.device, e.os, e.browser, e.language, e.source';
 
 /** The conditions of a visit query; each reads one range of click_events_link_at or _account_at. */
-function visitFilter(accountId: number, query: VisitQuery): { where: string; params: Param[] } {
+function visitFilter(workspaceId: number, query: VisitQuery): { where: string; params: Param[] } {
   const conditions = ['account_id = ?'];
-  const params: Param[] = [accountId];
+  const params: Param[] = [workspaceId];
   if (query.linkId !== undefined) {
     conditions.push('link_id = ?');
     params.push(query.linkId);
@@ -59,11 +59,11 @@ function visitFilter(accountId: number, query: VisitQuery): { where: string; par
     conditions.push(
       'link_id IN (SELECT t.link_id FROM link_tags t JOIN links l ON l.id = t.link_id WHERE l.account_id = ? AND t.tag = ?)',
     );
-    params.push(accountId, query.tag);
+    params.push(workspaceId, query.tag);
   }
   if (query.domainId !== undefined) {
     conditions.push('link_id IN (SELECT id FROM links WHERE account_id = ? AND domain_id = ?)');
-    params.push(accountId, query.domainId);
+    params.push(workspaceId, query.domainId);
   }
   if (query.from !== undefined) {
     conditions.push('at >= ?');
@@ -90,8 +90,11 @@ const toVisit = (row: Row): StoredVisit => ({
   source: String(row.source),
 });
 
-function* listVisits(accountId: number, query: VisitQuery): Script<{ visits: StoredVisit[]; total: number }> {
-  const { where, params } = visitFilter(accountId, query);
+function* listVisits(
+  workspaceId: number,
+  query: VisitQuery,
+): Script<{ visits: StoredVisit[]; total: number }> {
+  const { where, params } = visitFilter(workspaceId, query);
   const [counted] = yield q(`SELECT COUNT(*) AS n FROM click_events WHERE ${where}`, ...params);
   const rows = yield q(
     `SELECT ${VISIT_COLUMNS} FROM (SELECT * FROM click_events WHERE ${where} ORDER BY at DESC LIMIT ? OFFSET ?) e
@@ -105,8 +108,8 @@ function* listVisits(accountId: number, query: VisitQuery): Script<{ visits: Sto
 
 export function tagStore(runner: ScriptRunner): TagStore & VisitListStore {
   return {
-    async tagStats(accountId, search) {
-      const rows = await runner.read(tagStats(accountId, search));
+    async tagStats(workspaceId, search) {
+      const rows = await runner.read(tagStats(workspaceId, search));
       return rows.map((row) => ({
         tag: String(row.tag),
         links: Number(row.links),
@@ -114,8 +117,8 @@ export function tagStore(runner: ScriptRunner): TagStore & VisitListStore {
         botHits: Number(row.bot_hits ?? 0),
       }));
     },
-    renameTag: (accountId, from, to) => runner.write(renameTag(accountId, from, to)),
-    deleteTags: (accountId, tags) => runner.write(deleteTags(accountId, [...new Set(tags)])),
-    listVisits: (accountId, query) => runner.read(listVisits(accountId, query)),
+    renameTag: (workspaceId, from, to) => runner.write(renameTag(workspaceId, from, to)),
+    deleteTags: (workspaceId, tags) => runner.write(deleteTags(workspaceId, [...new Set(tags)])),
+    listVisits: (workspaceId, query) => runner.read(listVisits(workspaceId, query)),
   };
 }

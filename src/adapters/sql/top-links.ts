@@ -1,5 +1,5 @@
 /**
- * ClickStore.topLinksOfAccount in SQL both adapters run (`?` placeholders, numbered for
+ * ClickStore.topLinksOfWorkspace in SQL both adapters run (`?` placeholders, numbered for
  * PostgreSQL): the daily history of the account's live links summed over the days, most first.
  */
 import { dayNumber } from '../../core/days.ts';
@@ -15,9 +15,9 @@ export const TOP_LINKS_OF_ACCOUNT = `SELECT l.id, l.domain_id, l.code, l.title, 
   LIMIT ?`;
 
 /** The statement's parameters; RangeError for a limit that is not a positive whole number. */
-export function topLinksParams(accountId: number, fromDay: string, toDay: string, limit: number): number[] {
+export function topLinksParams(workspaceId: number, fromDay: string, toDay: string, limit: number): number[] {
   if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError(`not a number of links: ${limit}`);
-  return [accountId, dayNumber(fromDay), dayNumber(toDay), limit];
+  return [workspaceId, dayNumber(fromDay), dayNumber(toDay), limit];
 }
 
 export function linkClicksOf(row: Row): LinkClicks {

@@ -35,12 +35,12 @@ export function sqliteClickStore(
       return daily(DAYS_OF_LINK, linkId, fromDay, toDay);
     },
 
-    async dailyClicksOfAccount(accountId, fromDay, toDay) {
-      return daily(DAYS_OF_ACCOUNT, accountId, fromDay, toDay);
+    async dailyClicksOfWorkspace(workspaceId, fromDay, toDay) {
+      return daily(DAYS_OF_ACCOUNT, workspaceId, fromDay, toDay);
     },
 
-    async topLinksOfAccount(accountId, fromDay, toDay, limit) {
-      const params = topLinksParams(accountId, fromDay, toDay, limit);
+    async topLinksOfWorkspace(workspaceId, fromDay, toDay, limit) {
+      const params = topLinksParams(workspaceId, fromDay, toDay, limit);
       return conn
         .stmt(TOP_LINKS_OF_ACCOUNT)
         .all(...params)

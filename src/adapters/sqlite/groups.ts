@@ -18,17 +18,17 @@ const API_ID_UNIQUE = ['groups.account_id', 'groups.api_id'];
 
 export function sqliteGroupStore(conn: Connection): GroupStore {
   return {
-    async findGroupOfAccount(accountId, ref: GroupRef) {
+    async findGroupOfWorkspace(workspaceId, ref: GroupRef) {
       const row =
         'id' in ref
-          ? conn.stmt(GROUP_BY_ID).get(accountId, ref.id)
-          : conn.stmt(GROUP_BY_API_ID).get(accountId, ref.apiId);
+          ? conn.stmt(GROUP_BY_ID).get(workspaceId, ref.id)
+          : conn.stmt(GROUP_BY_API_ID).get(workspaceId, ref.apiId);
       return mapRow(row, toGroup);
     },
 
-    async createGroup(accountId, name, apiId) {
+    async createGroup(workspaceId, name, apiId) {
       try {
-        const row = conn.stmt(INSERT_GROUP).get(accountId, name, apiId, Date.now());
+        const row = conn.stmt(INSERT_GROUP).get(workspaceId, name, apiId, Date.now());
         if (!row) throw new Error('INSERT … RETURNING gave no row');
         return { kind: 'created', group: toGroup(row) };
       } catch (error) {
@@ -37,13 +37,13 @@ export function sqliteGroupStore(conn: Connection): GroupStore {
       }
     },
 
-    async listGroups(accountId) {
-      return conn.stmt(GROUPS_OF).all(accountId).map(toGroup);
+    async listGroups(workspaceId) {
+      return conn.stmt(GROUPS_OF).all(workspaceId).map(toGroup);
     },
 
-    async renameGroup(accountId, groupId, name, apiId) {
+    async renameGroup(workspaceId, groupId, name, apiId) {
       try {
-        const changed = conn.stmt(RENAME_GROUP).run(name, apiId, groupId, accountId).changes;
+        const changed = conn.stmt(RENAME_GROUP).run(name, apiId, groupId, workspaceId).changes;
         return changed === 0 ? 'not-found' : 'renamed';
       } catch (error) {
         if (isUniqueViolation(error, ...API_ID_UNIQUE)) return 'api-id-taken';
@@ -51,11 +51,11 @@ export function sqliteGroupStore(conn: Connection): GroupStore {
       }
     },
 
-    async deleteGroup(accountId, groupId) {
+    async deleteGroup(workspaceId, groupId) {
       return conn.transaction(() => {
-        if (!conn.stmt(GROUP_EXISTS).get(groupId, accountId)) return false;
+        if (!conn.stmt(GROUP_EXISTS).get(groupId, workspaceId)) return false;
         conn.stmt(UNGROUP_LINKS).run(groupId);
-        conn.stmt(DELETE_GROUP).run(groupId, accountId);
+        conn.stmt(DELETE_GROUP).run(groupId, workspaceId);
         return true;
       });
     },

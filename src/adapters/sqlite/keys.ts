@@ -19,31 +19,31 @@ export function sqliteKeyStore(conn: Connection, writes: WriteQueue): KeyStore {
       return mapRow(conn.stmt(KEY_SQL.byHash).get(hash), toKeyOwner);
     },
 
-    async replaceMainKey(accountId, prefix, hash, createdBy): Promise<ApiKeyInfo> {
+    async replaceMainKey(workspaceId, prefix, hash, createdBy): Promise<ApiKeyInfo> {
       return conn.transaction(() => {
         const now = Date.now();
-        if (conn.stmt(KEY_SQL.revokeMain).run(now, accountId).changes === 0) {
-          conn.stmt(KEY_SQL.addSlot).run(accountId);
+        if (conn.stmt(KEY_SQL.revokeMain).run(now, workspaceId).changes === 0) {
+          conn.stmt(KEY_SQL.addSlot).run(workspaceId);
         }
-        return insert([accountId, MAIN_KEY_NAME, prefix, hash, SCOPES.join(' '), 1, createdBy, now]);
+        return insert([workspaceId, MAIN_KEY_NAME, prefix, hash, SCOPES.join(' '), 1, createdBy, now]);
       });
     },
 
-    async findMainKeyOwner(accountId) {
-      return mapRow(conn.stmt(KEY_SQL.mainOwner).get(accountId), toKeyOwner);
+    async findMainKeyOwner(workspaceId) {
+      return mapRow(conn.stmt(KEY_SQL.mainOwner).get(workspaceId), toKeyOwner);
     },
 
-    async findMainKey(accountId) {
-      return mapRow(conn.stmt(KEY_SQL.main).get(accountId), toApiKeyInfo);
+    async findMainKey(workspaceId) {
+      return mapRow(conn.stmt(KEY_SQL.main).get(workspaceId), toApiKeyInfo);
     },
 
-    async addKey(accountId, key) {
+    async addKey(workspaceId, key) {
       return conn.transaction(
         () => {
-          if (!conn.stmt(KEY_SQL.takeSlot).get(accountId, MAX_KEYS_PER_ACCOUNT))
+          if (!conn.stmt(KEY_SQL.takeSlot).get(workspaceId, MAX_KEYS_PER_ACCOUNT))
             return { kind: 'too-many' } as const;
           const values = [
-            accountId,
+            workspaceId,
             key.name,
             key.prefix,
             key.hash,
@@ -58,14 +58,14 @@ export function sqliteKeyStore(conn: Connection, writes: WriteQueue): KeyStore {
       );
     },
 
-    async listLiveKeys(accountId) {
-      return conn.stmt(KEY_SQL.live).all(accountId).map(toApiKeyInfo);
+    async listLiveKeys(workspaceId) {
+      return conn.stmt(KEY_SQL.live).all(workspaceId).map(toApiKeyInfo);
     },
 
-    async revokeKey(accountId, keyId) {
+    async revokeKey(workspaceId, keyId) {
       return conn.transaction(() => {
-        if (!conn.stmt(KEY_SQL.revoke).get(Date.now(), accountId, keyId)) return false;
-        conn.stmt(KEY_SQL.freeSlot).run(accountId);
+        if (!conn.stmt(KEY_SQL.revoke).get(Date.now(), workspaceId, keyId)) return false;
+        conn.stmt(KEY_SQL.freeSlot).run(workspaceId);
         return true;
       });
     },

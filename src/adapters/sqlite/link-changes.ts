@@ -15,16 +15,16 @@ export function setTags(conn: Connection, linkId: number, tags: readonly string[
 }
 
 /** The links' counts per group, read on this connection's thread (a reader thread's: readers.ts). */
-export function countPerGroupNow(conn: Connection, accountId: number): Map<number, number> {
-  return countMap(conn.stmt(CHANGE_SQL.perGroup).all(accountId));
+export function countPerGroupNow(conn: Connection, workspaceId: number): Map<number, number> {
+  return countMap(conn.stmt(CHANGE_SQL.perGroup).all(workspaceId));
 }
 
 export function sqliteLinkChanges(conn: Connection, readers: Pick<LinkStore, 'countLinksPerGroup'>): Changes {
   return {
-    async updateLink(accountId, domainId, code, change, events) {
+    async updateLink(workspaceId, domainId, code, change, events) {
       return conn.transaction(
         () => {
-          const row = conn.stmt(CHANGE_SQL.liveId).get(accountId, domainId, code);
+          const row = conn.stmt(CHANGE_SQL.liveId).get(workspaceId, domainId, code);
           if (!row) return { kind: 'not-found' } as const;
           const id = row.id as number;
           const { sql, values } = changeStatement(change, Date.now());
@@ -37,7 +37,7 @@ export function sqliteLinkChanges(conn: Connection, readers: Pick<LinkStore, 'co
             )
               throw error;
             const existing = mapRow(
-              conn.stmt(CHANGE_SQL.liveByUrlHash).get(accountId, domainId, change.target.urlHash),
+              conn.stmt(CHANGE_SQL.liveByUrlHash).get(workspaceId, domainId, change.target.urlHash),
               toLink,
             );
             if (!existing) throw error;
@@ -62,6 +62,6 @@ export function sqliteLinkChanges(conn: Connection, readers: Pick<LinkStore, 'co
     },
 
     // Grows with the account's links: a reader thread counts them (readers.ts).
-    countLinksPerGroup: (accountId) => readers.countLinksPerGroup(accountId),
+    countLinksPerGroup: (workspaceId) => readers.countLinksPerGroup(workspaceId),
   };
 }

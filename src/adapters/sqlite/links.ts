@@ -46,10 +46,10 @@ const TAKE_VISIT = `UPDATE links SET limit_used = limit_used + 1
 
 const findLiveByUrlHash = (
   conn: Connection,
-  accountId: number,
+  workspaceId: number,
   domainId: number,
   urlHash: string,
-): Link | undefined => mapRow(conn.stmt(FIND_LIVE_BY_URL_HASH).get(accountId, domainId, urlHash), toLink);
+): Link | undefined => mapRow(conn.stmt(FIND_LIVE_BY_URL_HASH).get(workspaceId, domainId, urlHash), toLink);
 
 /** Creating links: one within the quota (creates made at once share a commit), or many at once. */
 function sqliteLinkInserts(
@@ -70,12 +70,12 @@ function sqliteLinkInserts(
       // A failed statement leaves the transaction open in SQLite, so this read sees the same
       // snapshot that refused the row. When the code collides too, the duplicate still wins:
       // a new code would only meet the same duplicate.
-      const existing = findLiveByUrlHash(conn, link.accountId, link.domainId, link.urlHash);
+      const existing = findLiveByUrlHash(conn, link.workspaceId, link.domainId, link.urlHash);
       if (existing) return { kind: 'duplicate', existing };
       if (codeTaken) return { kind: 'code-taken' };
       throw error;
     }
-    if (conn.stmt(TAKE_QUOTA_SLOT).run(link.accountId).changes === 0) return { kind: 'quota-exceeded' };
+    if (conn.stmt(TAKE_QUOTA_SLOT).run(link.workspaceId).changes === 0) return { kind: 'quota-exceeded' };
     if (link.tags?.length) setTags(conn, created.id, link.tags);
     runNow(conn, linkEvent(events, 'link.created', created));
     return { kind: 'created', link: created };
@@ -89,9 +89,9 @@ function sqliteLinkInserts(
     for (const link of links) {
       const { lastInsertRowid } = insertLink.run(...newLinkValues(link, now));
       if (link.tags?.length) setTags(conn, Number(lastInsertRowid), link.tags);
-      perAccount.set(link.accountId, (perAccount.get(link.accountId) ?? 0) + 1);
+      perAccount.set(link.workspaceId, (perAccount.get(link.workspaceId) ?? 0) + 1);
     }
-    for (const [accountId, added] of perAccount) conn.stmt(ADD_LINK_COUNT).run(added, accountId);
+    for (const [workspaceId, added] of perAccount) conn.stmt(ADD_LINK_COUNT).run(added, workspaceId);
   };
 
   return {
@@ -138,16 +138,16 @@ export function sqliteLinkStore(
   readers: Pick<LinkStore, 'listLinks' | 'countLinksPerGroup'>,
 ): LinkStore {
   return {
-    async findLiveLinkByUrlHash(accountId, domainId, urlHash) {
-      return findLiveByUrlHash(conn, accountId, domainId, urlHash);
+    async findLiveLinkByUrlHash(workspaceId, domainId, urlHash) {
+      return findLiveByUrlHash(conn, workspaceId, domainId, urlHash);
     },
 
-    async countLiveLinks(accountId) {
+    async countLiveLinks(workspaceId) {
       const row = conn
         // The counter the quota is enforced on, kept in every insert's and delete's transaction:
         // constant time, where counting rows took 0.4 s for an account of 1M links.
         .stmt('SELECT link_count AS n FROM workspaces WHERE id = ?')
-        .get(accountId);
+        .get(workspaceId);
       return (row?.n as number | undefined) ?? 0;
     },
 
@@ -165,11 +165,11 @@ export function sqliteLinkStore(
       return mapRow(conn.stmt(FIND_LINK_BY_CODE).get(domainId, code), toLink);
     },
 
-    async deleteLink(accountId, domainId, code, events) {
+    async deleteLink(workspaceId, domainId, code, events) {
       return conn.transaction(() => {
-        const deleted = mapRow(conn.stmt(SOFT_DELETE).get(Date.now(), accountId, domainId, code), toLink);
+        const deleted = mapRow(conn.stmt(SOFT_DELETE).get(Date.now(), workspaceId, domainId, code), toLink);
         if (!deleted) return false;
-        conn.stmt(FREE_QUOTA_SLOT).run(accountId);
+        conn.stmt(FREE_QUOTA_SLOT).run(workspaceId);
         runNow(conn, linkEvent(events, 'link.deleted', deleted));
         return true;
       });
@@ -186,8 +186,8 @@ export const FIND_LINK_OF_ACCOUNT = `SELECT ${LINK_COLUMNS} FROM links
   WHERE domain_id = ? AND code = ? AND account_id = ? AND deleted_at IS NULL`;
 
 /** A page of an account's links, read on this connection's thread (a reader thread's: readers.ts). */
-export function listLinksNow(conn: Connection, accountId: number, query: LinkQuery): LinkPage {
-  const sql = linkListing(accountId, query, () => '?');
+export function listLinksNow(conn: Connection, workspaceId: number, query: LinkQuery): LinkPage {
+  const sql = linkListing(workspaceId, query, () => '?');
   const rows = conn
     .stmt(sql.select)
     .all(...sql.selectParams)
@@ -200,12 +200,12 @@ export function listLinksNow(conn: Connection, accountId: number, query: LinkQue
 function sqliteLinkList(
   conn: Connection,
   readers: Pick<LinkStore, 'listLinks'>,
-): Pick<LinkStore, 'listLinks' | 'findLinkOfAccount'> {
+): Pick<LinkStore, 'listLinks' | 'findLinkOfWorkspace'> {
   return {
-    listLinks: (accountId, query) => readers.listLinks(accountId, query),
+    listLinks: (workspaceId, query) => readers.listLinks(workspaceId, query),
 
-    async findLinkOfAccount(accountId, domainId, code) {
-      return mapRow(conn.stmt(FIND_LINK_OF_ACCOUNT).get(domainId, code, accountId), toLink);
+    async findLinkOfWorkspace(workspaceId, domainId, code) {
+      return mapRow(conn.stmt(FIND_LINK_OF_ACCOUNT).get(domainId, code, workspaceId), toLink);
     },
   };
 }

@@ -15,30 +15,30 @@ import { readStats } from './stats.ts';
  */
 export type ReadJob =
   | { kind: 'stats'; scope: StatsScope; range: StatsRange }
-  | { kind: 'links'; accountId: number; query: LinkQuery }
-  | { kind: 'perGroup'; accountId: number };
+  | { kind: 'links'; workspaceId: number; query: LinkQuery }
+  | { kind: 'perGroup'; workspaceId: number };
 
 export interface Readers {
   stats(scope: StatsScope, range: StatsRange): Promise<StoredStats>;
-  listLinks(accountId: number, query: LinkQuery): Promise<LinkPage>;
-  countLinksPerGroup(accountId: number): Promise<Map<number, number>>;
+  listLinks(workspaceId: number, query: LinkQuery): Promise<LinkPage>;
+  countLinksPerGroup(workspaceId: number): Promise<Map<number, number>>;
   close(): Promise<void>;
 }
 
 /** Runs a job on a connection: in a reader thread, or in place for a store in memory. */
 export function runRead(conn: Connection, job: ReadJob): StoredStats | LinkPage | Map<number, number> {
   if (job.kind === 'stats') return readStats(conn, job.scope, job.range);
-  if (job.kind === 'perGroup') return countPerGroupNow(conn, job.accountId);
-  return listLinksNow(conn, job.accountId, job.query);
+  if (job.kind === 'perGroup') return countPerGroupNow(conn, job.workspaceId);
+  return listLinksNow(conn, job.workspaceId, job.query);
 }
 
 /** For `:memory:`, which no other connection can open: the reads run in place. */
 export function inPlaceReaders(conn: Connection): Readers {
   return {
     stats: async (scope, range) => runRead(conn, { kind: 'stats', scope, range }) as StoredStats,
-    listLinks: async (accountId, query) => runRead(conn, { kind: 'links', accountId, query }) as LinkPage,
-    countLinksPerGroup: async (accountId) =>
-      runRead(conn, { kind: 'perGroup', accountId }) as Map<number, number>,
+    listLinks: async (workspaceId, query) => runRead(conn, { kind: 'links', workspaceId, query }) as LinkPage,
+    countLinksPerGroup: async (workspaceId) =>
+      runRead(conn, { kind: 'perGroup', workspaceId }) as Map<number, number>,
     async close() {},
   };
 }
@@ -60,9 +60,9 @@ export function threadReaders(path: string, size = 2): Readers {
   };
   return {
     stats: async (scope, range) => (await read({ kind: 'stats', scope, range })) as StoredStats,
-    listLinks: async (accountId, query) => (await read({ kind: 'links', accountId, query })) as LinkPage,
-    countLinksPerGroup: async (accountId) =>
-      (await read({ kind: 'perGroup', accountId })) as Map<number, number>,
+    listLinks: async (workspaceId, query) => (await read({ kind: 'links', workspaceId, query })) as LinkPage,
+    countLinksPerGroup: async (workspaceId) =>
+      (await read({ kind: 'perGroup', workspaceId })) as Map<number, number>,
     async close() {
       await Promise.all(threads.map((thread) => thread.worker.terminate()));
     },

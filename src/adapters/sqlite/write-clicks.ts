@@ -56,9 +56,9 @@ export function writeClicks(conn: Connection, batch: CheckedBatch): void {
     }
     const writes = dailyWrites(batch, accountOf);
     for (const row of writes.linkDays) conn.stmt(ADD_LINK_DAY).run(...row);
-    for (const row of writes.accountDays) conn.stmt(ADD_ACCOUNT_DAY).run(...row);
+    for (const row of writes.workspaceDays) conn.stmt(ADD_ACCOUNT_DAY).run(...row);
     for (const row of writes.linkStats) conn.stmt(ADD_LINK_STAT).run(...row);
-    for (const row of writes.accountStats) conn.stmt(ADD_ACCOUNT_STAT).run(...row);
+    for (const row of writes.workspaceStats) conn.stmt(ADD_ACCOUNT_STAT).run(...row);
     writeEvents(conn, writes.events);
     if (batch.notices) runNow(conn, writeOutboxEvents(batch.notices.events, batch.notices.stream));
   });

@@ -69,7 +69,7 @@ export class EventTable {
   linkId(i: number): number {
     return this.#links[i] as number;
   }
-  accountId(i: number): number {
+  workspaceId(i: number): number {
     return this.#accounts[i] as number;
   }
   at(i: number): number {
@@ -92,7 +92,7 @@ export class EventTable {
   }
 
   push(event: ClickEvent): void {
-    const row = this.#row(event.linkId, event.accountId, event.at);
+    const row = this.#row(event.linkId, event.workspaceId, event.at);
     EVENT_DIMENSIONS.forEach((dimension, k) => {
       this.#codes[row * CODES + k] = this.#intern(event[dimension]);
     });
@@ -101,7 +101,7 @@ export class EventTable {
 
   /** Adds the i-th event of `from`. */
   #copy(from: EventTable, i: number): void {
-    const row = this.#row(from.linkId(i), from.accountId(i), from.at(i));
+    const row = this.#row(from.linkId(i), from.workspaceId(i), from.at(i));
     for (let k = 0; k < CODES; k++) {
       this.#codes[row * CODES + k] = this.#intern(
         from.values[from.#codes[i * CODES + k] as number] as string,
@@ -112,7 +112,7 @@ export class EventTable {
   event(i: number): ClickEvent {
     const event: Record<string, unknown> = {
       linkId: this.linkId(i),
-      accountId: this.accountId(i),
+      workspaceId: this.workspaceId(i),
       at: this.at(i),
       visitor: this.values[this.visitorCode(i)],
     };
@@ -160,7 +160,7 @@ export class EventTable {
   }
 
   /** A new row with its numbers; the table grows by doubling (a copy outside the JS heap). */
-  #row(linkId: number, accountId: number, at: number): number {
+  #row(linkId: number, workspaceId: number, at: number): number {
     if (this.#length === this.#links.length) {
       const grown = (array: Float64Array) => {
         const bigger = new Float64Array(array.length * 2);
@@ -176,7 +176,7 @@ export class EventTable {
     }
     const row = this.#length++;
     this.#links[row] = linkId;
-    this.#accounts[row] = accountId;
+    this.#accounts[row] = workspaceId;
     this.#at[row] = at;
     return row;
   }

@@ -30,7 +30,7 @@ export const DIMENSION_VALUE_MAX = 253;
 /** One human click as stored: a raw event, kept ANALYTICS_RETENTION_DAYS (docs/api.md §9.2). */
 export interface ClickEvent {
   linkId: number;
-  accountId: number;
+  workspaceId: number;
   /** Epoch ms (UTC). */
   at: number;
   /** Host of the Referer, lower case; `direct` when none (or not a URL). */
@@ -58,13 +58,13 @@ export interface ClickEvent {
  */
 export interface NewVisitors {
   linkId: number;
-  accountId: number;
+  workspaceId: number;
   /** UTC day, YYYY-MM-DD. */
   day: string;
   /** Visitors first seen today on this link. */
   ofLink: number;
   /** Visitors first seen today on any link of the account. */
-  ofAccount: number;
+  ofWorkspace: number;
 }
 
 /** Bot hits of one link and day by kind (`crawler name`, `prefetch`, `head`, `no-agent`). */
@@ -84,7 +84,7 @@ export interface StatsRange {
   interval: StatsInterval;
 }
 
-export type StatsScope = { linkId: number } | { accountId: number };
+export type StatsScope = { linkId: number } | { workspaceId: number };
 
 export interface BreakdownRow {
   value: string;

@@ -41,20 +41,20 @@ export interface KeyStore {
   findKeyByHash(hash: Buffer): Promise<KeyOwner | undefined>;
   /** Revokes the workspace's live main key and stores a new one made by `createdBy`, in one transaction. */
   replaceMainKey(
-    accountId: number,
+    workspaceId: number,
     prefix: string,
     hash: Buffer,
     createdBy: number | null,
   ): Promise<ApiKeyInfo>;
-  findMainKey(accountId: number): Promise<ApiKeyInfo | undefined>;
+  findMainKey(workspaceId: number): Promise<ApiKeyInfo | undefined>;
   /** The owner of the workspace's main key, as findKeyByHash gives it (a sign-in by password acting as the workspace, docs/api.md §15). */
-  findMainKeyOwner(accountId: number): Promise<KeyOwner | undefined>;
+  findMainKeyOwner(workspaceId: number): Promise<KeyOwner | undefined>;
   /** A further key with a name and scopes, unless the account already holds MAX_KEYS_PER_ACCOUNT. */
-  addKey(accountId: number, key: NewKey): Promise<AddKeyResult>;
+  addKey(workspaceId: number, key: NewKey): Promise<AddKeyResult>;
   /** The account's live keys, the main key first, then the newest. */
-  listLiveKeys(accountId: number): Promise<ApiKeyInfo[]>;
+  listLiveKeys(workspaceId: number): Promise<ApiKeyInfo[]>;
   /** Revokes one of the account's further keys (never the main key); false when there is none such. */
-  revokeKey(accountId: number, keyId: number): Promise<boolean>;
+  revokeKey(workspaceId: number, keyId: number): Promise<boolean>;
   /** Records the latest use of each key; an earlier time never overwrites a later one. */
   touchKeys(batch: readonly KeyUse[]): Promise<void>;
 }
@@ -63,13 +63,13 @@ export type CreateGroupResult = { kind: 'created'; group: Group } | { kind: 'api
 export type RenameGroupResult = 'renamed' | 'not-found' | 'api-id-taken';
 
 export interface GroupStore {
-  findGroupOfAccount(accountId: number, ref: GroupRef): Promise<Group | undefined>;
-  createGroup(accountId: number, name: string, apiId: string): Promise<CreateGroupResult>;
-  listGroups(accountId: number): Promise<Group[]>;
+  findGroupOfWorkspace(workspaceId: number, ref: GroupRef): Promise<Group | undefined>;
+  createGroup(workspaceId: number, name: string, apiId: string): Promise<CreateGroupResult>;
+  listGroups(workspaceId: number): Promise<Group[]>;
   /** Renames a group of the account and sets its API identifier. */
-  renameGroup(accountId: number, groupId: number, name: string, apiId: string): Promise<RenameGroupResult>;
+  renameGroup(workspaceId: number, groupId: number, name: string, apiId: string): Promise<RenameGroupResult>;
   /** Deletes a group of the account; its links stay, ungrouped. False when not the account's. */
-  deleteGroup(accountId: number, groupId: number): Promise<boolean>;
+  deleteGroup(workspaceId: number, groupId: number): Promise<boolean>;
 }
 
 export type UpdateLinkResult =
@@ -85,8 +85,8 @@ export type InsertLinkResult =
 
 export interface LinkStore {
   /** The account's live (not deleted) link on the domain to this normalized-URL hash, if any. */
-  findLiveLinkByUrlHash(accountId: number, domainId: number, urlHash: string): Promise<Link | undefined>;
-  countLiveLinks(accountId: number): Promise<number>;
+  findLiveLinkByUrlHash(workspaceId: number, domainId: number, urlHash: string): Promise<Link | undefined>;
+  countLiveLinks(workspaceId: number): Promise<number>;
   /**
    * Stores the link atomically: the duplicate rule (unique account + domain + urlHash among
    * live links), the code's uniqueness (per domain, across all links ever, deleted included) and the plan's
@@ -111,7 +111,7 @@ export interface LinkStore {
    */
   findLinkByCodeNow?(domainId: number, code: string): Link | undefined;
   /** Soft delete: the row (and so its code) stays forever. Returns false when not the owner's. */
-  deleteLink(accountId: number, domainId: number, code: string, events?: LinkEventSink): Promise<boolean>;
+  deleteLink(workspaceId: number, domainId: number, code: string, events?: LinkEventSink): Promise<boolean>;
   /**
    * Bulk path for seeding and imports: inserts many links of one account in large transactions and
    * raises the account's link_count by as many. Constraints still apply (a violation throws); the
@@ -119,15 +119,15 @@ export interface LinkStore {
    */
   insertLinksBulk(links: readonly NewLink[]): Promise<void>;
   /** The account's live links matching the query, newest first, one page of them. */
-  listLinks(accountId: number, query: LinkQuery): Promise<LinkPage>;
+  listLinks(workspaceId: number, query: LinkQuery): Promise<LinkPage>;
   /** A live link by code, only if the account owns it. */
-  findLinkOfAccount(accountId: number, domainId: number, code: string): Promise<Link | undefined>;
+  findLinkOfWorkspace(workspaceId: number, domainId: number, code: string): Promise<Link | undefined>;
   /**
    * Changes a live link of the account in one transaction; a new target that another live link of
    * the account already has is a duplicate (the unique index decides), and nothing changes.
    */
   updateLink(
-    accountId: number,
+    workspaceId: number,
     domainId: number,
     code: string,
     change: LinkChange,
@@ -136,7 +136,7 @@ export interface LinkStore {
   /** The tags of each link, sorted; links without tags are absent from the map. */
   tagsOf(linkIds: readonly number[]): Promise<Map<number, string[]>>;
   /** How many live links each group of the account holds (groups without links are absent). */
-  countLinksPerGroup(accountId: number): Promise<Map<number, number>>;
+  countLinksPerGroup(workspaceId: number): Promise<Map<number, number>>;
 }
 
 /** The redirect's counts and their daily history. */
@@ -152,12 +152,17 @@ export interface ClickStore {
   /** Human clicks per UTC day for one link, days without clicks omitted, oldest first. */
   dailyClicksOfLink(linkId: number, fromDay: string, toDay: string): Promise<DailyClicks[]>;
   /** Human clicks per UTC day over all links of an account, days without clicks omitted, oldest first. */
-  dailyClicksOfAccount(accountId: number, fromDay: string, toDay: string): Promise<DailyClicks[]>;
+  dailyClicksOfWorkspace(workspaceId: number, fromDay: string, toDay: string): Promise<DailyClicks[]>;
   /**
    * The account's live links with the most human clicks over the UTC days (both included), most
    * first, ties by the newest link; links without clicks on those days are left out.
    */
-  topLinksOfAccount(accountId: number, fromDay: string, toDay: string, limit: number): Promise<LinkClicks[]>;
+  topLinksOfWorkspace(
+    workspaceId: number,
+    fromDay: string,
+    toDay: string,
+    limit: number,
+  ): Promise<LinkClicks[]>;
 }
 
 /** A link's human clicks over a range of days (the stats page's top links). */

@@ -17,11 +17,11 @@ export type RenameTagResult = 'renamed' | 'missing' | 'taken';
 
 export interface TagStore {
   /** Every tag of the workspace's live links, sorted; only those containing `search` (any case) when given. */
-  tagStats(accountId: number, search?: string): Promise<TagStat[]>;
+  tagStats(workspaceId: number, search?: string): Promise<TagStat[]>;
   /** Renames a tag on every link of the workspace (live or not); `taken` when `to` is already one of its tags. */
-  renameTag(accountId: number, from: string, to: string): Promise<RenameTagResult>;
+  renameTag(workspaceId: number, from: string, to: string): Promise<RenameTagResult>;
   /** Takes the tags off every link of the workspace; how many links lost one. */
-  deleteTags(accountId: number, tags: readonly string[]): Promise<number>;
+  deleteTags(workspaceId: number, tags: readonly string[]): Promise<number>;
 }
 
 /** Which raw visits (human clicks kept ANALYTICS_RETENTION_DAYS) of a workspace to read, newest first. */
@@ -60,5 +60,5 @@ export interface StoredVisit {
 
 export interface VisitListStore {
   /** One page of the workspace's raw visits matching the query, newest first, and how many match in all. */
-  listVisits(accountId: number, query: VisitQuery): Promise<{ visits: StoredVisit[]; total: number }>;
+  listVisits(workspaceId: number, query: VisitQuery): Promise<{ visits: StoredVisit[]; total: number }>;
 }

@@ -1,7 +1,7 @@
 /** One visitor seen on a link: whom the sets of a day are asked about. */
 export interface VisitorMember {
   linkId: number;
-  accountId: number;
+  workspaceId: number;
   /** The visitor id: HMAC(secret of the day, address + user agent), 16 hex digits. */
   visitor: string;
 }
@@ -10,7 +10,7 @@ export interface FirstSeen {
   /** First time today on this link. */
   ofLink: boolean;
   /** First time today on any link of the account. */
-  ofAccount: boolean;
+  ofWorkspace: boolean;
 }
 
 /**

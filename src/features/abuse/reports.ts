@@ -123,7 +123,7 @@ export function reportService(options: ReportOptions) {
     const link = await options.takedowns.linkById(report.linkId);
     if (action === 'disable') await options.takedowns.disableLinkById(actor, link.id, reason);
     else if (action === 'suspend')
-      await options.takedowns.suspendWorkspaceById(actor, link.accountId, reason);
+      await options.takedowns.suspendWorkspaceById(actor, link.workspaceId, reason);
     else await options.blocklists.add(actor, new URL(link.longUrl).hostname);
   }
 

@@ -10,7 +10,7 @@ const PAGE = 5_000;
 
 /** A cached link as the screen sees it, with the answer it remembers for a set of rules. */
 export interface ScreenedLink {
-  accountId: number;
+  workspaceId: number;
   hosts: readonly string[];
   screenedUnder?: number;
   blocked?: boolean;
@@ -104,7 +104,7 @@ export class AbuseScreen {
    * link costs the look-ups once per change of the rules, not once per visit.
    */
   withholds(link: ScreenedLink): boolean {
-    if (this.#suspended.size > 0 && this.#suspended.has(link.accountId)) return true;
+    if (this.#suspended.size > 0 && this.#suspended.has(link.workspaceId)) return true;
     const rules = this.#rules;
     if (rules.size === 0) return false;
     if (link.screenedUnder !== this.#generation) {
@@ -114,7 +114,7 @@ export class AbuseScreen {
     return link.blocked === true;
   }
 
-  isSuspended(accountId: number): boolean {
-    return this.#suspended.has(accountId);
+  isSuspended(workspaceId: number): boolean {
+    return this.#suspended.has(workspaceId);
   }
 }

@@ -51,7 +51,7 @@ async function setDisabled(
     audit,
     actor,
     {
-      workspaceId: link.accountId,
+      workspaceId: link.workspaceId,
       action: reason === null ? 'link.enable' : 'link.disable',
       target: link.code,
     },

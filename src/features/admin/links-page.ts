@@ -80,7 +80,7 @@ function linksTable(
   if (links.length === 0) return html`<p class="empty" data-state="no-links">No live link matches.</p>`;
   const rows = links.map((link) => {
     const short = shortUrl(options.origins, link);
-    const slug = slugs.get(link.accountId) ?? '';
+    const slug = slugs.get(link.workspaceId) ?? '';
     return html`<tr data-link="${link.id}" data-code="${link.code}" data-disabled="${String(link.disabled !== null)}">
 <td data-label="Short URL"><a class="truncate" href="${short}" rel="noopener noreferrer nofollow" title="${short}">${short}</a></td>
 <td data-label="Target">${longUrlLink(link, true)}</td>
@@ -103,7 +103,7 @@ async function results(options: AdminPageOptions, frame: Frame, q: string): Prom
   const links = await options.store.searchLinks(search, PAGE_ROWS);
   const slugs = await workspaceSlugs(
     options.store,
-    links.map((link) => link.accountId),
+    links.map((link) => link.workspaceId),
   );
   const searched = searchedOf(q, search);
   return html`<p class="hint" data-searched="${searched}">Searched ${SEARCHED[searched]}: ${links.length === PAGE_ROWS ? `the first ${PAGE_ROWS} links` : `${links.length} found`}.</p>

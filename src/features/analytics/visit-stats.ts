@@ -31,7 +31,7 @@ export interface StatsReport {
 }
 
 export interface VisitStatsOptions {
-  store: Pick<Store, 'stats' | 'findLinkOfAccount'>;
+  store: Pick<Store, 'stats' | 'findLinkOfWorkspace'>;
   now: () => number;
   /** ANALYTICS_RETENTION_DAYS: how far back hourly stats reach. */
   retentionDays: number;
@@ -74,8 +74,8 @@ export function visitStats(options: VisitStatsOptions) {
 
   return {
     /** Every link of the account together. */
-    ofAccount(account: Workspace, query: unknown): Promise<StatsReport> {
-      return report({ accountId: account.id }, query);
+    ofWorkspace(account: Workspace, query: unknown): Promise<StatsReport> {
+      return report({ workspaceId: account.id }, query);
     },
 
     /** One live link of the account; undefined for anyone else's link or a deleted one. */
@@ -85,7 +85,7 @@ export function visitStats(options: VisitStatsOptions) {
       code: string,
       query: unknown,
     ): Promise<{ link: Link; report: StatsReport } | undefined> {
-      const link = await store.findLinkOfAccount(account.id, domainId, code);
+      const link = await store.findLinkOfWorkspace(account.id, domainId, code);
       if (!link) return undefined;
       return { link, report: await report({ linkId: link.id }, query) };
     },

@@ -39,7 +39,7 @@ export interface CompatDeps {
   store: Pick<
     Store,
     | 'listLinks'
-    | 'findLinkOfAccount'
+    | 'findLinkOfWorkspace'
     | 'listGroups'
     | 'tagsOf'
     | 'stats'

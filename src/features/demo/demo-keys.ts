@@ -15,7 +15,7 @@ const DEMO_ACCOUNT_ID = 0;
 /** The two ways to name the one demo group, so both 312 and a valid group can be tried. */
 export const DEMO_GROUP: Group = {
   id: 1,
-  accountId: DEMO_ACCOUNT_ID,
+  workspaceId: DEMO_ACCOUNT_ID,
   name: 'Demo',
   apiId: 'demo',
   createdAt: new Date(0),
@@ -26,7 +26,7 @@ const DEMO_OWNER: KeyOwner = {
   hash: Buffer.alloc(32),
   prefix: 'demo',
   revoked: false,
-  accountId: DEMO_ACCOUNT_ID,
+  workspaceId: DEMO_ACCOUNT_ID,
   userId: null,
   role: 'member',
   plan: { id: 0, name: 'demo', apiAccess: true, urlQuota: Number.MAX_SAFE_INTEGER, rateLimitPerHour: 0 },
@@ -71,7 +71,7 @@ export function demoKeys(options: DemoKeyOptions): KeyAuthenticator {
  */
 export function demoLinkStore(real: Pick<LinkStore, 'isCodeIssued'>): CreateLinkStore {
   return {
-    async findGroupOfAccount(_accountId, ref) {
+    async findGroupOfWorkspace(_accountId, ref) {
       return ('id' in ref ? ref.id === DEMO_GROUP.id : ref.apiId === DEMO_GROUP.apiId)
         ? DEMO_GROUP
         : undefined;

@@ -3,7 +3,7 @@
  * API identifier. The service, the /api/v1/groups resources, the dashboard's groups card and
  * `snip group …`.
  */
-export { type AccountGroups, accountGroups } from './account-groups.ts';
+
 export { groupRoutes } from './api/group-routes.ts';
 export { GROUP_SCHEMAS } from './api/group-schemas.ts';
 export { groupsApi } from './api/groups-api.ts';
@@ -12,3 +12,4 @@ export { groupOrRefuse } from './find-group.ts';
 export { groupFields, isApiId } from './group-fields.ts';
 export { groupForms } from './pages/group-forms.ts';
 export { groupsCard } from './pages/groups-card.ts';
+export { type WorkspaceGroups, workspaceGroups } from './workspace-groups.ts';

@@ -10,12 +10,12 @@ import { groupFields, groupOrRefuse, isApiId } from '../groups/index.ts';
  * `-2`, `-3`… when another group has it). A second run finds the group by its name.
  */
 
-export type ImportGroupStore = Pick<GroupStore, 'findGroupOfAccount' | 'createGroup' | 'listGroups'>;
+export type ImportGroupStore = Pick<GroupStore, 'findGroupOfWorkspace' | 'createGroup' | 'listGroups'>;
 
 /** Tries of an API identifier with a suffix before a name is given up. */
 const SUFFIXES = 20;
 
-export function importGroups(store: ImportGroupStore, accountId: number) {
+export function importGroups(store: ImportGroupStore, workspaceId: number) {
   const known = new Map<string, Promise<Group>>();
   const created: string[] = [];
 
@@ -27,7 +27,7 @@ export function importGroups(store: ImportGroupStore, accountId: number) {
 
   async function byName(name: string): Promise<Group | undefined> {
     const wanted = name.toLowerCase();
-    return (await store.listGroups(accountId)).find((group) => group.name.toLowerCase() === wanted);
+    return (await store.listGroups(workspaceId)).find((group) => group.name.toLowerCase() === wanted);
   }
 
   async function create(ref: string): Promise<Group> {
@@ -39,7 +39,7 @@ export function importGroups(store: ImportGroupStore, accountId: number) {
     }
     for (let attempt = 1; attempt <= SUFFIXES; attempt++) {
       const apiId = attempt === 1 ? fields.apiId : `${fields.apiId.slice(0, 60)}-${attempt}`;
-      const result = await store.createGroup(accountId, fields.name, apiId);
+      const result = await store.createGroup(workspaceId, fields.name, apiId);
       if (result.kind === 'created') {
         created.push(result.group.name);
         return result.group;
@@ -49,9 +49,9 @@ export function importGroups(store: ImportGroupStore, accountId: number) {
   }
 
   async function findOrCreate(ref: string): Promise<Group> {
-    if (/^\d{1,15}$/.test(ref)) return groupOrRefuse(store, accountId, ref);
+    if (/^\d{1,15}$/.test(ref)) return groupOrRefuse(store, workspaceId, ref);
     const apiId = ref.toLowerCase();
-    const byApiId = isApiId(apiId) ? await store.findGroupOfAccount(accountId, { apiId }) : undefined;
+    const byApiId = isApiId(apiId) ? await store.findGroupOfWorkspace(workspaceId, { apiId }) : undefined;
     return byApiId ?? (await byName(ref)) ?? create(ref);
   }
 

@@ -20,7 +20,7 @@ export type { ImportOptions, ImportOutput, ImportSummary };
  */
 
 export interface ImportDeps {
-  store: ImportGroupStore & Pick<LinkStore, 'isCodeIssued' | 'findLinkOfAccount'>;
+  store: ImportGroupStore & Pick<LinkStore, 'isCodeIssued' | 'findLinkOfWorkspace'>;
   createAs: CreateLinkAs;
   now?: () => number;
 }

@@ -17,7 +17,7 @@ export type Outcome =
   | { kind: 'refused'; code: ApiErrorCode; reason: string };
 
 export interface RowDeps {
-  store: Pick<LinkStore, 'isCodeIssued' | 'findLinkOfAccount'>;
+  store: Pick<LinkStore, 'isCodeIssued' | 'findLinkOfWorkspace'>;
   createAs: CreateLinkAs;
   groups: ImportGroups;
 }
@@ -26,7 +26,7 @@ export interface RowDeps {
 type SlugVerdict = { kind: 'free' } | { kind: 'there' } | { kind: 'replace'; why: string };
 
 export function rowImporter(deps: RowDeps, account: Workspace) {
-  const actor: Actor = { keyId: 0, accountId: account.id, plan: account.plan };
+  const actor: Actor = { keyId: 0, workspaceId: account.id, plan: account.plan };
   const { groups } = deps;
 
   async function slugVerdict(wanted: string, target: TargetUrl): Promise<SlugVerdict> {
@@ -35,7 +35,7 @@ export function rowImporter(deps: RowDeps, account: Workspace) {
     }
     if (isReservedPath(wanted)) return { kind: 'replace', why: 'is a path of Snip itself' };
     if (!(await deps.store.isCodeIssued(DEFAULT_DOMAIN_ID, wanted))) return { kind: 'free' };
-    const holder = await deps.store.findLinkOfAccount(account.id, DEFAULT_DOMAIN_ID, wanted);
+    const holder = await deps.store.findLinkOfWorkspace(account.id, DEFAULT_DOMAIN_ID, wanted);
     return holder?.normalizedUrl === target.normalized
       ? { kind: 'there' }
       : { kind: 'replace', why: 'is taken' };

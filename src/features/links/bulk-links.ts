@@ -89,7 +89,7 @@ export function bulkLinks(deps: BulkLinksDeps): BulkLinks {
   ): Promise<BulkItem[]> {
     refuseTooMany(codes);
     // A domain the workspace does not see is the whole request's 317, before any item spends.
-    deps.domainOf(actor.accountId, domain);
+    deps.domainOf(actor.workspaceId, domain);
     const refused = await spend(actor, codes.length, options);
     const tasks = codes.map((raw, index) =>
       taskOf(refused[index], () => {

@@ -1,7 +1,7 @@
 import type { Actor } from '../../core/entities.ts';
 import { type RateState, Refusal } from '../../core/errors.ts';
 import type { WindowCounter } from '../../core/ports/shared-state.ts';
-import { accountRateWindow, spendWindow } from '../../core/rate-window.ts';
+import { spendWindow, workspaceRateWindow } from '../../core/rate-window.ts';
 import type { LinkResource } from './api/link-schemas.ts';
 import { type BulkProblem, itemProblem } from './bulk-checks.ts';
 import { BULK_SLOTS, hostSlots } from './bulk-limiter.ts';
@@ -46,7 +46,7 @@ export async function spendInOrder(
   now: () => number,
 ): Promise<SpentWindow> {
   const refused: (Refusal | undefined)[] = new Array(count).fill(undefined);
-  const window = accountRateWindow(actor);
+  const window = workspaceRateWindow(actor);
   let rate: RateState | undefined;
   for (let index = alreadySpent; index < count; index++) {
     try {

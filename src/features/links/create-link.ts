@@ -7,7 +7,7 @@ import type { KeyAuthenticator } from '../../core/ports/key-auth.ts';
 import type { WindowCounter } from '../../core/ports/shared-state.ts';
 import type { GroupStore, LinkStore } from '../../core/ports/store.ts';
 import type { LinkEventSink } from '../../core/ports/webhook-store.ts';
-import { accountRateWindow, spendWindow } from '../../core/rate-window.ts';
+import { spendWindow, workspaceRateWindow } from '../../core/rate-window.ts';
 import { generateShortCode } from '../../core/short-code.ts';
 import type { SocialMatcher } from '../../core/social.ts';
 import {
@@ -32,7 +32,7 @@ export interface CreateLinkRequest extends LinkDraft {
 }
 
 /** What creating a link needs of a store; the demo passes one that keeps nothing. */
-export type CreateLinkStore = Pick<GroupStore, 'findGroupOfAccount'> &
+export type CreateLinkStore = Pick<GroupStore, 'findGroupOfWorkspace'> &
   Pick<LinkStore, 'findLiveLinkByUrlHash' | 'countLiveLinks' | 'insertLinkWithinQuota' | 'isCodeIssued'>;
 
 export interface CreateLinkDeps {
@@ -44,7 +44,7 @@ export interface CreateLinkDeps {
   counter: WindowCounter;
   isSocial: SocialMatcher;
   /** The workspace is suspended by an operator (docs/api.md §13): it makes and changes nothing (303). */
-  isSuspended?: (accountId: number) => boolean;
+  isSuspended?: (workspaceId: number) => boolean;
   /** The operators' blocklists (docs/api.md §13); none by default. */
   isBlocked?: (host: string) => boolean;
   baseUrl: URL;
@@ -65,11 +65,11 @@ const alreadyShortened = (existing: Link) =>
 
 async function findGroup(
   deps: CreateLinkDeps,
-  accountId: number,
+  workspaceId: number,
   ref: string | undefined,
 ): Promise<Group | undefined> {
   if (ref === undefined || ref.trim() === '') return undefined;
-  return groupOrRefuse(deps.store, accountId, ref);
+  return groupOrRefuse(deps.store, workspaceId, ref);
 }
 
 async function freeSlug(
@@ -91,9 +91,9 @@ async function refuseDuplicateOrFull(
   hash: string,
 ): Promise<void> {
   refuseOwnHost(target, deps.baseUrl, deps.domains.isOwnHost);
-  const existing = await deps.store.findLiveLinkByUrlHash(actor.accountId, domainId, hash);
+  const existing = await deps.store.findLiveLinkByUrlHash(actor.workspaceId, domainId, hash);
   if (existing) throw alreadyShortened(existing);
-  if ((await deps.store.countLiveLinks(actor.accountId)) >= actor.plan.urlQuota) throw new Refusal('304');
+  if ((await deps.store.countLiveLinks(actor.workspaceId)) >= actor.plan.urlQuota) throw new Refusal('304');
 }
 
 /** A link whose every field passed its checks, ready to be stored. */
@@ -121,7 +121,7 @@ async function store(
       {
         code: link.slug ?? newCode(),
         domainId: link.domainId,
-        accountId: actor.accountId,
+        workspaceId: actor.workspaceId,
         groupId: link.group?.id ?? null,
         longUrl: link.target.longUrl,
         normalizedUrl: link.target.normalized,
@@ -149,11 +149,11 @@ export function createLinkService(deps: CreateLinkDeps) {
 
   /** From the url on (rows 5-15), once the request has spent its window. */
   async function create(actor: Actor, draft: LinkDraft): Promise<Link> {
-    if (deps.isSuspended?.(actor.accountId)) throw new Refusal('303', 'This workspace is suspended.');
+    if (deps.isSuspended?.(actor.workspaceId)) throw new Refusal('303', 'This workspace is suspended.');
     if (draft.url === undefined || draft.url.trim() === '') throw new Refusal('302');
     const target = targetOrRefuse(campaignUrl(draft.url, draft.utm));
-    const group = await findGroup(deps, actor.accountId, draft.group);
-    const domainId = await deps.domains.forNewLink(actor.accountId, draft.domain);
+    const group = await findGroup(deps, actor.workspaceId, draft.group);
+    const domainId = await deps.domains.forNewLink(actor.workspaceId, draft.domain);
     const slug = await freeSlug(deps, domainId, draft.slug);
     const givenTitle = draft.title === undefined ? undefined : checkTitle(draft.title);
     const tags = checkTags(draft.tags ?? []);
@@ -196,8 +196,8 @@ export function createLinkService(deps: CreateLinkDeps) {
     },
 
     /** The dashboard: the signed-in account acts itself, in the hourly window its keys spend. */
-    async forAccount(actor: Actor, draft: LinkDraft): Promise<CreatedLink> {
-      const rate = await spendWindow(deps.counter, accountRateWindow(actor), now());
+    async forWorkspace(actor: Actor, draft: LinkDraft): Promise<CreatedLink> {
+      const rate = await spendWindow(deps.counter, workspaceRateWindow(actor), now());
       try {
         return { link: await create(actor, draft), rate };
       } catch (error) {

@@ -7,7 +7,7 @@ import type { Inspector } from '../../core/ports/inspector.ts';
 import type { LinkEvents, WindowCounter } from '../../core/ports/shared-state.ts';
 import type { GroupStore, LinkStore } from '../../core/ports/store.ts';
 import type { LinkEventSink } from '../../core/ports/webhook-store.ts';
-import { accountRateWindow, spendWindow } from '../../core/rate-window.ts';
+import { spendWindow, workspaceRateWindow } from '../../core/rate-window.ts';
 import type { SocialMatcher } from '../../core/social.ts';
 import {
   inspectOrRefuse,
@@ -22,12 +22,12 @@ import { groupOrRefuse } from '../groups/index.ts';
 import type { LinkDomains, LinkEditor, LinkPatch } from './link-requests.ts';
 
 export interface EditLinkDeps {
-  store: Pick<GroupStore, 'findGroupOfAccount'> &
-    Pick<LinkStore, 'findLinkOfAccount' | 'findLiveLinkByUrlHash' | 'updateLink' | 'deleteLink'>;
+  store: Pick<GroupStore, 'findGroupOfWorkspace'> &
+    Pick<LinkStore, 'findLinkOfWorkspace' | 'findLiveLinkByUrlHash' | 'updateLink' | 'deleteLink'>;
   inspector: Inspector;
   isSocial: SocialMatcher;
   /** The workspace is suspended by an operator (docs/api.md §13): it makes and changes nothing (303). */
-  isSuspended?: (accountId: number) => boolean;
+  isSuspended?: (workspaceId: number) => boolean;
   /** The operators' blocklists (docs/api.md §13); none by default. */
   isBlocked?: (host: string) => boolean;
   baseUrl: URL;
@@ -55,14 +55,14 @@ export function linkEditor(deps: EditLinkDeps): LinkEditor {
     refuseListedHost(target.parsed.hostname, deps);
     refuseOwnHost(target, deps.baseUrl, deps.domains.isOwnHost);
     const hash = urlHash(target.normalized);
-    const holder = await deps.store.findLiveLinkByUrlHash(link.accountId, link.domainId, hash);
+    const holder = await deps.store.findLiveLinkByUrlHash(link.workspaceId, link.domainId, hash);
     if (holder && holder.id !== link.id) throw duplicateOf(holder);
     return { target, hash };
   }
 
-  async function edit(accountId: number, domainId: number, code: string, patch: LinkPatch): Promise<Link> {
-    if (deps.isSuspended?.(accountId)) throw new Refusal('303', 'This workspace is suspended.');
-    const link = await deps.store.findLinkOfAccount(accountId, domainId, code);
+  async function edit(workspaceId: number, domainId: number, code: string, patch: LinkPatch): Promise<Link> {
+    if (deps.isSuspended?.(workspaceId)) throw new Refusal('303', 'This workspace is suspended.');
+    const link = await deps.store.findLinkOfWorkspace(workspaceId, domainId, code);
     if (!link) throw noSuchLink();
     const change: LinkChange = {};
     // The checks in the order of creating a link; what needs no fetch first, so a refused field
@@ -71,7 +71,7 @@ export function linkEditor(deps: EditLinkDeps): LinkEditor {
     const target = url === undefined ? undefined : targetOrRefuse(url);
     if (patch.group === null) change.groupId = null;
     else if (patch.group !== undefined)
-      change.groupId = (await groupOrRefuse(deps.store, accountId, patch.group)).id;
+      change.groupId = (await groupOrRefuse(deps.store, workspaceId, patch.group)).id;
     if (patch.title !== undefined) change.title = checkTitle(patch.title);
     if (patch.tags !== undefined) change.tags = checkTags(patch.tags);
     const rules = checkLinkRules(patch, now());
@@ -87,7 +87,7 @@ export function linkEditor(deps: EditLinkDeps): LinkEditor {
     }
     await inspectRuleTargets(deps.inspector, rules.rules);
     change.guards = await guardsOf(rules);
-    const result = await deps.store.updateLink(accountId, domainId, code, change, deps.events);
+    const result = await deps.store.updateLink(workspaceId, domainId, code, change, deps.events);
     if (result.kind === 'not-found') throw noSuchLink();
     if (result.kind === 'duplicate') throw duplicateOf(result.existing);
     await deps.linkEvents.changed(linkKey(domainId, code));
@@ -97,15 +97,15 @@ export function linkEditor(deps: EditLinkDeps): LinkEditor {
   return {
     edit,
 
-    async remove(accountId, domainId, code) {
-      if (!(await deps.store.deleteLink(accountId, domainId, code, deps.events))) throw noSuchLink();
+    async remove(workspaceId, domainId, code) {
+      if (!(await deps.store.deleteLink(workspaceId, domainId, code, deps.events))) throw noSuchLink();
       await deps.linkEvents.changed(linkKey(domainId, code));
     },
 
     async editFor(actor, domainId, code, patch) {
-      const rate = await spendWindow(deps.counter, accountRateWindow(actor), now());
+      const rate = await spendWindow(deps.counter, workspaceRateWindow(actor), now());
       try {
-        return { link: await edit(actor.accountId, domainId, code, patch), rate };
+        return { link: await edit(actor.workspaceId, domainId, code, patch), rate };
       } catch (error) {
         throw error instanceof Refusal ? error.with({ rate }) : error;
       }

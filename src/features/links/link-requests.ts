@@ -24,7 +24,7 @@ export interface LinkDraft extends LinkRuleFields {
 /** The domains links go on (features/domains provides them, docs/api.md §12). */
 export interface LinkDomains {
   /** The domain a new link of the workspace goes on: the one named, or its default (317 otherwise). */
-  forNewLink(accountId: number, domain: string | undefined): Promise<number>;
+  forNewLink(workspaceId: number, domain: string | undefined): Promise<number>;
   /** A host Snip serves links on: a link to it would loop (305). */
   isOwnHost(host: string): boolean;
 }
@@ -37,7 +37,7 @@ export interface CreatedLink {
 
 /**
  * Creates a link for an account that acts itself (a signed-in dashboard), with every check of
- * /create from the rate limit on. The create service provides it (`forAccount`) to the dashboard.
+ * /create from the rate limit on. The create service provides it (`forWorkspace`) to the dashboard.
  */
 export type CreateLinkFor = (actor: Actor, draft: LinkDraft) => Promise<CreatedLink>;
 
@@ -62,9 +62,9 @@ export interface LinkPatch extends LinkRuleFields {
  * change changes nothing.
  */
 export interface LinkEditor {
-  edit(accountId: number, domainId: number, code: string, patch: LinkPatch): Promise<Link>;
+  edit(workspaceId: number, domainId: number, code: string, patch: LinkPatch): Promise<Link>;
   /** Soft delete: the code answers 404 everywhere and is never issued again. */
-  remove(accountId: number, domainId: number, code: string): Promise<void>;
+  remove(workspaceId: number, domainId: number, code: string): Promise<void>;
   /** The dashboard: the signed-in account changes a link in the window its keys spend. */
   editFor(
     actor: Actor,

@@ -56,13 +56,13 @@ export function redirectAnswer(options: RedirectAnswerOptions): RedirectAnswer {
   const answer: CountVisit = (link, method, req) => {
     const facts = { method, userAgent: req.headers['user-agent'], purpose: purposeOf(req.headers) };
     const kind = clickKind(facts);
-    options.record(link.id, link.accountId, kind, facts, req);
+    options.record(link.id, link.workspaceId, kind, facts, req);
     options.onRedirect?.(kind);
   };
   // Apart from the redirect's own answer, which stays as lean as it was.
   const asBot: CountVisit = (link, method, req) => {
     const facts = { method, userAgent: req.headers['user-agent'], purpose: purposeOf(req.headers) };
-    options.record(link.id, link.accountId, 'bot', facts, req, previewerOf(facts.userAgent));
+    options.record(link.id, link.workspaceId, 'bot', facts, req, previewerOf(facts.userAgent));
     options.onRedirect?.('bot');
   };
   return Object.assign(answer, { asBot });

@@ -10,7 +10,7 @@ import { guardOf, type LinkGuard } from './link-guard.ts';
 export interface CachedLink {
   id: number;
   /** Its account, for the account's analytics. */
-  accountId: number;
+  workspaceId: number;
   /** The long URL as an ASCII Location value (punycode host, percent-encoded). */
   location: string;
   /** Its expiry, visit limit, password and targeting; absent for a plain link. */
@@ -139,11 +139,11 @@ export function cachedLink(link: Link): CachedLink {
   const guard = guardOf(link);
   const target = new URL(link.longUrl);
   const location = target.href;
-  const { id, accountId } = link;
+  const { id, workspaceId } = link;
   const hosts = targetHosts(target, link);
   const cached: CachedLink = guard
-    ? { id, accountId, location, guard, hosts }
-    : { id, accountId, location, hosts };
+    ? { id, workspaceId, location, guard, hosts }
+    : { id, workspaceId, location, hosts };
   // Added only where there are some: every other link keeps the shape the hot path knows.
   const extras = extrasOf(link);
   if (extras) cached.extras = extras;

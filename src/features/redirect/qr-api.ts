@@ -21,7 +21,7 @@ import { drawQr, QR_DESIGN_WORDS, QR_TYPES, qrText, SVG_POLICY } from './qrcode.
 
 /** GET /api/v1/links/{code}/qr (docs/api.md §16): a designed QR code, its options checked (300). */
 export interface QrApiOptions {
-  store: Pick<Store, 'findLinkOfAccount'>;
+  store: Pick<Store, 'findLinkOfWorkspace'>;
   images: QrImages;
   origins: LinkOrigins;
   /** The domain `?domain=` names for the workspace (317 for one it does not see), its default without. */
@@ -93,10 +93,10 @@ export async function qrApiRoutes(v1: FastifyInstance, options: QrApiOptions): P
     QR,
     async (request, reply) => {
       const { format, ...design } = strictQrDesign(request.query);
-      const { accountId } = callerOf(request).actor;
-      const domainId = options.domainOf(accountId, request.query.domain);
+      const { workspaceId } = callerOf(request).actor;
+      const domainId = options.domainOf(workspaceId, request.query.domain);
       const { code } = request.params;
-      const link = await options.store.findLinkOfAccount(accountId, domainId, code);
+      const link = await options.store.findLinkOfWorkspace(workspaceId, domainId, code);
       if (!link) throw new Refusal('314', 'This workspace has no live link with that code.');
       const image = await drawQr(options.images, qrText(options.origins, domainId, code), format, design);
       reply.header('cache-control', 'private, no-cache');

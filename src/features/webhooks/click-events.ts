@@ -44,7 +44,7 @@ export function clickEvents(options: ClickEventOptions) {
     if (!subscribers.anyClicks) return undefined;
     const made: NewEvent[] = [];
     for (let i = 0; i < events.length; i++) {
-      const workspaceId = events.accountId(i);
+      const workspaceId = events.workspaceId(i);
       if (!subscribers.hearsClicks(workspaceId)) continue;
       if (!gauge.admit()) continue;
       const link = await factsOf(events.linkId(i));

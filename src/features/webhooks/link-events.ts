@@ -15,6 +15,6 @@ export function linkEventSink(
   return {
     stream: settings.amqpUrl !== undefined,
     render: (type, { link, tags, group }) =>
-      newEvent(link.accountId, type, { link: linkResource(origins, link, group, tags) }),
+      newEvent(link.workspaceId, type, { link: linkResource(origins, link, group, tags) }),
   };
 }

@@ -44,8 +44,8 @@ export async function apiAuditor(
   caller: Authenticated,
 ): Promise<Auditor> {
   if (caller.maker.userId !== null) return auditorOfUser(store, caller.maker.userId);
-  const { keyId, accountId } = caller.actor;
-  const key = (await store.listLiveKeys(accountId)).find((one) => one.id === keyId);
+  const { keyId, workspaceId } = caller.actor;
+  const key = (await store.listLiveKeys(workspaceId)).find((one) => one.id === keyId);
   return { actorId: null, actor: `key ${key?.prefix ?? keyId}` };
 }
 

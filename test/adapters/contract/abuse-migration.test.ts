@@ -185,7 +185,7 @@ function describeMigration(name: string, makeOld: () => Promise<OldDatabase>): v
         }
         const row = linksBefore.find((before) => Number(before.id) === link.id);
         assert.deepEqual(
-          [found?.id, found?.accountId, found?.longUrl, found?.clicks, found?.botHits, found?.disabled],
+          [found?.id, found?.workspaceId, found?.longUrl, found?.clicks, found?.botHits, found?.disabled],
           [link.id, seed.workspaceId, row?.long_url, Number(row?.clicks), Number(row?.bot_hits), null],
           link.code,
         );
@@ -202,13 +202,13 @@ function describeMigration(name: string, makeOld: () => Promise<OldDatabase>): v
     it('resolves every key as before, none suspended', async () => {
       const main = await store.findKeyByHash(sha256('ada-main'));
       assert.deepEqual(
-        [main?.accountId, main?.userId, main?.role, main?.revoked, main?.suspended],
+        [main?.workspaceId, main?.userId, main?.role, main?.revoked, main?.suspended],
         [seed.workspaceId, seed.adaId, 'owner', false, false],
       );
       assert.deepEqual(main?.scopes, SCOPES);
       const bobs = await store.findKeyByHash(sha256('bob-key'));
       assert.deepEqual(
-        [bobs?.accountId, bobs?.userId, bobs?.role, bobs?.revoked, bobs?.suspended, bobs?.scopes],
+        [bobs?.workspaceId, bobs?.userId, bobs?.role, bobs?.revoked, bobs?.suspended, bobs?.scopes],
         [seed.workspaceId, seed.bobId, 'member', false, false, ['links:read']],
       );
       assert.equal((await store.listLiveKeys(seed.workspaceId)).length, 2);

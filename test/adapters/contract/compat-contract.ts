@@ -41,7 +41,7 @@ export function runCompatContract(store: () => Store): void {
         { title: 'delta' },
       ]);
       const [a, b, c, d] = links as [Link, Link, Link, Link];
-      const account = a.accountId;
+      const account = a.workspaceId;
       const page = await store().listLinks(account, { limit: 2, offset: 1, counted: true });
       assert.deepEqual(codes(page.links), codes([c, b]));
       assert.equal(page.total, 4);
@@ -83,26 +83,26 @@ export function runCompatContract(store: () => Store): void {
       ]);
       const [other] = await givenLinks('other@example.com', [{ tags: ['news'] }]);
       assert.ok(a && b && gone && other);
-      assert.equal(await store().deleteLink(a.accountId, 0, gone.code), true);
+      assert.equal(await store().deleteLink(a.workspaceId, 0, gone.code), true);
       await store().addClicks([
         { linkId: a.id, day: '2024-03-01', clicks: 3, botHits: 1 },
         { linkId: b.id, day: '2024-03-01', clicks: 2, botHits: 0 },
       ]);
-      assert.deepEqual(await store().tagStats(a.accountId), [
+      assert.deepEqual(await store().tagStats(a.workspaceId), [
         { tag: 'news', links: 2, clicks: 5, botHits: 1 },
         { tag: 'sale', links: 1, clicks: 3, botHits: 1 },
       ]);
       assert.deepEqual(
-        (await store().tagStats(a.accountId, 'AL')).map((stat) => stat.tag),
+        (await store().tagStats(a.workspaceId, 'AL')).map((stat) => stat.tag),
         ['sale'],
       );
-      assert.equal(await store().renameTag(a.accountId, 'nothing', 'else'), 'missing');
-      assert.equal(await store().renameTag(a.accountId, 'news', 'sale'), 'taken');
-      assert.equal(await store().renameTag(a.accountId, 'news', 'press'), 'renamed');
+      assert.equal(await store().renameTag(a.workspaceId, 'nothing', 'else'), 'missing');
+      assert.equal(await store().renameTag(a.workspaceId, 'news', 'sale'), 'taken');
+      assert.equal(await store().renameTag(a.workspaceId, 'news', 'press'), 'renamed');
       assert.deepEqual((await store().tagsOf([a.id, b.id, other.id])).get(b.id), ['press']);
       assert.deepEqual((await store().tagsOf([other.id])).get(other.id), ['news']);
-      assert.equal(await store().deleteTags(a.accountId, ['press', 'sale', 'press']), 2);
-      assert.deepEqual(await store().tagStats(a.accountId), []);
+      assert.equal(await store().deleteTags(a.workspaceId, ['press', 'sale', 'press']), 2);
+      assert.deepEqual(await store().tagStats(a.workspaceId), []);
       assert.deepEqual((await store().tagsOf([other.id])).get(other.id), ['news']);
     });
 
@@ -124,7 +124,7 @@ export function runCompatContract(store: () => Store): void {
         ],
         { events, visitors: [], bots: [] },
       );
-      const all = await store().listVisits(a.accountId, { limit: 2, offset: 0 });
+      const all = await store().listVisits(a.workspaceId, { limit: 2, offset: 0 });
       assert.equal(all.total, 3);
       assert.deepEqual(
         all.visits.map((visit) => [visit.linkId, visit.at]),
@@ -133,7 +133,7 @@ export function runCompatContract(store: () => Store): void {
           [b.id, D1 + 2 * HOUR],
         ],
       );
-      const ofA = await store().listVisits(a.accountId, { linkId: a.id, limit: 10, offset: 1 });
+      const ofA = await store().listVisits(a.workspaceId, { linkId: a.id, limit: 10, offset: 1 });
       assert.equal(ofA.total, 2);
       assert.deepEqual(ofA.visits, [
         {
@@ -150,12 +150,12 @@ export function runCompatContract(store: () => Store): void {
           source: 'link',
         },
       ]);
-      const tagged = await store().listVisits(a.accountId, { tag: 't', limit: 10, offset: 0 });
+      const tagged = await store().listVisits(a.workspaceId, { tag: 't', limit: 10, offset: 0 });
       assert.deepEqual(
         tagged.visits.map((visit) => visit.linkId),
         [a.id, a.id],
       );
-      const timed = await store().listVisits(a.accountId, {
+      const timed = await store().listVisits(a.workspaceId, {
         from: D1 + 2 * HOUR,
         to: D1 + 2 * HOUR,
         limit: 10,
@@ -165,9 +165,12 @@ export function runCompatContract(store: () => Store): void {
         timed.visits.map((visit) => visit.linkId),
         [b.id],
       );
-      const onDomain = await store().listVisits(a.accountId, { domainId: 0, limit: 10, offset: 0 });
+      const onDomain = await store().listVisits(a.workspaceId, { domainId: 0, limit: 10, offset: 0 });
       assert.equal(onDomain.total, 3);
-      assert.equal((await store().listVisits(a.accountId, { domainId: 99, limit: 10, offset: 0 })).total, 0);
+      assert.equal(
+        (await store().listVisits(a.workspaceId, { domainId: 99, limit: 10, offset: 0 })).total,
+        0,
+      );
     });
 
     it("finds a workspace's main key owner as a presented key would", async () => {
@@ -177,7 +180,7 @@ export function runCompatContract(store: () => Store): void {
       const key = await store().replaceMainKey(account.id, 'sk_main', Buffer.alloc(32, 7), null);
       const owner = await store().findMainKeyOwner(account.id);
       assert.equal(owner?.keyId, key.id);
-      assert.equal(owner?.accountId, account.id);
+      assert.equal(owner?.workspaceId, account.id);
       assert.deepEqual(owner, await store().findKeyByHash(Buffer.alloc(32, 7)));
     });
   });

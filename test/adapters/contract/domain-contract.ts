@@ -41,8 +41,8 @@ export function runDomainContract(name: string, open: () => Promise<Store>): voi
       assert.equal(result.kind, 'added', host);
       return (result as { domain: Domain }).domain;
     };
-    const created = async (accountId: number, url: string, domainId: number, code = nextCode()) => {
-      const result = await store.insertLinkWithinQuota(newLink(accountId, url, { domainId, code }));
+    const created = async (workspaceId: number, url: string, domainId: number, code = nextCode()) => {
+      const result = await store.insertLinkWithinQuota(newLink(workspaceId, url, { domainId, code }));
       assert.equal(result.kind, 'created', `${url} on ${domainId}`);
       assert.ok(result.kind === 'created');
       return result.link;
@@ -221,7 +221,7 @@ interface Fixture {
   store: Store;
   workspace: (email: string) => Promise<Workspace>;
   added: (host: string, options?: AddOptions) => Promise<Domain>;
-  created: (accountId: number, url: string, domainId: number, code?: string) => Promise<Link>;
+  created: (workspaceId: number, url: string, domainId: number, code?: string) => Promise<Link>;
 }
 
 /** Each domain's own code space and duplicate rule. */
@@ -243,7 +243,7 @@ function runCodeSpaceCases(fixture: () => Fixture): void {
         assert.deepEqual(store.findLinkByCodeNow(acme.id, 'promo01'), onAcme);
         assert.deepEqual(store.findLinkByCodeNow(0, 'promo01'), onDefault);
       }
-      assert.deepEqual(await store.findLinkOfAccount(ada.id, acme.id, 'promo01'), onAcme);
+      assert.deepEqual(await store.findLinkOfWorkspace(ada.id, acme.id, 'promo01'), onAcme);
       const retitled = await store.updateLink(ada.id, acme.id, 'promo01', { title: 'Acme' });
       assert.equal(retitled.kind, 'updated');
       assert.equal((await store.findLinkByCode(acme.id, 'promo01'))?.title, 'Acme');

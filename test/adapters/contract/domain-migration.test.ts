@@ -107,7 +107,7 @@ function describeMigration(name: string, makeOld: () => Promise<OldDatabase>): v
       const unmigrated = old.open();
       try {
         seed = await seedOldRows(old, unmigrated);
-        statsBefore = await unmigrated.stats({ accountId: seed.workspaceId }, DAYS);
+        statsBefore = await unmigrated.stats({ workspaceId: seed.workspaceId }, DAYS);
       } finally {
         await unmigrated.close();
       }
@@ -157,7 +157,7 @@ function describeMigration(name: string, makeOld: () => Promise<OldDatabase>): v
       assert.equal(await store.isCodeIssued(0, deleted.code), true);
       assert.equal(await store.countLiveLinks(seed.workspaceId), 2);
       assert.deepEqual([...(await store.countLinksPerDomain(seed.workspaceId))], [[0, 2]]);
-      assert.deepEqual(await store.stats({ accountId: seed.workspaceId }, DAYS), statsBefore);
+      assert.deepEqual(await store.stats({ workspaceId: seed.workspaceId }, DAYS), statsBefore);
     });
 
     it('keeps the tags of every link, the deleted one included', async () => {

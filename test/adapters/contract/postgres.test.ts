@@ -139,7 +139,7 @@ if (!databaseUrl) {
         await store.addClicks([{ linkId: result.link.id, day: '2024-03-01', clicks: 2, botHits: 1 }]);
         const link = await store.findLinkByCode(0, result.link.code);
         assert.ok(link);
-        for (const value of [plan.id, plan.urlQuota, account.id, link.id, link.accountId, link.clicks]) {
+        for (const value of [plan.id, plan.urlQuota, account.id, link.id, link.workspaceId, link.clicks]) {
           assert.equal(typeof value, 'number');
         }
         assert.equal(typeof (await store.countLiveLinks(account.id)), 'number');
@@ -232,7 +232,7 @@ if (!databaseUrl) {
           const found = await b.findLinkByCode(0, link.code);
           assert.deepEqual([found?.clicks, found?.botHits], [10, 10]);
         }
-        assert.deepEqual(await a.dailyClicksOfAccount(account.id, '2024-03-01', '2024-03-01'), [
+        assert.deepEqual(await a.dailyClicksOfWorkspace(account.id, '2024-03-01', '2024-03-01'), [
           { day: '2024-03-01', clicks: 200 },
         ]);
       } finally {
@@ -259,7 +259,7 @@ if (!databaseUrl) {
           assert.equal((await store.findLinkByCode(0, code ?? ''))?.clicks, 5);
         }
         assert.deepEqual(
-          await store.dailyClicksOfAccount(account.id, days[0] as string, days[4] as string),
+          await store.dailyClicksOfWorkspace(account.id, days[0] as string, days[4] as string),
           days.map((day) => ({ day, clicks: 1000 })),
         );
       } finally {

@@ -145,7 +145,7 @@ describe('SQLite store', () => {
       const link = await reopened.findLinkByCode(0, 'old0001');
       assert.equal(link?.id, 7);
       assert.equal(link?.clicks, 42);
-      assert.deepEqual(await reopened.dailyClicksOfAccount(1, '2024-03-01', '2024-03-01'), [
+      assert.deepEqual(await reopened.dailyClicksOfWorkspace(1, '2024-03-01', '2024-03-01'), [
         { day: '2024-03-01', clicks: 1 },
       ]);
     } finally {
@@ -166,14 +166,14 @@ describe('SQLite store', () => {
           .map((row) => String(row.detail))
           .join(' | '),
       );
-      const [byCode, linkDays, accountDays] = plans;
+      const [byCode, linkDays, workspaceDays] = plans;
       assert.match(byCode ?? '', /^SEARCH links USING INDEX \S+ \(domain_id=\? AND code=\?\)$/);
       assert.match(
         linkDays ?? '',
         /^SEARCH link_daily_clicks USING PRIMARY KEY \(link_id=\? AND day>\? AND day<\?\)$/,
       );
       assert.match(
-        accountDays ?? '',
+        workspaceDays ?? '',
         /^SEARCH account_daily_clicks USING PRIMARY KEY \(account_id=\? AND day>\? AND day<\?\)$/,
       );
     } finally {
@@ -232,7 +232,7 @@ describe('SQLite store', () => {
       const at = Date.UTC(2024, 2, 1, 12);
       const events = Array.from({ length: 5000 }, (_, i) => ({
         linkId: created.link.id,
-        accountId: account.id,
+        workspaceId: account.id,
         at: at + i,
         referrer: 'direct',
         country: 'ZZ',

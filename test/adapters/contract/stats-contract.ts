@@ -86,9 +86,9 @@ export function runStatsContract(store: () => Store): void {
           clickEvent(c, D1 + 10 * HOUR, V4),
         ],
         visitors: [
-          { linkId: a.id, accountId: a.accountId, day: '2024-03-01', ofLink: 2, ofAccount: 2 },
-          { linkId: b.id, accountId: b.accountId, day: '2024-03-01', ofLink: 1, ofAccount: 1 },
-          { linkId: c.id, accountId: c.accountId, day: '2024-03-01', ofLink: 1, ofAccount: 1 },
+          { linkId: a.id, workspaceId: a.workspaceId, day: '2024-03-01', ofLink: 2, ofWorkspace: 2 },
+          { linkId: b.id, workspaceId: b.workspaceId, day: '2024-03-01', ofLink: 1, ofWorkspace: 1 },
+          { linkId: c.id, workspaceId: c.workspaceId, day: '2024-03-01', ofLink: 1, ofWorkspace: 1 },
         ],
         bots: [
           { linkId: a.id, day: '2024-03-01', kind: 'head', hits: 1 },
@@ -107,7 +107,7 @@ export function runStatsContract(store: () => Store): void {
           source: 'qr',
         }),
       ],
-      visitors: [{ linkId: a.id, accountId: a.accountId, day: '2024-03-02', ofLink: 1, ofAccount: 1 }],
+      visitors: [{ linkId: a.id, workspaceId: a.workspaceId, day: '2024-03-02', ofLink: 1, ofWorkspace: 1 }],
       bots: [],
     });
     return { a, b, c };
@@ -186,7 +186,7 @@ export function runStatsContract(store: () => Store): void {
 
     it('sums an account over its links only, per day and per hour', async () => {
       const { a, c } = await givenVisits();
-      const daily = await store().stats({ accountId: a.accountId }, days(D1, D4));
+      const daily = await store().stats({ workspaceId: a.workspaceId }, days(D1, D4));
       assert.deepEqual(daily.totals, { clicks: 5, uniqueVisitors: 4, botHits: 6, qrScans: 2 });
       assert.deepEqual(daily.series, [
         { t: D1, clicks: 4, uniqueVisitors: 3 },
@@ -200,7 +200,7 @@ export function runStatsContract(store: () => Store): void {
       assert.deepEqual(daily.breakdowns.browser, rows(['Chrome', 3], ['Firefox', 1], ['Safari', 1]));
       assert.deepEqual(daily.breakdowns.bot, linkADaily.breakdowns.bot);
 
-      const hourly = await store().stats({ accountId: a.accountId }, hours(D1, D3));
+      const hourly = await store().stats({ workspaceId: a.workspaceId }, hours(D1, D3));
       assert.deepEqual(hourly.series, [
         { t: D1 + 10 * HOUR, clicks: 3, uniqueVisitors: 3 },
         { t: D1 + 11 * HOUR, clicks: 1, uniqueVisitors: 1 },
@@ -209,7 +209,7 @@ export function runStatsContract(store: () => Store): void {
       assert.deepEqual(hourly.totals, { clicks: 5, uniqueVisitors: 4, botHits: 2, qrScans: 2 });
       assert.deepEqual(hourly.breakdowns.country, rows(['DE', 3], ['FR', 1], ['US', 1]));
 
-      const other = await store().stats({ accountId: c.accountId }, days(D1, D4));
+      const other = await store().stats({ workspaceId: c.workspaceId }, days(D1, D4));
       assert.deepEqual(other.totals, { clicks: 1, uniqueVisitors: 1, botHits: 0, qrScans: 0 });
       assert.deepEqual(other.breakdowns.country, rows(['ZZ', 1]));
     });
@@ -222,7 +222,10 @@ export function runStatsContract(store: () => Store): void {
       const found = await store().findLinkByCode(0, link.code);
       assert.deepEqual([found?.clicks, found?.botHits, found?.uniqueVisitors], [6, 2, 0]);
       assert.deepEqual(await store().dailyClicksOfLink(link.id, '1970-01-01', '2999-12-31'), []);
-      assert.deepEqual(await store().dailyClicksOfAccount(link.accountId, '1970-01-01', '2999-12-31'), []);
+      assert.deepEqual(
+        await store().dailyClicksOfWorkspace(link.workspaceId, '1970-01-01', '2999-12-31'),
+        [],
+      );
       const now = Math.floor(Date.now() / DAY) * DAY;
       assert.deepEqual(
         await store().stats({ linkId: link.id }, days(now - 30 * DAY, now + DAY)),
@@ -242,13 +245,13 @@ export function runStatsContract(store: () => Store): void {
         {
           events: [clickEvent(ghost, D1, V1), clickEvent(link, D1, V2)],
           visitors: [
-            { linkId: ghost.id, accountId: link.accountId, day: '2024-03-01', ofLink: 1, ofAccount: 1 },
-            { linkId: link.id, accountId: link.accountId, day: '2024-03-01', ofLink: 1, ofAccount: 1 },
+            { linkId: ghost.id, workspaceId: link.workspaceId, day: '2024-03-01', ofLink: 1, ofWorkspace: 1 },
+            { linkId: link.id, workspaceId: link.workspaceId, day: '2024-03-01', ofLink: 1, ofWorkspace: 1 },
           ],
           bots: [{ linkId: ghost.id, day: '2024-03-01', kind: 'head', hits: 1 }],
         },
       );
-      const account = await store().stats({ accountId: link.accountId }, days(D1, D2));
+      const account = await store().stats({ workspaceId: link.workspaceId }, days(D1, D2));
       assert.deepEqual(account.totals, { clicks: 1, uniqueVisitors: 1, botHits: 0, qrScans: 0 });
       assert.deepEqual(account.breakdowns.referrer, rows(['direct', 1]));
       assert.deepEqual(account.breakdowns.bot, []);
@@ -309,11 +312,11 @@ export function runStatsContract(store: () => Store): void {
 
     it('purges raw events before a time: daily answers stay, hourly answers of those hours go', async () => {
       const { a } = await givenVisits();
-      const dailyBefore = await store().stats({ accountId: a.accountId }, days(D1, D4));
+      const dailyBefore = await store().stats({ workspaceId: a.workspaceId }, days(D1, D4));
       assert.equal(await store().purgeEvents(D2), 5);
       assert.equal(await store().purgeEvents(D2), 0);
       assert.deepEqual(await store().stats({ linkId: a.id }, days(D1, D4)), linkADaily);
-      assert.deepEqual(await store().stats({ accountId: a.accountId }, days(D1, D4)), dailyBefore);
+      assert.deepEqual(await store().stats({ workspaceId: a.workspaceId }, days(D1, D4)), dailyBefore);
       assert.deepEqual(
         await store().stats({ linkId: a.id }, hours(D1, D2)),
         emptyStats(2, rows(['Googlebot', 1], ['head', 1])),
@@ -341,7 +344,7 @@ export function runStatsContract(store: () => Store): void {
 
     it('answers for a deleted link', async () => {
       const { a } = await givenVisits();
-      assert.equal(await store().deleteLink(a.accountId, 0, a.code), true);
+      assert.equal(await store().deleteLink(a.workspaceId, 0, a.code), true);
       assert.deepEqual(await store().stats({ linkId: a.id }, days(D1, D4)), linkADaily);
       assert.equal((await store().stats({ linkId: a.id }, hours(D1, D3))).totals.clicks, 4);
     });
@@ -353,7 +356,7 @@ export function runStatsContract(store: () => Store): void {
       await store().addClicks([{ linkId: link.id, day: '2024-03-01', clicks: 10_000, botHits: 0 }], {
         events: Array.from({ length: 10_000 }, () => clickEvent(link, at, V1, { source: 'qr' })),
         visitors: [
-          { linkId: link.id, accountId: link.accountId, day: '2024-03-01', ofLink: 1, ofAccount: 1 },
+          { linkId: link.id, workspaceId: link.workspaceId, day: '2024-03-01', ofLink: 1, ofWorkspace: 1 },
         ],
         bots: [],
       });
@@ -409,7 +412,7 @@ export function runStatsContract(store: () => Store): void {
         store().addClicks(counts, {
           events: [],
           visitors: [
-            { linkId: link.id, accountId: link.accountId, day: '2024-02-30', ofLink: 1, ofAccount: 1 },
+            { linkId: link.id, workspaceId: link.workspaceId, day: '2024-02-30', ofLink: 1, ofWorkspace: 1 },
           ],
           bots: [],
         }),
@@ -463,25 +466,29 @@ export function runStatsContract(store: () => Store): void {
         clicks,
       });
 
-      assert.deepEqual(await store().topLinksOfAccount(account.id, '2024-03-01', '2024-03-03', 10), [
+      assert.deepEqual(await store().topLinksOfWorkspace(account.id, '2024-03-01', '2024-03-03', 10), [
         entry(b, 5),
         entry(a, 5),
       ]);
-      assert.deepEqual(await store().topLinksOfAccount(account.id, '2024-03-01', '2024-03-04', 2), [
+      assert.deepEqual(await store().topLinksOfWorkspace(account.id, '2024-03-01', '2024-03-04', 2), [
         entry(b, 5),
         entry(a, 5),
       ]);
-      assert.deepEqual(await store().topLinksOfAccount(account.id, '2024-03-02', '2024-03-04', 10), [
+      assert.deepEqual(await store().topLinksOfWorkspace(account.id, '2024-03-02', '2024-03-04', 10), [
         entry(b, 5),
         entry(a, 2),
         entry(c, 1),
       ]);
-      assert.deepEqual(await store().topLinksOfAccount(account.id, '2024-03-05', '2024-03-09', 10), []);
-      assert.deepEqual(await store().topLinksOfAccount(theirs.accountId, '2024-01-01', '2024-12-31', 10), [
-        entry(theirs, 40),
-      ]);
-      await assert.rejects(store().topLinksOfAccount(account.id, '2024-03-01', '2024-03-04', 0), RangeError);
-      await assert.rejects(store().topLinksOfAccount(account.id, 'March', '2024-03-04', 5), RangeError);
+      assert.deepEqual(await store().topLinksOfWorkspace(account.id, '2024-03-05', '2024-03-09', 10), []);
+      assert.deepEqual(
+        await store().topLinksOfWorkspace(theirs.workspaceId, '2024-01-01', '2024-12-31', 10),
+        [entry(theirs, 40)],
+      );
+      await assert.rejects(
+        store().topLinksOfWorkspace(account.id, '2024-03-01', '2024-03-04', 0),
+        RangeError,
+      );
+      await assert.rejects(store().topLinksOfWorkspace(account.id, 'March', '2024-03-04', 5), RangeError);
     });
 
     it('refuses a range that is not whole hours or days', async () => {

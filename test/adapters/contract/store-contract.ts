@@ -18,10 +18,10 @@ export function nextCode(): string {
   return `t${codeCounter.toString(36).padStart(6, '0')}`;
 }
 
-export function newLink(accountId: number, url: string, overrides: Partial<NewLink> = {}): NewLink {
+export function newLink(workspaceId: number, url: string, overrides: Partial<NewLink> = {}): NewLink {
   return {
     code: nextCode(),
-    accountId,
+    workspaceId,
     groupId: null,
     longUrl: url,
     normalizedUrl: url,
@@ -216,7 +216,7 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
         const plan = await store.upsertPlan(planInput());
         const account = await givenAccount(store, 'ada@example.com', plan);
         const info = await store.replaceMainKey(account.id, 'snip_abc', sha256('key-1'), null);
-        assert.equal(info.accountId, account.id);
+        assert.equal(info.workspaceId, account.id);
         assert.equal(info.prefix, 'snip_abc');
         assert.equal(info.revokedAt, null);
         const owner = await store.findKeyByHash(sha256('key-1'));
@@ -225,7 +225,7 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
           hash: sha256('key-1'),
           prefix: 'snip_abc',
           revoked: false,
-          accountId: account.id,
+          workspaceId: account.id,
           plan,
           scopes: [...SCOPES],
           userId: null,
@@ -368,7 +368,7 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
         assert.equal(blog.kind, 'created');
         assert.deepEqual(news.group, {
           id: news.group.id,
-          accountId: ada.id,
+          workspaceId: ada.id,
           name: 'News',
           apiId: 'news',
           createdAt: news.group.createdAt,
@@ -398,11 +398,11 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
         const result = await store.createGroup(ada.id, 'News', 'news');
         assert.equal(result.kind, 'created');
         const group = result.group;
-        assert.deepEqual(await store.findGroupOfAccount(ada.id, { id: group.id }), group);
-        assert.deepEqual(await store.findGroupOfAccount(ada.id, { apiId: 'news' }), group);
-        assert.equal(await store.findGroupOfAccount(bob.id, { id: group.id }), undefined);
-        assert.equal(await store.findGroupOfAccount(bob.id, { apiId: 'news' }), undefined);
-        assert.equal(await store.findGroupOfAccount(ada.id, { apiId: 'blog' }), undefined);
+        assert.deepEqual(await store.findGroupOfWorkspace(ada.id, { id: group.id }), group);
+        assert.deepEqual(await store.findGroupOfWorkspace(ada.id, { apiId: 'news' }), group);
+        assert.equal(await store.findGroupOfWorkspace(bob.id, { id: group.id }), undefined);
+        assert.equal(await store.findGroupOfWorkspace(bob.id, { apiId: 'news' }), undefined);
+        assert.equal(await store.findGroupOfWorkspace(ada.id, { apiId: 'blog' }), undefined);
       });
     });
 
@@ -427,7 +427,7 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
           id: result.link.id,
           code: input.code,
           domainId: 0,
-          accountId: account.id,
+          workspaceId: account.id,
           groupId: group.group.id,
           longUrl: 'HTTPS://Example.com:443/a',
           normalizedUrl: 'https://example.com/a',
@@ -745,11 +745,11 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
           { linkId: other.id, day: '2024-12-31', clicks: 50, botHits: 0 },
           { linkId: a.id, day: '2025-01-02', clicks: 7, botHits: 0 },
         ]);
-        assert.deepEqual(await store.dailyClicksOfAccount(a.accountId, '2024-12-31', '2025-01-01'), [
+        assert.deepEqual(await store.dailyClicksOfWorkspace(a.workspaceId, '2024-12-31', '2025-01-01'), [
           { day: '2024-12-31', clicks: 3 },
           { day: '2025-01-01', clicks: 3 },
         ]);
-        assert.deepEqual(await store.dailyClicksOfAccount(other.accountId, '2024-01-01', '2025-12-31'), [
+        assert.deepEqual(await store.dailyClicksOfWorkspace(other.workspaceId, '2024-01-01', '2025-12-31'), [
           { day: '2024-12-31', clicks: 50 },
         ]);
       });
@@ -757,12 +757,12 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
       it('still counts clicks on a deleted link', async () => {
         const [link] = await givenLinks('ada@example.com', 1);
         assert.ok(link);
-        assert.equal(await store.deleteLink(link.accountId, 0, link.code), true);
+        assert.equal(await store.deleteLink(link.workspaceId, 0, link.code), true);
         await store.addClicks([{ linkId: link.id, day: '2024-03-01', clicks: 2, botHits: 1 }]);
         assert.deepEqual(await store.dailyClicksOfLink(link.id, '2024-03-01', '2024-03-01'), [
           { day: '2024-03-01', clicks: 2 },
         ]);
-        assert.deepEqual(await store.dailyClicksOfAccount(link.accountId, '2024-03-01', '2024-03-01'), [
+        assert.deepEqual(await store.dailyClicksOfWorkspace(link.workspaceId, '2024-03-01', '2024-03-01'), [
           { day: '2024-03-01', clicks: 2 },
         ]);
       });
@@ -777,7 +777,7 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
         ]);
         assert.deepEqual(await countsOf(a), [1, 1]);
         assert.deepEqual(await countsOf(b), [2, 0]);
-        assert.deepEqual(await store.dailyClicksOfAccount(a.accountId, '2024-03-01', '2024-03-01'), [
+        assert.deepEqual(await store.dailyClicksOfWorkspace(a.workspaceId, '2024-03-01', '2024-03-01'), [
           { day: '2024-03-01', clicks: 3 },
         ]);
         assert.deepEqual(await store.dailyClicksOfLink(b.id + 1000, '2024-03-01', '2024-03-01'), []);
@@ -793,7 +793,7 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
         for (const day of ['2023-02-29', '2024-13-01', '2024-3-01', '01/03/2024', '']) {
           await assert.rejects(store.dailyClicksOfLink(link.id, day, '2024-12-31'), RangeError, day);
           await assert.rejects(
-            store.dailyClicksOfAccount(link.accountId, '2024-01-01', day),
+            store.dailyClicksOfWorkspace(link.workspaceId, '2024-01-01', day),
             RangeError,
             day,
           );
@@ -829,7 +829,7 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
           const found = await store.findLinkByCode(0, link.code);
           assert.equal(found?.longUrl, link.longUrl);
           assert.equal(found?.title, link.title);
-          assert.equal(found?.accountId, account.id);
+          assert.equal(found?.workspaceId, account.id);
         }
         const last = await store.insertLinkWithinQuota(newLink(account.id, 'https://example.com/last'));
         assert.equal(last.kind, 'created', 'one slot is left');
@@ -1173,11 +1173,11 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
       it('finds a live link by code only for its owner', async () => {
         const [ada, bob] = await givenTwoAccounts();
         const link = await stored(newLink(ada.id, 'https://example.com/a'));
-        assert.deepEqual(await store.findLinkOfAccount(ada.id, 0, link.code), link);
-        assert.equal(await store.findLinkOfAccount(bob.id, 0, link.code), undefined);
-        assert.equal(await store.findLinkOfAccount(ada.id, 0, 'zzzzzzz'), undefined);
+        assert.deepEqual(await store.findLinkOfWorkspace(ada.id, 0, link.code), link);
+        assert.equal(await store.findLinkOfWorkspace(bob.id, 0, link.code), undefined);
+        assert.equal(await store.findLinkOfWorkspace(ada.id, 0, 'zzzzzzz'), undefined);
         await store.deleteLink(ada.id, 0, link.code);
-        assert.equal(await store.findLinkOfAccount(ada.id, 0, link.code), undefined);
+        assert.equal(await store.findLinkOfWorkspace(ada.id, 0, link.code), undefined);
       });
     });
 
@@ -1203,10 +1203,10 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
         assert.equal(created.kind, 'created');
         const { id } = created.group;
         assert.equal(await store.renameGroup(ada.id, id, 'Fresh news', 'fresh'), 'renamed');
-        const renamed = await store.findGroupOfAccount(ada.id, { id });
+        const renamed = await store.findGroupOfWorkspace(ada.id, { id });
         assert.deepEqual(renamed, { ...created.group, name: 'Fresh news', apiId: 'fresh' });
-        assert.deepEqual(await store.findGroupOfAccount(ada.id, { apiId: 'fresh' }), renamed);
-        assert.equal(await store.findGroupOfAccount(ada.id, { apiId: 'news' }), undefined);
+        assert.deepEqual(await store.findGroupOfWorkspace(ada.id, { apiId: 'fresh' }), renamed);
+        assert.equal(await store.findGroupOfWorkspace(ada.id, { apiId: 'news' }), undefined);
         assert.equal(await store.renameGroup(ada.id, id, 'Only the name', 'fresh'), 'renamed');
       });
 
@@ -1217,7 +1217,7 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
         await store.createGroup(bob.id, 'Shop', 'shop');
         assert.equal(news.kind, 'created');
         assert.equal(await store.renameGroup(ada.id, news.group.id, 'News', 'blog'), 'api-id-taken');
-        assert.deepEqual(await store.findGroupOfAccount(ada.id, { id: news.group.id }), news.group);
+        assert.deepEqual(await store.findGroupOfWorkspace(ada.id, { id: news.group.id }), news.group);
         assert.equal(await store.renameGroup(ada.id, news.group.id, 'Shop', 'shop'), 'renamed');
       });
 
@@ -1227,7 +1227,7 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
         assert.equal(news.kind, 'created');
         assert.equal(await store.renameGroup(bob.id, news.group.id, 'Mine', 'mine'), 'not-found');
         assert.equal(await store.renameGroup(ada.id, news.group.id + 1000, 'Gone', 'gone'), 'not-found');
-        assert.deepEqual(await store.findGroupOfAccount(ada.id, { id: news.group.id }), news.group);
+        assert.deepEqual(await store.findGroupOfWorkspace(ada.id, { id: news.group.id }), news.group);
       });
 
       it('deletes a group and keeps its links, ungrouped', async () => {

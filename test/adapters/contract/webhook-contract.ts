@@ -96,7 +96,7 @@ function sinkOf(stream = false): { sink: LinkEventSink; asked: LinkChangeType[] 
     stream,
     render: (type, view) => {
       asked.push(type);
-      return newEvent(view.link.accountId, type, {
+      return newEvent(view.link.workspaceId, type, {
         code: view.link.code,
         tags: view.tags,
         group: view.group?.name ?? null,

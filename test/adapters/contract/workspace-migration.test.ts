@@ -59,7 +59,7 @@ interface Seed {
 
 interface Link {
   id: number;
-  accountId: number;
+  workspaceId: number;
   code: string;
   url: string;
 }
@@ -85,14 +85,14 @@ async function seedOldRows(old: OldDatabase): Promise<Seed> {
   const adaId = await account('ada@example.com', passwordHash, 2, 2);
   const bobId = await account('bob.smith@example.com', null, 1, 1);
   const key = async (
-    accountId: number,
+    workspaceId: number,
     fields: { name: string; scopes: string; main: number; revoked?: number },
   ) => {
     const issued = issueApiKey();
     await old.run(
       `INSERT INTO api_keys (account_id, prefix, hash, created_at, revoked_at, name, scopes, main)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-      accountId,
+      workspaceId,
       issued.prefix,
       issued.hash,
       at,
@@ -118,7 +118,7 @@ async function seedOldRows(old: OldDatabase): Promise<Seed> {
     at,
   );
   const link = async (
-    accountId: number,
+    workspaceId: number,
     code: string,
     url: string,
     group: number | null,
@@ -130,7 +130,7 @@ async function seedOldRows(old: OldDatabase): Promise<Seed> {
       `INSERT INTO links (code, account_id, group_id, long_url, normalized_url, url_hash, clicks, bot_hits,
           created_at, deleted_at) VALUES (?, ?, ?, ?, ?, ?, 41, 3, ?, ?) RETURNING id`,
       code,
-      accountId,
+      workspaceId,
       group,
       target.longUrl,
       target.normalized,
@@ -138,7 +138,7 @@ async function seedOldRows(old: OldDatabase): Promise<Seed> {
       at,
       deleted ? at : null,
     );
-    return { id: linkId, accountId, code, url };
+    return { id: linkId, workspaceId, code, url };
   };
   const links = {
     grouped: await link(adaId, 'old0001', 'https://example.com/one', groupId),
@@ -185,10 +185,22 @@ async function addVisits(store: Store, { links }: Seed): Promise<void> {
         clickEvent(grouped, at(1, 8), '00000000000000a1', { country: 'DE' }),
       ],
       visitors: [
-        { linkId: grouped.id, accountId: grouped.accountId, day: '2024-03-01', ofLink: 2, ofAccount: 2 },
-        { linkId: plain.id, accountId: plain.accountId, day: '2024-03-01', ofLink: 1, ofAccount: 1 },
-        { linkId: bobs.id, accountId: bobs.accountId, day: '2024-03-01', ofLink: 1, ofAccount: 1 },
-        { linkId: grouped.id, accountId: grouped.accountId, day: '2024-03-02', ofLink: 1, ofAccount: 1 },
+        {
+          linkId: grouped.id,
+          workspaceId: grouped.workspaceId,
+          day: '2024-03-01',
+          ofLink: 2,
+          ofWorkspace: 2,
+        },
+        { linkId: plain.id, workspaceId: plain.workspaceId, day: '2024-03-01', ofLink: 1, ofWorkspace: 1 },
+        { linkId: bobs.id, workspaceId: bobs.workspaceId, day: '2024-03-01', ofLink: 1, ofWorkspace: 1 },
+        {
+          linkId: grouped.id,
+          workspaceId: grouped.workspaceId,
+          day: '2024-03-02',
+          ofLink: 1,
+          ofWorkspace: 1,
+        },
       ],
       bots: [
         { linkId: grouped.id, day: '2024-03-01', kind: 'Googlebot', hits: 1 },
@@ -208,9 +220,9 @@ interface StatsBefore {
 async function readStats(store: Store, seed: Seed): Promise<StatsBefore> {
   return {
     link: await store.stats({ linkId: seed.links.grouped.id }, DAYS),
-    account: await store.stats({ accountId: seed.ada.id }, DAYS),
-    accountHourly: await store.stats({ accountId: seed.ada.id }, HOURS),
-    bob: await store.stats({ accountId: seed.bob.id }, DAYS),
+    account: await store.stats({ workspaceId: seed.ada.id }, DAYS),
+    accountHourly: await store.stats({ workspaceId: seed.ada.id }, HOURS),
+    bob: await store.stats({ workspaceId: seed.bob.id }, DAYS),
   };
 }
 
@@ -309,8 +321,15 @@ function describeMigration(name: string, makeOld: () => Promise<OldDatabase>): v
         const found = await store.findLinkByCode(0, link.code);
         const row = linksBefore.find((before) => before.code === link.code);
         assert.deepEqual(
-          [found?.id, found?.accountId, found?.longUrl, found?.clicks, found?.botHits, found?.uniqueVisitors],
-          [link.id, link.accountId, link.url, row?.clicks, row?.bot_hits, row?.unique_visitors],
+          [
+            found?.id,
+            found?.workspaceId,
+            found?.longUrl,
+            found?.clicks,
+            found?.botHits,
+            found?.uniqueVisitors,
+          ],
+          [link.id, link.workspaceId, link.url, row?.clicks, row?.bot_hits, row?.unique_visitors],
         );
       }
       assert.equal((await store.findLinkByCode(0, grouped.code))?.groupId, seed.groupId);
@@ -327,7 +346,7 @@ function describeMigration(name: string, makeOld: () => Promise<OldDatabase>): v
     it('keeps each key with its scopes and its workspace, and the key count', async () => {
       const main = await store.findKeyByHash(seed.ada.main.hash);
       assert.deepEqual(
-        [main?.accountId, main?.userId, main?.role, main?.revoked, main?.scopes],
+        [main?.workspaceId, main?.userId, main?.role, main?.revoked, main?.scopes],
         [seed.ada.id, seed.ada.id, 'owner', false, [...SCOPES]],
         'the main key has every scope',
       );
@@ -406,7 +425,7 @@ function describeMigration(name: string, makeOld: () => Promise<OldDatabase>): v
       const create = (url: string) => withKey(seed.ada.main, 'POST', '/create', { url });
       const made = await create('https://example.com/new-1');
       assert.equal(made.status, 201);
-      assert.equal((await store.findLinkByCode(0, String(made.body.short_code)))?.accountId, seed.ada.id);
+      assert.equal((await store.findLinkByCode(0, String(made.body.short_code)))?.workspaceId, seed.ada.id);
       const duplicate = await create(seed.links.plain.url);
       assert.deepEqual([duplicate.status, duplicate.body.error], [409, '305']);
       assert.equal((await create('https://example.com/new-2')).status, 201);

@@ -59,7 +59,7 @@ if (!url) {
       const seen = await Promise.all(
         Array.from({ length: 40 }, (_, i) =>
           (i % 2 ? one : two).add(today, [
-            { linkId: 1 + (i % 4 === 0 ? 1 : 0), accountId: 9, visitor: `v${i % 10}`.padEnd(16, '0') },
+            { linkId: 1 + (i % 4 === 0 ? 1 : 0), workspaceId: 9, visitor: `v${i % 10}`.padEnd(16, '0') },
           ]),
         ),
       );
@@ -67,7 +67,7 @@ if (!url) {
       // v0..v9 on link 1 or 2 (every fourth try on link 2): each pair once, each visitor once per account.
       const pairs = new Set(Array.from({ length: 40 }, (_, i) => `${1 + (i % 4 === 0 ? 1 : 0)}:${i % 10}`));
       assert.equal(flat.filter((first) => first.ofLink).length, pairs.size);
-      assert.equal(flat.filter((first) => first.ofAccount).length, 10);
+      assert.equal(flat.filter((first) => first.ofWorkspace).length, 10);
       // Kept until an hour after the day ends, then gone with the secret.
       const endsIn = Math.round((Date.parse(`${tomorrow}T01:00:00Z`) - Date.now()) / 1000);
       for (const key of [`l:1`, `a:9`, 'secret']) {

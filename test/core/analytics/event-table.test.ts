@@ -6,7 +6,7 @@ import type { ClickEvent } from '../../../src/core/analytics/model.ts';
 function event(n: number): ClickEvent {
   return {
     linkId: 1 + (n % 3),
-    accountId: 7,
+    workspaceId: 7,
     at: 1_700_000_000_000 + n,
     referrer: n % 2 === 0 ? 'direct' : 'news.example.com',
     country: 'DE',

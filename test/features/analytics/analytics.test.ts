@@ -27,7 +27,10 @@ const REFERER = 'https://mail.example.net/inbox/private-thread-4711?token=abc';
 
 const countries = { countryOf: (address: string) => (address === ADDRESS ? 'BR' : undefined) };
 
-async function makeLink(t: TestApp, slug: string): Promise<{ code: string; id: number; accountId: number }> {
+async function makeLink(
+  t: TestApp,
+  slug: string,
+): Promise<{ code: string; id: number; workspaceId: number }> {
   const answer = await callApi(t.app, 'POST', '/links', {
     key: t.apiKey,
     body: { url: `https://example.com/${slug}`, slug },
@@ -35,7 +38,7 @@ async function makeLink(t: TestApp, slug: string): Promise<{ code: string; id: n
   assert.equal(answer.status, 201, JSON.stringify(answer.body));
   const link = await t.store.findLinkByCode(0, slug);
   assert.ok(link);
-  return { code: slug, id: link.id, accountId: link.accountId };
+  return { code: slug, id: link.id, workspaceId: link.workspaceId };
 }
 
 function click(t: TestApp, path: string, headers: Record<string, string>, remoteAddress = ADDRESS) {

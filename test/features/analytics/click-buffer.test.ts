@@ -120,7 +120,7 @@ describe('ClickBuffer', () => {
         for (let i = 0; i < raws.length; i++) {
           events.push({
             linkId: raws.linkId(i),
-            accountId: raws.accountId(i),
+            workspaceId: raws.workspaceId(i),
             at: raws.at(i),
             referrer: 'direct',
             country: 'ZZ',
@@ -142,7 +142,7 @@ describe('ClickBuffer', () => {
       buffer.record(linkOf(at), 'human');
       buffer.visit({
         linkId: linkOf(at),
-        accountId: 1,
+        workspaceId: 1,
         at,
         address: '198.51.100.7',
         userAgent: 'Mozilla/5.0',

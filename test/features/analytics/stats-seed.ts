@@ -37,7 +37,7 @@ export const ANSWER_KEYS = [
 export interface LinkIds {
   code: string;
   id: number;
-  accountId: number;
+  workspaceId: number;
 }
 
 export function startOfToday(now = Date.now()): number {
@@ -49,7 +49,7 @@ export const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 export async function linkIds(store: Store, code: string): Promise<LinkIds> {
   const link = await store.findLinkByCode(0, code);
   assert.ok(link, `no link ${code}`);
-  return { code, id: link.id, accountId: link.accountId };
+  return { code, id: link.id, workspaceId: link.workspaceId };
 }
 
 /** A link of the account with this email, stored as an import would (no inspection), read back. */
@@ -66,7 +66,7 @@ export async function givenLinkOf(
     {
       code,
       domainId: 0,
-      accountId: account.workspace.id,
+      workspaceId: account.workspace.id,
       groupId: null,
       longUrl: url,
       normalizedUrl: url,
@@ -102,7 +102,7 @@ interface BotHits {
  */
 async function writeVisits(
   store: Store,
-  link: { id: number; accountId: number },
+  link: { id: number; workspaceId: number },
   events: ClickEvent[],
   bots: readonly BotHits[],
   firstSighting: (key: string) => boolean,
@@ -122,11 +122,11 @@ async function writeVisits(
     countOf(ofDay).clicks += 1;
     let added = fresh.get(ofDay);
     if (!added) {
-      added = { linkId: link.id, accountId: link.accountId, day: ofDay, ofLink: 0, ofAccount: 0 };
+      added = { linkId: link.id, workspaceId: link.workspaceId, day: ofDay, ofLink: 0, ofWorkspace: 0 };
       fresh.set(ofDay, added);
     }
     if (firstSighting(`link:${link.id}:${ofDay}:${event.visitor}`)) added.ofLink += 1;
-    if (firstSighting(`account:${link.accountId}:${ofDay}:${event.visitor}`)) added.ofAccount += 1;
+    if (firstSighting(`account:${link.workspaceId}:${ofDay}:${event.visitor}`)) added.ofWorkspace += 1;
   }
   const botKinds: BotKindCount[] = bots.map(({ day, kind, hits }) => {
     countOf(day).botHits += hits;
@@ -140,7 +140,7 @@ async function writeVisits(
 }
 
 /** One human click; what is left out is a plain desktop visit with no referrer. */
-export type Visit = Partial<Omit<ClickEvent, 'linkId' | 'accountId'>> & { at: number };
+export type Visit = Partial<Omit<ClickEvent, 'linkId' | 'workspaceId'>> & { at: number };
 
 /** Writes visits as the redirect would, remembering whom each UTC day has seen, per link and account. */
 export class VisitSeeder {
@@ -169,7 +169,7 @@ export class VisitSeeder {
 }
 
 /** One human click, so many days before today (UTC) at that hour; by default in no known language. */
-export interface DayVisit extends Partial<Omit<ClickEvent, 'linkId' | 'accountId' | 'at'>> {
+export interface DayVisit extends Partial<Omit<ClickEvent, 'linkId' | 'workspaceId' | 'at'>> {
   /** Days before today (UTC), and the hour of that day. */
   daysAgo: number;
   hour?: number;

@@ -72,9 +72,9 @@ function setUp(
     now: () => NOW,
     ...policy,
   });
-  const click = (req: VisitRequest, method = 'GET', linkId = 1, accountId = 10) => {
+  const click = (req: VisitRequest, method = 'GET', linkId = 1, workspaceId = 10) => {
     const facts = { method, userAgent: req.headers['user-agent'], purpose: '' };
-    record(linkId, accountId, 'human', facts, req);
+    record(linkId, workspaceId, 'human', facts, req);
   };
   return { store, clicks, record, click };
 }
@@ -107,7 +107,7 @@ describe('referrerHost', () => {
 describe('clickFacts', () => {
   const raw = (fields: Partial<RawVisit>): RawVisit => ({
     linkId: 1,
-    accountId: 2,
+    workspaceId: 2,
     at: NOW,
     address: '198.51.100.7',
     userAgent: CHROME,
@@ -126,7 +126,7 @@ describe('clickFacts', () => {
     );
     assert.deepEqual(facts, {
       linkId: 1,
-      accountId: 2,
+      workspaceId: 2,
       at: NOW,
       referrer: 't.co',
       country: 'FR',
@@ -216,7 +216,7 @@ describe('visitRecorder', () => {
     assert.match(events[0]?.visitor ?? '', /^[0-9a-f]{16}$/);
     const visitors = store.writes[0]?.visits?.visitors ?? [];
     assert.deepEqual(
-      visitors.map(({ linkId, ofLink, ofAccount }) => [linkId, ofLink, ofAccount]),
+      visitors.map(({ linkId, ofLink, ofWorkspace }) => [linkId, ofLink, ofWorkspace]),
       [
         [1, 2, 2],
         [2, 1, 0],
@@ -317,7 +317,7 @@ describe('visitRecorder', () => {
     assert.equal(store.events().length, 2);
     const visitors = store.writes.flatMap((write) => write.visits?.visitors ?? []);
     assert.deepEqual(
-      visitors.map(({ ofLink, ofAccount }) => [ofLink, ofAccount]),
+      visitors.map(({ ofLink, ofWorkspace }) => [ofLink, ofWorkspace]),
       [[1, 1]],
     );
     assert.equal(
@@ -368,21 +368,21 @@ describe('MemoryVisitors', () => {
   it('says where each visitor is new, from the first of a link to many, per day', async () => {
     const visitors = new MemoryVisitors();
     const add = (day: string, linkId: number, visitor: string) =>
-      visitors.add(day, [{ linkId, accountId: 10, visitor }]).then(([first]) => first);
-    assert.deepEqual(await add('2026-11-24', 1, 'aa'), { ofLink: true, ofAccount: true });
-    assert.deepEqual(await add('2026-11-24', 1, 'aa'), { ofLink: false, ofAccount: false });
-    assert.deepEqual(await add('2026-11-24', 1, 'bb'), { ofLink: true, ofAccount: true });
-    assert.deepEqual(await add('2026-11-24', 1, 'cc'), { ofLink: true, ofAccount: true });
-    assert.deepEqual(await add('2026-11-24', 1, 'bb'), { ofLink: false, ofAccount: false });
-    assert.deepEqual(await add('2026-11-24', 2, 'aa'), { ofLink: true, ofAccount: false });
-    assert.deepEqual(await add('2026-11-25', 1, 'aa'), { ofLink: true, ofAccount: true });
+      visitors.add(day, [{ linkId, workspaceId: 10, visitor }]).then(([first]) => first);
+    assert.deepEqual(await add('2026-11-24', 1, 'aa'), { ofLink: true, ofWorkspace: true });
+    assert.deepEqual(await add('2026-11-24', 1, 'aa'), { ofLink: false, ofWorkspace: false });
+    assert.deepEqual(await add('2026-11-24', 1, 'bb'), { ofLink: true, ofWorkspace: true });
+    assert.deepEqual(await add('2026-11-24', 1, 'cc'), { ofLink: true, ofWorkspace: true });
+    assert.deepEqual(await add('2026-11-24', 1, 'bb'), { ofLink: false, ofWorkspace: false });
+    assert.deepEqual(await add('2026-11-24', 2, 'aa'), { ofLink: true, ofWorkspace: false });
+    assert.deepEqual(await add('2026-11-25', 1, 'aa'), { ofLink: true, ofWorkspace: true });
     const same = await visitors.add('2026-11-24', [
-      { linkId: 3, accountId: 11, visitor: 'dd' },
-      { linkId: 3, accountId: 11, visitor: 'dd' },
+      { linkId: 3, workspaceId: 11, visitor: 'dd' },
+      { linkId: 3, workspaceId: 11, visitor: 'dd' },
     ]);
     assert.deepEqual(same, [
-      { ofLink: true, ofAccount: true },
-      { ofLink: false, ofAccount: false },
+      { ofLink: true, ofWorkspace: true },
+      { ofLink: false, ofWorkspace: false },
     ]);
   });
 });

@@ -65,7 +65,7 @@ describe('Settings → Billing without Stripe', () => {
       return {
         code: `held00${i}`,
         domainId: 0,
-        accountId: acme.id,
+        workspaceId: acme.id,
         groupId: null,
         longUrl: url,
         normalizedUrl: url,

@@ -151,7 +151,7 @@ describe('YOURLS with a store that does not answer', () => {
   it('answers 503 with Retry-After in YOURLS form', async () => {
     const slow = await startTestApp({
       env: { STORE_TIMEOUT_MS: '100' },
-      storeSeenByApp: (store) => hangingStore(store, ['findLinkOfAccount']),
+      storeSeenByApp: (store) => hangingStore(store, ['findLinkOfWorkspace']),
     });
     try {
       const answer = await slow.app.inject({

@@ -489,7 +489,7 @@ async function seedLink(email: string, code: string, url: string): Promise<void>
     const inserted = await store.insertLinkWithinQuota({
       code,
       domainId: 0,
-      accountId: account.workspace.id,
+      workspaceId: account.workspace.id,
       groupId: null,
       longUrl: url,
       normalizedUrl: url,
@@ -519,8 +519,8 @@ describe('importLinks', () => {
       {
         store: {
           isCodeIssued: async () => false,
-          findLinkOfAccount: async () => undefined,
-          findGroupOfAccount: async () => undefined,
+          findLinkOfWorkspace: async () => undefined,
+          findGroupOfWorkspace: async () => undefined,
           createGroup: async () => ({ kind: 'api-id-taken' }),
           listGroups: async () => [],
         },

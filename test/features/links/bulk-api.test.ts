@@ -5,7 +5,7 @@ import type { Actor } from '../../../src/core/entities.ts';
 import { UnavailableError } from '../../../src/core/errors.ts';
 import type { InspectOutcome, Inspector } from '../../../src/core/ports/inspector.ts';
 import type { Store } from '../../../src/core/ports/store.ts';
-import { accountRateWindow, spendWindow } from '../../../src/core/rate-window.ts';
+import { spendWindow, workspaceRateWindow } from '../../../src/core/rate-window.ts';
 import type { LinkResource } from '../../../src/features/links/api/link-schemas.ts';
 import { contendedKeys } from '../../../src/features/links/bulk-checks.ts';
 import { hostSlots } from '../../../src/features/links/bulk-limiter.ts';
@@ -341,7 +341,7 @@ describe('how the items of one request run', () => {
 
   it("spends one unit per item in index order, the first one the request's own when it spent it", async () => {
     const counter = new MemoryWindowCounter();
-    const actor = { keyId: 1, accountId: 77, plan: { rateLimitPerHour: 3 } } as unknown as Actor;
+    const actor = { keyId: 1, workspaceId: 77, plan: { rateLimitPerHour: 3 } } as unknown as Actor;
     const now = () => Date.UTC(2030, 0, 1, 12);
     const first = await spendInOrder(counter, actor, 5, 0, now);
     assert.deepEqual(
@@ -351,7 +351,7 @@ describe('how the items of one request run', () => {
     assert.equal(first.rate?.remaining, 0);
     // The request's key check spent one unit of a fresh window: it is item 0's.
     const fresh = new MemoryWindowCounter();
-    await spendWindow(fresh, accountRateWindow(actor), now());
+    await spendWindow(fresh, workspaceRateWindow(actor), now());
     const spent = await spendInOrder(fresh, actor, 4, 1, now);
     assert.deepEqual(
       spent.refused.map((refusal) => refusal?.code),

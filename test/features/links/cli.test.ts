@@ -16,7 +16,7 @@ describe('snip CLI', () => {
       const inserted = await store.insertLinkWithinQuota({
         code: 'CliShow',
         domainId: 0,
-        accountId: account.workspace.id,
+        workspaceId: account.workspace.id,
         groupId: null,
         longUrl: 'https://example.com/cli',
         normalizedUrl: 'https://example.com/cli',

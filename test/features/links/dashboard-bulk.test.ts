@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import type { NewLink, Workspace } from '../../../src/core/entities.ts';
-import { accountGroups } from '../../../src/features/groups/index.ts';
+import { workspaceGroups } from '../../../src/features/groups/index.ts';
 import { linkRefusal } from '../../../src/features/links/pages/link-field-errors.ts';
 import { membersService, workspaceAdmin } from '../../../src/features/workspaces/index.ts';
 import { PageClient } from '../../fixtures/page-client.ts';
@@ -21,7 +21,7 @@ function seeded(workspace: number, i: number, tags: string[] = []): NewLink {
   return {
     code: `bk${String(i).padStart(5, '0')}`,
     domainId: 0,
-    accountId: workspace,
+    workspaceId: workspace,
     groupId: null,
     longUrl: url,
     normalizedUrl: url,
@@ -71,7 +71,7 @@ describe('the dashboard’s bulk changes', () => {
   };
 
   it('moves links to a group and tags them, each answered at its index, an unknown code with 314', async () => {
-    const group = await accountGroups(t.store).create(acme, 'Spring');
+    const group = await workspaceGroups(t.store).create(acme, 'Spring');
     const moved = await postJson(owner, '/w/acme/bulk/edit', {
       _csrf: owner.csrf,
       codes: [codes[0], 'nothere', codes[1]],

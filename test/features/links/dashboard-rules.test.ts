@@ -116,7 +116,7 @@ describe('link rules on the dashboard forms', () => {
         {
           code: 'expired1',
           domainId: 0,
-          accountId: account?.workspace.id ?? 0,
+          workspaceId: account?.workspace.id ?? 0,
           groupId: null,
           longUrl: url,
           normalizedUrl: url,

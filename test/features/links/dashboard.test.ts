@@ -19,7 +19,7 @@ async function signedIn(t: TestApp, email: string, plan = 'tester'): Promise<Pag
   return client;
 }
 
-async function accountId(t: TestApp, email: string): Promise<number> {
+async function workspaceId(t: TestApp, email: string): Promise<number> {
   const account = await t.store.findAccountByEmail(email);
   assert.ok(account);
   return account.workspace.id;
@@ -30,7 +30,7 @@ function seeded(owner: number, i: number, overrides: Partial<NewLink> = {}): New
   return {
     code: `s${String(owner).padStart(2, '0')}${String(i).padStart(4, '0')}`,
     domainId: 0,
-    accountId: owner,
+    workspaceId: owner,
     groupId: null,
     longUrl: url,
     normalizedUrl: url,
@@ -60,7 +60,7 @@ describe('the dashboard', () => {
       }
       const post = await t.app.inject({ method: 'POST', url: '/dashboard/groups', payload: { name: 'x' } });
       assert.equal(post.statusCode, 303);
-      assert.deepEqual(await t.store.listGroups(await accountId(t, t.email)), []);
+      assert.deepEqual(await t.store.listGroups(await workspaceId(t, t.email)), []);
     } finally {
       await t.close();
     }
@@ -70,7 +70,7 @@ describe('the dashboard', () => {
     const t = await startTestApp();
     try {
       const client = await signedIn(t, 'ada@example.com');
-      const id = await accountId(t, 'ada@example.com');
+      const id = await workspaceId(t, 'ada@example.com');
       const links = Array.from({ length: 120 }, (_, i) => seeded(id, i));
       await t.store.insertLinksBulk(links);
       const newestFirst = links.map((link) => link.code).reverse();
@@ -111,7 +111,7 @@ describe('the dashboard', () => {
     const t = await startTestApp();
     try {
       const client = await signedIn(t, 'ada@example.com');
-      const id = await accountId(t, 'ada@example.com');
+      const id = await workspaceId(t, 'ada@example.com');
       const group = await t.ops.createGroup('ada@example.com', 'Spring');
       await t.store.insertLinksBulk([
         seeded(id, 1, { title: 'Garden tools', groupId: group.id }),
@@ -136,7 +136,7 @@ describe('the dashboard', () => {
     const t = await startTestApp();
     try {
       const client = await signedIn(t, 'ada@example.com');
-      const id = await accountId(t, 'ada@example.com');
+      const id = await workspaceId(t, 'ada@example.com');
       await t.store.insertLinksBulk([
         seeded(id, 1, { tags: ['blog', 'spring'] }),
         seeded(id, 2, { tags: ['blog'] }),
@@ -309,7 +309,7 @@ describe('groups on the dashboard', () => {
     const t = await startTestApp();
     try {
       const client = await signedIn(t, 'ada@example.com');
-      const id = await accountId(t, 'ada@example.com');
+      const id = await workspaceId(t, 'ada@example.com');
       const { apiKey } = await t.ops.rotateKey('ada@example.com');
       await client.open(client.at(''));
       assert.equal((await client.post(client.at('/groups'), { name: 'Spring Sale 2026!' })).statusCode, 303);
@@ -358,7 +358,7 @@ describe('groups on the dashboard', () => {
     const t = await startTestApp();
     try {
       const client = await signedIn(t, 'ada@example.com');
-      const id = await accountId(t, 'ada@example.com');
+      const id = await workspaceId(t, 'ada@example.com');
       const news = await t.ops.createGroup('ada@example.com', 'News');
       await t.ops.createGroup('ada@example.com', 'Blog');
       await client.open(client.at(''));
@@ -417,9 +417,9 @@ describe('ownership', () => {
 
       // Nothing changed for Ada.
       assert.equal((await t.app.inject({ method: 'GET', url: `/${code}` })).statusCode, 302);
-      const adaId = await accountId(t, 'ada@example.com');
+      const adaId = await workspaceId(t, 'ada@example.com');
       assert.deepEqual(await t.store.listGroups(adaId), [adaGroup]);
-      assert.equal((await t.store.findLinkOfAccount(adaId, 0, code))?.groupId, adaGroup.id);
+      assert.equal((await t.store.findLinkOfWorkspace(adaId, 0, code))?.groupId, adaGroup.id);
       assert.deepEqual(listedCodes((await ada.open(ada.at(''))).body), [code]);
     } finally {
       await t.close();
@@ -432,7 +432,7 @@ describe('CSRF on the signed-in forms', () => {
     const t = await startTestApp();
     try {
       const client = await signedIn(t, 'ada@example.com');
-      const id = await accountId(t, 'ada@example.com');
+      const id = await workspaceId(t, 'ada@example.com');
       await client.open(client.at(''));
       const group = await t.ops.createGroup('ada@example.com', 'News');
       const code = await createFromDashboard(client, 'https://example.com/keep');

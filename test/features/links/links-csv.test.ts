@@ -9,7 +9,7 @@ import { aLink } from '../../fixtures/link.ts';
 
 const actor = {
   keyId: 1,
-  accountId: 7,
+  workspaceId: 7,
   plan: { id: 1, name: 'p', apiAccess: true, urlQuota: 10, rateLimitPerHour: 10 },
 };
 
@@ -18,7 +18,7 @@ function link(id: number): Link {
   return aLink({
     id,
     code: `code${id}`,
-    accountId: 7,
+    workspaceId: 7,
     longUrl: `https://example.com/${id}`,
     createdAt: at,
     updatedAt: at,
@@ -65,7 +65,7 @@ describe('the CSV export of an account', () => {
       () => exports(actor),
       (error) => error instanceof Refusal && error.code === '429' && error.facts.retryAfterSeconds === 5,
     );
-    assert.ok(exports({ ...actor, accountId: 8 }), 'another account is not held up');
+    assert.ok(exports({ ...actor, workspaceId: 8 }), 'another account is not held up');
     const closed = new Promise((resolve) => streams[0]?.once('close', resolve));
     streams[0]?.destroy();
     await closed;

@@ -119,7 +119,7 @@ describe('shared state unreachable', () => {
       const stored = await t.store.insertLinkWithinQuota({
         code: 'Stillok',
         domainId: 0,
-        accountId: account.workspace.id,
+        workspaceId: account.workspace.id,
         groupId: null,
         longUrl: 'https://example.com/still',
         normalizedUrl: 'https://example.com/still',

@@ -27,7 +27,7 @@ function link(fields: Partial<Link>): CachedLink {
   } as unknown as Link;
   return {
     id: 7,
-    accountId: 1,
+    workspaceId: 1,
     location: 'https://example.com/home',
     guard: guardOf(full),
     hosts: ['example.com'],
@@ -106,7 +106,7 @@ describe('guarded links on the hot path', () => {
 describe('cold codes on an embedded store', () => {
   const plain: CachedLink = {
     id: 9,
-    accountId: 1,
+    workspaceId: 1,
     location: 'https://example.com/cold',
     hosts: ['example.com'],
   };

@@ -19,13 +19,13 @@ function loader() {
 
 const first: CachedLink = {
   id: 1,
-  accountId: 1,
+  workspaceId: 1,
   location: 'https://example.com/first',
   hosts: ['example.com'],
 };
 const second: CachedLink = {
   id: 1,
-  accountId: 1,
+  workspaceId: 1,
   location: 'https://example.com/second',
   hosts: ['example.com'],
 };

@@ -194,7 +194,7 @@ describe('hot link cache', () => {
       const created = await t.store.insertLinkWithinQuota({
         code: 'Aaaaaaa',
         domainId: 0,
-        accountId: account.workspace.id,
+        workspaceId: account.workspace.id,
         groupId: null,
         longUrl: 'https://example.com/late',
         normalizedUrl: 'https://example.com/late',

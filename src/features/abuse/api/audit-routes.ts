@@ -10,8 +10,8 @@ import { AuditPageSchema, AuditQuery } from './abuse-schemas.ts';
 
 /** Signs a page's position for one workspace; a cursor Snip did not issue is 300 (the links' cursors). */
 export interface AuditCursors {
-  issue(accountId: number, position: { value: number; id: number }): string;
-  read(accountId: number, cursor: string): { value: number; id: number };
+  issue(workspaceId: number, position: { value: number; id: number }): string;
+  read(workspaceId: number, cursor: string): { value: number; id: number };
 }
 
 export interface AuditRouteOptions {
@@ -42,20 +42,20 @@ export async function auditRoutes(app: FastifyInstance, options: AuditRouteOptio
     '/audit',
     { ...LIST, schema: { ...LIST.schema, querystring: AuditQuery } },
     async (request) => {
-      const { accountId } = callerOf(request).actor;
+      const { workspaceId } = callerOf(request).actor;
       const limit = request.query.limit ?? 50;
       const before = request.query.cursor
-        ? options.cursors.read(accountId, request.query.cursor).id
+        ? options.cursors.read(workspaceId, request.query.cursor).id
         : undefined;
-      const entries = await options.audit.list({ workspaceId: accountId, before, limit: limit + 1 });
+      const entries = await options.audit.list({ workspaceId: workspaceId, before, limit: limit + 1 });
       const page = entries.slice(0, limit);
-      const slug = (await options.slugOf(accountId)) ?? null;
+      const slug = (await options.slugOf(workspaceId)) ?? null;
       const last = page.at(-1);
       return {
         items: page.map((entry) => auditJson(entry, slug)),
         next_cursor:
           entries.length > limit && last
-            ? options.cursors.issue(accountId, { value: last.id, id: last.id })
+            ? options.cursors.issue(workspaceId, { value: last.id, id: last.id })
             : null,
       };
     },

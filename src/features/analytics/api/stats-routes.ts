@@ -19,7 +19,7 @@ import { StatsQuery, type StatsQueryType, StatsSchema } from './stats-schemas.ts
 /** GET /api/v1/links/{code}/stats and GET /api/v1/stats (docs/api.md §9.4), inside the management API. */
 
 export interface StatsApiDeps {
-  store: Pick<Store, 'findLinkOfAccount' | 'stats'>;
+  store: Pick<Store, 'findLinkOfWorkspace' | 'stats'>;
   /** The domain `?domain=` names for the workspace (317 for one it does not see). */
   domainOf: AddressedDomain;
   now: () => number;
@@ -38,10 +38,10 @@ export function statsApi(deps: StatsApiDeps) {
     if (parsed.kind === 'invalid') {
       throw new Refusal('300', `The query parameter ${parsed.field} is invalid: ${parsed.reason}.`);
     }
-    let scope: StatsScope = { accountId: actor.accountId };
+    let scope: StatsScope = { workspaceId: actor.workspaceId };
     if (code !== undefined) {
-      const domainId = deps.domainOf(actor.accountId, query.domain);
-      const link = await deps.store.findLinkOfAccount(actor.accountId, domainId, code);
+      const domainId = deps.domainOf(actor.workspaceId, query.domain);
+      const link = await deps.store.findLinkOfWorkspace(actor.workspaceId, domainId, code);
       if (!link) throw new Refusal('314', 'This account has no live link with that code.');
       scope = { linkId: link.id };
     }

@@ -71,21 +71,21 @@ export function visitBatchMaker(options: VisitBatchOptions) {
         events.push(facts.event(i, visitor.id));
         const member = linkId * WHO_SPAN + visitor.n;
         if (!members.has(member))
-          members.set(member, { linkId, accountId: raws.accountId(i), visitor: visitor.id });
+          members.set(member, { linkId, workspaceId: raws.workspaceId(i), visitor: visitor.id });
       }
       const list2 = [...members.values()];
       const seen = await options.visitors.add(day, list2);
       const perLink = new Map<number, NewVisitors>();
       list2.forEach((member, i) => {
         const first = seen[i];
-        if (!first || (!first.ofLink && !first.ofAccount)) return;
+        if (!first || (!first.ofLink && !first.ofWorkspace)) return;
         let entry = perLink.get(member.linkId);
         if (!entry) {
-          entry = { linkId: member.linkId, accountId: member.accountId, day, ofLink: 0, ofAccount: 0 };
+          entry = { linkId: member.linkId, workspaceId: member.workspaceId, day, ofLink: 0, ofWorkspace: 0 };
           perLink.set(member.linkId, entry);
         }
         if (first.ofLink) entry.ofLink++;
-        if (first.ofAccount) entry.ofAccount++;
+        if (first.ofWorkspace) entry.ofWorkspace++;
       });
       visitors.push(...perLink.values());
     }

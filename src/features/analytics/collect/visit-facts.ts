@@ -64,7 +64,7 @@ export class VisitFacts {
     const trusted = raws.trustedCountry(i);
     return {
       linkId: raws.linkId(i),
-      accountId: raws.accountId(i),
+      workspaceId: raws.workspaceId(i),
       at: raws.at(i),
       referrer: once(this.#referrers, raws.referer(i), (index) => referrerHost(raws.text(index))),
       country:

@@ -5,7 +5,7 @@
  */
 export interface RawVisit {
   linkId: number;
-  accountId: number;
+  workspaceId: number;
   at: number;
   address: string;
   userAgent: string | undefined;
@@ -48,7 +48,7 @@ export class VisitLog {
     const at = this.#length++ * WIDTH;
     const numbers = this.#numbers;
     numbers[at] = visit.linkId;
-    numbers[at + 1] = visit.accountId;
+    numbers[at + 1] = visit.workspaceId;
     numbers[at + 2] = visit.at;
     numbers[at + 3] = this.#intern(visit.address);
     numbers[at + 4] = this.#intern(visit.userAgent);
@@ -60,7 +60,7 @@ export class VisitLog {
 
   /** The i-th visit's link, account and time, and its strings as indexes (see `text`). */
   linkId = (i: number) => this.#field(i, 0);
-  accountId = (i: number) => this.#field(i, 1);
+  workspaceId = (i: number) => this.#field(i, 1);
   at = (i: number) => this.#field(i, 2);
   address = (i: number) => this.#field(i, 3);
   userAgent = (i: number) => this.#field(i, 4);
@@ -82,7 +82,7 @@ export class VisitLog {
   visit(i: number): RawVisit {
     return {
       linkId: this.linkId(i),
-      accountId: this.accountId(i),
+      workspaceId: this.workspaceId(i),
       at: this.at(i),
       address: this.text(this.address(i)) ?? '',
       userAgent: this.text(this.userAgent(i)),

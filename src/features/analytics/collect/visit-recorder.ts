@@ -77,7 +77,7 @@ export function visitRecorder(clicks: ClickBuffer, policy: VisitPolicy) {
 
   return (
     linkId: number,
-    accountId: number,
+    workspaceId: number,
     kind: ClickKind,
     facts: RedirectRequestFacts,
     req: VisitRequest,
@@ -107,7 +107,7 @@ export function visitRecorder(clicks: ClickBuffer, policy: VisitPolicy) {
     clicks.record(linkId, kind);
     clicks.visit({
       linkId,
-      accountId,
+      workspaceId,
       at: policy.now(),
       address: address ?? clientAddress(req, policy.trustProxy),
       userAgent: headers['user-agent'],

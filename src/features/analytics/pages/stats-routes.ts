@@ -30,7 +30,7 @@ export interface StatsRouteOptions extends WorkspaceDeps {
   /** Each domain's host: a link's short URL, the `?domain=` of a top link's page. */
   origins: LinkOrigins;
   /** The workspace's most clicked links of a range; without it the page shows none. */
-  clicks: Pick<ClickStore, 'topLinksOfAccount'>;
+  clicks: Pick<ClickStore, 'topLinksOfWorkspace'>;
 }
 
 /** How many of the most clicked links the workspace's page lists. */
@@ -41,7 +41,7 @@ async function topLinks(options: StatsRouteOptions, user: InWorkspace, report: S
   const { clicks, origins } = options;
   const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
   const { from, to } = report.range;
-  const top = await clicks.topLinksOfAccount(user.workspace.id, day(from), day(to - 1), TOP_LINKS);
+  const top = await clicks.topLinksOfWorkspace(user.workspace.id, day(from), day(to - 1), TOP_LINKS);
   const base = workspacePath(user.workspace.slug);
   return top.map(
     (link): TopLink => ({
@@ -81,7 +81,7 @@ export async function statsRoutes(app: FastifyInstance, options: StatsRouteOptio
   app.get(
     '/w/:workspace/stats',
     workspacePage(options, 'stats:read', async (request, reply, user) => {
-      const report = await stats.ofAccount(user.workspace, request.query);
+      const report = await stats.ofWorkspace(user.workspace, request.query);
       const top = await topLinks(options, user, report);
       return sendPage(reply, status(report), statsPage({ frame: workspaceFrame(user), report, top }));
     }),
@@ -90,7 +90,7 @@ export async function statsRoutes(app: FastifyInstance, options: StatsRouteOptio
   app.get(
     '/w/:workspace/stats.csv',
     workspacePage(options, 'stats:read', async (request, reply, user) =>
-      sendCsv(reply, user, await stats.ofAccount(user.workspace, request.query), 'account'),
+      sendCsv(reply, user, await stats.ofWorkspace(user.workspace, request.query), 'account'),
     ),
   );
 

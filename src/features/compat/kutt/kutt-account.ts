@@ -34,13 +34,13 @@ export function kuttAccount(deps: CompatDeps) {
     homepage: defaultHost(),
   });
   const hostsOf = (actor: Actor) =>
-    deps.domainChoices(actor.accountId).hosts.filter((host) => host !== defaultHost());
+    deps.domainChoices(actor.workspaceId).hosts.filter((host) => host !== defaultHost());
 
   return {
     /** The key as sent (Snip keeps only its hash); its maker's email (the workspace's name for an operator's key). */
     async user(actor: Actor, makerId: number | null, key: string): Promise<KuttUser> {
       const maker = makerId === null ? undefined : await deps.store.findUserById(makerId);
-      const email = maker?.email ?? (await deps.store.findWorkspaceById(actor.accountId))?.name ?? '';
+      const email = maker?.email ?? (await deps.store.findWorkspaceById(actor.workspaceId))?.name ?? '';
       return { apikey: key, email, domains: hostsOf(actor).map(domain) };
     },
 

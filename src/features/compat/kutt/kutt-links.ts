@@ -65,7 +65,7 @@ function patchOf(current: LinkResource, input: KuttEdit): PatchBody {
 }
 
 export function kuttLinks(deps: CompatDeps) {
-  const defaultHost = (actor: Actor) => deps.domainChoices(actor.accountId).chosen;
+  const defaultHost = (actor: Actor) => deps.domainChoices(actor.workspaceId).chosen;
   const shaped = (actor: Actor, link: LinkResource) => kuttLink(link, defaultHost(actor));
 
   /** The link a 305 names: the workspace's live link to the same target on the same domain. */
@@ -77,14 +77,14 @@ export function kuttLinks(deps: CompatDeps) {
 
   return {
     async list(actor: Actor, query: KuttListQuery): Promise<KuttList> {
-      const page = await deps.store.listLinks(actor.accountId, {
+      const page = await deps.store.listLinks(actor.workspaceId, {
         limit: query.limit,
         offset: query.skip,
         search: query.search,
         searchCodesAndTags: true,
         counted: true,
       });
-      const links = await linkResources(deps.store, deps.origins, actor.accountId, page.links);
+      const links = await linkResources(deps.store, deps.origins, actor.workspaceId, page.links);
       const host = defaultHost(actor);
       return {
         total: page.total ?? links.length,
@@ -129,10 +129,10 @@ export function kuttLinks(deps: CompatDeps) {
     /** The link with its visits of the last day, week, month and year. */
     async stats(actor: Actor, address: LinkAddress): Promise<KuttStats & KuttLink> {
       const missing = 'Link could not be found.';
-      const domainId = await orNotFound(() => deps.domainOf(actor.accountId, address.domain), missing);
-      const link = await deps.store.findLinkOfAccount(actor.accountId, domainId, address.code);
+      const domainId = await orNotFound(() => deps.domainOf(actor.workspaceId, address.domain), missing);
+      const link = await deps.store.findLinkOfWorkspace(actor.workspaceId, domainId, address.code);
       if (!link) throw kuttError(404, missing);
-      const [resource] = await linkResources(deps.store, deps.origins, actor.accountId, [link]);
+      const [resource] = await linkResources(deps.store, deps.origins, actor.workspaceId, [link]);
       if (!resource) throw kuttError(404, missing);
       return { ...(await kuttStats(deps.store, link.id, deps.now())), ...shaped(actor, resource) };
     },

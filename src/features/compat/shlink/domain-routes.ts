@@ -91,8 +91,8 @@ const health = (operationId: string) =>
 
 export function domainRoutes(app: FastifyInstance, deps: CompatDeps): void {
   app.get('/v3/domains', { config: keyNeed({ scope: undefined }), schema: LIST }, async (request) => {
-    const { accountId } = shlinkCaller(request).actor;
-    const { hosts, chosen } = deps.domainChoices(accountId);
+    const { workspaceId } = shlinkCaller(request).actor;
+    const { hosts, chosen } = deps.domainChoices(workspaceId);
     const data = [chosen, ...hosts.filter((host) => host !== chosen)].map((domain) => ({
       domain,
       isDefault: domain === chosen,

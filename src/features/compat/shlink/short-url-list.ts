@@ -62,7 +62,7 @@ interface ListAsk {
 }
 
 /** The filters of the request, every invalid one named at once. */
-function readFilters(deps: CompatDeps, accountId: number, raw: Fields): ListAsk {
+function readFilters(deps: CompatDeps, workspaceId: number, raw: Fields): ListAsk {
   const invalid = new Invalid();
   const ask = strictPage(raw, invalid, LIST_CAP);
   // In the order of Shlink's own list parameters, so the invalid elements are named as it names them.
@@ -85,7 +85,7 @@ function readFilters(deps: CompatDeps, accountId: number, raw: Fields): ListAsk 
   let none = false;
   if (domain !== undefined && domain !== '') {
     try {
-      domainId = deps.domainOf(accountId, domain === 'DEFAULT' ? undefined : domain);
+      domainId = deps.domainOf(workspaceId, domain === 'DEFAULT' ? undefined : domain);
     } catch (error) {
       if (!(error instanceof Refusal)) throw error;
       none = true;
@@ -106,13 +106,13 @@ function readFilters(deps: CompatDeps, accountId: number, raw: Fields): ListAsk 
 }
 
 /** The page's links, read a chunk at a time, and how many match in all. */
-async function readLinks(deps: CompatDeps, accountId: number, { ask, query }: ListAsk) {
+async function readLinks(deps: CompatDeps, workspaceId: number, { ask, query }: ListAsk) {
   const links: Link[] = [];
   let total = 0;
   while (links.length < ask.size) {
     const limit = Math.min(CHUNK, ask.size - links.length);
     const first = links.length === 0;
-    const page = await deps.store.listLinks(accountId, {
+    const page = await deps.store.listLinks(workspaceId, {
       ...query,
       offset: offsetOf(ask) + links.length,
       limit,
@@ -127,14 +127,14 @@ async function readLinks(deps: CompatDeps, accountId: number, { ask, query }: Li
 
 export async function listShortUrls(
   deps: CompatDeps,
-  accountId: number,
+  workspaceId: number,
   raw: Fields,
 ): Promise<{ data: ShlinkShortUrl[]; pagination: Pagination }> {
-  const asked = readFilters(deps, accountId, raw);
+  const asked = readFilters(deps, workspaceId, raw);
   if (asked.none) return { data: [], pagination: pagination(asked.ask, 0, 0) };
-  const { links, total } = await readLinks(deps, accountId, asked);
-  const defaultHost = deps.domainChoices(accountId).chosen;
-  const resources = await linkResources(deps.store, deps.origins, accountId, links);
+  const { links, total } = await readLinks(deps, workspaceId, asked);
+  const defaultHost = deps.domainChoices(workspaceId).chosen;
+  const resources = await linkResources(deps.store, deps.origins, workspaceId, links);
   const data = resources.map((link) => shortUrlOf(link, defaultHost));
   return { data, pagination: pagination(asked.ask, total, data.length) };
 }

@@ -18,11 +18,11 @@ function wantsText(request: FastifyRequest): boolean {
 }
 
 export function shortUrlRoutes(app: FastifyInstance, deps: CompatDeps): void {
-  const defaultHost = (accountId: number) => deps.domainChoices(accountId).chosen;
+  const defaultHost = (workspaceId: number) => deps.domainChoices(workspaceId).chosen;
 
   app.get('/v3/short-urls', { config: keyNeed({ scope: 'links:read' }), schema: LIST }, async (request) => {
-    const { accountId } = shlinkCaller(request).actor;
-    return { shortUrls: await listShortUrls(deps, accountId, request.query as Fields) };
+    const { workspaceId } = shlinkCaller(request).actor;
+    return { shortUrls: await listShortUrls(deps, workspaceId, request.query as Fields) };
   });
 
   app.post(
@@ -31,7 +31,7 @@ export function shortUrlRoutes(app: FastifyInstance, deps: CompatDeps): void {
     async (request) => {
       const { actor } = shlinkCaller(request);
       const link = await createShortUrl(deps, actor, readCreate(request.body, deps.now()), request.ip);
-      return shortUrlOf(link, defaultHost(actor.accountId));
+      return shortUrlOf(link, defaultHost(actor.workspaceId));
     },
   );
 
@@ -44,7 +44,7 @@ export function shortUrlRoutes(app: FastifyInstance, deps: CompatDeps): void {
       const ask = readCreate({ longUrl: Array.isArray(longUrl) ? longUrl.at(-1) : longUrl }, deps.now());
       // The one-step form carries the long URL alone: the link already made for it is its answer.
       const link = await createShortUrl(deps, actor, { ...ask, findIfExists: true }, request.ip);
-      const shortUrl = shortUrlOf(link, defaultHost(actor.accountId));
+      const shortUrl = shortUrlOf(link, defaultHost(actor.workspaceId));
       return wantsText(request) ? reply.type('text/plain').send(shortUrl.shortUrl) : shortUrl;
     },
   );
@@ -56,7 +56,7 @@ export function shortUrlRoutes(app: FastifyInstance, deps: CompatDeps): void {
       const { actor } = shlinkCaller(request);
       const address = addressOf(request.params, request.query);
       const link = await onShortUrl(address, () => deps.links.get(actor, address));
-      return shortUrlOf(link, defaultHost(actor.accountId));
+      return shortUrlOf(link, defaultHost(actor.workspaceId));
     },
   );
 
@@ -67,7 +67,7 @@ export function shortUrlRoutes(app: FastifyInstance, deps: CompatDeps): void {
       const { actor } = shlinkCaller(request);
       const address = addressOf(request.params, request.query);
       const link = await editShortUrl(deps, actor, address, readEdit(request.body, deps.now()));
-      return shortUrlOf(link, defaultHost(actor.accountId));
+      return shortUrlOf(link, defaultHost(actor.workspaceId));
     },
   );
 

@@ -28,7 +28,7 @@ const ORDERS: Readonly<Record<string, TagOrder>> = {
 };
 
 /** The tags asked for: searched, ordered (`field-ASC|DESC`, by name by default) and paged. */
-async function tagsAsked(deps: CompatDeps, accountId: number, raw: Fields, fields: readonly string[]) {
+async function tagsAsked(deps: CompatDeps, workspaceId: number, raw: Fields, fields: readonly string[]) {
   const invalid = new Invalid();
   const ask = lenientPage(raw, invalid, TAGS_CAP);
   const search = invalid.take('searchTerm', queryText(raw, 'searchTerm'));
@@ -39,7 +39,7 @@ async function tagsAsked(deps: CompatDeps, accountId: number, raw: Fields, field
   const compare = fields.includes(field) ? ORDERS[field] : undefined;
   if (!compare || (direction !== 'ASC' && direction !== 'DESC')) invalid.note('orderBy');
   invalid.done();
-  const stats = await deps.store.tagStats(accountId, search?.trim() || undefined);
+  const stats = await deps.store.tagStats(workspaceId, search?.trim() || undefined);
   const byName = ORDERS.tag as TagOrder;
   const sign = direction === 'DESC' ? -1 : 1;
   stats.sort((a, b) => sign * ((compare as TagOrder)(a, b) || byName(a, b)));
@@ -51,8 +51,8 @@ export function tagRoutes(app: FastifyInstance, deps: CompatDeps): void {
     '/v3/tags',
     { config: keyNeed({ scope: 'links:read' }), schema: docs.LIST_TAGS },
     async (request) => {
-      const { accountId } = shlinkCaller(request).actor;
-      const page = await tagsAsked(deps, accountId, request.query as Fields, ['tag']);
+      const { workspaceId } = shlinkCaller(request).actor;
+      const page = await tagsAsked(deps, workspaceId, request.query as Fields, ['tag']);
       return { tags: { data: page.data.map((stat) => stat.tag), pagination: page.pagination } };
     },
   );
@@ -61,8 +61,8 @@ export function tagRoutes(app: FastifyInstance, deps: CompatDeps): void {
     '/v3/tags/stats',
     { config: keyNeed({ scope: 'links:read' }), schema: docs.TAG_STATS },
     async (request) => {
-      const { accountId } = shlinkCaller(request).actor;
-      const page = await tagsAsked(deps, accountId, request.query as Fields, Object.keys(ORDERS));
+      const { workspaceId } = shlinkCaller(request).actor;
+      const page = await tagsAsked(deps, workspaceId, request.query as Fields, Object.keys(ORDERS));
       const data = page.data.map((stat) => ({
         tag: stat.tag,
         shortUrlsCount: stat.links,
@@ -74,7 +74,7 @@ export function tagRoutes(app: FastifyInstance, deps: CompatDeps): void {
 
   const rename = keyNeed({ scope: 'links:write', tagOperation: 'rename' });
   app.put('/v3/tags', { config: rename, schema: docs.RENAME_TAG }, async (request, reply) => {
-    const { accountId } = shlinkCaller(request).actor;
+    const { workspaceId } = shlinkCaller(request).actor;
     const body = bodyFields(request.body) ?? {};
     const invalid = new Invalid();
     const oldName = invalid.take('oldName', bodyText(body, 'oldName'));
@@ -83,7 +83,7 @@ export function tagRoutes(app: FastifyInstance, deps: CompatDeps): void {
     if (!oldName) invalid.note('oldName');
     if (!newName || !validTag(newName)) invalid.note('newName');
     invalid.done();
-    const result = await deps.store.renameTag(accountId, oldName as string, newName as string);
+    const result = await deps.store.renameTag(workspaceId, oldName as string, newName as string);
     if (result === 'missing') throw tagNotFound(oldName as string);
     if (result === 'taken') throw tagConflict(oldName as string, newName as string);
     return reply.code(204).send();
@@ -91,11 +91,11 @@ export function tagRoutes(app: FastifyInstance, deps: CompatDeps): void {
 
   const remove = keyNeed({ scope: 'links:write', tagOperation: 'delete' });
   app.delete('/v3/tags', { config: remove, schema: docs.DELETE_TAGS }, async (request, reply) => {
-    const { accountId } = shlinkCaller(request).actor;
+    const { workspaceId } = shlinkCaller(request).actor;
     const invalid = new Invalid();
     const tags = invalid.take('tags', queryList(request.query as Fields, 'tags')) ?? [];
     invalid.done();
-    await deps.store.deleteTags(accountId, tags);
+    await deps.store.deleteTags(workspaceId, tags);
     return reply.code(204).send();
   });
 }

@@ -87,13 +87,13 @@ export function readVisitQuery(raw: Fields) {
 /** One page of the workspace's visits matching `filter`, each naming the short URL visited. */
 export async function visitsPage(
   deps: CompatDeps,
-  accountId: number,
+  workspaceId: number,
   read: ReturnType<typeof readVisitQuery>,
   filter: Pick<VisitQuery, 'linkId' | 'tag' | 'domainId'>,
 ): Promise<VisitsPage> {
   read.invalid.done();
   const { ask, from, to } = read;
-  const { visits, total } = await deps.store.listVisits(accountId, {
+  const { visits, total } = await deps.store.listVisits(workspaceId, {
     ...filter,
     from,
     to,

@@ -21,13 +21,13 @@ const STATS = keyNeed({ scope: 'stats:read' });
 /** `domain=` of a visits filter: none, DEFAULT or a host; `none` for one the workspace does not see. */
 function domainFilter(
   deps: CompatDeps,
-  accountId: number,
+  workspaceId: number,
   raw: Fields,
 ): { domainId?: number; none: boolean } {
   const named = queryText(raw, 'domain');
   if (named === undefined || named === BAD || named === '') return { none: false };
   try {
-    return { domainId: deps.domainOf(accountId, named === 'DEFAULT' ? undefined : named), none: false };
+    return { domainId: deps.domainOf(workspaceId, named === 'DEFAULT' ? undefined : named), none: false };
   } catch (error) {
     if (error instanceof Refusal) return { none: true };
     throw error;
@@ -45,49 +45,49 @@ function visitsOfOne(app: FastifyInstance, deps: CompatDeps): void {
     '/v3/short-urls/:shortCode/visits',
     { config: STATS, schema: docs.SHORT_URL_VISITS },
     async (request) => {
-      const { accountId } = shlinkCaller(request).actor;
+      const { workspaceId } = shlinkCaller(request).actor;
       const read = readVisitQuery(request.query as Fields);
       const address = addressOf(request.params, request.query);
       const link = await onShortUrl(address, async () => {
-        const domainId = deps.domainOf(accountId, address.domain);
-        return deps.store.findLinkOfAccount(accountId, domainId, address.code);
+        const domainId = deps.domainOf(workspaceId, address.domain);
+        return deps.store.findLinkOfWorkspace(workspaceId, domainId, address.code);
       });
       if (!link) throw shortUrlNotFound(address.code, address.domain);
-      return { visits: await visitsPage(deps, accountId, read, { linkId: link.id }) };
+      return { visits: await visitsPage(deps, workspaceId, read, { linkId: link.id }) };
     },
   );
 
   app.get('/v3/tags/:tag/visits', { config: STATS, schema: docs.TAG_VISITS }, async (request) => {
-    const { accountId } = shlinkCaller(request).actor;
+    const { workspaceId } = shlinkCaller(request).actor;
     const tag = String((request.params as { tag?: unknown }).tag ?? '');
     const read = readVisitQuery(request.query as Fields);
-    const stats = await deps.store.tagStats(accountId, tag);
+    const stats = await deps.store.tagStats(workspaceId, tag);
     if (!stats.some((stat) => stat.tag === tag)) throw tagNotFound(tag);
-    const { domainId, none } = domainFilter(deps, accountId, request.query as Fields);
-    return { visits: none ? noVisits(read) : await visitsPage(deps, accountId, read, { tag, domainId }) };
+    const { domainId, none } = domainFilter(deps, workspaceId, request.query as Fields);
+    return { visits: none ? noVisits(read) : await visitsPage(deps, workspaceId, read, { tag, domainId }) };
   });
 
   app.get('/v3/domains/:domain/visits', { config: STATS, schema: docs.DOMAIN_VISITS }, async (request) => {
-    const { accountId } = shlinkCaller(request).actor;
+    const { workspaceId } = shlinkCaller(request).actor;
     const authority = String((request.params as { domain?: unknown }).domain ?? '');
     const read = readVisitQuery(request.query as Fields);
     let domainId: number;
     try {
-      domainId = deps.domainOf(accountId, authority === 'DEFAULT' ? undefined : authority);
+      domainId = deps.domainOf(workspaceId, authority === 'DEFAULT' ? undefined : authority);
     } catch (error) {
       throw error instanceof Refusal ? domainNotFound(authority) : error;
     }
-    return { visits: await visitsPage(deps, accountId, read, { domainId }) };
+    return { visits: await visitsPage(deps, workspaceId, read, { domainId }) };
   });
 }
 
 /** Every visit of the workspace, the overview, and the orphan visits Snip has none of. */
 function visitsOfAll(app: FastifyInstance, deps: CompatDeps): void {
   app.get('/v3/visits/non-orphan', { config: STATS, schema: docs.NON_ORPHAN_VISITS }, async (request) => {
-    const { accountId } = shlinkCaller(request).actor;
+    const { workspaceId } = shlinkCaller(request).actor;
     const read = readVisitQuery(request.query as Fields);
-    const { domainId, none } = domainFilter(deps, accountId, request.query as Fields);
-    return { visits: none ? noVisits(read) : await visitsPage(deps, accountId, read, { domainId }) };
+    const { domainId, none } = domainFilter(deps, workspaceId, request.query as Fields);
+    return { visits: none ? noVisits(read) : await visitsPage(deps, workspaceId, read, { domainId }) };
   });
 
   app.get('/v3/visits/orphan', { config: STATS, schema: docs.ORPHAN_VISITS }, async (request) => {
@@ -98,9 +98,9 @@ function visitsOfAll(app: FastifyInstance, deps: CompatDeps): void {
   });
 
   app.get('/v3/visits', { config: STATS, schema: docs.OVERVIEW }, async (request) => {
-    const { accountId } = shlinkCaller(request).actor;
+    const { workspaceId } = shlinkCaller(request).actor;
     const end = (Math.floor(deps.now() / DAY_MS) + 1) * DAY_MS;
-    const { totals } = await deps.store.stats({ accountId }, { from: 0, to: end, interval: 'day' });
+    const { totals } = await deps.store.stats({ workspaceId }, { from: 0, to: end, interval: 'day' });
     const none = summaryOf(0, 0);
     return { visits: { nonOrphanVisits: summaryOf(totals.clicks, totals.botHits), orphanVisits: none } };
   });

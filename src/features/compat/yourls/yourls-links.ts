@@ -67,10 +67,10 @@ export async function findLink(
   if (!LINK_CODE_PATTERN.test(keyword)) return { keyword };
   let domainId: number;
   try {
-    domainId = deps.domainOf(actor.accountId, host);
+    domainId = deps.domainOf(actor.workspaceId, host);
   } catch (error) {
     if (error instanceof Refusal) return { keyword };
     throw error;
   }
-  return { keyword, link: await deps.store.findLinkOfAccount(actor.accountId, domainId, keyword) };
+  return { keyword, link: await deps.store.findLinkOfWorkspace(actor.workspaceId, domainId, keyword) };
 }

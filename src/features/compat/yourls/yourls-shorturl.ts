@@ -50,7 +50,7 @@ async function alreadyThere(call: YourlsCall, url: string, refusal: Refusal): Pr
   if (code === undefined || domainId === undefined) {
     return { members: failedAdd('error:noloop', 'URL is a short URL', 400, refusal.code) };
   }
-  const link = await deps.store.findLinkOfAccount(actor.accountId, domainId, code);
+  const link = await deps.store.findLinkOfWorkspace(actor.workspaceId, domainId, code);
   const short = shortUrl(deps.origins, { domainId, code });
   const site = short.replace(/^https?:\/\//, '');
   const message = `${trimLong(url)} already exists in database (short URL: ${site})`;

@@ -32,8 +32,8 @@ async function totals(call: YourlsCall): Promise<YourlsMembers> {
   const { deps, actor } = call;
   const to = (Math.floor(deps.now() / DAY_MS) + 1) * DAY_MS;
   const [links, stored] = await Promise.all([
-    deps.store.countLiveLinks(actor.accountId),
-    deps.store.stats({ accountId: actor.accountId }, { from: 0, to, interval: 'day' }),
+    deps.store.countLiveLinks(actor.workspaceId),
+    deps.store.stats({ workspaceId: actor.workspaceId }, { from: 0, to, interval: 'day' }),
   ]);
   return { total_links: links, total_clicks: stored.totals.clicks };
 }
@@ -50,12 +50,12 @@ function shuffled<T>(items: T[]): T[] {
 async function pageOf(call: YourlsCall, order: Order, limit: number, start: number) {
   const { deps, actor } = call;
   if (order !== 'random') {
-    return (await deps.store.listLinks(actor.accountId, { ...order, offset: start, limit, counted: false }))
+    return (await deps.store.listLinks(actor.workspaceId, { ...order, offset: start, limit, counted: false }))
       .links;
   }
-  const count = await deps.store.countLiveLinks(actor.accountId);
+  const count = await deps.store.countLiveLinks(actor.workspaceId);
   const offset = Math.floor(Math.random() * (Math.max(0, count - limit) + 1));
-  const page = await deps.store.listLinks(actor.accountId, {
+  const page = await deps.store.listLinks(actor.workspaceId, {
     order: 'created',
     offset,
     limit,

@@ -105,7 +105,7 @@ type Patch = { https?: boolean; root_redirect?: string | null; not_found_redirec
 export async function domainRoutes(v1: FastifyInstance, options: DomainRouteOptions): Promise<void> {
   const { domains } = options;
   const workspaceOf = async (request: FastifyRequest): Promise<Workspace> => {
-    const workspace = await options.store.findWorkspaceById(callerOf(request).actor.accountId);
+    const workspace = await options.store.findWorkspaceById(callerOf(request).actor.workspaceId);
     if (!workspace) throw new Refusal('303');
     return workspace;
   };

@@ -1,6 +1,6 @@
 import type { Actor, Group } from '../../../core/entities.ts';
 import type { Store } from '../../../core/ports/store.ts';
-import type { AccountGroups } from '../account-groups.ts';
+import type { WorkspaceGroups } from '../workspace-groups.ts';
 import type { GroupResource } from './group-schemas.ts';
 
 /** The groups of the management API (docs/api.md §7.3), as resources; the routes only carry them. */
@@ -11,15 +11,15 @@ export function groupResource(group: Group, links: number): GroupResource {
 
 export interface GroupsApiDeps {
   store: Pick<Store, 'listGroups' | 'countLinksPerGroup'>;
-  groups: AccountGroups;
+  groups: WorkspaceGroups;
 }
 
 export function groupsApi({ store, groups }: GroupsApiDeps) {
   return {
     async list(actor: Actor) {
       const [all, counts] = await Promise.all([
-        store.listGroups(actor.accountId),
-        store.countLinksPerGroup(actor.accountId),
+        store.listGroups(actor.workspaceId),
+        store.countLinksPerGroup(actor.workspaceId),
       ]);
       return {
         items: all.reverse().map((group) => groupResource(group, counts.get(group.id) ?? 0)),
@@ -28,17 +28,17 @@ export function groupsApi({ store, groups }: GroupsApiDeps) {
     },
 
     async create(actor: Actor, name: string, apiId: string | undefined): Promise<GroupResource> {
-      return groupResource(await groups.create({ id: actor.accountId }, name, apiId), 0);
+      return groupResource(await groups.create({ id: actor.workspaceId }, name, apiId), 0);
     },
 
     async patch(actor: Actor, id: number, change: { name?: string; apiId?: string }): Promise<GroupResource> {
-      const group = await groups.update({ id: actor.accountId }, id, change);
-      const counts = await store.countLinksPerGroup(actor.accountId);
+      const group = await groups.update({ id: actor.workspaceId }, id, change);
+      const counts = await store.countLinksPerGroup(actor.workspaceId);
       return groupResource(group, counts.get(group.id) ?? 0);
     },
 
     async remove(actor: Actor, id: number): Promise<void> {
-      await groups.delete({ id: actor.accountId }, id);
+      await groups.delete({ id: actor.workspaceId }, id);
     },
   };
 }

@@ -1,7 +1,7 @@
 import type { Store } from '../../../core/ports/store.ts';
 import type { Command } from '../../../terminal/command.ts';
 import { personalWorkspace } from '../../workspaces/index.ts';
-import { accountGroups } from '../account-groups.ts';
+import { workspaceGroups } from '../workspace-groups.ts';
 
 /** `snip group …` (docs/api.md §6). */
 
@@ -29,7 +29,7 @@ export function groupOperations(store: Store) {
   return {
     async createGroup(email: string, name: string, apiId?: string) {
       const account = await personalWorkspace(store, email);
-      return accountGroups(store).create(account, name, apiId);
+      return workspaceGroups(store).create(account, name, apiId);
     },
   };
 }

@@ -5,10 +5,10 @@ import { workspacePath } from '../../../web/frame.ts';
 import type { PageError } from '../../../web/notices.ts';
 import { refusedOn } from '../../../web/page-refusals.ts';
 import { type InWorkspace, type WorkspaceDeps, workspaceForm } from '../../../web/session/workspace-pages.ts';
-import type { AccountGroups } from '../account-groups.ts';
+import type { WorkspaceGroups } from '../workspace-groups.ts';
 
 export interface GroupFormOptions extends WorkspaceDeps {
-  groups: AccountGroups;
+  groups: WorkspaceGroups;
   /** The page the forms are on, again, with why a change was refused. */
   refused(
     request: FastifyRequest,

@@ -15,15 +15,15 @@ export function pageCursors(key: Buffer) {
   const mac = (payload: string) => createHmac('sha256', key).update(payload).digest().subarray(0, MAC_BYTES);
 
   return {
-    issue(accountId: number, position: LinkPosition): string {
-      const payload = Buffer.from(JSON.stringify([accountId, position.value, position.id])).toString(
+    issue(workspaceId: number, position: LinkPosition): string {
+      const payload = Buffer.from(JSON.stringify([workspaceId, position.value, position.id])).toString(
         'base64url',
       );
       return `${payload}.${mac(payload).toString('base64url')}`;
     },
 
     /** The position a cursor names, or a 300 Refusal. */
-    read(accountId: number, cursor: string): LinkPosition {
+    read(workspaceId: number, cursor: string): LinkPosition {
       const refused = () => new Refusal('300', 'The cursor is not one this Snip issued for this account.');
       const [payload = '', signature = '', ...rest] = cursor.split('.');
       if (rest.length > 0 || !/^[A-Za-z0-9_-]+$/.test(payload)) throw refused();
@@ -36,7 +36,7 @@ export function pageCursors(key: Buffer) {
       } catch {
         throw refused();
       }
-      if (!Array.isArray(decoded) || decoded.length !== 3 || decoded[0] !== accountId) throw refused();
+      if (!Array.isArray(decoded) || decoded.length !== 3 || decoded[0] !== workspaceId) throw refused();
       const [, value, id] = decoded as [number, unknown, unknown];
       if (!Number.isSafeInteger(value) || !Number.isSafeInteger(id)) throw refused();
       return { value: value as number, id: id as number };

@@ -18,7 +18,7 @@ import { linkResources } from './resources.ts';
 /** The management API's links (docs/api.md §7.3), as resources; the routes only carry them. */
 
 export interface LinksApiDeps {
-  store: Pick<Store, 'findLinkOfAccount' | 'listLinks' | 'tagsOf' | 'listGroups' | 'findGroupOfAccount'>;
+  store: Pick<Store, 'findLinkOfWorkspace' | 'listLinks' | 'tagsOf' | 'listGroups' | 'findGroupOfWorkspace'>;
   createLinkAs: CreateLinkAs;
   editor: LinkEditor;
   cursors: PageCursors;
@@ -55,10 +55,10 @@ export function linksApi(deps: LinksApiDeps) {
   const exports = csvExports((actor, domainId?: number) => linksCsv(store, origins, actor, domainId));
   /** `?domain=` as a filter: only when given. */
   const filterOf = (actor: Actor, domain: string | undefined) =>
-    domain === undefined ? undefined : deps.domainOf(actor.accountId, domain);
+    domain === undefined ? undefined : deps.domainOf(actor.workspaceId, domain);
 
-  async function resource(accountId: number, link: Link): Promise<LinkResource> {
-    const [one] = await linkResources(store, origins, accountId, [link]);
+  async function resource(workspaceId: number, link: Link): Promise<LinkResource> {
+    const [one] = await linkResources(store, origins, workspaceId, [link]);
     if (!one) throw new Error('a link without its resource');
     return one;
   }
@@ -66,10 +66,11 @@ export function linksApi(deps: LinksApiDeps) {
   return {
     async list(actor: Actor, query: ListLinksQueryType) {
       const limit = query.limit ?? 50;
-      const after = query.cursor === undefined ? undefined : deps.cursors.read(actor.accountId, query.cursor);
+      const after =
+        query.cursor === undefined ? undefined : deps.cursors.read(actor.workspaceId, query.cursor);
       const group =
-        query.group === undefined ? undefined : await groupOrRefuse(store, actor.accountId, query.group);
-      const page = await store.listLinks(actor.accountId, {
+        query.group === undefined ? undefined : await groupOrRefuse(store, actor.workspaceId, query.group);
+      const page = await store.listLinks(actor.workspaceId, {
         domainId: filterOf(actor, query.domain),
         groupId: group?.id,
         search: query.q,
@@ -81,19 +82,19 @@ export function linksApi(deps: LinksApiDeps) {
       });
       const last = page.links.at(-1);
       return {
-        items: await linkResources(store, origins, actor.accountId, page.links),
+        items: await linkResources(store, origins, actor.workspaceId, page.links),
         next_cursor:
           page.more && last
-            ? deps.cursors.issue(actor.accountId, { value: last.createdAt.getTime(), id: last.id })
+            ? deps.cursors.issue(actor.workspaceId, { value: last.createdAt.getTime(), id: last.id })
             : null,
       };
     },
 
     async get(actor: Actor, { code, domain }: LinkAddress): Promise<LinkResource> {
-      const domainId = deps.domainOf(actor.accountId, domain);
-      const link = await store.findLinkOfAccount(actor.accountId, domainId, code);
+      const domainId = deps.domainOf(actor.workspaceId, domain);
+      const link = await store.findLinkOfWorkspace(actor.workspaceId, domainId, code);
       if (!link) throw noSuchLink();
-      return resource(actor.accountId, link);
+      return resource(actor.workspaceId, link);
     },
 
     async create(actor: Actor, body: CreateLinkBodyType, clientAddress: string): Promise<LinkResource> {
@@ -107,7 +108,7 @@ export function linksApi(deps: LinksApiDeps) {
         ...ruleFields(body),
         clientAddress,
       });
-      return resource(actor.accountId, link);
+      return resource(actor.workspaceId, link);
     },
 
     async patch(actor: Actor, { code, domain }: LinkAddress, body: PatchLinkBodyType): Promise<LinkResource> {
@@ -118,12 +119,12 @@ export function linksApi(deps: LinksApiDeps) {
         tags: body.tags,
         ...ruleFields(body),
       };
-      const domainId = deps.domainOf(actor.accountId, domain);
-      return resource(actor.accountId, await deps.editor.edit(actor.accountId, domainId, code, patch));
+      const domainId = deps.domainOf(actor.workspaceId, domain);
+      return resource(actor.workspaceId, await deps.editor.edit(actor.workspaceId, domainId, code, patch));
     },
 
     async remove(actor: Actor, { code, domain }: LinkAddress): Promise<void> {
-      await deps.editor.remove(actor.accountId, deps.domainOf(actor.accountId, domain), code);
+      await deps.editor.remove(actor.workspaceId, deps.domainOf(actor.workspaceId, domain), code);
     },
 
     /** A stream of CSV (only `?domain=`'s links when given); 429 while the account has as many exports under way as it may. */

@@ -39,12 +39,12 @@ export async function* linksCsv(
   /** Only the links on this domain. */
   domainId?: number,
 ): AsyncGenerator<string> {
-  const groups = await groupsById(store, actor.accountId);
+  const groups = await groupsById(store, actor.workspaceId);
   yield csvLine(LINK_CSV_COLUMNS);
   let after: { value: number; id: number } | undefined;
   for (;;) {
     const query = { limit: EXPORT_PAGE, after, counted: false, domainId };
-    const page = await store.listLinks(actor.accountId, query);
+    const page = await store.listLinks(actor.workspaceId, query);
     const tags = await store.tagsOf(page.links.map((link) => link.id));
     let chunk = '';
     for (const link of page.links) {
@@ -80,7 +80,7 @@ export async function* linksCsv(
 export function csvExports<A extends unknown[]>(read: (actor: Actor, ...rest: A) => AsyncGenerator<string>) {
   const running = new Map<number, number>();
   return (actor: Actor, ...rest: A): Readable => {
-    const held = running.get(actor.accountId) ?? 0;
+    const held = running.get(actor.workspaceId) ?? 0;
     if (held >= EXPORTS_PER_ACCOUNT) {
       throw new Refusal(
         '429',
@@ -90,12 +90,12 @@ export function csvExports<A extends unknown[]>(read: (actor: Actor, ...rest: A)
         },
       );
     }
-    running.set(actor.accountId, held + 1);
+    running.set(actor.workspaceId, held + 1);
     const stream = Readable.from(read(actor, ...rest));
     stream.once('close', () => {
-      const left = (running.get(actor.accountId) ?? 1) - 1;
-      if (left > 0) running.set(actor.accountId, left);
-      else running.delete(actor.accountId);
+      const left = (running.get(actor.workspaceId) ?? 1) - 1;
+      if (left > 0) running.set(actor.workspaceId, left);
+      else running.delete(actor.workspaceId);
     });
     return stream;
   };

@@ -38,20 +38,20 @@ export function linkResource(
 export type ResourceStore = Pick<Store, 'listGroups' | 'tagsOf'>;
 
 /** The groups of an account by ID, read once for a page of links. */
-export async function groupsById(store: ResourceStore, accountId: number): Promise<Map<number, Group>> {
-  return new Map((await store.listGroups(accountId)).map((group) => [group.id, group]));
+export async function groupsById(store: ResourceStore, workspaceId: number): Promise<Map<number, Group>> {
+  return new Map((await store.listGroups(workspaceId)).map((group) => [group.id, group]));
 }
 
 /** Links of one account as resources, their groups and tags read once for all of them. */
 export async function linkResources(
   store: ResourceStore,
   origins: LinkOrigins,
-  accountId: number,
+  workspaceId: number,
   links: readonly Link[],
 ): Promise<LinkResource[]> {
   if (links.length === 0) return [];
   const [groups, tags] = await Promise.all([
-    groupsById(store, accountId),
+    groupsById(store, workspaceId),
     store.tagsOf(links.map((link) => link.id)),
   ]);
   return links.map((link) =>

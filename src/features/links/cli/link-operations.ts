@@ -22,11 +22,11 @@ export interface LinkDetails {
 
 export function linkOperations(store: Store) {
   /** Links of one account, with their groups and tags read once for all of them. */
-  async function detailed(accountId: number, links: readonly Link[]): Promise<LinkDetails[]> {
+  async function detailed(workspaceId: number, links: readonly Link[]): Promise<LinkDetails[]> {
     if (links.length === 0) return [];
     const [tags, groups] = await Promise.all([
       store.tagsOf(links.map((link) => link.id)),
-      store.listGroups(accountId),
+      store.listGroups(workspaceId),
     ]);
     const byId = new Map(groups.map((group) => [group.id, group]));
     return links.map((link) => ({
@@ -59,22 +59,22 @@ export function linkOperations(store: Store) {
 
     async show(domainId: number, code: string): Promise<LinkDetails> {
       const link = await liveLink(domainId, code);
-      const [details] = await detailed(link.accountId, [link]);
+      const [details] = await detailed(link.workspaceId, [link]);
       return details as LinkDetails;
     },
 
     /** Changes the link with the API's checks; a refused change changes nothing. */
     async edit(editor: LinkEditor, domainId: number, code: string, patch: LinkPatch): Promise<LinkDetails> {
       const link = await liveLink(domainId, code);
-      const changed = await editor.edit(link.accountId, link.domainId, code, patch);
-      const [details] = await detailed(changed.accountId, [changed]);
+      const changed = await editor.edit(link.workspaceId, link.domainId, code, patch);
+      const [details] = await detailed(changed.workspaceId, [changed]);
       return details as LinkDetails;
     },
 
     /** Soft delete: the code answers 404 and is never issued again. */
     async remove(editor: LinkEditor, domainId: number, code: string): Promise<void> {
       const link = await liveLink(domainId, code);
-      await editor.remove(link.accountId, link.domainId, code);
+      await editor.remove(link.workspaceId, link.domainId, code);
     },
   };
 }

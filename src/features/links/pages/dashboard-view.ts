@@ -11,7 +11,7 @@ import {
   type WorkspaceDeps,
   workspaceFrame,
 } from '../../../web/session/workspace-pages.ts';
-import type { AccountGroups } from '../../groups/index.ts';
+import type { WorkspaceGroups } from '../../groups/index.ts';
 import type { BulkLinks } from '../bulk-links.ts';
 import type { CreateLinkFor, LinkEditor } from '../link-requests.ts';
 import type { DashboardService, LinkFilter } from './dashboard.ts';
@@ -23,7 +23,7 @@ import { PREVIEW_CARD_POLICY } from './preview-card.ts';
 
 export interface DashboardRouteOptions extends WorkspaceDeps {
   dashboard: DashboardService;
-  groups: AccountGroups;
+  groups: WorkspaceGroups;
   /** Creating a link with every check of /create, for the signed-in account. */
   createLinkFor: CreateLinkFor;
   /** Many links at once: the bulk create's rows (docs/api.md §16). */

@@ -4,7 +4,7 @@ import { UnavailableError } from '../../../core/errors.ts';
 import type { LinkOrder, LinkPage, LinkPosition } from '../../../core/link-query.ts';
 import type { WindowCounter } from '../../../core/ports/shared-state.ts';
 import type { Store } from '../../../core/ports/store.ts';
-import { accountRateWindow, secondsUntil, windowAt } from '../../../core/rate-window.ts';
+import { secondsUntil, windowAt, workspaceRateWindow } from '../../../core/rate-window.ts';
 import type { LinkPatch } from '../link-requests.ts';
 import { type CampaignForm, campaignChanges } from './campaign-form.ts';
 import { type ClickSeries, clickSeries, lastDays } from './click-series.ts';
@@ -125,9 +125,9 @@ export interface DashboardOptions {
     | 'listGroups'
     | 'countLiveLinks'
     | 'findMainKey'
-    | 'dailyClicksOfAccount'
+    | 'dailyClicksOfWorkspace'
     | 'dailyClicksOfLink'
-    | 'findLinkOfAccount'
+    | 'findLinkOfWorkspace'
     | 'tagsOf'
   >;
   /** The counter /create spends, read without spending. */
@@ -138,11 +138,11 @@ export interface DashboardOptions {
 /** The account acting itself, in the window its live key spends (the API's and the dashboard's). */
 async function actorOf(store: DashboardOptions['store'], account: Workspace): Promise<Actor> {
   const key = await store.findMainKey(account.id);
-  return { keyId: key?.id ?? 0, accountId: account.id, plan: account.plan };
+  return { keyId: key?.id ?? 0, workspaceId: account.id, plan: account.plan };
 }
 
 async function usageOf(options: DashboardOptions, account: Workspace, at: number): Promise<Usage> {
-  const rate = accountRateWindow(await actorOf(options.store, account));
+  const rate = workspaceRateWindow(await actorOf(options.store, account));
   const window = windowAt(at, HOUR_MS);
   // The request window lives in shared state; while that cannot answer the page still renders,
   // with the figure shown as unavailable.
@@ -189,7 +189,7 @@ export function dashboardService(options: DashboardOptions) {
         }),
         store.listGroups(account.id),
         usageOf(options, account, now()),
-        chart((from, to) => store.dailyClicksOfAccount(account.id, from, to)),
+        chart((from, to) => store.dailyClicksOfWorkspace(account.id, from, to)),
         store.listLinks(account.id, { order: 'clicks', limit: TOP_LINKS }),
       ]);
       return {
@@ -206,7 +206,7 @@ export function dashboardService(options: DashboardOptions) {
 
     /** One link of the account with its clicks over time; undefined for anyone else's or a deleted one. */
     async link(account: Workspace, domainId: number, code: string): Promise<LinkDetail | undefined> {
-      const link = await store.findLinkOfAccount(account.id, domainId, code);
+      const link = await store.findLinkOfWorkspace(account.id, domainId, code);
       if (!link) return undefined;
       const [groups, series, tags] = await Promise.all([
         store.listGroups(account.id),
@@ -225,7 +225,7 @@ export function dashboardService(options: DashboardOptions) {
 
     /** A live link of the account, without its chart. */
     async ownLink(account: Workspace, domainId: number, code: string): Promise<Link | undefined> {
-      return store.findLinkOfAccount(account.id, domainId, code);
+      return store.findLinkOfWorkspace(account.id, domainId, code);
     },
   };
 }

@@ -112,7 +112,7 @@ function cursorId(cursor: string | undefined): number | undefined {
 
 export async function webhookRoutes(v1: FastifyInstance, options: WebhookRouteOptions): Promise<void> {
   const { endpoints } = options;
-  const workspace = (request: FastifyRequest) => callerOf(request).actor.accountId;
+  const workspace = (request: FastifyRequest) => callerOf(request).actor.workspaceId;
   const by = (request: FastifyRequest) => apiAuditor(options.store, callerOf(request));
   const id = (request: FastifyRequest<Id>) => Number(request.params.id);
 

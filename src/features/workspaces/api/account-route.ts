@@ -48,15 +48,15 @@ async function makerEmail(store: AccountStore, caller: Authenticated): Promise<s
   const { userId } = caller.maker;
   const maker = userId === null ? undefined : await store.findUserById(userId);
   if (maker) return maker.email;
-  const owner = (await store.listMembers(caller.actor.accountId)).find((m) => m.role === 'owner');
+  const owner = (await store.listMembers(caller.actor.workspaceId)).find((m) => m.role === 'owner');
   return owner?.email ?? '';
 }
 
 export async function workspaceResource(store: AccountStore, caller: Authenticated) {
   const { actor, rate, maker } = caller;
   const [workspace, used, email] = await Promise.all([
-    store.findWorkspaceById(actor.accountId),
-    store.countLiveLinks(actor.accountId),
+    store.findWorkspaceById(actor.workspaceId),
+    store.countLiveLinks(actor.workspaceId),
     makerEmail(store, caller),
   ]);
   if (!workspace) throw new Refusal('303', 'The workspace of this key no longer exists.');

@@ -46,7 +46,7 @@ const route = (scope: Scope, operationId: string, summary: string, description: 
 export async function memberRoutes(v1: FastifyInstance, options: MemberRouteOptions): Promise<void> {
   const { members, invitations } = options;
   const workspaceOf = async (request: FastifyRequest): Promise<Workspace> => {
-    const workspace = await options.store.findWorkspaceById(callerOf(request).actor.accountId);
+    const workspace = await options.store.findWorkspaceById(callerOf(request).actor.workspaceId);
     if (!workspace) throw new Refusal('303');
     return workspace;
   };

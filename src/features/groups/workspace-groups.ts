@@ -7,8 +7,8 @@ import { groupFields } from './group-fields.ts';
 
 const taken = () => new Refusal('api-id-taken', 'another group of this account has that API identifier');
 
-export function accountGroups(
-  store: Pick<GroupStore, 'createGroup' | 'renameGroup' | 'deleteGroup' | 'findGroupOfAccount'>,
+export function workspaceGroups(
+  store: Pick<GroupStore, 'createGroup' | 'renameGroup' | 'deleteGroup' | 'findGroupOfWorkspace'>,
 ) {
   const notFound = () => new Refusal('not-found', 'no group of this account has that ID');
   return {
@@ -32,7 +32,7 @@ export function accountGroups(
       groupId: number,
       change: { name?: string; apiId?: string },
     ): Promise<Group> {
-      const group = await store.findGroupOfAccount(account.id, { id: groupId });
+      const group = await store.findGroupOfWorkspace(account.id, { id: groupId });
       if (!group) throw notFound();
       const fields = groupFields(change.name ?? group.name, change.apiId ?? group.apiId);
       const result = await store.renameGroup(account.id, groupId, fields.name, fields.apiId);
@@ -48,4 +48,4 @@ export function accountGroups(
   };
 }
 
-export type AccountGroups = ReturnType<typeof accountGroups>;
+export type WorkspaceGroups = ReturnType<typeof workspaceGroups>;
