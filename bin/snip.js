@@ -5,14 +5,24 @@
 // ~5 µs of CPU per redirect once the country database's code is loaded (docs/adr/017).
 // --max-semi-space-size=16: under the allocation rate of analytics V8 grew new space to 128 MB, with
 // no CPU gained; 16 MB semi-spaces keep ~200 MB of RSS off at equal CPU (docs/adr/018).
-import { main } from '../src/main.ts';
+// Plain JavaScript an older Node can parse: run by one (`node bin/snip.js` with the machine's own
+// node), it says so in one line instead of failing on the `.ts` import with a stack.
+const major = Number(process.versions.node.split('.')[0]);
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    if (code !== 0) process.exitCode = code;
-  },
-  (error) => {
-    process.stderr.write(`snip: ${error instanceof Error ? error.stack : String(error)}\n`);
-    process.exitCode = 1;
-  },
-);
+if (major < 24) {
+  process.stderr.write(
+    `snip: Node.js ${process.versions.node} is too old (Snip needs 24); use \`npx snip …\` or \`npm start\`, which run the Node.js 24 pinned in package.json\n`,
+  );
+  process.exitCode = 1;
+} else {
+  const { main } = await import('../src/main.ts');
+  main(process.argv.slice(2)).then(
+    (code) => {
+      if (code !== 0) process.exitCode = code;
+    },
+    (error) => {
+      process.stderr.write(`snip: ${error instanceof Error ? error.stack : String(error)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}
