@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type ApiResults, apiPhase } from './api-phase.ts';
 import { type BlocklistResults, blocklistPhase } from './blocklist-phase.ts';
+import { type CliResults, cliPhase, printCli, writeCli } from './cli-phase.ts';
 import { domainsPhase } from './domains-phase.ts';
 import { ensureNginx } from './nginx.ts';
 import { type PgResults, pgPhase } from './pg-phase.ts';
@@ -36,8 +37,9 @@ import { CONNECTIONS, ensureWrk, THREADS } from './wrk.ts';
  * 10M click events (bench/stats-query.ts) and the operator's link search over 1M links
  * (bench/search-query.ts). Between domains and pg+redis, the redirect's blocklist lookup with 1M
  * rules (bench/blocklist-phase.ts); after pg+redis, webhook deliveries and the redirect with an
- * endpoint hearing clicks (bench/webhooks-phase.ts). BENCH_DURATION (seconds, default 10) shortens
- * the measured runs; BENCH_ONLY=sqlite|domains|blocklist|pg|webhooks|api|stats|search runs one phase.
+ * endpoint hearing clicks (bench/webhooks-phase.ts); after the management API, the command line's CPU
+ * at start beside `node -e 0` (bench/cli-phase.ts). BENCH_DURATION (seconds, default 10) shortens the
+ * measured runs; BENCH_ONLY=sqlite|domains|blocklist|pg|webhooks|api|cli|stats|search runs one phase.
  */
 
 const RESULTS = fileURLToPath(new URL('./results/latest.json', import.meta.url));
@@ -89,8 +91,17 @@ function printQueries(phase: 'stats' | 'search', results: StatsQueryResults | Se
   for (const note of results.notes) console.log(`note: ${note}`);
 }
 
+/** The cli phase alone: no wrk, no servers. */
+async function cliOnly(): Promise<void> {
+  console.log(`cli phase: node ${process.version}, ${availableParallelism()} cores`);
+  const cli = await cliPhase(dir);
+  printCli(cli);
+  writeCli(cli);
+}
+
 async function main(): Promise<void> {
   if (ONLY === 'stats' || ONLY === 'search') return queriesOnly(ONLY);
+  if (ONLY === 'cli') return cliOnly();
   const wrkVersion = ensureWrk();
   const nginxVersion = ONLY === undefined || ONLY === 'sqlite' ? ensureNginx() : null;
   if (ONLY === undefined || ONLY === 'pg') await checkReachable(PG_ADMIN_URL, REDIS_URL);
@@ -112,7 +123,7 @@ async function main(): Promise<void> {
     `Snip benchmark: node ${machine.node}, wrk ${machine.wrk}, ${machine.cores} cores (${machine.cpu})`,
   );
   console.log(`${notes.join('\n')}\nwarm-up ${WARMUP_S} s, measured ${MEASURE_S} s per target`);
-  const all = 'sqlite, domains, blocklist, pg+redis, webhooks, api, stats, search';
+  const all = 'sqlite, domains, blocklist, pg+redis, webhooks, api, cli, stats, search';
   console.log(`phases: ${ONLY === undefined ? all : ONLY} (BENCH_ONLY)\n`);
 
   const session = new Session(WARMUP_S, MEASURE_S);
@@ -152,6 +163,15 @@ async function main(): Promise<void> {
     console.log('\nmanagement API phase');
     api = await apiPhase(dir);
   }
+  let cli: CliResults | undefined;
+  if (ONLY === undefined) {
+    console.log('\ncli phase');
+    // A command line that fails (or is mid-change) costs a note, not the figures of the other phases.
+    cli = await cliPhase(dir).catch((error: unknown) => {
+      notes.push(`cli phase failed: ${error instanceof Error ? error.message : String(error)}`);
+      return undefined;
+    });
+  }
   let stats: StatsQueryResults | undefined;
   let search: SearchQueryResults | undefined;
   if (ONLY === undefined) {
@@ -175,6 +195,7 @@ async function main(): Promise<void> {
   printTable(session.runs, goals, notes);
   if (api)
     console.log(`\nmanagement API (SQLite, one process, sequential requests):\n${api.lines.join('\n')}`);
+  if (cli) printCli(cli);
   if (stats) printQueries('stats', stats);
   if (search) printQueries('search', search);
   writeResults(RESULTS, {
@@ -198,9 +219,11 @@ async function main(): Promise<void> {
     ...(webhooks ? { webhooks: webhooks.figures } : {}),
     ...(stats ? { statsQueries: stats.figures } : {}),
     ...(search ? { linkSearch: search.figures } : {}),
-    goals: [...goals, ...(search?.goals ?? [])],
-    notes: [...notes, ...(search?.notes ?? [])],
+    ...(cli ? { cli: cli.figures } : {}),
+    goals: [...goals, ...(search?.goals ?? []), ...(cli?.goals ?? [])],
+    notes: [...notes, ...(search?.notes ?? []), ...(cli?.notes ?? [])],
   });
+  if (cli) writeCli(cli);
 }
 
 main().then(

@@ -7,7 +7,7 @@ function positiveInteger(name: string, fallback: number, unit = 'seconds'): numb
   return Number(raw);
 }
 
-const PHASES = ['sqlite', 'domains', 'blocklist', 'pg', 'webhooks', 'api', 'stats', 'search'] as const;
+const PHASES = ['sqlite', 'domains', 'blocklist', 'pg', 'webhooks', 'api', 'cli', 'stats', 'search'] as const;
 /** A phase BENCH_ONLY can name. */
 export type Phase = (typeof PHASES)[number];
 
@@ -22,7 +22,7 @@ function only(): Phase | undefined {
 /** BENCH_DURATION: seconds of each measured run (default 10); the warm-up is 3 s, or less if shorter. */
 export const MEASURE_S = positiveInteger('BENCH_DURATION', 10);
 export const WARMUP_S = Math.min(3, MEASURE_S);
-/** BENCH_ONLY=sqlite|domains|blocklist|pg|webhooks|api|stats|search runs one phase; unset, all of them. */
+/** BENCH_ONLY=sqlite|domains|blocklist|pg|webhooks|api|cli|stats|search runs one phase; unset, all of them. */
 export const ONLY = only();
 /**
  * BENCH_BLOCKLIST_ROUNDS: rounds of the blocklist phase (default 3), each a bare run and a run of
@@ -33,6 +33,8 @@ export const BLOCKLIST_ROUNDS = positiveInteger('BENCH_BLOCKLIST_ROUNDS', 3, 'ro
 export const WEBHOOK_EVENTS = positiveInteger('BENCH_WEBHOOK_EVENTS', 20_000, 'events');
 /** BENCH_WEBHOOK_ROUNDS: rounds of the webhooks phase's redirect runs (default 3), as for blocklists. */
 export const WEBHOOK_ROUNDS = positiveInteger('BENCH_WEBHOOK_ROUNDS', 3, 'rounds');
+/** BENCH_CLI_RUNS: how many times the cli phase runs each command (default 10). */
+export const CLI_RUNS = positiveInteger('BENCH_CLI_RUNS', 10, 'runs');
 /** Where the pg+redis phase creates its throwaway database (any database of the server will do) and keys. */
 export const PG_ADMIN_URL = process.env.BENCH_PG_URL?.trim() || 'postgres://postgres@127.0.0.1:5432/test';
 export const REDIS_URL = process.env.BENCH_REDIS_URL?.trim() || 'redis://127.0.0.1:6379';
