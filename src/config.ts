@@ -25,6 +25,8 @@ export interface Config {
   host: string;
   baseUrl: URL;
   databaseUrl: string;
+  /** DATABASE_URL was not set: the store is the embedded default, ./data/snip.db. */
+  storeIsDefault: boolean;
   redisUrl: string | undefined;
   /** Prefix of Redis keys and channels, so deployments can share one Redis. */
   redisPrefix: string;
@@ -216,6 +218,7 @@ export function loadConfig(env: Env): Config {
     host: env.HOST?.trim() || '127.0.0.1',
     baseUrl: baseUrl(env, port),
     databaseUrl: databaseUrl(env),
+    storeIsDefault: !env.DATABASE_URL?.trim(),
     redisUrl: redisUrl(env),
     redisPrefix: env.REDIS_PREFIX?.trim() || 'snip:',
     demoApiKey,

@@ -1,10 +1,10 @@
-import { openCountryLookup } from './adapters/geo/country.ts';
-import { openStore } from './adapters/open-store.ts';
-import { buildApp } from './app.ts';
-import { runCli } from './cli.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 
-/** The process boundary: reads the environment, listens, handles signals. Everything else is passed in. */
+/**
+ * The process boundary: reads the environment, listens, handles signals. Everything else is passed
+ * in. The server and the command line are each loaded only when asked for: `snip --help` loads
+ * neither the server nor any feature's code.
+ */
 
 /**
  * How long a graceful stop may take before the process exits anyway. The buffered clicks are written
@@ -14,6 +14,11 @@ import { type Config, ConfigError, loadConfig } from './config.ts';
 const SHUTDOWN_DEADLINE_MS = 25_000;
 
 async function serve(config: Config): Promise<void> {
+  const [{ openStore }, { openCountryLookup }, { buildApp }] = await Promise.all([
+    import('./adapters/open-store.ts'),
+    import('./adapters/geo/country.ts'),
+    import('./app.ts'),
+  ]);
   const store = await openStore(config.databaseUrl, { prepare: true, timeoutMs: config.storeTimeoutMs });
   // Loaded only with REDIS_URL: a single instance carries no Redis client code.
   const shared = config.redisUrl
@@ -77,5 +82,6 @@ export async function main(argv: readonly string[]): Promise<number> {
     await serve(config);
     return 0;
   }
+  const { runCli } = await import('./cli.ts');
   return runCli(argv, config, { out: process.stdout, err: process.stderr });
 }

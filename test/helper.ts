@@ -12,7 +12,7 @@ import type { ReadinessCheck } from '../src/core/ports/readiness.ts';
 import type { WindowCounter } from '../src/core/ports/shared-state.ts';
 import type { Store } from '../src/core/ports/store.ts';
 import type { Visitors } from '../src/core/ports/visitors.ts';
-import { groupOperations } from '../src/features/groups/index.ts';
+import { groupOperations } from '../src/features/groups/cli/group-commands.ts';
 import { accountOperations } from '../src/features/workspaces/index.ts';
 
 /** What the operator can do (`snip account …`, `snip group …`), for seeding a store. */

@@ -16,6 +16,8 @@ export type FlagTable = Readonly<Record<string, FlagSpec>>;
 export const BASE_FLAGS = {
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
+  /** Creates the embedded store where none is yet (DATABASE_URL unset). */
+  create: { type: 'boolean' },
 } as const;
 
 /** What the words gave each flag of a table. */
@@ -57,7 +59,8 @@ export type CommandContext<F extends FlagTable, D> = D & {
 
 export type Result = Record<string, unknown>;
 
-export interface Command<F extends FlagTable = FlagTable, D = unknown> {
+/** What `snip <name> --help` shows and what the words are checked against: none of the command's code. */
+export interface CommandUsage {
   /** Arguments and flags, after `snip <name>`. */
   synopsis: string;
   about: string;
@@ -69,12 +72,59 @@ export interface Command<F extends FlagTable = FlagTable, D = unknown> {
   args: number;
   /** false: the store is opened without migrating (migrate does that itself). */
   prepare?: false;
+}
+
+/** A command's code, loaded only when it runs. */
+export interface CommandCode<F extends FlagTable = FlagTable, D = unknown> {
   /** One line per item of a list result, for people. */
   line?: (item: Result) => string;
   /** The whole result for people, when `key: value` lines do not fit it. */
   text?: (result: Result) => string;
+  run(ctx: CommandContext<F, D>): Promise<Result>;
+}
+
+/** A command as the table holds it: its usage, and its code behind an `import()`. */
+export interface Command<F extends FlagTable = FlagTable, D = unknown> extends CommandUsage {
   /** Absent for `serve`, which the process runs itself. */
-  run?: (ctx: CommandContext<F, D>) => Promise<Result>;
+  load?: () => Promise<CommandCode<F, D>>;
+}
+
+/** A feature's commands: each usage joined with its code, the code module imported on first use. */
+export function lazyCommands<F extends FlagTable, D>(
+  usages: Readonly<Record<string, CommandUsage>>,
+  load: () => Promise<Readonly<Record<string, CommandCode<F, D>>>>,
+): Record<string, Command<F, D>> {
+  const commands: Record<string, Command<F, D>> = {};
+  for (const [name, usage] of Object.entries(usages)) {
+    commands[name] = {
+      ...usage,
+      load: async () => {
+        const code = (await load())[name];
+        if (!code) throw new Error(`the code of "snip ${name}" is missing`);
+        return code;
+      },
+    };
+  }
+  return commands;
+}
+
+/**
+ * Commands whose code runs with what `deps` makes of what the process gives (`P`): a feature's
+ * commands take the services they name, built from the kernel the process opened.
+ */
+export function withDeps<F extends FlagTable, D, P>(
+  commands: Readonly<Record<string, CommandCode<F, D>>>,
+  deps: (given: P) => Promise<D>,
+): Record<string, CommandCode<F, P>> {
+  const joined: Record<string, CommandCode<F, P>> = {};
+  for (const [name, code] of Object.entries(commands)) {
+    joined[name] = {
+      line: code.line,
+      text: code.text,
+      run: async (ctx) => code.run({ ...ctx, ...(await deps(ctx)) } as CommandContext<F, D>),
+    };
+  }
+  return joined;
 }
 
 export function count(value: string | undefined, flag: string): number | undefined {

@@ -1,3 +1,7 @@
+import type { Feature } from '../../kernel/feature.ts';
+
 /** The operator console (docs/api.md §13): its pages, and each workspace's audit log page. */
-export type { AdminPageOptions } from './admin-deps.ts';
-export { adminPages } from './admin-routes.ts';
+export const adminFeature: Feature = {
+  name: 'admin',
+  http: async () => (await import('./http.ts')).adminHttp,
+};

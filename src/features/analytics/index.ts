@@ -1,15 +1,36 @@
+import { feature } from '../../kernel/feature.ts';
+import { lazyCommands, withDeps } from '../../terminal/command.ts';
+import { STATS_FLAGS, STATS_USAGE } from './cli/stats-usage.ts';
+import type { AnalyticsServices } from './services.ts';
+
 /**
  * Private visit analytics (docs/api.md §9): what a redirect records (collect/: the click buffer, the
  * visit log, the facts of each visit, visitor ids, retention), the stats read back through
  * /api/v1, the stats pages with their CSV, and `snip link stats`.
  */
-export { statsApiRoutes } from './api/stats-routes.ts';
-export { STATS_SCHEMAS } from './api/stats-schemas.ts';
-export { STATS_COMMANDS, STATS_FLAGS } from './cli/stats-command.ts';
-export { ClickBuffer } from './collect/click-buffer.ts';
+declare module '../../kernel/feature.ts' {
+  interface FeatureServices {
+    analytics: AnalyticsServices;
+  }
+}
+
+export const analyticsFeature = feature({
+  name: 'analytics',
+  services: async (kernel) => (await import('./services.ts')).analyticsServices(kernel),
+  http: async () => (await import('./http.ts')).analyticsHttp,
+  cli: {
+    flags: STATS_FLAGS,
+    commands: lazyCommands(STATS_USAGE, async () =>
+      withDeps(
+        (await import('./cli/stats-command.ts')).STATS_COMMANDS,
+        (await import('./cli/stats-deps.ts')).statsCliDeps,
+      ),
+    ),
+  },
+});
+
+export type { ClickBuffer } from './collect/click-buffer.ts';
 export { type ClickKind, clickKind } from './collect/click-kind.ts';
-export { visitCollection } from './collect/collection.ts';
-export { visitBatchMaker } from './collect/visit-events.ts';
 export {
   countryFromHeaders,
   type VisitRecorder,
@@ -17,5 +38,3 @@ export {
   visitRecorder,
 } from './collect/visit-recorder.ts';
 export { type DeviceFacts, deviceOf } from './collect/visitor-device.ts';
-export { statsPages } from './pages/stats-pages.ts';
-export { visitStats } from './visit-stats.ts';

@@ -1,15 +1,33 @@
+import { feature, storeOf } from '../../kernel/feature.ts';
+import { lazyCommands, withDeps } from '../../terminal/command.ts';
+import { GROUP_FLAGS, GROUP_USAGE } from './cli/group-usage.ts';
+import type { GroupServices } from './services.ts';
+
 /**
- * Groups of links (ADR 005): named sets an account sorts its links into, addressed by numeric ID or
+ * Groups of links (ADR 005): named sets a workspace sorts its links into, addressed by numeric ID or
  * API identifier. The service, the /api/v1/groups resources, the dashboard's groups card and
  * `snip group …`.
  */
+declare module '../../kernel/feature.ts' {
+  interface FeatureServices {
+    groups: GroupServices;
+  }
+}
 
-export { groupRoutes } from './api/group-routes.ts';
-export { GROUP_SCHEMAS } from './api/group-schemas.ts';
-export { groupsApi } from './api/groups-api.ts';
-export { GROUP_COMMANDS, GROUP_FLAGS, groupOperations } from './cli/group-commands.ts';
+export const groupsFeature = feature({
+  name: 'groups',
+  services: async (kernel) => (await import('./services.ts')).groupServices(kernel),
+  http: async () => (await import('./http.ts')).groupHttp,
+  cli: {
+    flags: GROUP_FLAGS,
+    commands: lazyCommands(GROUP_USAGE, async () =>
+      withDeps((await import('./cli/group-commands.ts')).GROUP_COMMANDS, storeOf),
+    ),
+  },
+});
+
 export { groupOrRefuse } from './find-group.ts';
 export { groupFields, isApiId } from './group-fields.ts';
 export { groupForms } from './pages/group-forms.ts';
 export { groupsCard } from './pages/groups-card.ts';
-export { type WorkspaceGroups, workspaceGroups } from './workspace-groups.ts';
+export type { WorkspaceGroups } from './workspace-groups.ts';

@@ -1,5 +1,6 @@
 import { Refusal } from '../../core/errors.ts';
 import { countLines, csvRecords } from './csv-records.ts';
+import { IMPORT_FORMATS } from './import-usage.ts';
 import { entryLines } from './json-lines.ts';
 
 /**
@@ -16,7 +17,6 @@ import { entryLines } from './json-lines.ts';
  * A row that cannot be read is kept as malformed, with its line, so it is refused and the rest goes on.
  */
 
-export const IMPORT_FORMATS = ['csv', 'shlink', 'yourls', 'kutt'] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
 
 export function isImportFormat(value: string): value is ImportFormat {
@@ -37,7 +37,7 @@ export type ImportRow = { line: number; link: LinkRow } | { line: number; malfor
 export interface ImportFile {
   /** Lines of the file, a header line included. */
   lines: number;
-  /** The rows, read afresh on each call (the file is read once into memory). */
+  /** The rows, produced anew on each call (the file is read and parsed once, into memory). */
   rows(): Iterable<ImportRow>;
 }
 
@@ -130,22 +130,18 @@ const LAYOUTS: Record<Exclude<ImportFormat, 'kutt'>, CsvLayout> = {
 };
 
 function csvFile(text: string, layout: CsvLayout): ImportFile {
-  const first = firstRecord(text);
-  const header = first !== undefined && isHeader(first, layout.names);
+  const records = csvRecords(text);
+  const first = records[0];
+  const header = first !== undefined && 'fields' in first && isHeader(first.fields, layout.names);
   if (!header && !layout.positions) {
     throw new Refusal('300', `The file has no header line of ${layout.what}.`);
   }
-  const columns = header && first ? headerColumns(first, layout.names) : (layout.positions ?? []);
+  const columns = header ? headerColumns(first.fields, layout.names) : (layout.positions ?? []);
+  const body = header ? records.slice(1) : records;
   return {
     lines: countLines(text),
     *rows() {
-      let skipHeader = header;
-      for (const record of csvRecords(text)) {
-        if (skipHeader && 'fields' in record) {
-          skipHeader = false;
-          continue;
-        }
-        skipHeader = false;
+      for (const record of body) {
         if ('error' in record) {
           yield { line: record.line, malformed: `This line is not valid CSV: ${record.error}.` };
         } else if (layout.strict && record.fields.length > columns.length) {
@@ -159,11 +155,6 @@ function csvFile(text: string, layout: CsvLayout): ImportFile {
       }
     },
   };
-}
-
-function firstRecord(text: string): string[] | undefined {
-  for (const record of csvRecords(text)) return 'fields' in record ? record.fields : undefined;
-  return undefined;
 }
 
 const text = (value: unknown): string | undefined =>
@@ -208,3 +199,5 @@ function kuttFile(source: string): ImportFile {
 export function readImportFile(source: string, format: ImportFormat): ImportFile {
   return format === 'kutt' ? kuttFile(source) : csvFile(source, LAYOUTS[format]);
 }
+
+export { IMPORT_FORMATS };

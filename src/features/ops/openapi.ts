@@ -61,12 +61,56 @@ type OpenapiObject = Record<string, unknown> & {
   paths?: Record<string, Record<string, { tags?: string[] }>>;
 };
 
-/** The document without the tags no operation is listed under. */
+/**
+ * The order the document lists paths in, by their operations' first tag: the public endpoints, the
+ * management API resource by resource, the compatibility APIs, then QR codes and operations. Paths
+ * of one tag keep the order their routes were added in; a tag not named here goes last. The order
+ * is the document's own, whatever order the features register their routes in.
+ */
+const PATH_ORDER = [
+  'Create',
+  'Demo',
+  'Links',
+  'Stats',
+  'Groups',
+  'Workspace',
+  'Domains',
+  'Reports',
+  'Audit',
+  'Webhooks',
+  'Members',
+  'Shlink compatibility',
+  'Kutt compatibility',
+  'YOURLS compatibility',
+  'QR codes',
+  'Operations',
+];
+
+type PathItem = Record<string, { tags?: string[] }>;
+
+const sectionOf = (item: PathItem) => {
+  const tag = Object.values(item).find((op) => op.tags?.length)?.tags?.[0] ?? '';
+  const at = PATH_ORDER.indexOf(tag);
+  return at < 0 ? PATH_ORDER.length : at;
+};
+
+/** The paths in PATH_ORDER's sections (a stable sort: each section in the order its routes were added). */
+export function inPathOrder(paths: Record<string, PathItem>): Record<string, PathItem> {
+  const entries = Object.entries(paths).map(([path, item], added) => ({ path, item, added }));
+  entries.sort((a, b) => sectionOf(a.item) - sectionOf(b.item) || a.added - b.added);
+  return Object.fromEntries(entries.map(({ path, item }) => [path, item]));
+}
+
+/** The document without the tags no operation is listed under, its paths in PATH_ORDER. */
 export function withUsedTags<T extends OpenapiObject>(document: T): T {
   const used = new Set(
     Object.values(document.paths ?? {}).flatMap((item) => Object.values(item).flatMap((op) => op.tags ?? [])),
   );
-  return { ...document, tags: (document.tags ?? []).filter((tag) => used.has(tag.name)) };
+  return {
+    ...document,
+    ...(document.paths ? { paths: inPathOrder(document.paths) } : {}),
+    tags: (document.tags ?? []).filter((tag) => used.has(tag.name)),
+  };
 }
 
 /** The OpenAPI 3.1 frame around the routes' own schemas (which @fastify/swagger collects). */

@@ -28,8 +28,6 @@ export interface RedirectPathOptions {
   linkEvents: LinkEvents;
   /** The domain a request's Host reaches (features/domains). */
   domainOf: DomainOfHost;
-  /** The domains changed, here or on another instance (or changes may have been missed). */
-  onDomainsChanged: () => void;
   /** Suspensions and blocklists (features/abuse). */
   screen: LinkScreen;
   cache: { max: number; ttlMs: number };
@@ -60,14 +58,11 @@ export function redirectPath(options: RedirectPathOptions) {
     (domainId, code) => options.store.findLinkByCode(domainId, code),
     options.cache,
   );
+  // The domains feature hears DOMAINS_CHANGED itself.
   options.linkEvents.onChanged((key) => {
-    if (key === DOMAINS_CHANGED) options.onDomainsChanged();
-    else cache.invalidate(key);
+    if (key !== DOMAINS_CHANGED) cache.invalidate(key);
   });
-  options.linkEvents.onMissed(() => {
-    cache.clear();
-    options.onDomainsChanged();
-  });
+  options.linkEvents.onMissed(() => cache.clear());
   const answer = redirectAnswer({ record: options.record, onRedirect: options.onRedirect });
   const fast = fastRedirect(
     options.domainOf,

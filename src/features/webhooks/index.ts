@@ -1,157 +1,23 @@
+import { feature } from '../../kernel/feature.ts';
+import type { WebhookServices } from './services.ts';
+
 /**
  * Webhooks and the event stream (docs/api.md §14): each workspace's endpoints, the events of links'
  * changes and clicks written to the outbox with them, and the dispatcher any instance runs to send
  * them, signed, to endpoints and to the operator's RabbitMQ.
  */
-
-import { DAY_MS } from '../../core/days.ts';
-import type { RecordAudit } from '../../core/moderation.ts';
-import type { DeliveryAttempt, EventPublisher, WebhookSender } from '../../core/ports/event-sinks.ts';
-import type { Mailer } from '../../core/ports/mailer.ts';
-import type { Store } from '../../core/ports/store.ts';
-import type { LinkEventSink } from '../../core/ports/webhook-store.ts';
-import type { WebhookSettings } from '../../core/settings.ts';
-import type { LinkOrigins } from '../../core/short-url.ts';
-import { clickEvents } from './click-events.ts';
-import { disabledMailer } from './disabled-mail.ts';
-import { Dispatcher } from './dispatcher.ts';
-import { DELIVERY_DAYS, endpointService } from './endpoints.ts';
-import { linkEventSink } from './link-events.ts';
-import { OutboxGauge } from './outbox-gauge.ts';
-import { disablePolicy } from './retry-schedule.ts';
-import { Subscribers } from './subscribers.ts';
-
-export { webhookRoutes } from './api/webhook-routes.ts';
-export { WEBHOOK_SCHEMAS } from './api/webhook-schemas.ts';
-export { Dispatcher, type DispatcherOptions } from './dispatcher.ts';
-export { type EndpointService, endpointService, type WebhookAuditor } from './endpoints.ts';
-export { linkEventSink } from './link-events.ts';
-export { OutboxGauge } from './outbox-gauge.ts';
-export { webhookPages } from './pages/webhook-pages.ts';
-export { disablePolicy, MAX_ATTEMPTS, retryAt } from './retry-schedule.ts';
-
-/** How often finished deliveries past DELIVERY_DAYS are purged. */
-const PURGE_EVERY_MS = 3_600_000;
-
-export interface WebhookServicesOptions {
-  store: Store;
-  settings: WebhookSettings;
-  /** Endpoints over HTTP, the stream, and the target address policy for endpoint URLs; closed on stop. */
-  sinks: {
-    sender: WebhookSender;
-    publisher?: EventPublisher;
-    mayReach: (url: URL) => Promise<boolean>;
-    close(): Promise<void>;
-  };
-  origins: LinkOrigins;
-  audit: RecordAudit;
-  mail?: { mailer: Mailer; baseUrl: URL };
-  now?: () => number;
-  /** How often the outbox is looked at besides each wake; default 1 s. */
-  pollMs?: number;
-  onAttempt?: (kind: 'endpoint' | 'stream', attempt: DeliveryAttempt) => void;
-  onError: (what: string) => (error: unknown) => void;
+declare module '../../kernel/feature.ts' {
+  interface FeatureServices {
+    webhooks: WebhookServices;
+  }
 }
 
-export function webhookServices(options: WebhookServicesOptions) {
-  const { store, settings } = options;
-  const now = options.now ?? Date.now;
-  const subscribers = new Subscribers(store, settings.amqpUrl !== undefined);
-  const gauge = new OutboxGauge(settings.outboxMax);
-  const told = options.mail
-    ? disabledMailer({
-        store,
-        ...options.mail,
-        onError: options.onError('mailing a disabled endpoint failed'),
-      })
-    : undefined;
-  const dispatcher = new Dispatcher({
-    store,
-    sender: options.sinks.sender,
-    publisher: options.sinks.publisher,
-    gauge,
-    retryBaseMs: settings.retryBaseMs,
-    policy: disablePolicy(settings.retryBaseMs),
-    pollMs: options.pollMs,
-    now,
-    onAttempt: options.onAttempt,
-    onDisabled: (endpoint) => void told?.(endpoint),
-    onPoll: () => subscribers.refresh(),
-    onError: options.onError,
-  });
-  const wake = () => dispatcher.wake();
-  const endpoints = endpointService({
-    store,
-    mayReach: options.sinks.mayReach,
-    audit: options.audit,
-    changed: () => {
-      void subscribers.refresh().catch(options.onError('reading who hears clicks failed'));
-      wake();
-    },
-    queued: wake,
-    now,
-  });
-  const notices = clickEvents({ store, origins: options.origins, subscribers, gauge });
-  const waking = soonWaker(wake);
-  const sink = wakingSink(linkEventSink(options.origins, settings), waking.soon);
-  const purge = setInterval(() => {
-    store.purgeDeliveries(now() - DELIVERY_DAYS * DAY_MS).catch(options.onError('purging deliveries failed'));
-  }, PURGE_EVERY_MS);
-  purge.unref();
-  return {
-    /** Makes each link change's event in its transaction. */
-    sink,
-    /** Makes a flush's click events; the dispatcher looks soon after the flush commits. */
-    async clickNotices(...args: Parameters<typeof notices>) {
-      const made = await notices(...args);
-      if (made) waking.soon(50);
-      return made;
-    },
-    endpoints,
-    dispatcher,
-    subscribers,
-    gauge,
-    async start(): Promise<void> {
-      await subscribers.refresh().catch(options.onError('reading who hears clicks failed'));
-      dispatcher.start();
-    },
-    async stop(): Promise<void> {
-      clearInterval(purge);
-      waking.stop();
-      await dispatcher.stop();
-      await options.sinks.close();
-    },
-  };
-}
-
-/**
- * Wakes the dispatcher a little after an event was made inside its change's transaction, once the
- * change has likely committed (the poll catches one that took longer); events made at once share
- * one wake.
- */
-function soonWaker(wake: () => void) {
-  let timer: NodeJS.Timeout | undefined;
-  return {
-    soon(ms: number) {
-      timer ??= setTimeout(() => {
-        timer = undefined;
-        wake();
-      }, ms);
-      timer.unref();
-    },
-    stop: () => clearTimeout(timer),
-  };
-}
-
-/** The sink, each event it makes waking the dispatcher soon after. */
-function wakingSink(sink: LinkEventSink, soon: (ms: number) => void): LinkEventSink {
-  return {
-    stream: sink.stream,
-    render(type, view) {
-      soon(10);
-      return sink.render(type, view);
-    },
-  };
-}
-
-export type WebhookServices = ReturnType<typeof webhookServices>;
+export const webhooksFeature = feature({
+  name: 'webhooks',
+  services: async (kernel) => (await import('./services.ts')).webhooksOf(kernel),
+  on: {
+    // The link.clicked events of a flush, written in its transaction.
+    'clicks.flushing': (webhooks, events) => webhooks.clickNotices(events),
+  },
+  http: async () => (await import('./http.ts')).webhookHttp,
+});

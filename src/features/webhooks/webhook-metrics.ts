@@ -1,6 +1,6 @@
 import { Counter, Gauge } from 'prom-client';
 import type { DeliveryAttempt } from '../../core/ports/event-sinks.ts';
-import type { Metrics } from './metrics.ts';
+import type { Metrics } from '../../kernel/metrics.ts';
 
 /** What the webhooks' outbox keeps count of anyway, read when scraped. */
 export interface OutboxFigures {

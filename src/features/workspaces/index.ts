@@ -1,19 +1,40 @@
+import { feature, storeOf } from '../../kernel/feature.ts';
+import { lazyCommands, withDeps } from '../../terminal/command.ts';
+import { ACCOUNT_FLAGS, ACCOUNT_USAGE } from './cli/account-usage.ts';
+import { WORKSPACE_FLAGS, WORKSPACE_USAGE } from './cli/workspace-usage.ts';
+import type { WorkspaceServices } from './services.ts';
+
 /**
  * People and their keys: sign-up and sign-in, Account Settings, API access (the main key and
- * further keys with scopes), keys' last use, GET /api/v1/account, and `snip plan|account|key …`.
+ * further keys with scopes), members and invitations, keys' last use, GET /api/v1/account, and
+ * `snip plan|account|key|workspace|member …`.
  */
-export { AccountSchema, accountApiRoutes, WorkspaceSchema } from './api/account-route.ts';
-export { memberRoutes } from './api/member-routes.ts';
-export { MEMBER_SCHEMAS } from './api/member-schemas.ts';
-export { apiAccess } from './api-access.ts';
+declare module '../../kernel/feature.ts' {
+  interface FeatureServices {
+    workspaces: WorkspaceServices;
+  }
+}
+
+export const workspacesFeature = feature({
+  name: 'workspaces',
+  services: async (kernel) => (await import('./services.ts')).workspaceServices(kernel),
+  http: async () => (await import('./http.ts')).workspaceHttp,
+  cli: {
+    flags: { ...ACCOUNT_FLAGS, ...WORKSPACE_FLAGS },
+    commands: {
+      ...lazyCommands(ACCOUNT_USAGE, async () =>
+        withDeps((await import('./cli/account-commands.ts')).ACCOUNT_COMMANDS, storeOf),
+      ),
+      ...lazyCommands(WORKSPACE_USAGE, async () =>
+        withDeps((await import('./cli/workspace-commands.ts')).WORKSPACE_COMMANDS, storeOf),
+      ),
+    },
+  },
+});
+
 export { type Auditor, apiAuditor, cliAudit, userAuditor } from './audit-actor.ts';
-export { ACCOUNT_COMMANDS, ACCOUNT_FLAGS } from './cli/account-commands.ts';
 export { accountOperations, accountWithEmail, personalWorkspace } from './cli/account-operations.ts';
-export { WORKSPACE_COMMANDS, WORKSPACE_FLAGS } from './cli/workspace-commands.ts';
-export { type InvitationsService, invitationsService } from './invitations.ts';
-export { KeyUses } from './key-uses.ts';
-export { type MembersService, membersService } from './members.ts';
-export { type OidcSignIn, oidcSignIn } from './oidc-sign-in.ts';
-export { accountPages } from './pages/account-pages.ts';
-export { type SignInService, signInService } from './sign-in.ts';
+export type { InvitationsService } from './invitations.ts';
+export type { MembersService } from './members.ts';
+export type { SignInService } from './sign-in.ts';
 export { type WorkspaceAdmin, workspaceAdmin } from './workspace-admin.ts';

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Workspace } from '../../../src/core/entities.ts';
-import { membersService, workspaceAdmin } from '../../../src/features/workspaces/index.ts';
+import { workspaceAdmin } from '../../../src/features/workspaces/index.ts';
+import { membersService } from '../../../src/features/workspaces/members.ts';
 import { attribute, PageClient } from '../../fixtures/page-client.ts';
 import { createJson, startTestApp, type TestApp } from '../../helper.ts';
 

@@ -8,7 +8,8 @@ import {
   publicPlans,
   type Viewer,
 } from '../../../src/features/billing/pricing-plans.ts';
-import { membersService, workspaceAdmin } from '../../../src/features/workspaces/index.ts';
+import { workspaceAdmin } from '../../../src/features/workspaces/index.ts';
+import { membersService } from '../../../src/features/workspaces/members.ts';
 import { PageClient } from '../../fixtures/page-client.ts';
 import { startTestApp, type TestApp } from '../../helper.ts';
 

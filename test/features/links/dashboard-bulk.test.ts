@@ -3,9 +3,10 @@ import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import type { NewLink, Workspace } from '../../../src/core/entities.ts';
-import { workspaceGroups } from '../../../src/features/groups/index.ts';
+import { workspaceGroups } from '../../../src/features/groups/workspace-groups.ts';
 import { linkRefusal } from '../../../src/features/links/pages/link-field-errors.ts';
-import { membersService, workspaceAdmin } from '../../../src/features/workspaces/index.ts';
+import { workspaceAdmin } from '../../../src/features/workspaces/index.ts';
+import { membersService } from '../../../src/features/workspaces/members.ts';
 import { PageClient } from '../../fixtures/page-client.ts';
 import { startTestApp, type TestApp } from '../../helper.ts';
 

@@ -3,7 +3,9 @@ import { after, before, describe, it } from 'node:test';
 import type { Role } from '../../../src/core/authorization.ts';
 import type { Workspace } from '../../../src/core/entities.ts';
 import { newLinkToken } from '../../../src/core/link-token.ts';
-import { apiAccess, membersService, workspaceAdmin } from '../../../src/features/workspaces/index.ts';
+import { apiAccess } from '../../../src/features/workspaces/api-access.ts';
+import { workspaceAdmin } from '../../../src/features/workspaces/index.ts';
+import { membersService } from '../../../src/features/workspaces/members.ts';
 import { attribute, listedCodes, PageClient } from '../../fixtures/page-client.ts';
 import { startTestApp, type TestApp } from '../../helper.ts';
 

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { CLI_ACTOR } from '../../../core/moderation.ts';
-import type { Command } from '../../../terminal/command.ts';
+import type { CommandCode } from '../../../terminal/command.ts';
 import { count, tab, UsageError } from '../../../terminal/command.ts';
 import {
   blocklistJson,
@@ -12,15 +12,9 @@ import {
 import type { BlocklistService } from '../blocklists.ts';
 import type { ReportService } from '../reports.ts';
 import type { Takedowns } from '../takedowns.ts';
+import type { ABUSE_FLAGS } from './abuse-usage.ts';
 
 /** The operator's commands of docs/api.md §13: takedowns, blocklists and the reports queue. */
-
-export const ABUSE_FLAGS = {
-  reason: { type: 'string' },
-  action: { type: 'string' },
-  open: { type: 'boolean' },
-  exact: { type: 'boolean' },
-} as const;
 
 /** What the operator's abuse services are, as the command line opens them (changes announced to the servers). */
 export interface AbuseOperations {
@@ -37,19 +31,12 @@ export interface AbuseCliDeps {
   domainOf(host: string | undefined): Promise<number>;
 }
 
-type AbuseCommand = Command<typeof ABUSE_FLAGS & { domain: { type: 'string' } }, AbuseCliDeps>;
+type AbuseCommand = CommandCode<typeof ABUSE_FLAGS & { domain: { type: 'string' } }, AbuseCliDeps>;
 
 const reportLine = (r: Record<string, unknown>) => tab(r.id, r.status, r.reason, r.url, r.resolution);
 
 function linkCommand(enable: boolean): AbuseCommand {
   return {
-    synopsis: enable ? '<code> [--domain H]' : '<code> [--domain H] --reason R',
-    about: enable
-      ? 'enables a link an operator disabled: it redirects again'
-      : 'disables a link for abuse: it answers 410, its owner cannot enable it',
-    details: `  --domain H        the domain the code is on (the default domain without it)${enable ? '' : '\n  --reason R        why (kept with the link and in the audit log; required)'}`,
-    flags: enable ? ['domain'] : ['domain', 'reason'],
-    args: 1,
     run: async ({ args: [code = ''], values, withAbuse, domainOf }) => {
       if (!enable && !values.reason) throw new UsageError('link disable needs --reason <text>');
       const domainId = await domainOf(values.domain);
@@ -64,20 +51,7 @@ function linkCommand(enable: boolean): AbuseCommand {
 }
 
 function suspension(kind: 'workspace' | 'user', suspend: boolean): AbuseCommand {
-  const what = kind === 'workspace' ? '<slug>' : '<email>';
   return {
-    synopsis: kind === 'workspace' && suspend ? `${what} [--reason R]` : what,
-    about:
-      kind === 'workspace'
-        ? suspend
-          ? 'suspends a workspace: its links answer 410, its keys 303'
-          : 'resumes a suspended workspace'
-        : suspend
-          ? 'suspends a user: signed out everywhere, cannot sign in, their keys answer 303'
-          : 'resumes a suspended user',
-    details: kind === 'workspace' && suspend ? '  --reason R        why (default: abuse)' : undefined,
-    flags: kind === 'workspace' && suspend ? ['reason'] : [],
-    args: 1,
     run: async ({ args: [name = ''], values, withAbuse }) =>
       withAbuse(async ({ takedowns }) => {
         if (kind === 'user') {
@@ -96,10 +70,6 @@ function suspension(kind: 'workspace' | 'user', suspend: boolean): AbuseCommand 
 
 function operatorCommand(grant: boolean): AbuseCommand {
   return {
-    synopsis: '<email>',
-    about: grant ? 'makes a user an operator: /admin opens for them' : 'takes the operator flag back',
-    flags: [],
-    args: 1,
     run: async ({ args: [email = ''], withAbuse }) =>
       withAbuse(async ({ takedowns }) =>
         moderatedUserJson(
@@ -121,12 +91,6 @@ export const ABUSE_COMMANDS: Record<string, AbuseCommand> = {
   'user suspend': suspension('user', true),
   'user resume': suspension('user', false),
   'blocklist import': {
-    synopsis: '<name> <file>',
-    about: 'replaces the rules of a blocklist with those of a hosts, plain or AdBlock file',
-    details: `Each line is a rule, a comment, or skipped with its line number (printed with --json,
-the first 1,000). "-" reads the file from standard input.`,
-    flags: [],
-    args: 2,
     run: async ({ args: [name = '', file = ''], withAbuse, io }) => {
       const text =
         file === '-'
@@ -144,10 +108,6 @@ the first 1,000). "-" reads the file from standard input.`,
     },
   },
   'blocklist add': {
-    synopsis: '<host> [--exact]',
-    about: 'blocks a host and its subdomains (--exact: the host alone)',
-    flags: ['exact'],
-    args: 1,
     run: async ({ args: [host = ''], values, withAbuse }) =>
       withAbuse(async ({ blocklists }) => {
         const { rule, added } = await blocklists.add(CLI_ACTOR, host, values.exact === true);
@@ -155,28 +115,15 @@ the first 1,000). "-" reads the file from standard input.`,
       }),
   },
   'blocklist remove': {
-    synopsis: '<host>',
-    about: 'removes a host’s rules from every blocklist',
-    flags: [],
-    args: 1,
     run: async ({ args: [host = ''], withAbuse }) =>
       withAbuse(async ({ blocklists }) => blocklists.remove(CLI_ACTOR, host)),
   },
   'blocklist list': {
-    synopsis: '',
-    about: 'lists the blocklists with their rule counts',
-    details: '--json prints {"items": [{name, source, rules, skipped, updated_at}, ...]}.',
-    flags: [],
-    args: 0,
     line: (l) => tab(l.name, `${l.rules} rules`, l.source),
     run: async ({ withAbuse }) =>
       withAbuse(async ({ blocklists }) => ({ items: (await blocklists.list()).map(blocklistJson) })),
   },
   'report list': {
-    synopsis: '[--open]',
-    about: 'lists reports, newest first (--open: only those not resolved)',
-    flags: ['open'],
-    args: 0,
     line: reportLine,
     run: async ({ values, withAbuse }) =>
       withAbuse(async ({ reports }) => ({
@@ -184,11 +131,6 @@ the first 1,000). "-" reads the file from standard input.`,
       })),
   },
   'report resolve': {
-    synopsis: '<id> --action disable|suspend|block|dismiss',
-    about:
-      'resolves a report: disables its link, suspends its workspace, blocks its target’s host, or dismisses it',
-    flags: ['action'],
-    args: 1,
     run: async ({ args: [id = ''], values, withAbuse }) => {
       if (!values.action) throw new UsageError('report resolve needs --action disable|suspend|block|dismiss');
       const number = count(id, 'the report id') ?? 0;

@@ -9,15 +9,13 @@ import {
 import { DAY_MS } from '../../../core/days.ts';
 import { Refusal } from '../../../core/errors.ts';
 import type { Store } from '../../../core/ports/store.ts';
-import { type Command, InvalidRangeError, type Result } from '../../../terminal/command.ts';
+import { type CommandCode, InvalidRangeError, type Result } from '../../../terminal/command.ts';
+import { type STATS_FLAGS, SUMMARY_ROWS } from './stats-usage.ts';
 
 /**
  * `snip link stats <code>`: the visit stats of any live link, read from the store as the API answers
  * them (docs/api.md §9.4); --json prints that very answer, otherwise a summary for people.
  */
-
-/** Rows of each breakdown the summary lists before `other`. */
-const SUMMARY_ROWS = 10;
 
 const TITLES: Record<(typeof BREAKDOWN_KEYS)[keyof typeof BREAKDOWN_KEYS], string> = {
   referrers: 'Referrers',
@@ -72,13 +70,6 @@ export function statsSummary(result: Result): string {
   return `${lines.join('\n')}\n`;
 }
 
-export const STATS_FLAGS = {
-  from: { type: 'string' },
-  to: { type: 'string' },
-  interval: { type: 'string' },
-  domain: { type: 'string' },
-} as const;
-
 /** What the process gives the stats command. */
 export interface StatsCliDeps {
   store: Store;
@@ -88,21 +79,7 @@ export interface StatsCliDeps {
   domainOf(host: string | undefined): Promise<number>;
 }
 
-const LINK_STATS: Command<typeof STATS_FLAGS, StatsCliDeps> = {
-  synopsis: '<short_code> [--domain HOST] [--from D] [--to D] [--interval hour|day]',
-  about: 'visit stats of a live link: totals, the series and the top referrers, countries, devices…',
-  details: `  --domain HOST     the domain whose code it is; the default domain without it
-  --from D          the first day (YYYY-MM-DD) or an RFC 3339 date-time; by default 30 days
-                    before --to
-  --to D            the last day, included, or an RFC 3339 date-time; by default today (UTC)
-  --interval I      day (default) or hour; hours reach back ANALYTICS_RETENTION_DAYS, days as
-                    far as the link
-A range spans at most ${MAX_RANGE_DAYS} days. Unique visitors are summed per UTC day: a visitor
-id changes every day by design. Prints the totals, one line per bucket and the top ${SUMMARY_ROWS}
-of each breakdown; --json prints the answer of GET /api/v1/links/{code}/stats. A range it cannot
-read exits 2; a code no live link has is refused with 314 (exit 1).`,
-  flags: ['domain', 'from', 'to', 'interval'],
-  args: 1,
+const LINK_STATS: CommandCode<typeof STATS_FLAGS, StatsCliDeps> = {
   text: statsSummary,
   run: async ({ args: [code = ''], values, store, retentionDays, domainOf }) => {
     const parsed = parseStatsRange(

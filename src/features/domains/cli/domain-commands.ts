@@ -1,19 +1,12 @@
 import { CLI_ACTOR } from '../../../core/moderation.ts';
 import type { Store } from '../../../core/ports/store.ts';
-import { type Command, tab, UsageError } from '../../../terminal/command.ts';
+import { type CommandCode, tab, UsageError } from '../../../terminal/command.ts';
 import { workspaceAdmin } from '../../workspaces/index.ts';
 import { domainJson } from '../domain-json.ts';
 import { type DomainsService, redirectTarget } from '../domains.ts';
+import type { DOMAIN_FLAGS } from './domain-usage.ts';
 
 /** `snip domain …` (docs/api.md §12): the operator's domains, shared or a workspace's. */
-
-export const DOMAIN_FLAGS = {
-  shared: { type: 'boolean' },
-  workspace: { type: 'string' },
-  https: { type: 'string' },
-  'root-redirect': { type: 'string' },
-  'not-found-redirect': { type: 'string' },
-} as const;
 
 export interface DomainCliDeps {
   store: Store;
@@ -21,7 +14,7 @@ export interface DomainCliDeps {
   withDomains<T>(use: (domains: DomainsService) => Promise<T>): Promise<T>;
 }
 
-type DomainCommand = Command<typeof DOMAIN_FLAGS, DomainCliDeps>;
+type DomainCommand = CommandCode<typeof DOMAIN_FLAGS, DomainCliDeps>;
 
 const line = (d: Record<string, unknown>) =>
   tab(
@@ -43,13 +36,6 @@ function httpsFlag(value: string | undefined): boolean | undefined {
 
 export const DOMAIN_COMMANDS: Record<string, DomainCommand> = {
   'domain add': {
-    synopsis: '<host> (--shared | --workspace W)',
-    about: 'adds a domain: shared with every workspace (verified at once), or a workspace’s own',
-    details: `  --shared          every workspace may put links on it; the operator vouches for it
-  --workspace W     the workspace (slug) it belongs to; it serves links once verified
-                    (its TXT record, or snip domain verify)`,
-    flags: ['shared', 'workspace'],
-    args: 1,
     line,
     run: async ({ args: [host = ''], values, store, withDomains }) => {
       if ((values.shared === true) === (values.workspace !== undefined)) {
@@ -63,23 +49,11 @@ export const DOMAIN_COMMANDS: Record<string, DomainCommand> = {
     },
   },
   'domain verify': {
-    synopsis: '<host>',
-    about: 'marks a domain verified: it serves links and gets certificates',
-    details: 'The operator’s word replaces the TXT record.',
-    flags: [],
-    args: 1,
     line,
     run: async ({ args: [host = ''], withDomains }) =>
       withDomains(async (domains) => domainJson(await domains.verify(null, host, CLI_ACTOR), 0)),
   },
   'domain set': {
-    synopsis: '<host> [--https on|off] [--root-redirect URL|none] [--not-found-redirect URL|none]',
-    about: 'changes a domain’s settings (the default domain’s too)',
-    details: `  --https on|off            short URLs on it start with https:// or http://
-  --root-redirect URL       where / goes (none: the landing page or 404)
-  --not-found-redirect URL  where an unknown code goes (none: the 404 page)`,
-    flags: ['https', 'root-redirect', 'not-found-redirect'],
-    args: 1,
     line,
     run: async ({ args: [host = ''], values, withDomains }) =>
       withDomains(async (domains) => {
@@ -93,12 +67,6 @@ export const DOMAIN_COMMANDS: Record<string, DomainCommand> = {
       }),
   },
   'domain list': {
-    synopsis: '',
-    about: 'lists every domain, the default one first',
-    details: `One line per domain: host, shared or its workspace, verified or not, live links.
---json prints {"items": [{host, shared, workspace, verified, https, ..., links}, ...]}.`,
-    flags: [],
-    args: 0,
     line,
     run: async ({ store, withDomains }) =>
       withDomains(async (domains) => {
@@ -112,11 +80,6 @@ export const DOMAIN_COMMANDS: Record<string, DomainCommand> = {
       }),
   },
   'domain remove': {
-    synopsis: '<host>',
-    about: 'removes a domain without live links (refused while it has some)',
-    details: 'Its codes stay issued: a domain added again never reissues them.',
-    flags: [],
-    args: 1,
     run: async ({ args: [host = ''], withDomains }) =>
       withDomains(async (domains) => {
         await domains.remove(null, host, CLI_ACTOR);

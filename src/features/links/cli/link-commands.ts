@@ -1,25 +1,10 @@
 import type { Store } from '../../../core/ports/store.ts';
 import type { LinkOrigins } from '../../../core/short-url.ts';
-import { type Command, type CommandContext, count, tab, UsageError } from '../../../terminal/command.ts';
+import { type CommandCode, type CommandContext, count, tab, UsageError } from '../../../terminal/command.ts';
 import type { LinkEditor, LinkPatch } from '../link-requests.ts';
 import { linkJson } from './link-json.ts';
-import { LINK_LIST_DEFAULT, LINK_LIST_MAX, linkOperations } from './link-operations.ts';
-
-export const LINK_FLAGS = {
-  group: { type: 'string' },
-  limit: { type: 'string' },
-  url: { type: 'string' },
-  title: { type: 'string' },
-  tags: { type: 'string' },
-  'expires-at': { type: 'string' },
-  'max-clicks': { type: 'string' },
-  password: { type: 'string' },
-  rules: { type: 'string' },
-  domain: { type: 'string' },
-} as const;
-
-/** Flags that clear what a string flag sets. */
-export const LINK_NEGATED = ['no-group', 'no-password'] as const;
+import { linkOperations } from './link-operations.ts';
+import { type LINK_FLAGS, LINK_LIST_DEFAULT, LINK_LIST_MAX } from './link-usage.ts';
 
 /** What the process gives the link commands. */
 export interface LinkCliDeps {
@@ -33,12 +18,9 @@ export interface LinkCliDeps {
   withLinkEditor<T>(use: (editor: LinkEditor) => Promise<T>): Promise<T>;
 }
 
-export type LinkCommand = Command<typeof LINK_FLAGS, LinkCliDeps>;
+export type LinkCommand = CommandCode<typeof LINK_FLAGS, LinkCliDeps>;
 
 /** `snip link …`: any account's links, changed through the API's link editor. */
-
-const CACHE_NOTE = `Running servers drop the link from their caches at once through Redis when REDIS_URL is set;
-without Redis they pick the change up within LINK_CACHE_TTL_SECONDS (30 s by default).`;
 
 /** The rules of `--rules`: a JSON array as the API takes it; `none` (or `[]`) clears them. */
 function rulesOf(text: string): unknown[] {
@@ -79,31 +61,14 @@ function linkPatch({ values, negated }: CommandContext<typeof LINK_FLAGS, LinkCl
   return patch;
 }
 
-const DOMAIN_NOTE = `  --domain HOST     the domain whose code it is (docs/api.md §12); the default domain without it`;
-
 export const LINK_COMMANDS: Record<string, LinkCommand> = {
   'link show': {
-    synopsis: '<short_code> [--domain HOST]',
-    about: 'one live link with its counts',
-    details: `${DOMAIN_NOTE}
---json prints the link as \`snip link list\` does, and its group_id.`,
-    flags: ['domain'],
-    args: 1,
     run: async ({ args: [code = ''], values, store, origins, domainOf }) => {
       const details = await linkOperations(store).show(await domainOf(values.domain), code);
       return { ...linkJson(details, await origins()), group_id: details.link.groupId };
     },
   },
   'link list': {
-    synopsis: '<email> [--group G] [--limit N]',
-    about: "the account's live links, newest first",
-    details: `  --group G         only the links of this group: its numeric ID or API identifier
-  --limit N         at most N links, 1 to ${LINK_LIST_MAX} (default ${LINK_LIST_DEFAULT})
-One line per link: code, short URL, long URL, clicks, bot hits, group, tags, created, title.
---json prints {"items": [...]}: short_code, short_url, long_url, title, group, tags, clicks,
-bot_hits, created_at, updated_at.`,
-    flags: ['group', 'limit'],
-    args: 1,
     line: (link) =>
       tab(
         link.short_code,
@@ -127,37 +92,6 @@ bot_hits, created_at, updated_at.`,
     },
   },
   'link edit': {
-    synopsis:
-      '<short_code> [--url U] [--title T] [--group G | --no-group] [--tags a,b,c] [--expires-at T] [--max-clicks N] [--password P | --no-password] [--rules JSON]',
-    about: 'changes a link with the checks of the API; its code never changes',
-    details: `  --url U           a new target, checked as on create (300, 310, 305, 306-311; fetched once)
-  --title T         a new title ('' clears it)
-  --group G         moves it to this group of its account (ID or API identifier; 312 if none)
-  --no-group        takes it out of its group
-  --tags a,b,c      replaces its tags ('' clears them)
-  --expires-at T    an RFC 3339 time, or none
-  --max-clicks N    a visit limit in human clicks, or none
-  --password P      asks visitors for this password (8-1,024 characters; stored as a scrypt hash)
-  --no-password     removes the password
-  --rules JSON      targeting rules as the API takes them, e.g.
-                    '[{"if": {"device": "ios"}, "url": "https://apps.apple.com/…"}]'; none clears them
-Prints the link as \`snip link list\` does. A refused change changes nothing and exits 1;
---json then prints {"error", "code"} with the API's code (314: no such live link).
-${CACHE_NOTE}`,
-    flags: [
-      'domain',
-      'url',
-      'title',
-      'group',
-      'no-group',
-      'tags',
-      'expires-at',
-      'max-clicks',
-      'password',
-      'no-password',
-      'rules',
-    ],
-    args: 1,
     run: async (ctx) => {
       const [code = ''] = ctx.args;
       const patch = linkPatch(ctx);
@@ -169,13 +103,6 @@ ${CACHE_NOTE}`,
     },
   },
   'link delete': {
-    synopsis: '<short_code> [--domain HOST]',
-    about: 'deletes a link; its code answers 404 and is never issued again',
-    details: `${DOMAIN_NOTE}
---json prints {"short_code": …}; an unknown or deleted code is refused with 314.
-${CACHE_NOTE}`,
-    flags: ['domain'],
-    args: 1,
     run: async (ctx) => {
       const [code = ''] = ctx.args;
       const domainId = await ctx.domainOf(ctx.values.domain);

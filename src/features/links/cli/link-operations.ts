@@ -4,14 +4,12 @@ import type { Store } from '../../../core/ports/store.ts';
 import { groupOrRefuse } from '../../groups/index.ts';
 import { personalWorkspace } from '../../workspaces/index.ts';
 import type { LinkEditor, LinkPatch } from '../link-requests.ts';
+import { LINK_LIST_DEFAULT, LINK_LIST_MAX } from './link-usage.ts';
 
 /**
  * The operator's view of links (docs/api.md §6): any account's links by its email, and any live link
  * by its code. Changes go through the link editor, so they pass the checks of the API.
  */
-
-export const LINK_LIST_DEFAULT = 50;
-export const LINK_LIST_MAX = 1000;
 
 /** A link with what it is shown with: its group and its tags. */
 export interface LinkDetails {

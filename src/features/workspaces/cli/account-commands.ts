@@ -2,7 +2,7 @@ import { createInterface } from 'node:readline';
 import type { PlanPrice } from '../../../core/entities.ts';
 import type { Store } from '../../../core/ports/store.ts';
 import {
-  type Command,
+  type CommandCode,
   type CommandContext,
   count,
   type FlagValues,
@@ -12,25 +12,12 @@ import {
 import { cliAudit } from '../audit-actor.ts';
 import { accountJson, planJson } from './account-json.ts';
 import { accountOperations, type PlanChange } from './account-operations.ts';
+import type { ACCOUNT_FLAGS } from './account-usage.ts';
 
 /** `snip plan …`, `snip account …` and `snip key rotate` (docs/api.md §6), in the order the usage lists them. */
 
-export const ACCOUNT_FLAGS = {
-  'api-access': { type: 'boolean' },
-  'url-quota': { type: 'string' },
-  'rate-limit': { type: 'string' },
-  price: { type: 'string' },
-  currency: { type: 'string' },
-  free: { type: 'boolean' },
-  public: { type: 'boolean' },
-  description: { type: 'string' },
-  'stripe-price': { type: 'string' },
-  plan: { type: 'string' },
-  password: { type: 'string' },
-} as const;
-
 type AccountDeps = { store: Store };
-type AccountCommand = Command<typeof ACCOUNT_FLAGS, AccountDeps>;
+type AccountCommand = CommandCode<typeof ACCOUNT_FLAGS, AccountDeps>;
 type PlanFlags = FlagValues<typeof ACCOUNT_FLAGS>;
 
 /** ISO 4217 as this Node's Intl knows it: the currencies a price can be formatted in. */
@@ -118,45 +105,12 @@ async function passwordFrom(
 
 export const ACCOUNT_COMMANDS: Record<string, AccountCommand> = {
   'plan create': {
-    synopsis:
-      '<name> [--api-access|--no-api-access] [--url-quota N] [--rate-limit N] [--price N --currency C | --free] [--public|--no-public] [--description TEXT] [--stripe-price ID|none]',
-    about: 'creates a plan, or updates the settings given of an existing one',
-    details: `  --api-access      the plan's accounts may use the API (--no-api-access: they may not)
-  --url-quota N     links an account may hold
-  --rate-limit N    API requests an account may make per hour
-  --price N         what it costs a month, in minor units (900 is 9.00), with
-  --currency C      its ISO 4217 currency (EUR, USD, JPY…); --price 0 is free
-  --free            no price (nor a Stripe price unless --stripe-price names one)
-  --public          listed on /pricing (--no-public: not listed)
-  --description T   what it includes, up to 500 characters ('' clears it)
-  --stripe-price ID the Stripe price it sells as (price_…); none clears it
-Settings not given keep their value; a new plan is free, unlisted, without API access.`,
-    flags: [
-      'api-access',
-      'url-quota',
-      'rate-limit',
-      'price',
-      'currency',
-      'free',
-      'public',
-      'description',
-      'stripe-price',
-    ],
-    args: 1,
     run: async ({ args: [name = ''], values, store }) => {
       const plan = await accountOperations(store).savePlan(name, planChangeFrom(values));
       return planJson(plan);
     },
   },
   'plan list': {
-    synopsis: '',
-    about: 'lists the plans',
-    details: `One line per plan: name, price, listed or not, API access, URL quota, requests per hour,
-Stripe price, description.
---json prints {"items": [{name, api_access, url_quota, rate_limit_per_hour, price: {amount, currency}
-or null, public, description, stripe_price}, ...]}.`,
-    flags: [],
-    args: 0,
     line: (plan) =>
       tab(
         plan.name,
@@ -171,14 +125,6 @@ or null, public, description, stripe_price}, ...]}.`,
     run: async ({ store }) => ({ items: (await accountOperations(store).listPlans()).map(planJson) }),
   },
   'account create': {
-    synopsis: '<email> --plan <name> [--password P]',
-    about: 'creates a user, their personal workspace and its API key',
-    details: `  --plan <name>     the account's plan (required)
-  --password P      lets the account sign in to the dashboard (8 to 1,024 characters); or set it
-                    later with \`snip account password <email>\`, which reads it from stdin
-The API key is printed only now (and on \`snip key rotate\`).`,
-    flags: ['plan', 'password'],
-    args: 1,
     run: async ({ args: [email = ''], values, store }) => {
       if (!values.plan) throw new UsageError('account create needs --plan <name>');
       const ops = accountOperations(store);
@@ -193,23 +139,12 @@ The API key is printed only now (and on \`snip key rotate\`).`,
     },
   },
   'account plan': {
-    synopsis: '<email> <plan>',
-    about: 'puts the personal workspace of the user on a plan',
-    flags: [],
-    args: 2,
     run: async ({ args: [email = '', plan = ''], store, io }) => {
       const account = await accountOperations(store, cliAudit(store, io.err)).assignPlan(email, plan);
       return { email: account.user.email, plan: account.workspace.plan.name };
     },
   },
   'account password': {
-    synopsis: '<email> [--password P]',
-    about: 'sets the password the account signs in to the dashboard with',
-    details: `Reads the password from the first line of stdin unless --password is given, e.g.
-  printf '%s\\n' "$PASSWORD" | npx snip account password you@example.com
-A password has 8 to 1,024 characters. Every dashboard session of the account ends.`,
-    flags: ['password'],
-    args: 1,
     run: async (ctx) => {
       const [email = ''] = ctx.args;
       const account = await accountOperations(ctx.store).setPassword(email, await passwordFrom(ctx, email));
@@ -217,21 +152,10 @@ A password has 8 to 1,024 characters. Every dashboard session of the account end
     },
   },
   'account list': {
-    synopsis: '',
-    about: 'lists the accounts, oldest first',
-    details: `One line per user: email, plan and address of their personal workspace, created.
---json prints {"items": [{email, plan, workspace, created_at}, ...]}.`,
-    flags: [],
-    args: 0,
     line: (account) => tab(account.email, account.plan, account.workspace, account.created_at),
     run: async ({ store }) => ({ items: (await accountOperations(store).listAccounts()).map(accountJson) }),
   },
   'key rotate': {
-    synopsis: '<email>',
-    about: "issues a new main API key of the user's personal workspace and revokes the old one at once",
-    details: 'The new key is printed only now.',
-    flags: [],
-    args: 1,
     run: async ({ args: [email = ''], store, io }) => {
       const { account, apiKey } = await accountOperations(store, cliAudit(store, io.err)).rotateKey(email);
       return { email: account.user.email, api_key: apiKey };

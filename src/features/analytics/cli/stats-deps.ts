@@ -1,0 +1,11 @@
+import type { Given } from '../../../kernel/feature.ts';
+import type { StatsCliDeps } from './stats-command.ts';
+
+/** `snip link stats` reads the store; `--domain` through the domains as the store has them. */
+export async function statsCliDeps({ kernel }: Given): Promise<StatsCliDeps> {
+  return {
+    store: kernel.store,
+    retentionDays: kernel.config.analyticsRetentionDays,
+    domainOf: async (host) => (host === undefined ? 0 : (await kernel.use('domains')).registry.idOf(host)),
+  };
+}

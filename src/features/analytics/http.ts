@@ -1,0 +1,44 @@
+import type { FeatureHttp } from '../../kernel/feature.ts';
+import { statsApiRoutes } from './api/stats-routes.ts';
+import { STATS_SCHEMAS } from './api/stats-schemas.ts';
+import type { ClickBuffer } from './collect/click-buffer.ts';
+import { statsPages } from './pages/stats-pages.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Buffered click counts; tests and shutdown flush them. */
+    clicks: ClickBuffer;
+    /** Deletes raw click events past the retention; tests sweep at once. */
+    retention: { sweep(): Promise<number> };
+  }
+}
+
+/** The stats of /api/v1 and the stats pages with their CSV. */
+export const analyticsHttp: FeatureHttp = {
+  schemas: STATS_SCHEMAS,
+  async routes(app, kernel) {
+    const { clicks, sweep } = await kernel.use('analytics');
+    app.decorate('clicks', clicks);
+    app.decorate('retention', { sweep: sweep.sweep });
+  },
+  async api(v1, kernel) {
+    const domains = await kernel.use('domains');
+    await v1.register(statsApiRoutes, {
+      store: kernel.store,
+      now: kernel.now,
+      retentionDays: kernel.config.analyticsRetentionDays,
+      domainOf: domains.addressed,
+    });
+  },
+  async pages(app, kernel) {
+    const { stats } = await kernel.use('analytics');
+    const domains = await kernel.use('domains');
+    await app.register(statsPages, {
+      ...kernel.session,
+      stats,
+      domainOf: domains.addressed,
+      origins: domains.registry,
+      clicks: kernel.store,
+    });
+  },
+};

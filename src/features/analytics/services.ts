@@ -1,0 +1,42 @@
+import { countriesOf, visitorsOf } from '../../kernel/adapters.ts';
+import type { Kernel } from '../../kernel/kernel.ts';
+import { visitCollection } from './collect/collection.ts';
+import { visitStats } from './visit-stats.ts';
+
+/**
+ * Private visit analytics (docs/api.md §9) for this process: the click buffer every redirect
+ * records into and its flushes (what is written with each flush is asked on `clicks.flushing`),
+ * the hourly sweep of raw events, and the stats read back.
+ */
+export async function analyticsServices(kernel: Kernel) {
+  const { config, bus } = kernel;
+  const collection = visitCollection({
+    store: kernel.store,
+    tracking: config.tracking,
+    honorDnt: config.honorDnt,
+    exclude: config.trackingExclude,
+    trustProxy: config.trustProxy,
+    now: kernel.now,
+    flushMs: config.clickFlushMs,
+    retentionDays: config.analyticsRetentionDays,
+    visitors: visitorsOf(kernel),
+    countries: countriesOf(kernel),
+    onFlushError: kernel.log.error('writing clicks failed; kept for the next flush'),
+    onSweepError: kernel.log.error('deleting old click events failed'),
+    notices: async (events) =>
+      (await bus.ask('clicks.flushing', events)).find((notices) => notices !== undefined),
+  });
+  // What is buffered is written before the store closes.
+  kernel.onClose(async () => {
+    collection.sweep.stop();
+    await collection.clicks.close();
+  });
+  const stats = visitStats({
+    store: kernel.store,
+    now: kernel.now,
+    retentionDays: config.analyticsRetentionDays,
+  });
+  return { ...collection, stats };
+}
+
+export type AnalyticsServices = Awaited<ReturnType<typeof analyticsServices>>;

@@ -1,0 +1,25 @@
+import { paymentsOf } from '../../kernel/adapters.ts';
+import type { FeatureHttp } from '../../kernel/feature.ts';
+import type { BillingFeatureDeps } from './billing-deps.ts';
+import { billingRoutes } from './billing-routes.ts';
+import { pricingRoutes } from './pricing-routes.ts';
+
+/** /pricing, Settings → Billing, and Stripe's checkout, portal and webhooks when configured. */
+export const billingHttp: FeatureHttp = {
+  async routes(app, kernel) {
+    const { config } = kernel;
+    const deps: BillingFeatureDeps = {
+      ...kernel.session,
+      store: kernel.store,
+      settings: config.billing,
+      payments: await paymentsOf(kernel),
+      freePlan: config.signupPlan,
+      mailFrom: config.mail?.from,
+      baseUrl: config.baseUrl,
+      signupMode: config.signup,
+      frameOf: kernel.frameOf,
+    };
+    await app.register(pricingRoutes, deps);
+    await app.register(billingRoutes, deps);
+  },
+};

@@ -1,0 +1,16 @@
+import type { Given } from '../../../kernel/feature.ts';
+import type { LinkCliDeps } from './link-commands.ts';
+
+/** The link commands' services: the store, the domains as the store has them, the API's editor. */
+export async function linkCliDeps({ kernel }: Given): Promise<LinkCliDeps> {
+  return {
+    store: kernel.store,
+    baseUrl: kernel.config.baseUrl,
+    origins: async () => (await kernel.use('domains')).registry,
+    domainOf: async (host) => (host === undefined ? 0 : (await kernel.use('domains')).registry.idOf(host)),
+    withLinkEditor: async (use) => {
+      await kernel.readyToAnnounce();
+      return use((await kernel.use('links')).editor);
+    },
+  };
+}

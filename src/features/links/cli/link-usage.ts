@@ -1,0 +1,89 @@
+import type { CommandUsage } from '../../../terminal/command.ts';
+
+export const LINK_LIST_DEFAULT = 50;
+export const LINK_LIST_MAX = 1000;
+
+export const LINK_FLAGS = {
+  group: { type: 'string' },
+  limit: { type: 'string' },
+  url: { type: 'string' },
+  title: { type: 'string' },
+  tags: { type: 'string' },
+  'expires-at': { type: 'string' },
+  'max-clicks': { type: 'string' },
+  password: { type: 'string' },
+  rules: { type: 'string' },
+  domain: { type: 'string' },
+} as const;
+
+/** Flags that clear what a string flag sets. */
+export const LINK_NEGATED = ['no-group', 'no-password'] as const;
+
+export const CACHE_NOTE = `Running servers drop the link from their caches at once through Redis when REDIS_URL is set;
+without Redis they pick the change up within LINK_CACHE_TTL_SECONDS (30 s by default).`;
+
+export const DOMAIN_NOTE = `  --domain HOST     the domain whose code it is (docs/api.md §12); the default domain without it`;
+
+export const LINK_USAGE: Readonly<Record<string, CommandUsage>> = {
+  'link show': {
+    synopsis: '<short_code> [--domain HOST]',
+    about: 'one live link with its counts',
+    details: `${DOMAIN_NOTE}
+--json prints the link as \`snip link list\` does, and its group_id.`,
+    flags: ['domain'],
+    args: 1,
+  },
+  'link list': {
+    synopsis: '<email> [--group G] [--limit N]',
+    about: "the account's live links, newest first",
+    details: `  --group G         only the links of this group: its numeric ID or API identifier
+  --limit N         at most N links, 1 to ${LINK_LIST_MAX} (default ${LINK_LIST_DEFAULT})
+One line per link: code, short URL, long URL, clicks, bot hits, group, tags, created, title.
+--json prints {"items": [...]}: short_code, short_url, long_url, title, group, tags, clicks,
+bot_hits, created_at, updated_at.`,
+    flags: ['group', 'limit'],
+    args: 1,
+  },
+  'link edit': {
+    synopsis:
+      '<short_code> [--url U] [--title T] [--group G | --no-group] [--tags a,b,c] [--expires-at T] [--max-clicks N] [--password P | --no-password] [--rules JSON]',
+    about: 'changes a link with the checks of the API; its code never changes',
+    details: `  --url U           a new target, checked as on create (300, 310, 305, 306-311; fetched once)
+  --title T         a new title ('' clears it)
+  --group G         moves it to this group of its account (ID or API identifier; 312 if none)
+  --no-group        takes it out of its group
+  --tags a,b,c      replaces its tags ('' clears them)
+  --expires-at T    an RFC 3339 time, or none
+  --max-clicks N    a visit limit in human clicks, or none
+  --password P      asks visitors for this password (8-1,024 characters; stored as a scrypt hash)
+  --no-password     removes the password
+  --rules JSON      targeting rules as the API takes them, e.g.
+                    '[{"if": {"device": "ios"}, "url": "https://apps.apple.com/…"}]'; none clears them
+Prints the link as \`snip link list\` does. A refused change changes nothing and exits 1;
+--json then prints {"error", "code"} with the API's code (314: no such live link).
+${CACHE_NOTE}`,
+    flags: [
+      'domain',
+      'url',
+      'title',
+      'group',
+      'no-group',
+      'tags',
+      'expires-at',
+      'max-clicks',
+      'password',
+      'no-password',
+      'rules',
+    ],
+    args: 1,
+  },
+  'link delete': {
+    synopsis: '<short_code> [--domain HOST]',
+    about: 'deletes a link; its code answers 404 and is never issued again',
+    details: `${DOMAIN_NOTE}
+--json prints {"short_code": …}; an unknown or deleted code is refused with 314.
+${CACHE_NOTE}`,
+    flags: ['domain'],
+    args: 1,
+  },
+};

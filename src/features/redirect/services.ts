@@ -1,0 +1,43 @@
+import { countriesOf, qrImagesOf } from '../../kernel/adapters.ts';
+import type { Kernel } from '../../kernel/kernel.ts';
+import { redirectCounters } from './redirect-counters.ts';
+import { redirectPath } from './redirect-path.ts';
+import { storeVisitLimits } from './visit-limits.ts';
+
+/**
+ * The redirect of this process: hot links in memory (every change heard from any instance, a new
+ * link remembered on `link.created`, all forgotten on `takedowns.changed`), the answer that records
+ * each visit through analytics, visit limits, QR images, and the counters every redirect moves.
+ */
+export async function redirectServices(kernel: Kernel) {
+  const { config } = kernel;
+  const { record } = await kernel.use('analytics');
+  const domains = await kernel.use('domains');
+  const { screen } = await kernel.use('abuse');
+  const counted = redirectCounters(kernel.metrics, config.redirectStatus);
+  const countries = countriesOf(kernel);
+  const path = redirectPath({
+    store: kernel.store,
+    embedded: kernel.given.store,
+    linkEvents: kernel.linkEvents,
+    domainOf: (host) => domains.registry.served(host),
+    screen,
+    cache: { max: config.linkCacheSize, ttlMs: config.linkCacheTtlSeconds * 1000 },
+    record,
+    onRedirect: counted.redirected,
+    redirectStatus: config.redirectStatus,
+    https: config.baseUrl.protocol === 'https:',
+    countries,
+    socketIsClient: config.trustProxy === false,
+    now: kernel.now,
+  });
+  return {
+    ...path,
+    counted,
+    countries,
+    limits: kernel.given.visitLimits ?? storeVisitLimits(kernel.store),
+    images: qrImagesOf(kernel),
+  };
+}
+
+export type RedirectServices = Awaited<ReturnType<typeof redirectServices>>;

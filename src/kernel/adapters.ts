@@ -1,0 +1,81 @@
+import { eventSinks } from '../adapters/event-sinks.ts';
+import { listFetcher } from '../adapters/inspect/fetch-list.ts';
+import { createInspector } from '../adapters/inspect/inspector.ts';
+import { MemoryVisitors } from '../adapters/memory/visitors.ts';
+import { configuredProvider } from '../adapters/oidc/oidc-client.ts';
+import { threadQrImages } from '../adapters/qr/qr-thread.ts';
+import type { CountryLookup } from '../core/ports/geo.ts';
+import type { IdentityProvider } from '../core/ports/identity-provider.ts';
+import type { Inspector } from '../core/ports/inspector.ts';
+import type { PaymentGateway } from '../core/ports/payments.ts';
+import type { QrImages } from '../core/ports/qr-images.ts';
+import type { Visitors } from '../core/ports/visitors.ts';
+import type { Kernel } from './kernel.ts';
+
+/**
+ * The adapters features ask the kernel for by their port: the one given by the process (a test's
+ * fake) or the real one, made on first use and closed with the kernel. Features never import
+ * adapters themselves.
+ */
+
+/** The SSRF-safe inspector of new targets; `blockedHost` is the operators' blocklist, asked per hop. */
+export function inspectorOf(kernel: Kernel, blockedHost: (host: string) => boolean): Inspector {
+  if (kernel.given.inspector) return kernel.given.inspector;
+  let made: Inspector | undefined;
+  kernel.onClose(async () => made?.close());
+  return {
+    inspect: (url) => {
+      made ??= createInspector({ allowPrivate: kernel.config.allowPrivateTargets, blockedHost });
+      return made.inspect(url);
+    },
+    close: async () => made?.close(),
+  };
+}
+
+/** Fetches BLOCKLIST_URLS through the same address policy as targets. */
+export function blocklistFetcher(kernel: Kernel): { fetch(url: string): Promise<string> } {
+  const fetcher = listFetcher({ allowPrivate: kernel.config.allowPrivateTargets });
+  kernel.onClose(() => fetcher.close());
+  return fetcher;
+}
+
+/** Where events go: endpoints over HTTP through the address policy, and RabbitMQ when configured. */
+export function eventSinksOf(kernel: Kernel) {
+  const sinks = eventSinks({
+    allowPrivate: kernel.config.allowPrivateTargets,
+    amqpUrl: kernel.config.webhooks.amqpUrl,
+    resolve: kernel.given.resolveWebhooks,
+    onStreamError: kernel.log.error('the event stream failed; its events wait in the outbox'),
+  });
+  return sinks;
+}
+
+/** QR images, drawn in a worker thread off the redirect's. */
+export function qrImagesOf(kernel: Kernel): QrImages {
+  const images = threadQrImages();
+  kernel.onClose(() => images.close());
+  return images;
+}
+
+/** The OpenID provider of "Sign in with …", when OIDC_* is configured. */
+export function identityProviderOf(kernel: Kernel): IdentityProvider | undefined {
+  return configuredProvider(kernel.config.oidc, kernel.config.baseUrl);
+}
+
+/** Stripe, when STRIPE_SECRET_KEY is set; loaded only then. */
+export async function paymentsOf(kernel: Kernel): Promise<PaymentGateway | undefined> {
+  const { stripe } = kernel.config.billing;
+  if (!stripe) return undefined;
+  const { stripeGateway } = await import('../adapters/stripe/stripe-gateway.ts');
+  return stripeGateway(stripe);
+}
+
+/** The country of a client address: what the process gave (the offline database), or none known. */
+export function countriesOf(kernel: Kernel): CountryLookup {
+  return kernel.given.countries ?? { countryOf: () => undefined };
+}
+
+/** The day's unique-visitor sets: Redis's for a fleet (given), else this process's own. */
+export function visitorsOf(kernel: Kernel): Visitors {
+  return kernel.given.visitors ?? new MemoryVisitors();
+}
