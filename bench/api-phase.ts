@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { openStore } from '../src/adapters/open-store.ts';
-import { accountOperations } from '../src/features/workspaces/index.ts';
+import { accountOperations } from '../src/features/workspaces/cli/account-operations.ts';
 import { memoryOf, processTicks, startSnip } from './processes.ts';
 import { seedLinks } from './seed.ts';
 import { timed } from './session.ts';

@@ -5,7 +5,7 @@ import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { openStore } from '../src/adapters/open-store.ts';
 import { hashPassword } from '../src/core/password.ts';
-import { accountOperations } from '../src/features/workspaces/index.ts';
+import { accountOperations } from '../src/features/workspaces/cli/account-operations.ts';
 import { killAll, startSnip } from './processes.ts';
 import { codeOf, prepareStore, seedLinks } from './seed.ts';
 

@@ -3,7 +3,7 @@ import { openStore } from '../src/adapters/open-store.ts';
 import type { NewLink } from '../src/core/entities.ts';
 import { isLinkCode } from '../src/core/short-code.ts';
 import { urlHash } from '../src/core/target-url.ts';
-import { accountOperations } from '../src/features/workspaces/index.ts';
+import { accountOperations } from '../src/features/workspaces/cli/account-operations.ts';
 
 /** Fills a benchmark store through the store's own API: accounts and keys, then links via the bulk path. */
 

@@ -15,6 +15,10 @@ if (major < 24) {
   );
   process.exitCode = 1;
 } else {
+  // Compiled modules (TypeScript stripped) are kept on disk and reused while the source is the same:
+  // a command then starts without compiling Snip's code again (NODE_COMPILE_CACHE picks the place).
+  const { enableCompileCache } = await import('node:module');
+  enableCompileCache?.();
   const { main } = await import('../src/main.ts');
   main(process.argv.slice(2)).then(
     (code) => {

@@ -1,11 +1,9 @@
 import { existsSync } from 'node:fs';
-import { openStore } from './adapters/open-store.ts';
 import type { Config } from './config.ts';
 import type { Inspector } from './core/ports/inspector.ts';
 import type { TxtResolver } from './core/ports/txt-resolver.ts';
 import { FEATURES } from './features.ts';
 import type { Given } from './kernel/feature.ts';
-import { openKernel } from './kernel/kernel.ts';
 import { BASE_FLAGS, type Command, type FlagTable, UsageError } from './terminal/command.ts';
 import { commandTable } from './terminal/command-table.ts';
 import { type Io, runCommand } from './terminal/run-command.ts';
@@ -64,7 +62,12 @@ export async function runCli(
       grammar: { flags: FLAGS, negated: NEGATED },
       open: async (command, values) => {
         checkStoreExists(config, values.create);
-        const store = await openStore(config.databaseUrl, { prepare: command.prepare ?? true });
+        // Loaded only now: `snip --help` and a refused command line load neither.
+        const [{ openStore }, { openKernel }] = await Promise.all([
+          import('./adapters/open-store.ts'),
+          import('./kernel/kernel.ts'),
+        ]);
+        const store = await openStore(config.databaseUrl, { prepare: command.prepare ?? true, threads: false });
         const kernel = openKernel(config, { ...deps, store }, FEATURES, 'command');
         kernel.log.bind({ error: ({ err }, message) => io.err.write(`snip: ${message}: ${String(err)}\n`) });
         return {

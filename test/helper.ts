@@ -13,7 +13,7 @@ import type { WindowCounter } from '../src/core/ports/shared-state.ts';
 import type { Store } from '../src/core/ports/store.ts';
 import type { Visitors } from '../src/core/ports/visitors.ts';
 import { groupOperations } from '../src/features/groups/cli/group-commands.ts';
-import { accountOperations } from '../src/features/workspaces/index.ts';
+import { accountOperations } from '../src/features/workspaces/cli/account-operations.ts';
 
 /** What the operator can do (`snip account …`, `snip group …`), for seeding a store. */
 export function operations(store: Store) {

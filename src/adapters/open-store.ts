@@ -5,10 +5,14 @@ import type { Store } from '../core/ports/store.ts';
  * The adapter DATABASE_URL names: `sqlite:<path>`, or `postgres://…` / `postgresql://…`. Each is
  * loaded only when used, so a process carries one database client, not both.
  */
-async function openAdapter(databaseUrl: string, timeoutMs: number | undefined): Promise<Store> {
+async function openAdapter(
+  databaseUrl: string,
+  timeoutMs: number | undefined,
+  threads: boolean | undefined,
+): Promise<Store> {
   if (databaseUrl.startsWith('sqlite:')) {
     const { openSqliteStore } = await import('./sqlite/store.ts');
-    return openSqliteStore(databaseUrl.slice('sqlite:'.length));
+    return openSqliteStore(databaseUrl.slice('sqlite:'.length), { threads });
   }
   if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
     const { openPostgresStore } = await import('./postgres/store.ts');
@@ -25,13 +29,14 @@ async function openAdapter(databaseUrl: string, timeoutMs: number | undefined): 
 
 /**
  * Opens the store DATABASE_URL names; `prepare` also migrates and seeds the default plans. `timeoutMs`
- * (STORE_TIMEOUT_MS) bounds how long a new database connection may take.
+ * (STORE_TIMEOUT_MS) bounds how long a new database connection may take; `threads: false` keeps an
+ * embedded store's work on this thread (a command).
  */
 export async function openStore(
   databaseUrl: string,
-  options: { prepare: boolean; timeoutMs?: number },
+  options: { prepare: boolean; timeoutMs?: number; threads?: boolean },
 ): Promise<Store> {
-  const store = await openAdapter(databaseUrl, options.timeoutMs);
+  const store = await openAdapter(databaseUrl, options.timeoutMs, options.threads);
   if (options.prepare) {
     try {
       await store.migrate();

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Command, FlagTable } from '../terminal/command.ts';
 import type { AssetFiles } from '../web/assets.ts';
 import type { Answer, EventName, Payload } from './events.ts';
-import type { Kernel } from './kernel.ts';
+import type { FeatureName, FeatureServices, Kernel } from './kernel.ts';
 
 /**
  * What a feature brings, said once in its `index.ts` (docs/adr/034): how its services are built
@@ -12,15 +12,6 @@ import type { Kernel } from './kernel.ts';
  * parts sit behind `import()`, so reading every descriptor (the command line's help does) loads
  * none of their code.
  */
-
-/**
- * Each feature's services by its name: a feature's `index.ts` adds its entry (`declare module`),
- * and `kernel.use(name)` answers with that type.
- */
-// biome-ignore lint/suspicious/noEmptyInterface: filled by each feature's declaration.
-export interface FeatureServices {}
-
-export type FeatureName = keyof FeatureServices;
 
 /** What the command line gives every command: the kernel, opened for it. */
 export interface Given {

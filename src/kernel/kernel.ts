@@ -21,7 +21,7 @@ import { frameOfSession } from '../web/session/handlers.ts';
 import { sessionService } from '../web/session/sessions.ts';
 import type { WorkspaceDeps } from '../web/session/workspace-pages.ts';
 import { EventBus } from './event-bus.ts';
-import type { Feature, FeatureName, FeatureServices } from './feature.ts';
+import type { EventName } from './events.ts';
 import { createMetrics, type Metrics, timedStore } from './metrics.ts';
 import { announcerOnDemand } from './shared-links.ts';
 
@@ -31,6 +31,22 @@ import { announcerOnDemand } from './shared-links.ts';
  * announcements other instances hear — and each feature's services, built on first use through its
  * descriptor (docs/adr/034). The server and the command line open the same kernel.
  */
+
+/**
+ * Each feature's services by its name: a feature's `index.ts` adds its entry (`declare module`),
+ * and `kernel.use(name)` answers with that type.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: filled by each feature's declaration.
+export interface FeatureServices {}
+
+export type FeatureName = keyof FeatureServices;
+
+/** What the kernel reads of a feature's descriptor (kernel/feature.ts): its name, how it builds, what it hears. */
+export interface Buildable {
+  readonly name: string;
+  services?(kernel: Kernel): Promise<unknown>;
+  on?: { [E in EventName]?: (services: never, payload: never) => unknown };
+}
 
 /** What the process (or a test) gives; what is left out gets an in-process default. */
 export interface KernelDeps {
@@ -86,7 +102,7 @@ export class Kernel {
   /** Announcements every instance hears (a link or the domains changed). */
   readonly linkEvents: LinkEvents;
   readonly demoLog: DemoLog;
-  readonly #features: ReadonlyMap<string, Feature<unknown>>;
+  readonly #features: ReadonlyMap<string, Buildable>;
   readonly #built = new Map<string, Promise<unknown>>();
   readonly #starts: Step[] = [];
   readonly #closes: Step[] = [];
@@ -95,7 +111,7 @@ export class Kernel {
   #session: WorkspaceDeps | undefined;
   #started = false;
 
-  constructor(config: Config, given: KernelDeps, features: readonly Feature<unknown>[], mode: KernelMode) {
+  constructor(config: Config, given: KernelDeps, features: readonly Buildable[], mode: KernelMode) {
     this.config = config;
     this.mode = mode;
     this.given = given;
@@ -215,7 +231,7 @@ export class Kernel {
 export function openKernel(
   config: Config,
   given: KernelDeps,
-  features: readonly Feature<unknown>[],
+  features: readonly Buildable[],
   mode: KernelMode,
 ): Kernel {
   return new Kernel(config, given, features, mode);

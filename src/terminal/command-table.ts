@@ -1,5 +1,5 @@
 import type { Command, FlagTable } from './command.ts';
-import { type Nearest, nearest } from './suggest.ts';
+import { type Nearest, nearest } from './nearest.ts';
 
 /** Every command by name (`migrate`, `link edit`), in the order the usage lists them. */
 export type Commands<F extends FlagTable, D> = Readonly<Record<string, Command<F, D>>>;

@@ -5,15 +5,16 @@ import { describe, it } from 'node:test';
 import { roomOf, SRC, sourceFiles } from './rooms.ts';
 
 /**
- * The house's rules (docs/adr/024): dependencies point inward. core/ imports nothing of the project
- * outside itself; adapters/ import core/ and each other; the building blocks http/, web/ and
- * terminal/ import core/ and each other; a feature imports the building blocks, core/, its own
- * folder, and another feature only through that feature's index.ts; the entries (app.ts, cli.ts,
- * main.ts, services.ts, page-services.ts) see everything but a feature's inside. No import goes round in a circle,
- * between files or between features.
+ * The house's rules (docs/adr/024, 034): dependencies point inward. core/ imports nothing of the
+ * project outside itself; adapters/ import core/ and each other; the building blocks http/, web/ and
+ * terminal/ import core/ and each other; kernel/ imports those, adapters/ and config.ts; a feature
+ * imports the kernel, the building blocks, core/, its own folder, and another feature only through
+ * that feature's index.ts; the registry (features.ts) is the one file outside features/ that names
+ * a feature, through its index.ts; the entries (app.ts, cli.ts, main.ts) name none. No import goes
+ * round in a circle, between files or between features.
  */
 
-const ENTRIES = new Set(['app.ts', 'cli.ts', 'main.ts', 'services.ts', 'page-services.ts']);
+const ENTRIES = new Set(['app.ts', 'cli.ts', 'main.ts']);
 const BLOCKS = ['http', 'web', 'terminal'];
 
 /** A feature's door: features/<name>/index.ts. */
@@ -26,12 +27,14 @@ const ALLOWED: Record<string, (target: string, room: string) => boolean> = {
   web: (target) => ['core', ...BLOCKS].includes(roomOf(target)),
   terminal: (target) => ['core', ...BLOCKS].includes(roomOf(target)),
   'config.ts': (target) => roomOf(target) === 'core',
+  kernel: (target) => ['core', 'adapters', 'kernel', 'config.ts', ...BLOCKS].includes(roomOf(target)),
   feature: (target, room) => {
     const to = roomOf(target);
-    if (to === room || ['core', ...BLOCKS].includes(to)) return true;
+    if (to === room || ['core', 'kernel', ...BLOCKS].includes(to)) return true;
     return to.startsWith('features/') && isDoor(target);
   },
-  entry: (target) => !roomOf(target).startsWith('features/') || isDoor(target),
+  'features.ts': (target) => isDoor(target) || roomOf(target) === 'kernel',
+  entry: (target) => !roomOf(target).startsWith('features/'),
 };
 
 /** Every import of the project that breaks a rule, as "from → to". */
@@ -130,6 +133,7 @@ describe('the layout of src/', () => {
     for (const room of [
       'core',
       'adapters',
+      'kernel',
       'http',
       'web',
       'terminal',
@@ -157,8 +161,10 @@ describe('the layout of src/', () => {
       ['features/links/api/links-api.ts', ['adapters/sqlite/store.ts', 'terminal/command.ts']],
       ['web/layout.ts', ['http/api-statuses.ts', 'features/links/index.ts']],
       ['terminal/command.ts', ['adapters/open-store.ts']],
-      ['app.ts', ['features/links/index.ts', 'features/links/api/link-routes.ts', 'adapters/open-store.ts']],
+      ['app.ts', ['features/links/index.ts', 'kernel/kernel.ts', 'adapters/open-store.ts']],
       ['cli.ts', ['features/workspaces/cli/account-commands.ts']],
+      ['features.ts', ['features/links/index.ts', 'features/links/services.ts']],
+      ['kernel/kernel.ts', ['features/links/index.ts', 'adapters/open-store.ts', 'web/html.ts']],
       ['config.ts', ['web/html.ts']],
       ['stray.ts', ['core/errors.ts']],
     ]);
@@ -169,8 +175,10 @@ describe('the layout of src/', () => {
       'features/links/api/links-api.ts → adapters/sqlite/store.ts',
       'web/layout.ts → features/links/index.ts',
       'terminal/command.ts → adapters/open-store.ts',
-      'app.ts → features/links/api/link-routes.ts',
+      'app.ts → features/links/index.ts',
       'cli.ts → features/workspaces/cli/account-commands.ts',
+      'features.ts → features/links/services.ts',
+      'kernel/kernel.ts → features/links/index.ts',
       'config.ts → web/html.ts',
       'stray.ts: a file outside every room',
     ]);

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { BASE_FLAGS, type Command, UsageError } from '../../src/terminal/command.ts';
 import { commandTable } from '../../src/terminal/command-table.ts';
+import { editDistance, nearest } from '../../src/terminal/nearest.ts';
 import { runCommand } from '../../src/terminal/run-command.ts';
-import { editDistance, nearest } from '../../src/terminal/suggest.ts';
 
 /**
  * How the command line answers words that make no command: the name or flag probably meant, the

@@ -23,15 +23,20 @@ import { sqliteSessionStore } from './sessions.ts';
 import { sqliteStatsStore } from './stats.ts';
 import { writeQueue } from './write-queue.ts';
 
-/** Opens (creating the file and its directory if missing) a store; call `migrate()` before use. */
-export function openSqliteStore(path: string): Store {
+/**
+ * Opens (creating the file and its directory if missing) a store; call `migrate()` before use.
+ * `threads: false` (a command of the CLI) writes clicks and reads stats on this thread instead of
+ * starting the click writer's and the readers' threads, which a server needs and a command does not.
+ */
+export function openSqliteStore(path: string, options: { threads?: boolean } = {}): Store {
   const conn = openConnection(path);
-  const clickWriter = path === ':memory:' ? inPlaceClickWriter(conn) : threadClickWriter(path);
+  const threads = path !== ':memory:' && options.threads !== false;
+  const clickWriter = threads ? threadClickWriter(path) : inPlaceClickWriter(conn);
   // The writer thread checkpoints the WAL (click-writer-worker.ts): a commit here, on the redirect's
   // thread, never copies the WAL into the database file.
-  if (path !== ':memory:') conn.db.exec('PRAGMA wal_autocheckpoint = 0');
+  if (threads) conn.db.exec('PRAGMA wal_autocheckpoint = 0');
   const writes = writeQueue(conn);
-  const readers = path === ':memory:' ? inPlaceReaders(conn) : threadReaders(path);
+  const readers = threads ? threadReaders(path) : inPlaceReaders(conn);
   return {
     ...sqlitePlanStore(conn),
     ...peopleStore(sqliteScripts(conn)),

@@ -7,7 +7,7 @@ import type { AbuseServices } from './services.ts';
  * Abuse defence (docs/api.md §13): the screen of blocklists and suspensions every redirect and
  * create asks, takedowns, reports and the audit log; `snip operator|link disable|blocklist|report …`.
  */
-declare module '../../kernel/feature.ts' {
+declare module '../../kernel/kernel.ts' {
   interface FeatureServices {
     abuse: AbuseServices;
   }

@@ -8,7 +8,7 @@ import type { AnalyticsServices } from './services.ts';
  * visit log, the facts of each visit, visitor ids, retention), the stats read back through
  * /api/v1, the stats pages with their CSV, and `snip link stats`.
  */
-declare module '../../kernel/feature.ts' {
+declare module '../../kernel/kernel.ts' {
   interface FeatureServices {
     analytics: AnalyticsServices;
   }
@@ -30,11 +30,4 @@ export const analyticsFeature = feature({
 });
 
 export type { ClickBuffer } from './collect/click-buffer.ts';
-export { type ClickKind, clickKind } from './collect/click-kind.ts';
-export {
-  countryFromHeaders,
-  type VisitRecorder,
-  type VisitRequest,
-  visitRecorder,
-} from './collect/visit-recorder.ts';
-export { type DeviceFacts, deviceOf } from './collect/visitor-device.ts';
+export type { VisitRecorder, VisitRequest } from './collect/visit-recorder.ts';

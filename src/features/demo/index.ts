@@ -5,7 +5,7 @@ import type { DemoServices } from './services.ts';
  * The public demo (ADR 008): POST /demo/create (/create with the demo key; nothing stored), its log
  * and live stream, the landing page and the tester that lead to it.
  */
-declare module '../../kernel/feature.ts' {
+declare module '../../kernel/kernel.ts' {
   interface FeatureServices {
     demo: DemoServices;
   }

@@ -1,13 +1,2 @@
-import { Type } from '@sinclair/typebox';
-
-/** `?domain=<host>`: which domain's code space a code is on (docs/api.md §12). */
-export const DOMAIN_PARAM = Type.Optional(
-  Type.String({
-    maxLength: 1024,
-    description:
-      "The link's domain (host), for a code that exists on several; by default the workspace's default domain.",
-  }),
-);
-
 /** Resolves `?domain=` for a workspace: the domain's id, or 317 for one it does not see. */
 export type AddressedDomain = (workspaceId: number, host: string | undefined) => number;

@@ -8,7 +8,7 @@ import type { DomainsService } from './domains.ts';
  * operator's shared ones; verified by a TXT record; /api/v1/domains, the Domains page and
  * `snip domain …`.
  */
-declare module '../../kernel/feature.ts' {
+declare module '../../kernel/kernel.ts' {
   interface FeatureServices {
     domains: DomainsService;
   }
@@ -29,7 +29,6 @@ export const domainsFeature = feature({
   },
 });
 
-export { domainJson } from './domain-json.ts';
-export { type AddressedDomain, DOMAIN_PARAM } from './domain-param.ts';
+export type { AddressedDomain } from './domain-param.ts';
 export type { DomainRegistry, ServedDomain } from './domain-registry.ts';
 export type { DomainActor, DomainAuditor, DomainsService, DomainView, TxtResolver } from './domains.ts';

@@ -1,6 +1,8 @@
+import type { FastifyInstance } from 'fastify';
 import { feature, storeOf } from '../../kernel/feature.ts';
 import { lazyCommands, withDeps } from '../../terminal/command.ts';
 import { GROUP_FLAGS, GROUP_USAGE } from './cli/group-usage.ts';
+import type { GroupFormOptions } from './pages/group-forms.ts';
 import type { GroupServices } from './services.ts';
 
 /**
@@ -8,7 +10,7 @@ import type { GroupServices } from './services.ts';
  * API identifier. The service, the /api/v1/groups resources, the dashboard's groups card and
  * `snip group …`.
  */
-declare module '../../kernel/feature.ts' {
+declare module '../../kernel/kernel.ts' {
   interface FeatureServices {
     groups: GroupServices;
   }
@@ -28,6 +30,10 @@ export const groupsFeature = feature({
 
 export { groupOrRefuse } from './find-group.ts';
 export { groupFields, isApiId } from './group-fields.ts';
-export { groupForms } from './pages/group-forms.ts';
 export { groupsCard } from './pages/groups-card.ts';
 export type { WorkspaceGroups } from './workspace-groups.ts';
+
+/** The groups card's forms (create, rename, delete), for the dashboard that shows the card; loaded on use. */
+export async function groupForms(app: FastifyInstance, options: GroupFormOptions): Promise<void> {
+  return (await import('./pages/group-forms.ts')).groupForms(app, options);
+}

@@ -1,5 +1,7 @@
+import type { FastifyInstance } from 'fastify';
 import { feature } from '../../kernel/feature.ts';
 import { lazyCommands, withDeps } from '../../terminal/command.ts';
+import type { CreateRouteOptions } from './api/create-route.ts';
 import { LINK_FLAGS, LINK_NEGATED, LINK_USAGE } from './cli/link-usage.ts';
 import type { LinkServices } from './services.ts';
 
@@ -8,7 +10,7 @@ import type { LinkServices } from './services.ts';
  * changing it; POST /create in its envelope and the links of /api/v1; the dashboard's pages; and
  * `snip link …`.
  */
-declare module '../../kernel/feature.ts' {
+declare module '../../kernel/kernel.ts' {
   interface FeatureServices {
     links: LinkServices;
   }
@@ -30,10 +32,14 @@ export const linksFeature = feature({
   },
 });
 
-export { createRoute } from './api/create-route.ts';
 export { type EnvelopeOptions, type EnvelopeRenderer, envelopeRenderer } from './api/envelope.ts';
 export type { LinkResource } from './api/link-schemas.ts';
 export type { LinkAddress, LinksApi } from './api/links-api.ts';
 export { linkResource, linkResources } from './api/resources.ts';
 export type { CreateLinkRequest, CreateLinkService, CreateLinkStore } from './create-link.ts';
 export type { CreatedLink, CreateLinkAs, LinkDraft, LinkEditor, LinkPatch } from './link-requests.ts';
+
+/** The route of POST /create, for another path with its own keys (the demo's); its code loaded on use. */
+export async function createRoute(app: FastifyInstance, options: CreateRouteOptions): Promise<void> {
+  return (await import('./api/create-route.ts')).createRoute(app, options);
+}

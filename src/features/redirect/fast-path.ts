@@ -1,7 +1,8 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { previewerOf } from '../../core/link-previewers.ts';
 import { isLinkCode, SLUG_MAX_LENGTH, SLUG_MIN_LENGTH } from '../../core/short-code.ts';
-import { type ClickKind, clickKind, type VisitRecorder, type VisitRequest } from '../analytics/index.ts';
+import { type ClickKind, clickKind } from '../../http/click-kind.ts';
+import type { VisitRecorder, VisitRequest } from '../analytics/index.ts';
 import type { CachedLink, LinkCache } from './link-cache.ts';
 import { extrasTarget } from './link-extras.ts';
 

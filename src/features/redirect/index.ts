@@ -5,7 +5,7 @@ import type { RedirectServices } from './services.ts';
  * GET /<code>: the hot path below the router, the route for cold codes and links with rules, the
  * link cache, QR codes, the password and preview pages.
  */
-declare module '../../kernel/feature.ts' {
+declare module '../../kernel/kernel.ts' {
   interface FeatureServices {
     redirect: RedirectServices;
   }

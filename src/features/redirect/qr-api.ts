@@ -13,10 +13,10 @@ import {
 } from '../../core/qr-design.ts';
 import type { LinkOrigins } from '../../core/short-url.ts';
 import { callerOf } from '../../http/api-auth.ts';
+import { DOMAIN_PARAM } from '../../http/domain-param.ts';
 import { refuseOtherMethods } from '../../http/method-guard.ts';
 import { RATE_LIMIT_HEADERS } from '../../http/openapi-parts.ts';
 import { operationDoc } from '../../http/operation-doc.ts';
-import { DOMAIN_PARAM } from '../domains/index.ts';
 import { drawQr, QR_DESIGN_WORDS, QR_TYPES, qrText, SVG_POLICY } from './qrcode.ts';
 
 /** GET /api/v1/links/{code}/qr (docs/api.md §16): a designed QR code, its options checked (300). */

@@ -1,7 +1,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { CountryLookup } from '../../core/ports/geo.ts';
 import { type Device, preferredLanguage, type VisitorFacts } from '../../core/targeting.ts';
-import { countryFromHeaders, type DeviceFacts, deviceOf } from '../analytics/index.ts';
+import { countryFromHeaders } from '../../http/visitor-country.ts';
+import { type DeviceFacts, deviceOf } from '../../http/visitor-device.ts';
 
 /** What of a request the facts come from: Fastify's request fits, and so does a plain object in tests. */
 export interface VisitorRequest {

@@ -6,7 +6,7 @@ import type { WebhookServices } from './services.ts';
  * changes and clicks written to the outbox with them, and the dispatcher any instance runs to send
  * them, signed, to endpoints and to the operator's RabbitMQ.
  */
-declare module '../../kernel/feature.ts' {
+declare module '../../kernel/kernel.ts' {
   interface FeatureServices {
     webhooks: WebhookServices;
   }

@@ -9,7 +9,7 @@ import type { WorkspaceServices } from './services.ts';
  * further keys with scopes), members and invitations, keys' last use, GET /api/v1/account, and
  * `snip plan|account|key|workspace|member …`.
  */
-declare module '../../kernel/feature.ts' {
+declare module '../../kernel/kernel.ts' {
   interface FeatureServices {
     workspaces: WorkspaceServices;
   }
@@ -32,8 +32,8 @@ export const workspacesFeature = feature({
   },
 });
 
+export { accountWithEmail, personalWorkspace } from './account-of.ts';
 export { type Auditor, apiAuditor, cliAudit, userAuditor } from './audit-actor.ts';
-export { accountOperations, accountWithEmail, personalWorkspace } from './cli/account-operations.ts';
 export type { InvitationsService } from './invitations.ts';
 export type { MembersService } from './members.ts';
 export type { SignInService } from './sign-in.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Device } from '../../../src/core/targeting.ts';
-import { deviceOf } from '../../../src/features/analytics/collect/visitor-device.ts';
+import { deviceOf } from '../../../src/http/visitor-device.ts';
 
 /** Real user agents and the rule devices (docs/api.md §8.3) each one is. */
 const AGENTS: [name: string, userAgent: string | undefined, devices: Device[]][] = [

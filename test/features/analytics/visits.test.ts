@@ -5,7 +5,7 @@ import { EventTable } from '../../../src/core/analytics/event-table.ts';
 import type { VisitBatch } from '../../../src/core/analytics/visit-batch.ts';
 import type { ClickCount } from '../../../src/core/entities.ts';
 import { ClickBuffer } from '../../../src/features/analytics/collect/click-buffer.ts';
-import { botKindOf } from '../../../src/features/analytics/collect/click-kind.ts';
+import { botKindOf } from '../../../src/http/click-kind.ts';
 import { visitBatchMaker } from '../../../src/features/analytics/collect/visit-events.ts';
 import {
   clickFacts,

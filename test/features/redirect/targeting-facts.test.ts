@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import { fixedCountries } from '../../../src/adapters/geo/fixed-countries.ts';
 import type { CountryLookup } from '../../../src/core/ports/geo.ts';
 import { firstMatch, type LinkRule } from '../../../src/core/targeting.ts';
-import { countryFromHeaders } from '../../../src/features/analytics/index.ts';
+import { countryFromHeaders } from '../../../src/http/visitor-country.ts';
 import { visitorFacts } from '../../../src/features/redirect/targeting-facts.ts';
 
 const IPHONE =

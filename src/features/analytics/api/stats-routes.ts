@@ -11,9 +11,10 @@ import type { Actor } from '../../../core/entities.ts';
 import { Refusal } from '../../../core/errors.ts';
 import type { Store } from '../../../core/ports/store.ts';
 import { callerOf } from '../../../http/api-auth.ts';
+import { DOMAIN_PARAM } from '../../../http/domain-param.ts';
 import { refuseOtherMethods } from '../../../http/method-guard.ts';
 import { okResponse, operationDoc } from '../../../http/operation-doc.ts';
-import { type AddressedDomain, DOMAIN_PARAM } from '../../domains/index.ts';
+import type { AddressedDomain } from '../../domains/index.ts';
 import { StatsQuery, type StatsQueryType, StatsSchema } from './stats-schemas.ts';
 
 /** GET /api/v1/links/{code}/stats and GET /api/v1/stats (docs/api.md §9.4), inside the management API. */

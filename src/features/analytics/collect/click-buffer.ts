@@ -5,7 +5,7 @@ import { DAY_MS, dayText } from '../../../core/days.ts';
 import type { ClickCount } from '../../../core/entities.ts';
 import type { ClickStore } from '../../../core/ports/store.ts';
 import type { ClickNotices } from '../../../core/ports/webhook-store.ts';
-import type { ClickKind } from './click-kind.ts';
+import type { ClickKind } from '../../../http/click-kind.ts';
 import type { MadeVisits } from './visit-events.ts';
 import { type RawVisit, VisitLog } from './visit-log.ts';
 

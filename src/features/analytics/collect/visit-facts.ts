@@ -1,8 +1,8 @@
 import { type ClickEvent, DIMENSION_VALUE_MAX } from '../../../core/analytics/model.ts';
 import type { CountryLookup } from '../../../core/ports/geo.ts';
 import { preferredLanguage } from '../../../core/targeting.ts';
+import { familiesOf } from '../../../http/visitor-device.ts';
 import { type RawVisit, VisitLog } from './visit-log.ts';
-import { familiesOf } from './visitor-device.ts';
 
 export type { RawVisit };
 

@@ -1,8 +1,9 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { BlockList } from 'node:net';
 import type { Tracking } from '../../../core/analytics/model.ts';
+import { botKindOf, type ClickKind, type RedirectRequestFacts } from '../../../http/click-kind.ts';
+import { countryFromHeaders } from '../../../http/visitor-country.ts';
 import type { ClickBuffer } from './click-buffer.ts';
-import { botKindOf, type ClickKind, type RedirectRequestFacts } from './click-kind.ts';
 
 /** What of a redirect's request analytics read: Node's IncomingMessage fits, so does Fastify's raw. */
 export interface VisitRequest {
@@ -20,20 +21,6 @@ export interface VisitPolicy {
   /** Proxy hops whose X-Forwarded-For is believed (TRUST_PROXY); false: the socket is the client. */
   trustProxy: false | number;
   now: () => number;
-}
-
-const COUNTRY_HEADERS = ['cf-ipcountry', 'cloudfront-viewer-country'] as const;
-const COUNTRY_CODE = /^[A-Z]{2}$/;
-
-/** The country a trusted CDN put in a header; its words for unknown (XX) and Tor (T1) are none. */
-export function countryFromHeaders(headers: IncomingHttpHeaders): string | undefined {
-  for (const name of COUNTRY_HEADERS) {
-    const value = headers[name];
-    if (typeof value !== 'string') continue;
-    const code = value.trim().toUpperCase();
-    return COUNTRY_CODE.test(code) && code !== 'XX' && code !== 'ZZ' ? code : undefined;
-  }
-  return undefined;
 }
 
 const IPV4_MAPPED = /^::ffff:(\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3})$/i;

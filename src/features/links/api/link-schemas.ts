@@ -2,7 +2,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import { MAX_LINK_PASSWORD, MAX_TAG_LENGTH, MAX_TAGS, MAX_TITLE_LENGTH } from '../../../core/link-fields.ts';
 import { MAX_URL_LENGTH } from '../../../core/target-url.ts';
 import { MAX_RULES } from '../../../core/targeting.ts';
-import { DOMAIN_PARAM } from '../../domains/index.ts';
+import { DOMAIN_PARAM } from '../../../http/domain-param.ts';
 import { CAMPAIGN_FIELDS, CAMPAIGN_RESOURCE } from './campaign-schemas.ts';
 
 /**

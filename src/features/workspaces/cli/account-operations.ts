@@ -10,6 +10,7 @@ import {
   PLAN_NAME_PATTERN,
 } from '../../../core/plans.ts';
 import type { Store } from '../../../core/ports/store.ts';
+import { accountWithEmail, personalWorkspace } from '../account-of.ts';
 import { issueAccountKey } from '../api-access.ts';
 import { auditFact } from '../audit-actor.ts';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../sign-in.ts';
@@ -32,25 +33,6 @@ export interface PlanChange {
 export interface IssuedAccount {
   account: Account;
   apiKey: string;
-}
-
-/** The user of that email (any case) with their personal workspace, or a refusal naming it. */
-export async function accountWithEmail(
-  store: Pick<Store, 'findAccountByEmail'>,
-  email: string,
-): Promise<Account> {
-  const normalized = normalizeEmail(email);
-  const account = normalized ? await store.findAccountByEmail(normalized) : undefined;
-  if (!account) throw new Refusal('no-such-account', `no account with email "${email}"`);
-  return account;
-}
-
-/** What the section-6 commands that take an email act on: that user's personal workspace. */
-export async function personalWorkspace(
-  store: Pick<Store, 'findAccountByEmail'>,
-  email: string,
-): Promise<Workspace> {
-  return (await accountWithEmail(store, email)).workspace;
 }
 
 /** The rule of sign-up: a password has PASSWORD_MIN to PASSWORD_MAX characters. */
@@ -187,3 +169,5 @@ export function accountOperations(store: Store, audit: RecordAudit = NO_AUDIT) {
 }
 
 export type AccountOperations = ReturnType<typeof accountOperations>;
+
+export { accountWithEmail, personalWorkspace };

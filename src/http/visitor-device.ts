@@ -1,7 +1,7 @@
 import { getParser } from 'bowser';
 import { LRUCache } from 'lru-cache';
-import type { DeviceType } from '../../../core/analytics/model.ts';
-import type { Device } from '../../../core/targeting.ts';
+import type { DeviceType } from '../core/analytics/model.ts';
+import type { Device } from '../core/targeting.ts';
 
 /** Which of the rule devices (docs/api.md §8.3) a user agent is; several hold at once. */
 export type DeviceFacts = Readonly<Record<Device, boolean>>;
