@@ -1,5 +1,7 @@
 import { html, type SafeHtml } from './html.ts';
 
+/** Notices: the one-line messages a page shows above its form, a refusal or what was just done. */
+
 /** A refusal shown on a page; `code` is what tests and scripts read (data-error), the text is for people. */
 export interface PageError {
   code: string;
