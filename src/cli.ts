@@ -67,7 +67,10 @@ export async function runCli(
           import('./adapters/open-store.ts'),
           import('./kernel/kernel.ts'),
         ]);
-        const store = await openStore(config.databaseUrl, { prepare: command.prepare ?? true, threads: false });
+        const store = await openStore(config.databaseUrl, {
+          prepare: command.prepare ?? true,
+          threads: false,
+        });
         const kernel = openKernel(config, { ...deps, store }, FEATURES, 'command');
         kernel.log.bind({ error: ({ err }, message) => io.err.write(`snip: ${message}: ${String(err)}\n`) });
         return {

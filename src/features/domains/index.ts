@@ -1,4 +1,5 @@
 import { feature } from '../../kernel/feature.ts';
+import type { Kernel } from '../../kernel/kernel.ts';
 import { lazyCommands, withDeps } from '../../terminal/command.ts';
 import { DOMAIN_FLAGS, DOMAIN_USAGE } from './cli/domain-usage.ts';
 import type { DomainsService } from './domains.ts';
@@ -32,3 +33,8 @@ export const domainsFeature = feature({
 export type { AddressedDomain } from './domain-param.ts';
 export type { DomainRegistry, ServedDomain } from './domain-registry.ts';
 export type { DomainActor, DomainAuditor, DomainsService, DomainView, TxtResolver } from './domains.ts';
+
+/** The domain a command's `--domain` names (317 for none such); the default domain without it. */
+export async function domainOfCommand(kernel: Kernel, host: string | undefined): Promise<number> {
+  return host === undefined ? 0 : (await kernel.use('domains')).registry.idOf(host);
+}

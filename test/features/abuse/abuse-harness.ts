@@ -48,6 +48,7 @@ export function abuseHarness(options: { env?: () => Record<string, string> } = {
   };
 
   before(async () => {
+    await cli.ready();
     state.target = await startTargetServer();
     await ok('plan', 'create', 'pro', '--url-quota', '1000', '--rate-limit', '10000');
     state.key = String(

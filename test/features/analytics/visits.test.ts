@@ -5,7 +5,6 @@ import { EventTable } from '../../../src/core/analytics/event-table.ts';
 import type { VisitBatch } from '../../../src/core/analytics/visit-batch.ts';
 import type { ClickCount } from '../../../src/core/entities.ts';
 import { ClickBuffer } from '../../../src/features/analytics/collect/click-buffer.ts';
-import { botKindOf } from '../../../src/http/click-kind.ts';
 import { visitBatchMaker } from '../../../src/features/analytics/collect/visit-events.ts';
 import {
   clickFacts,
@@ -19,6 +18,7 @@ import {
   type VisitRequest,
   visitRecorder,
 } from '../../../src/features/analytics/collect/visit-recorder.ts';
+import { botKindOf } from '../../../src/http/click-kind.ts';
 
 const NOW = Date.UTC(2026, 10, 24, 12);
 const CHROME =

@@ -4,8 +4,8 @@ import { describe, it } from 'node:test';
 import { fixedCountries } from '../../../src/adapters/geo/fixed-countries.ts';
 import type { CountryLookup } from '../../../src/core/ports/geo.ts';
 import { firstMatch, type LinkRule } from '../../../src/core/targeting.ts';
-import { countryFromHeaders } from '../../../src/http/visitor-country.ts';
 import { visitorFacts } from '../../../src/features/redirect/targeting-facts.ts';
+import { countryFromHeaders } from '../../../src/http/visitor-country.ts';
 
 const IPHONE =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1';

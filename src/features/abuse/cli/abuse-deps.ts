@@ -1,5 +1,6 @@
 import { shortUrl } from '../../../core/short-url.ts';
 import type { Given } from '../../../kernel/feature.ts';
+import { domainOfCommand } from '../../domains/index.ts';
 import type { AbuseCliDeps } from './abuse-commands.ts';
 
 /** The operator's abuse services, their changes announced to the running servers. */
@@ -11,6 +12,6 @@ export async function abuseCliDeps({ kernel }: Given): Promise<AbuseCliDeps> {
       const { registry } = await kernel.use('domains');
       return use({ takedowns, blocklists, reports, shortUrl: (link) => shortUrl(registry, link) });
     },
-    domainOf: async (host) => (host === undefined ? 0 : (await kernel.use('domains')).registry.idOf(host)),
+    domainOf: (host) => domainOfCommand(kernel, host),
   };
 }

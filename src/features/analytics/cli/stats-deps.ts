@@ -1,4 +1,5 @@
 import type { Given } from '../../../kernel/feature.ts';
+import { domainOfCommand } from '../../domains/index.ts';
 import type { StatsCliDeps } from './stats-command.ts';
 
 /** `snip link stats` reads the store; `--domain` through the domains as the store has them. */
@@ -6,6 +7,6 @@ export async function statsCliDeps({ kernel }: Given): Promise<StatsCliDeps> {
   return {
     store: kernel.store,
     retentionDays: kernel.config.analyticsRetentionDays,
-    domainOf: async (host) => (host === undefined ? 0 : (await kernel.use('domains')).registry.idOf(host)),
+    domainOf: (host) => domainOfCommand(kernel, host),
   };
 }

@@ -1,4 +1,5 @@
 import type { Given } from '../../../kernel/feature.ts';
+import { domainOfCommand } from '../../domains/index.ts';
 import type { LinkCliDeps } from './link-commands.ts';
 
 /** The link commands' services: the store, the domains as the store has them, the API's editor. */
@@ -7,7 +8,7 @@ export async function linkCliDeps({ kernel }: Given): Promise<LinkCliDeps> {
     store: kernel.store,
     baseUrl: kernel.config.baseUrl,
     origins: async () => (await kernel.use('domains')).registry,
-    domainOf: async (host) => (host === undefined ? 0 : (await kernel.use('domains')).registry.idOf(host)),
+    domainOf: (host) => domainOfCommand(kernel, host),
     withLinkEditor: async (use) => {
       await kernel.readyToAnnounce();
       return use((await kernel.use('links')).editor);
