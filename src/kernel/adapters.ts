@@ -11,6 +11,7 @@ import type { PaymentGateway } from '../core/ports/payments.ts';
 import type { QrImages } from '../core/ports/qr-images.ts';
 import type { Visitors } from '../core/ports/visitors.ts';
 import type { Kernel } from './kernel.ts';
+import { timedInspector } from './metrics.ts';
 
 /**
  * The adapters features ask the kernel for by their port: the one given by the process (a test's
@@ -20,7 +21,11 @@ import type { Kernel } from './kernel.ts';
 
 /** The SSRF-safe inspector of new targets; `blockedHost` is the operators' blocklist, asked per hop. */
 export function inspectorOf(kernel: Kernel, blockedHost: (host: string) => boolean): Inspector {
-  if (kernel.given.inspector) return kernel.given.inspector;
+  return timedInspector(kernel.given.inspector ?? ownInspector(kernel, blockedHost), kernel.metrics);
+}
+
+/** The real inspector, made on the first target it inspects. */
+function ownInspector(kernel: Kernel, blockedHost: (host: string) => boolean): Inspector {
   let made: Inspector | undefined;
   kernel.onClose(async () => made?.close());
   return {
