@@ -12,15 +12,17 @@ export class RedisLinkEvents implements LinkEvents {
   readonly #subscriber: Redis;
   readonly #channel: string;
   readonly #circuit: RedisCircuit;
-  #handler: (code: string) => void = () => {};
-  #missed: () => void = () => {};
+  readonly #handlers: Array<(code: string) => void> = [];
+  readonly #missedHandlers: Array<() => void> = [];
   readonly #onMessage = (channel: string, code: string) => {
-    if (channel === this.#channel) this.#handler(code);
+    if (channel === this.#channel) this.#tell(code);
   };
   // After a reconnect ioredis subscribes again; once the server confirms, nothing more can be missed.
   readonly #onReady = () => {
     this.#subscriber.subscribe(this.#channel).then(
-      () => this.#missed(),
+      () => {
+        for (const handler of this.#missedHandlers) handler();
+      },
       () => {},
     );
   };
@@ -47,7 +49,7 @@ export class RedisLinkEvents implements LinkEvents {
 
   async changed(code: string): Promise<void> {
     // Drop it here at once; the others hear it through the channel (and this one again, harmlessly).
-    this.#handler(code);
+    this.#tell(code);
     // While Redis fails the change is lost to the others, not to this request: it is not waited for.
     await this.#circuit.call(
       async () => void (await this.#redis.publish(this.#channel, code)),
@@ -56,11 +58,15 @@ export class RedisLinkEvents implements LinkEvents {
   }
 
   onChanged(handler: (code: string) => void): void {
-    this.#handler = handler;
+    this.#handlers.push(handler);
   }
 
   onMissed(handler: () => void): void {
-    this.#missed = handler;
+    this.#missedHandlers.push(handler);
+  }
+
+  #tell(code: string): void {
+    for (const handler of this.#handlers) handler(code);
   }
 
   async close(): Promise<void> {

@@ -31,11 +31,14 @@ export interface WindowCounter {
  */
 export interface LinkEvents {
   changed(code: string): Promise<void>;
-  /** The handler runs for changes announced by any instance, this one included. */
+  /**
+   * Adds a handler (each one added runs: the link cache, the domains, the abuse screen) for changes
+   * announced by any instance, this one included.
+   */
   onChanged(handler: (code: string) => void): void;
   /**
-   * The handler runs when announcements may have been missed: the subscription was lost and is back.
-   * Whatever was cached before may be stale.
+   * Adds a handler that runs when announcements may have been missed: the subscription was lost and
+   * is back. Whatever was cached before may be stale.
    */
   onMissed(handler: () => void): void;
   close(): Promise<void>;

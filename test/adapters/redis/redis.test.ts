@@ -133,6 +133,21 @@ if (!url) {
       }
     });
 
+    it('tells every handler of an instance, not only the last one added', async () => {
+      const here = await RedisLinkEvents.open(a.client, a.subscriber, prefix);
+      const there = await RedisLinkEvents.open(b.client, b.subscriber, prefix);
+      try {
+        // The link cache, the domains and the abuse screen each add their own handler.
+        const first = nextMessage<string>((handler) => there.onChanged(handler));
+        const second = nextMessage<string>((handler) => there.onChanged(handler));
+        await here.changed('domains');
+        assert.deepEqual(await Promise.all([first, second]), ['domains', 'domains']);
+      } finally {
+        await here.close();
+        await there.close();
+      }
+    });
+
     it('fails fast with UnavailableError when Redis is unreachable', async () => {
       const dead = await connectRedis(url, prefix);
       dead.client.disconnect();
