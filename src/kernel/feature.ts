@@ -71,11 +71,6 @@ export function feature<N extends FeatureName>(descriptor: Feature<FeatureServic
   return descriptor;
 }
 
-/** A descriptor of a feature that builds no services of its own (only surfaces). */
-export function surfaces(descriptor: Omit<Feature<never>, 'services' | 'on'>): Feature<never> {
-  return descriptor;
-}
-
 /** What most commands run with: the store as the kernel opened it. */
 export async function storeOf({ kernel }: Given) {
   return { store: kernel.store };

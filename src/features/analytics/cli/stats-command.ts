@@ -1,6 +1,5 @@
 import {
   BREAKDOWN_KEYS,
-  MAX_RANGE_DAYS,
   parseStatsRange,
   type StatsAnswer,
   statsAnswer,
