@@ -46,13 +46,12 @@ export function blocklistFetcher(kernel: Kernel): { fetch(url: string): Promise<
 
 /** Where events go: endpoints over HTTP through the address policy, and RabbitMQ when configured. */
 export function eventSinksOf(kernel: Kernel) {
-  const sinks = eventSinks({
+  return eventSinks({
     allowPrivate: kernel.config.allowPrivateTargets,
     amqpUrl: kernel.config.webhooks.amqpUrl,
     resolve: kernel.given.resolveWebhooks,
     onStreamError: kernel.log.error('the event stream failed; its events wait in the outbox'),
   });
-  return sinks;
 }
 
 /** QR images, drawn in a worker thread off the redirect's. */

@@ -48,7 +48,7 @@ interface WebhookServicesOptions {
   onError: (what: string) => (error: unknown) => void;
 }
 
-export function webhookServices(options: WebhookServicesOptions) {
+function webhookServices(options: WebhookServicesOptions) {
   const { store, settings } = options;
   const now = options.now ?? Date.now;
   const subscribers = new Subscribers(store, settings.amqpUrl !== undefined);
