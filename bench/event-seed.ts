@@ -17,7 +17,7 @@ export interface SeedShape {
   lastDay: number;
 }
 
-/** [link_id, account_id, at, visitor, referrer, country, device, os, browser, language, source] */
+/** [link_id, workspace_id, at, visitor, referrer, country, device, os, browser, language, source] */
 export type EventTuple = [
   number,
   number,

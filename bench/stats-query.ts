@@ -249,26 +249,26 @@ async function sqliteRun(dir: string, events: number, today: number): Promise<St
   db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = OFF; PRAGMA cache_size = -262144');
   const ROWS = 100;
   const insertEvents = db.prepare(
-    `INSERT INTO click_events (link_id, account_id, at, visitor, referrer, country, device, os, browser, language, source)
+    `INSERT INTO click_events (link_id, workspace_id, at, visitor, referrer, country, device, os, browser, language, source)
      VALUES ${Array(ROWS).fill('(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
   );
   const insertEvent = db.prepare(
-    `INSERT INTO click_events (link_id, account_id, at, visitor, referrer, country, device, os, browser, language, source)
+    `INSERT INTO click_events (link_id, workspace_id, at, visitor, referrer, country, device, os, browser, language, source)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
-  const dayInsert = (scope: 'link' | 'account') =>
+  const dayInsert = (scope: 'link' | 'workspace') =>
     db.prepare(
       `INSERT INTO ${scope}_daily_clicks (${scope}_id, day, clicks, bot_hits, visitors) VALUES (?, ?, ?, ?, ?)`,
     );
-  const statInsert = (scope: 'link' | 'account') =>
+  const statInsert = (scope: 'link' | 'workspace') =>
     db.prepare(
       `INSERT INTO ${scope}_daily_stats (${scope}_id, day, dimension, value, clicks) VALUES (?, ?, ?, ?, ?)`,
     );
   const [linkDay, accountDay, linkStat, accountStat] = [
     dayInsert('link'),
-    dayInsert('account'),
+    dayInsert('workspace'),
     statInsert('link'),
-    statInsert('account'),
+    statInsert('workspace'),
   ];
   const totals = new Map<number, [number, number, number]>();
   for (const seed of days(seeded, events, today)) {
@@ -299,9 +299,10 @@ async function sqliteRun(dir: string, events: number, today: number): Promise<St
     );
   const bytesPerEvent = size(['click_events', 'click_events_link_at', 'click_events_account_at']) / events;
   const aggregateBytesPerEvent =
-    size(['link_daily_clicks', 'account_daily_clicks', 'link_daily_stats', 'account_daily_stats']) / events;
+    size(['link_daily_clicks', 'workspace_daily_clicks', 'link_daily_stats', 'workspace_daily_stats']) /
+    events;
   const plans = Object.fromEntries(
-    (['link', 'account'] as const).map((scope) => {
+    (['link', 'workspace'] as const).map((scope) => {
       const sql = STATS_SQL[scope];
       const explain = (text: string) =>
         db
@@ -323,7 +324,7 @@ async function sqliteRun(dir: string, events: number, today: number): Promise<St
   try {
     const queries: QueryFigures[] = [];
     for (const q of queriesOf(seeded, today)) {
-      const plan = plans['linkId' in q.scope ? 'link' : 'account']?.[q.range.interval] ?? '';
+      const plan = plans['linkId' in q.scope ? 'link' : 'workspace']?.[q.range.interval] ?? '';
       queries.push(await timeQuery(store, q.name, q.scope, q.range, q.runs, plan));
     }
     // After the queries, so that they read the seeded events only.
@@ -375,13 +376,13 @@ async function pgRun(
     for (const seed of days(seeded, events, today)) {
       await copy(
         'click_events',
-        'link_id, account_id, at, visitor, referrer, country, device, os, browser, language, source',
+        'link_id, workspace_id, at, visitor, referrer, country, device, os, browser, language, source',
         seed.events,
       );
       await copy('link_daily_clicks', 'link_id, day, clicks, bot_hits, visitors', seed.linkDays);
-      await copy('account_daily_clicks', 'account_id, day, clicks, bot_hits, visitors', seed.workspaceDays);
+      await copy('workspace_daily_clicks', 'account_id, day, clicks, bot_hits, visitors', seed.workspaceDays);
       await copy('link_daily_stats', 'link_id, day, dimension, value, clicks', seed.linkStats);
-      await copy('account_daily_stats', 'account_id, day, dimension, value, clicks', seed.workspaceStats);
+      await copy('workspace_daily_stats', 'account_id, day, dimension, value, clicks', seed.workspaceStats);
       for (const row of seed.linkDays) {
         const total = totals.get(row[0]) ?? [0, 0, 0];
         totals.set(row[0], [total[0] + row[2], total[1] + row[3], total[2] + row[4]]);
@@ -411,14 +412,14 @@ async function pgRun(
     const aggregateBytesPerEvent =
       (await bytes([
         'link_daily_clicks',
-        'account_daily_clicks',
+        'workspace_daily_clicks',
         'link_daily_stats',
-        'account_daily_stats',
+        'workspace_daily_stats',
       ])) / events;
     const queries: QueryFigures[] = [];
     for (const q of queriesOf(seeded, today)) {
       const id = ('linkId' in q.scope ? q.scope.linkId : q.scope.workspaceId) as number;
-      const scopeSql = STATS_SQL['linkId' in q.scope ? 'link' : 'account'];
+      const scopeSql = STATS_SQL['linkId' in q.scope ? 'link' : 'workspace'];
       const dayRange = [id, Math.floor(q.range.from / DAY_MS), Math.ceil(q.range.to / DAY_MS)];
       const texts: Array<[string, readonly number[]]> =
         q.range.interval === 'day'

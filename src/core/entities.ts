@@ -4,7 +4,7 @@ import type { LinkRule } from './targeting.ts';
 
 /**
  * What Snip is made of: plans, users and their workspaces, keys and groups, links and their counts.
- * A workspace owns links, keys and groups (the tables still name it `account_id` until migration 016).
+ * A workspace owns links, keys and groups (their `workspace_id`; `account_id` before migration 016).
  * Plain data, shared by every feature and adapter; the rules that shape them live beside this file.
  */
 

@@ -2,23 +2,24 @@
 import type { Store } from '../../core/ports/store.ts';
 import { billingStore } from '../sql/billing-scripts.ts';
 import { blocklistStore } from '../sql/blocklist-store.ts';
+import { clickStore, rerunWhenRolledBack } from '../sql/click-scripts.ts';
 import { deletionStore } from '../sql/deletion-scripts.ts';
 import { domainStore } from '../sql/domain-scripts.ts';
+import { groupStore } from '../sql/group-scripts.ts';
+import { keyStore } from '../sql/key-scripts.ts';
+import { linkStore } from '../sql/link-scripts.ts';
 import { auditStore, moderationStore, reportStore } from '../sql/moderation-scripts.ts';
 import { peopleStore } from '../sql/people-store.ts';
+import { planStore } from '../sql/plan-scripts.ts';
+import { secretStore, sessionStore } from '../sql/session-scripts.ts';
+import { scriptedStats, statsStore } from '../sql/stats-store.ts';
 import { tagStore } from '../sql/tag-scripts.ts';
 import { webhookStore } from '../sql/webhook-scripts.ts';
-import { postgresClickStore } from './clicks.ts';
-import { openPool, type PoolOptions } from './client.ts';
-import { postgresGroupStore } from './groups.ts';
-import { postgresKeyStore } from './keys.ts';
-import { postgresLinkStore } from './links.ts';
+import { postgresBulkLinks } from './bulk-links.ts';
+import { openPool, type PoolOptions, transaction } from './client.ts';
 import { migratePostgres } from './migrate.ts';
-import { postgresPlanStore } from './plans.ts';
-import { postgresScripts } from './run-script.ts';
-import { postgresSecretStore } from './secrets.ts';
-import { postgresSessionStore } from './sessions.ts';
-import { postgresStatsStore } from './stats.ts';
+import { postgresScripts, runIn } from './run-script.ts';
+import { writeClicks } from './write-clicks.ts';
 
 /** Seconds close() lets running queries finish before the connections are cut. */
 const CLOSE_TIMEOUT_S = 5;
@@ -30,7 +31,7 @@ const CLOSE_TIMEOUT_S = 5;
 export function openPostgresStore(url: string, options: PoolOptions = {}): Store {
   const db = openPool(url, options);
   return {
-    ...postgresPlanStore(db),
+    ...planStore(postgresScripts(db)),
     ...peopleStore(postgresScripts(db)),
     ...domainStore(postgresScripts(db)),
     ...moderationStore(postgresScripts(db), ' COLLATE "C"'),
@@ -41,13 +42,21 @@ export function openPostgresStore(url: string, options: PoolOptions = {}): Store
     ...webhookStore(postgresScripts(db), true),
     ...tagStore(postgresScripts(db)),
     ...billingStore(postgresScripts(db)),
-    ...postgresKeyStore(db),
-    ...postgresGroupStore(db),
-    ...postgresLinkStore(db),
-    ...postgresClickStore(db),
-    ...postgresStatsStore(db),
-    ...postgresSessionStore(db),
-    ...postgresSecretStore(db),
+    ...keyStore(postgresScripts(db)),
+    ...groupStore(postgresScripts(db)),
+    ...linkStore(postgresScripts(db), {
+      create: (script, keep) => transaction(db, (tx) => runIn(tx, script), keep),
+      // One statement on the redirect's path: no transaction around it.
+      visit: (script) => postgresScripts(db).read(script),
+    }),
+    ...postgresBulkLinks(db),
+    ...clickStore(
+      postgresScripts(db),
+      rerunWhenRolledBack((batch) => writeClicks(db, batch)),
+    ),
+    ...statsStore(scriptedStats(postgresScripts(db))),
+    ...sessionStore(postgresScripts(db)),
+    ...secretStore(postgresScripts(db)),
     migrate: () => migratePostgres(db),
     async ping() {
       await db.unsafe('SELECT 1');

@@ -16,32 +16,32 @@ import { runIn } from './run-script.ts';
 const COUNT_ON_LINKS = `UPDATE links SET clicks = links.clicks + v.clicks, bot_hits = links.bot_hits + v.bot_hits,
   unique_visitors = links.unique_visitors + v.visitors
   FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::bigint[]) AS v (id, clicks, bot_hits, visitors)
-  WHERE links.id = v.id RETURNING links.id, links.account_id`;
-const ACCOUNTS_OF_LINKS = 'SELECT id, account_id FROM links WHERE id = ANY($1::bigint[])';
+  WHERE links.id = v.id RETURNING links.id, links.workspace_id`;
+const ACCOUNTS_OF_LINKS = 'SELECT id, workspace_id FROM links WHERE id = ANY($1::bigint[])';
 
-const addDays = (table: 'link' | 'account') => `INSERT INTO ${table}_daily_clicks
+const addDays = (table: 'link' | 'workspace') => `INSERT INTO ${table}_daily_clicks
   (${table}_id, day, clicks, bot_hits, visitors)
   SELECT * FROM unnest($1::bigint[], $2::integer[], $3::bigint[], $4::bigint[], $5::bigint[])
   ON CONFLICT (${table}_id, day) DO UPDATE SET clicks = ${table}_daily_clicks.clicks + excluded.clicks,
   bot_hits = ${table}_daily_clicks.bot_hits + excluded.bot_hits,
   visitors = ${table}_daily_clicks.visitors + excluded.visitors`;
-const addStats = (table: 'link' | 'account') => `INSERT INTO ${table}_daily_stats
+const addStats = (table: 'link' | 'workspace') => `INSERT INTO ${table}_daily_stats
   (${table}_id, day, dimension, value, clicks)
   SELECT * FROM unnest($1::bigint[], $2::integer[], $3::text[], $4::text[], $5::bigint[])
   ON CONFLICT (${table}_id, day, dimension, value)
   DO UPDATE SET clicks = ${table}_daily_stats.clicks + excluded.clicks`;
 const ADD_LINK_DAYS = addDays('link');
-const ADD_ACCOUNT_DAYS = addDays('account');
+const ADD_ACCOUNT_DAYS = addDays('workspace');
 const ADD_LINK_STATS = addStats('link');
-const ADD_ACCOUNT_STATS = addStats('account');
+const ADD_ACCOUNT_STATS = addStats('workspace');
 // One statement for the batch's events; the visitor ids travel as decimal text (a JS number cannot
 // hold 64 bits) and become BIGINT here.
 const INSERT_EVENTS = `INSERT INTO click_events
-  (link_id, account_id, at, visitor, referrer, country, device, os, browser, language, source)
-  SELECT link_id, account_id, at, visitor::bigint, referrer, country, device, os, browser, language, source
+  (link_id, workspace_id, at, visitor, referrer, country, device, os, browser, language, source)
+  SELECT link_id, workspace_id, at, visitor::bigint, referrer, country, device, os, browser, language, source
   FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[],
     $8::text[], $9::text[], $10::text[], $11::text[])
-  AS v (link_id, account_id, at, visitor, referrer, country, device, os, browser, language, source)`;
+  AS v (link_id, workspace_id, at, visitor, referrer, country, device, os, browser, language, source)`;
 
 /** Rows as the parallel arrays unnest takes. */
 function columns(rows: readonly (DayRow | StatRow)[], width: number): Param[] {
@@ -65,7 +65,7 @@ export function writeClicks(db: Db, batch: CheckedBatch): Promise<void> {
       ...(named.length === 0 ? [] : await query(tx, ACCOUNTS_OF_LINKS, [named.map(([id]) => id)])),
     ];
     // An unknown link is skipped rather than thrown, so it cannot lose the rest of the batch.
-    const accountOf = new Map(found.map((row) => [row.id as number, row.account_id as number]));
+    const accountOf = new Map(found.map((row) => [row.id as number, row.workspace_id as number]));
     const writes = dailyWrites(batch, accountOf);
     if (writes.linkDays.length > 0) await query(tx, ADD_LINK_DAYS, columns(writes.linkDays, 5));
     if (writes.workspaceDays.length > 0) await query(tx, ADD_ACCOUNT_DAYS, columns(writes.workspaceDays, 5));

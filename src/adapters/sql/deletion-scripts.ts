@@ -9,8 +9,8 @@ import { lockWorkspace, q, type Script, type ScriptRunner } from './script.ts';
  */
 function* emptyWorkspace(id: number, now: number): Script<void> {
   yield lockWorkspace(id);
-  yield q('UPDATE links SET deleted_at = ? WHERE account_id = ? AND deleted_at IS NULL', now, id);
-  yield q('UPDATE api_keys SET revoked_at = ? WHERE account_id = ? AND revoked_at IS NULL', now, id);
+  yield q('UPDATE links SET deleted_at = ? WHERE workspace_id = ? AND deleted_at IS NULL', now, id);
+  yield q('UPDATE api_keys SET revoked_at = ? WHERE workspace_id = ? AND revoked_at IS NULL', now, id);
   yield q(
     'UPDATE invitations SET revoked_at = ? WHERE workspace_id = ? AND accepted_at IS NULL AND revoked_at IS NULL',
     now,
@@ -59,14 +59,14 @@ function* deleteUser(id: number, now: number): Script<DeleteResult> {
   }
   // Their keys in other workspaces go, and give those workspaces their places back.
   const revoked = yield q(
-    'UPDATE api_keys SET revoked_at = ? WHERE created_by = ? AND revoked_at IS NULL RETURNING account_id',
+    'UPDATE api_keys SET revoked_at = ? WHERE created_by = ? AND revoked_at IS NULL RETURNING workspace_id',
     now,
     id,
   );
   for (const key of revoked) {
     yield q(
       'UPDATE workspaces SET key_count = key_count - 1 WHERE id = ? AND key_count > 0',
-      Number(key.account_id),
+      Number(key.workspace_id),
     );
   }
   yield q('DELETE FROM memberships WHERE user_id = ?', id);

@@ -100,7 +100,7 @@ function* countLinksPerDomain(workspaceId: number | null): Script<Map<number, nu
     workspaceId === null
       ? yield q('SELECT domain_id, count(*) AS n FROM links WHERE deleted_at IS NULL GROUP BY domain_id')
       : yield q(
-          `SELECT domain_id, count(*) AS n FROM links WHERE account_id = ? AND deleted_at IS NULL
+          `SELECT domain_id, count(*) AS n FROM links WHERE workspace_id = ? AND deleted_at IS NULL
            GROUP BY domain_id`,
           workspaceId,
         );

@@ -8,9 +8,9 @@ import { EVENT_DIMENSIONS } from '../../core/analytics/model.ts';
 import { DAY_MS } from '../../core/days.ts';
 import type { CheckedBatch } from './flush-batch.ts';
 
-/** [id, day, clicks, bot hits, new visitors] of link_daily_clicks / account_daily_clicks. */
+/** [id, day, clicks, bot hits, new visitors] of link_daily_clicks / workspace_daily_clicks. */
 export type DayRow = [number, number, number, number, number];
-/** [id, day, dimension, value, clicks] of link_daily_stats / account_daily_stats. */
+/** [id, day, dimension, value, clicks] of link_daily_stats / workspace_daily_stats. */
 export type StatRow = [number, number, string, string, number];
 
 export interface DailyWrites {

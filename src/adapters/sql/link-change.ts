@@ -6,14 +6,14 @@ import { LINK_COLUMNS, previewText, rulesText } from './rows.ts';
  * PostgreSQL adapter numbers them).
  */
 export const CHANGE_SQL = {
-  liveId: 'SELECT id FROM links WHERE account_id = ? AND domain_id = ? AND code = ? AND deleted_at IS NULL',
+  liveId: 'SELECT id FROM links WHERE workspace_id = ? AND domain_id = ? AND code = ? AND deleted_at IS NULL',
   byId: `SELECT ${LINK_COLUMNS} FROM links WHERE id = ?`,
   liveByUrlHash: `SELECT ${LINK_COLUMNS} FROM links
-    WHERE account_id = ? AND domain_id = ? AND url_hash = ? AND deleted_at IS NULL`,
+    WHERE workspace_id = ? AND domain_id = ? AND url_hash = ? AND deleted_at IS NULL`,
   dropTags: 'DELETE FROM link_tags WHERE link_id = ?',
   addTag: 'INSERT INTO link_tags (link_id, tag) VALUES (?, ?)',
   perGroup: `SELECT group_id, COUNT(*) AS n FROM links
-    WHERE account_id = ? AND deleted_at IS NULL AND group_id IS NOT NULL GROUP BY group_id`,
+    WHERE workspace_id = ? AND deleted_at IS NULL AND group_id IS NOT NULL GROUP BY group_id`,
 } as const;
 
 /** The UPDATE of a change (its last placeholder is the link's id), and its values before the id. */

@@ -80,7 +80,7 @@ export function linkListing(
     params.push(value);
     return placeholder(params.length);
   };
-  const conditions = [`account_id = ${param(workspaceId)}`, 'deleted_at IS NULL', ...filters(query, param)];
+  const conditions = [`workspace_id = ${param(workspaceId)}`, 'deleted_at IS NULL', ...filters(query, param)];
   // Unfiltered, the total is the account's counter of live links (kept by every insert and delete):
   // constant time where counting takes milliseconds per 100,000 links.
   const filtered = conditions.length > 2;

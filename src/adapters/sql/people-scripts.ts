@@ -201,7 +201,7 @@ export function* removeMember(workspaceId: number, userId: number): Script<Membe
   if (isChange(guard)) return guard;
   yield q('DELETE FROM memberships WHERE workspace_id = ? AND user_id = ?', workspaceId, userId);
   const revoked = yield q(
-    'UPDATE api_keys SET revoked_at = ? WHERE account_id = ? AND created_by = ? AND revoked_at IS NULL RETURNING id',
+    'UPDATE api_keys SET revoked_at = ? WHERE workspace_id = ? AND created_by = ? AND revoked_at IS NULL RETURNING id',
     Date.now(),
     workspaceId,
     userId,

@@ -1,6 +1,7 @@
 import type { PlanSettings } from '../../core/entities.ts';
+import type { Param } from './script.ts';
 
-/** A plan as it is written (both dialects; `?` placeholders, which the PostgreSQL adapter numbers). */
+/** A plan as it is written (both dialects; `?` placeholders, which the PostgreSQL runner numbers). */
 
 export const UPSERT_COLUMNS =
   'name, api_access, url_quota, rate_limit_per_hour, price_amount, price_currency, public, description, stripe_price_id';
@@ -18,17 +19,22 @@ export const UPSERT_SETS = [
   .map((column) => `${column} = excluded.${column}`)
   .join(', ');
 
-/** The values of UPSERT_COLUMNS, in order (a boolean as the dialect takes it). */
-export function planValues(plan: PlanSettings): Array<string | number | boolean | null> {
-  return [
-    plan.name,
-    plan.apiAccess,
-    plan.urlQuota,
-    plan.rateLimitPerHour,
-    plan.price?.amount ?? null,
-    plan.price?.currency ?? null,
-    plan.public ? 1 : 0,
-    plan.description ?? '',
-    plan.stripePriceId ?? null,
-  ];
+/**
+ * A plan's row in UPSERT_COLUMNS' order: its VALUES tuple and parameters. api_access, BOOLEAN in
+ * both schemas, is written as a `true`/`false` literal, which each dialect stores as its boolean.
+ */
+export function planRow(plan: PlanSettings): { tuple: string; params: Param[] } {
+  return {
+    tuple: `(?, ${plan.apiAccess ? 'true' : 'false'}, ?, ?, ?, ?, ?, ?, ?)`,
+    params: [
+      plan.name,
+      plan.urlQuota,
+      plan.rateLimitPerHour,
+      plan.price?.amount ?? null,
+      plan.price?.currency ?? null,
+      plan.public ? 1 : 0,
+      plan.description ?? '',
+      plan.stripePriceId ?? null,
+    ],
+  };
 }

@@ -41,13 +41,13 @@ export const JOINED_PLAN_COLUMNS = PLAN_COLUMNS.split(', ')
   .join(', ');
 
 export const LINK_COLUMNS =
-  'id, code, domain_id, account_id, group_id, long_url, normalized_url, title, clicks, bot_hits, unique_visitors, ' +
+  'id, code, domain_id, workspace_id, group_id, long_url, normalized_url, title, clicks, bot_hits, unique_visitors, ' +
   'created_at, updated_at, expires_at, max_clicks, limit_used, password_hash, rules, disabled_at, disabled_reason, ' +
   'forward_query, preview';
 
 /** The columns a new link is inserted with, in the order of `newLinkValues`. */
 export const NEW_LINK_COLUMNS =
-  'code, account_id, group_id, long_url, normalized_url, url_hash, title, created_at, ' +
+  'code, workspace_id, group_id, long_url, normalized_url, url_hash, title, created_at, ' +
   'expires_at, max_clicks, password_hash, rules, domain_id, forward_query, preview';
 
 /** Placeholders for NEW_LINK_COLUMNS. */
@@ -99,10 +99,10 @@ function numberOrNull(value: unknown): number | null {
   return value === null || value === undefined ? null : Number(value);
 }
 
-export const GROUP_COLUMNS = 'id, account_id, name, api_id, created_at';
+export const GROUP_COLUMNS = 'id, workspace_id, name, api_id, created_at';
 
 export const API_KEY_COLUMNS =
-  'id, account_id, name, prefix, scopes, main, created_by, created_at, revoked_at, last_used_at';
+  'id, workspace_id, name, prefix, scopes, main, created_by, created_at, revoked_at, last_used_at';
 
 export const SESSION_COLUMNS = 'user_id, csrf_token, expires_at';
 
@@ -136,7 +136,7 @@ export function toKeyOwner(row: Row): KeyOwner {
     // A key whose maker has left the workspace is revoked with the membership; were one missed, it
     // would still be refused here.
     revoked: row.revoked_at !== null || (row.created_by !== null && !isRole(row.role)),
-    workspaceId: row.account_id as number,
+    workspaceId: row.workspace_id as number,
     plan: toJoinedPlan(row),
     scopes: scopesFrom(row.scopes as string),
     userId: (row.created_by as number | null) ?? null,
@@ -148,7 +148,7 @@ export function toKeyOwner(row: Row): KeyOwner {
 export function toApiKeyInfo(row: Row): ApiKeyInfo {
   return {
     id: row.id as number,
-    workspaceId: row.account_id as number,
+    workspaceId: row.workspace_id as number,
     name: row.name as string,
     prefix: row.prefix as string,
     scopes: scopesFrom(row.scopes as string),
@@ -163,7 +163,7 @@ export function toApiKeyInfo(row: Row): ApiKeyInfo {
 export function toGroup(row: Row): Group {
   return {
     id: row.id as number,
-    workspaceId: row.account_id as number,
+    workspaceId: row.workspace_id as number,
     name: row.name as string,
     apiId: row.api_id as string,
     createdAt: new Date(row.created_at as number),
@@ -175,7 +175,7 @@ export function toLink(row: Row): Link {
     id: row.id as number,
     code: row.code as string,
     domainId: Number(row.domain_id ?? 0),
-    workspaceId: row.account_id as number,
+    workspaceId: row.workspace_id as number,
     groupId: (row.group_id as number | null) ?? null,
     longUrl: row.long_url as string,
     normalizedUrl: row.normalized_url as string,

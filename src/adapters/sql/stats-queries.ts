@@ -19,7 +19,7 @@ import { DAY_MS, HOUR_MS } from '../../core/days.ts';
 import type { Row } from './rows.ts';
 
 export interface ScopeSql {
-  /** link_daily_clicks or account_daily_clicks. */
+  /** link_daily_clicks or workspace_daily_clicks. */
   days: string;
   /** Daily series and totals: day, clicks, visitors, bot_hits over [day, day). */
   series: string;
@@ -33,7 +33,7 @@ export interface ScopeSql {
   hourly: string;
 }
 
-function scopeSql(scope: 'link' | 'account'): ScopeSql {
+function scopeSql(scope: 'link' | 'workspace'): ScopeSql {
   const id = `${scope}_id`;
   const days = `${scope}_daily_clicks`;
   const stats = `${scope}_daily_stats`;
@@ -61,7 +61,7 @@ function scopeSql(scope: 'link' | 'account'): ScopeSql {
   };
 }
 
-export const STATS_SQL = { link: scopeSql('link'), account: scopeSql('account') } as const;
+export const STATS_SQL = { link: scopeSql('link'), workspace: scopeSql('workspace') } as const;
 
 /** The events older than a time, in slices, so a purge never holds the write lock for long. */
 export const PURGE_SLICE = 10_000;
@@ -69,7 +69,7 @@ export const PURGE_SLICE = 10_000;
 /** Which SQL and id a scope reads; RangeError for a malformed scope or range. */
 export function checkedQuery(scope: StatsScope, range: StatsRange): { sql: ScopeSql; id: number } {
   const [kind, id] =
-    'linkId' in scope ? (['link', scope.linkId] as const) : (['account', scope.workspaceId] as const);
+    'linkId' in scope ? (['link', scope.linkId] as const) : (['workspace', scope.workspaceId] as const);
   if (!Number.isSafeInteger(id) || id < 0) throw new RangeError(`not a ${kind} id: ${String(id)}`);
   const unit = range.interval === 'hour' ? HOUR_MS : range.interval === 'day' ? DAY_MS : 0;
   if (unit === 0) throw new RangeError(`not a stats interval: ${String(range.interval)}`);

@@ -9,14 +9,14 @@ import type {
 import { containsPattern, type Row } from './rows.ts';
 import { lockWorkspace, type Param, q, type Script, type ScriptRunner } from './script.ts';
 
-const OF_ACCOUNT = 'link_id IN (SELECT id FROM links WHERE account_id = ?)';
+const OF_ACCOUNT = 'link_id IN (SELECT id FROM links WHERE workspace_id = ?)';
 
 function* tagStats(workspaceId: number, search: string | undefined): Script<Row[]> {
   const pattern = search?.trim() ? containsPattern(search.trim()) : undefined;
   return yield q(
     `SELECT t.tag, COUNT(*) AS links, SUM(l.clicks) AS clicks, SUM(l.bot_hits) AS bot_hits
      FROM link_tags t JOIN links l ON l.id = t.link_id
-     WHERE l.account_id = ? AND l.deleted_at IS NULL${pattern ? " AND lower(t.tag) LIKE ? ESCAPE '\\'" : ''}
+     WHERE l.workspace_id = ? AND l.deleted_at IS NULL${pattern ? " AND lower(t.tag) LIKE ? ESCAPE '\\'" : ''}
      GROUP BY t.tag ORDER BY t.tag`,
     ...(pattern ? [workspaceId, pattern] : [workspaceId]),
   );
@@ -49,7 +49,7 @@ const VISIT_COLUMNS =
 
 /** The conditions of a visit query; each reads one range of click_events_link_at or _account_at. */
 function visitFilter(workspaceId: number, query: VisitQuery): { where: string; params: Param[] } {
-  const conditions = ['account_id = ?'];
+  const conditions = ['workspace_id = ?'];
   const params: Param[] = [workspaceId];
   if (query.linkId !== undefined) {
     conditions.push('link_id = ?');
@@ -57,12 +57,12 @@ function visitFilter(workspaceId: number, query: VisitQuery): { where: string; p
   }
   if (query.tag !== undefined) {
     conditions.push(
-      'link_id IN (SELECT t.link_id FROM link_tags t JOIN links l ON l.id = t.link_id WHERE l.account_id = ? AND t.tag = ?)',
+      'link_id IN (SELECT t.link_id FROM link_tags t JOIN links l ON l.id = t.link_id WHERE l.workspace_id = ? AND t.tag = ?)',
     );
     params.push(workspaceId, query.tag);
   }
   if (query.domainId !== undefined) {
-    conditions.push('link_id IN (SELECT id FROM links WHERE account_id = ? AND domain_id = ?)');
+    conditions.push('link_id IN (SELECT id FROM links WHERE workspace_id = ? AND domain_id = ?)');
     params.push(workspaceId, query.domainId);
   }
   if (query.from !== undefined) {

@@ -8,7 +8,7 @@ import type { Row } from './rows.ts';
 
 export const TOP_LINKS_OF_ACCOUNT = `SELECT l.id, l.domain_id, l.code, l.title, SUM(d.clicks) AS range_clicks
   FROM links l JOIN link_daily_clicks d ON d.link_id = l.id
-  WHERE l.account_id = ? AND l.deleted_at IS NULL AND d.day BETWEEN ? AND ?
+  WHERE l.workspace_id = ? AND l.deleted_at IS NULL AND d.day BETWEEN ? AND ?
   GROUP BY l.id, l.domain_id, l.code, l.title
   HAVING SUM(d.clicks) > 0
   ORDER BY range_clicks DESC, l.id DESC

@@ -62,11 +62,25 @@ export function inPlaceClickWriter(conn: Connection): ClickWriter {
   };
 }
 
-export function threadClickWriter(path: string): ClickWriter {
-  const worker = new Worker(new URL('./click-writer-worker.ts', import.meta.url), { workerData: { path } });
-  // The thread keeps the process alive only while a job is under way.
-  const calls = workerCalls<Reply>(worker, 'the click writer thread stopped');
-  const run = async (job: Job, moved: ArrayBuffer[] = []) => (await calls.call({ job }, moved)).count ?? 0;
+/**
+ * The thread starts with the first batch or purge, not with the store: a store that never counts a
+ * click (a command, a test, a server before its first visitor) never pays for it. `started` runs
+ * then, on this thread, before the thread's first job.
+ */
+export function threadClickWriter(path: string, started: () => void = () => {}): ClickWriter {
+  let thread: { worker: Worker; calls: ReturnType<typeof workerCalls<Reply>> } | undefined;
+  const calls = () => {
+    if (!thread) {
+      started();
+      const worker = new Worker(new URL('./click-writer-worker.ts', import.meta.url), {
+        workerData: { path },
+      });
+      // The thread keeps the process alive only while a job is under way.
+      thread = { worker, calls: workerCalls<Reply>(worker, 'the click writer thread stopped') };
+    }
+    return thread.calls;
+  };
+  const run = async (job: Job, moved: ArrayBuffer[] = []) => (await calls().call({ job }, moved)).count ?? 0;
 
   return {
     async write(batch) {
@@ -77,7 +91,8 @@ export function threadClickWriter(path: string): ClickWriter {
       return run({ kind: 'purge', beforeMs, slice: PURGE_SLICE });
     },
     async close() {
-      if (calls.exited) return;
+      if (!thread || thread.calls.exited) return;
+      const { worker } = thread;
       // Jobs already posted are answered first: the thread handles messages in order.
       await new Promise<void>((resolve) => {
         worker.once('exit', () => resolve());

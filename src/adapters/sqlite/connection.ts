@@ -87,7 +87,7 @@ export function openConnection(path: string): Connection {
 
 /**
  * True when `error` is a unique violation on exactly these columns, as SQLite names them
- * (`links.code`, or `links.account_id, links.url_hash`).
+ * (`links.code`, or `links.workspace_id, links.url_hash`).
  */
 export function isUniqueViolation(error: unknown, ...columns: string[]): boolean {
   if (!(error instanceof Error)) return false;

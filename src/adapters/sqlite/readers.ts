@@ -1,11 +1,12 @@
 import { Worker } from 'node:worker_threads';
 import type { StatsRange, StatsScope, StoredStats } from '../../core/analytics/model.ts';
 import type { LinkPage, LinkQuery } from '../../core/link-query.ts';
+import { countPerGroup } from '../sql/link-change-scripts.ts';
+import { listLinks } from '../sql/link-scripts.ts';
+import { statsOf } from '../sql/stats-store.ts';
 import { type WorkerReply, workerCalls } from '../worker-calls.ts';
 import type { Connection } from './connection.ts';
-import { countPerGroupNow } from './link-changes.ts';
-import { listLinksNow } from './links.ts';
-import { readStats } from './stats.ts';
+import { runNow } from './run-script.ts';
 
 /**
  * The SQLite adapter's rule for reads that grow with the data (docs/adr/025): node:sqlite runs a
@@ -27,9 +28,9 @@ export interface Readers {
 
 /** Runs a job on a connection: in a reader thread, or in place for a store in memory. */
 export function runRead(conn: Connection, job: ReadJob): StoredStats | LinkPage | Map<number, number> {
-  if (job.kind === 'stats') return readStats(conn, job.scope, job.range);
-  if (job.kind === 'perGroup') return countPerGroupNow(conn, job.workspaceId);
-  return listLinksNow(conn, job.workspaceId, job.query);
+  if (job.kind === 'stats') return runNow(conn, statsOf(job.scope, job.range));
+  if (job.kind === 'perGroup') return runNow(conn, countPerGroup(job.workspaceId));
+  return runNow(conn, listLinks(job.workspaceId, job.query));
 }
 
 /** For `:memory:`, which no other connection can open: the reads run in place. */
@@ -43,16 +44,23 @@ export function inPlaceReaders(conn: Connection): Readers {
   };
 }
 
-/** `size` reader threads; each read goes to the one with the fewest waiting. */
+/**
+ * `size` reader threads, started by the first read (a store that never lists or counts never pays
+ * for them); each read goes to the one with the fewest waiting.
+ */
 export function threadReaders(path: string, size = 2): Readers {
-  const threads = Array.from({ length: size }, () => {
-    const worker = new Worker(new URL('./reader-worker.ts', import.meta.url), { workerData: { path } });
-    return {
-      worker,
-      calls: workerCalls<WorkerReply & { result: unknown }>(worker, 'a reader thread stopped'),
-    };
-  });
+  type Thread = { worker: Worker; calls: ReturnType<typeof workerCalls<WorkerReply & { result: unknown }>> };
+  let threads: Thread[] = [];
+  const start = (): Thread[] =>
+    Array.from({ length: size }, () => {
+      const worker = new Worker(new URL('./reader-worker.ts', import.meta.url), { workerData: { path } });
+      return {
+        worker,
+        calls: workerCalls<WorkerReply & { result: unknown }>(worker, 'a reader thread stopped'),
+      };
+    });
   const read = async (job: ReadJob) => {
+    if (threads.length === 0) threads = start();
     const idle = threads.reduce((best, thread) =>
       thread.calls.waiting < best.calls.waiting ? thread : best,
     );

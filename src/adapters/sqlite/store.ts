@@ -2,25 +2,26 @@
 import type { Store } from '../../core/ports/store.ts';
 import { billingStore } from '../sql/billing-scripts.ts';
 import { blocklistStore } from '../sql/blocklist-store.ts';
+import { clickStore } from '../sql/click-scripts.ts';
 import { deletionStore } from '../sql/deletion-scripts.ts';
 import { domainStore } from '../sql/domain-scripts.ts';
+import { groupStore } from '../sql/group-scripts.ts';
+import { keyStore } from '../sql/key-scripts.ts';
+import { FIND_LINK_BY_CODE, linkStore } from '../sql/link-scripts.ts';
 import { auditStore, moderationStore, reportStore } from '../sql/moderation-scripts.ts';
 import { peopleStore } from '../sql/people-store.ts';
+import { planStore } from '../sql/plan-scripts.ts';
+import { mapRow, toLink } from '../sql/rows.ts';
+import { secretStore, sessionStore } from '../sql/session-scripts.ts';
+import { statsStore } from '../sql/stats-store.ts';
 import { tagStore } from '../sql/tag-scripts.ts';
 import { webhookStore } from '../sql/webhook-scripts.ts';
+import { sqliteBulkLinks } from './bulk-links.ts';
 import { inPlaceClickWriter, threadClickWriter } from './click-writer.ts';
-import { sqliteClickStore } from './clicks.ts';
 import { openConnection } from './connection.ts';
-import { sqliteGroupStore } from './groups.ts';
-import { sqliteKeyStore } from './keys.ts';
-import { sqliteLinkStore } from './links.ts';
 import { migrateSqlite } from './migrate.ts';
-import { sqlitePlanStore } from './plans.ts';
 import { inPlaceReaders, threadReaders } from './readers.ts';
-import { queuedScripts, sqliteScripts } from './run-script.ts';
-import { sqliteSecretStore } from './secrets.ts';
-import { sqliteSessionStore } from './sessions.ts';
-import { sqliteStatsStore } from './stats.ts';
+import { queuedScripts, runNow, sqliteScripts } from './run-script.ts';
 import { writeQueue } from './write-queue.ts';
 
 /**
@@ -31,14 +32,16 @@ import { writeQueue } from './write-queue.ts';
 export function openSqliteStore(path: string, options: { threads?: boolean } = {}): Store {
   const conn = openConnection(path);
   const threads = path !== ':memory:' && options.threads !== false;
-  const clickWriter = threads ? threadClickWriter(path) : inPlaceClickWriter(conn);
-  // The writer thread checkpoints the WAL (click-writer-worker.ts): a commit here, on the redirect's
-  // thread, never copies the WAL into the database file.
-  if (threads) conn.db.exec('PRAGMA wal_autocheckpoint = 0');
+  // Once the writer thread runs, it checkpoints the WAL (click-writer-worker.ts): a commit here, on
+  // the redirect's thread, never copies the WAL into the database file. Until then this
+  // connection checkpoints as SQLite does by default.
+  const clickWriter = threads
+    ? threadClickWriter(path, () => conn.db.exec('PRAGMA wal_autocheckpoint = 0'))
+    : inPlaceClickWriter(conn);
   const writes = writeQueue(conn);
   const readers = threads ? threadReaders(path) : inPlaceReaders(conn);
   return {
-    ...sqlitePlanStore(conn),
+    ...planStore(sqliteScripts(conn)),
     ...peopleStore(sqliteScripts(conn)),
     ...domainStore(sqliteScripts(conn)),
     ...moderationStore(sqliteScripts(conn), ''),
@@ -49,13 +52,24 @@ export function openSqliteStore(path: string, options: { threads?: boolean } = {
     ...webhookStore(queuedScripts(conn, writes), false),
     ...tagStore(queuedScripts(conn, writes)),
     ...billingStore(queuedScripts(conn, writes)),
-    ...sqliteKeyStore(conn, writes),
-    ...sqliteGroupStore(conn),
-    ...sqliteLinkStore(conn, writes, readers),
-    ...sqliteClickStore(conn, (batch) => clickWriter.write(batch)),
-    ...sqliteStatsStore(readers, (beforeMs) => clickWriter.purge(beforeMs)),
-    ...sqliteSessionStore(conn),
-    ...sqliteSecretStore(conn),
+    ...keyStore(queuedScripts(conn, writes)),
+    ...groupStore(sqliteScripts(conn)),
+    ...linkStore(
+      sqliteScripts(conn),
+      {
+        // Requests wait on these: queued, creates made at once share a commit, each in its savepoint.
+        create: (script, keep) => writes.write(() => runNow(conn, script), keep),
+        visit: (script) => writes.write(() => runNow(conn, script)),
+      },
+      readers,
+    ),
+    ...sqliteBulkLinks(conn),
+    // The redirect's cold path, answered at once: one cached statement, no script.
+    findLinkByCodeNow: (domainId, code) => mapRow(conn.stmt(FIND_LINK_BY_CODE).get(domainId, code), toLink),
+    ...clickStore(sqliteScripts(conn), (batch) => clickWriter.write(batch)),
+    ...statsStore({ stats: readers.stats, purge: (beforeMs) => clickWriter.purge(beforeMs) }),
+    ...sessionStore(sqliteScripts(conn)),
+    ...secretStore(sqliteScripts(conn)),
     migrate: () => migrateSqlite(conn),
     async ping() {
       conn.stmt('SELECT 1').get();

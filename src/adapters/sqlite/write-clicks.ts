@@ -13,18 +13,18 @@ import { runNow } from './run-script.ts';
 // Deleted links are counted too (no deleted_at filter); RETURNING hands over the account for the
 // account's rows, and no row means the link is unknown.
 const COUNT_ON_LINK = `UPDATE links SET clicks = clicks + ?, bot_hits = bot_hits + ?,
-  unique_visitors = unique_visitors + ? WHERE id = ? RETURNING account_id`;
-const ACCOUNT_OF_LINK = 'SELECT account_id FROM links WHERE id = ?';
+  unique_visitors = unique_visitors + ? WHERE id = ? RETURNING workspace_id`;
+const ACCOUNT_OF_LINK = 'SELECT workspace_id FROM links WHERE id = ?';
 
-const addDay = (table: 'link' | 'account') => `INSERT INTO ${table}_daily_clicks
+const addDay = (table: 'link' | 'workspace') => `INSERT INTO ${table}_daily_clicks
   (${table}_id, day, clicks, bot_hits, visitors) VALUES (?, ?, ?, ?, ?)
   ON CONFLICT (${table}_id, day) DO UPDATE SET clicks = clicks + excluded.clicks,
   bot_hits = bot_hits + excluded.bot_hits, visitors = visitors + excluded.visitors`;
-const addStat = (table: 'link' | 'account') => `INSERT INTO ${table}_daily_stats
+const addStat = (table: 'link' | 'workspace') => `INSERT INTO ${table}_daily_stats
   (${table}_id, day, dimension, value, clicks) VALUES (?, ?, ?, ?, ?)
   ON CONFLICT (${table}_id, day, dimension, value) DO UPDATE SET clicks = clicks + excluded.clicks`;
 
-const EVENT_COLUMNS = `link_id, account_id, at, ${EVENT_DIMENSIONS.join(', ')}, visitor`;
+const EVENT_COLUMNS = `link_id, workspace_id, at, ${EVENT_DIMENSIONS.join(', ')}, visitor`;
 /** Events per INSERT: 64 rows of 11 values, well below SQLite's limit of bound values. */
 const EVENT_ROWS = 64;
 const insertEvents = (rows: number) =>
@@ -32,16 +32,16 @@ const insertEvents = (rows: number) =>
 const INSERT_EVENT_ROWS = insertEvents(EVENT_ROWS);
 const INSERT_EVENT = insertEvents(1);
 const ADD_LINK_DAY = addDay('link');
-const ADD_ACCOUNT_DAY = addDay('account');
+const ADD_ACCOUNT_DAY = addDay('workspace');
 const ADD_LINK_STAT = addStat('link');
-const ADD_ACCOUNT_STAT = addStat('account');
+const ADD_ACCOUNT_STAT = addStat('workspace');
 
 // The sweep goes account by account along click_events_account_at, exact and without an index on
 // `at` alone, which cost a write per click event (docs/adr/022).
 export const PURGE_EVENTS = `DELETE FROM click_events WHERE rowid IN
-  (SELECT rowid FROM click_events WHERE account_id = ? AND at < ? LIMIT ?)`;
+  (SELECT rowid FROM click_events WHERE workspace_id = ? AND at < ? LIMIT ?)`;
 export const NEXT_EVENT_ACCOUNT =
-  'SELECT account_id FROM click_events WHERE account_id > ? ORDER BY account_id LIMIT 1';
+  'SELECT workspace_id FROM click_events WHERE workspace_id > ? ORDER BY workspace_id LIMIT 1';
 
 export function writeClicks(conn: Connection, batch: CheckedBatch): void {
   conn.transaction(() => {
@@ -52,7 +52,7 @@ export function writeClicks(conn: Connection, batch: CheckedBatch): void {
           ? conn.stmt(ACCOUNT_OF_LINK).get(linkId)
           : conn.stmt(COUNT_ON_LINK).get(clicks, botHits, visitors, linkId);
       // An unknown link is skipped rather than thrown, so it cannot lose the rest of the batch.
-      if (row !== undefined) accountOf.set(linkId, row.account_id as number);
+      if (row !== undefined) accountOf.set(linkId, row.workspace_id as number);
     }
     const writes = dailyWrites(batch, accountOf);
     for (const row of writes.linkDays) conn.stmt(ADD_LINK_DAY).run(...row);
@@ -101,9 +101,9 @@ export function purgeEvents(conn: Connection, beforeMs: number, slice: number): 
   let purged = 0;
   // Each account with events, found by a seek past the previous one (a skip scan of the index).
   for (let account = -1; ; ) {
-    const next = conn.stmt(NEXT_EVENT_ACCOUNT).get(account) as { account_id: number } | undefined;
+    const next = conn.stmt(NEXT_EVENT_ACCOUNT).get(account) as { workspace_id: number } | undefined;
     if (next === undefined) return purged;
-    account = Number(next.account_id);
+    account = Number(next.workspace_id);
     for (;;) {
       const { changes } = conn.transaction(() => conn.stmt(PURGE_EVENTS).run(account, beforeMs, slice));
       purged += Number(changes);

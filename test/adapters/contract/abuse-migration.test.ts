@@ -12,12 +12,20 @@ import { after, before, describe, it } from 'node:test';
 import { loadMigrations } from '../../../src/adapters/sql/migrations.ts';
 import type { Store } from '../../../src/core/ports/store.ts';
 import { SCOPES } from '../../../src/core/scopes.ts';
-import { type OldDatabase, oldPlan, oldPostgres, oldSqlite, type Row } from '../../fixtures/old-database.ts';
+import {
+  linkRows,
+  type OldDatabase,
+  oldClicks,
+  oldPlan,
+  oldPostgres,
+  oldSqlite,
+  type Row,
+} from '../../fixtures/old-database.ts';
 
 const AT = Date.UTC(2024, 0, 15);
-/** Every column links had in 011. */
+/** Every column links had in 011 but its workspace's, which linkRows reads as `owner`. */
 const LINK_COLUMNS =
-  'id, code, domain_id, account_id, group_id, long_url, normalized_url, url_hash, title, clicks, bot_hits, ' +
+  'id, code, domain_id, group_id, long_url, normalized_url, url_hash, title, clicks, bot_hits, ' +
   'created_at, deleted_at, updated_at, expires_at, max_clicks, limit_used, password_hash, rules, unique_visitors';
 
 const sha256 = (text: string): Buffer => createHash('sha256').update(text).digest();
@@ -37,7 +45,10 @@ interface Seed {
   links: OldLink[];
 }
 
-/** The users, workspace, memberships, keys, domain and links by SQL: the store now reads columns 011 lacks. */
+/**
+ * The users, workspace, memberships, keys, domain, links and clicks by SQL: the store now reads
+ * columns 011 lacks and writes columns 016 renamed.
+ */
 async function seedOldRows(old: OldDatabase): Promise<Seed> {
   const plan = await oldPlan(old);
   const user = async (email: string) =>
@@ -126,11 +137,21 @@ async function seedOldRows(old: OldDatabase): Promise<Seed> {
     await link('old0003', 0, 'https://example.com/three', { deleted: true }),
     await link('old0001', domainId, 'https://example.com/one', {}),
   ];
+  const [first, , , onDomain] = links;
+  await oldClicks(old, [
+    { linkId: first?.id ?? 0, day: '2024-03-01', clicks: 2, botHits: 1 },
+    { linkId: onDomain?.id ?? 0, day: '2024-03-02', clicks: 1, botHits: 0 },
+  ]);
   return { adaId, bobId, workspaceId, domainId, links };
 }
 
-function describeMigration(name: string, makeOld: () => Promise<OldDatabase>): void {
-  describe(`the abuse migration on ${name}, from a store of the domains release`, () => {
+/** `skip`: why the suite does not run here (its database is not given), or false. */
+function describeMigration(
+  name: string,
+  makeOld: () => Promise<OldDatabase>,
+  skip: string | false = false,
+): void {
+  describe(`the abuse migration on ${name}, from a store of the domains release`, { skip }, () => {
     let old: OldDatabase;
     let seed: Seed;
     let linksBefore: Row[];
@@ -139,19 +160,9 @@ function describeMigration(name: string, makeOld: () => Promise<OldDatabase>): v
 
     before(async () => {
       old = await makeOld();
-      const unmigrated = old.open();
-      try {
-        seed = await seedOldRows(old);
-        const [first, , , onDomain] = seed.links;
-        await unmigrated.addClicks([
-          { linkId: first?.id ?? 0, day: '2024-03-01', clicks: 2, botHits: 1 },
-          { linkId: onDomain?.id ?? 0, day: '2024-03-02', clicks: 1, botHits: 0 },
-        ]);
-      } finally {
-        await unmigrated.close();
-      }
-      linksBefore = await old.run(`SELECT ${LINK_COLUMNS} FROM links ORDER BY id`);
-      assert.equal(Number(linksBefore[0]?.clicks), 43, 'the old store counted the clicks');
+      seed = await seedOldRows(old);
+      linksBefore = await linkRows(old, LINK_COLUMNS);
+      assert.equal(Number(linksBefore[0]?.clicks), 43, 'the old flush counted the clicks');
       store = old.open();
       applied = await store.migrate();
     });
@@ -171,7 +182,7 @@ function describeMigration(name: string, makeOld: () => Promise<OldDatabase>): v
     });
 
     it('keeps every link row as it was, none disabled', async () => {
-      assert.deepEqual(await old.run(`SELECT ${LINK_COLUMNS} FROM links ORDER BY id`), linksBefore);
+      assert.deepEqual(await linkRows(old, LINK_COLUMNS), linksBefore);
       const disabled = await old.run('SELECT disabled_at, disabled_reason FROM links');
       assert.equal(disabled.length, seed.links.length);
       for (const row of disabled) assert.deepEqual([row.disabled_at, row.disabled_reason], [null, null]);
@@ -283,10 +294,8 @@ function describeMigration(name: string, makeOld: () => Promise<OldDatabase>): v
 describeMigration('SQLite', () => oldSqlite('012', '011-domains'));
 
 const databaseUrl = process.env.TEST_DATABASE_URL;
-if (databaseUrl) {
-  describeMigration('PostgreSQL', () => oldPostgres(databaseUrl, '012', '011-domains'));
-} else {
-  describe('the abuse migration on PostgreSQL', () => {
-    it('runs on PostgreSQL', { skip: 'TEST_DATABASE_URL is not set' }, () => {});
-  });
-}
+describeMigration(
+  'PostgreSQL',
+  () => oldPostgres(databaseUrl as string, '012', '011-domains'),
+  databaseUrl ? false : 'TEST_DATABASE_URL is not set',
+);

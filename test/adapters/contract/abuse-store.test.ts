@@ -7,12 +7,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { after, before, describe, it } from 'node:test';
+import { after, before, describe } from 'node:test';
 import postgres from 'postgres';
 import { numbered } from '../../../src/adapters/postgres/client.ts';
 import { openPostgresStore } from '../../../src/adapters/postgres/store.ts';
 import { openSqliteStore } from '../../../src/adapters/sqlite/store.ts';
 import type { Row } from '../../fixtures/old-database.ts';
+import { copyMigratedDatabase } from '../../fixtures/template-db.ts';
 import { type AbuseHarness, runAbuseContract } from './abuse-contract.ts';
 
 let dir: string;
@@ -27,6 +28,7 @@ after(() => {
 async function openSqlite(): Promise<AbuseHarness> {
   fileCounter += 1;
   const path = join(dir, `store-${fileCounter}`, 'snip.db');
+  await copyMigratedDatabase(path);
   const store = openSqliteStore(path);
   await store.migrate();
   return {
@@ -47,12 +49,8 @@ runAbuseContract('SQLite', openSqlite);
 
 const databaseUrl = process.env.TEST_DATABASE_URL;
 
-if (!databaseUrl) {
-  describe('PostgreSQL abuse contract', () => {
-    it('runs the abuse contract on PostgreSQL', { skip: 'TEST_DATABASE_URL is not set' }, () => {});
-  });
-} else {
-  const admin = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+describe('on PostgreSQL', { skip: databaseUrl ? false : 'TEST_DATABASE_URL is not set' }, () => {
+  const admin = postgres(databaseUrl as string, { max: 1, onnotice: () => {} });
   const schemas: string[] = [];
 
   after(async () => {
@@ -82,4 +80,4 @@ if (!databaseUrl) {
   }
 
   runAbuseContract('PostgreSQL', openPostgres);
-}
+});

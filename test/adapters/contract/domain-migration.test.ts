@@ -2,22 +2,31 @@
  * The domains migration (011) without loss (docs/api.md §12): a store made by the migrations up to
  * 010 and holding links — grouped, tagged, clicked, one deleted — is migrated, then read back
  * through the store: every link is on the default domain (id 0) with its id, counts, group and
- * tags, found by its code there, its code still issued there; and a domain added afterwards holds
+ * tags, found by its code there, its code still issued there, its clicks counted as the old release
+ * counted them; and a domain added afterwards holds
  * the same codes as links of its own. On SQLite always, on PostgreSQL when TEST_DATABASE_URL is set
  * (a schema of its own, dropped afterwards).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { loadMigrations } from '../../../src/adapters/sql/migrations.ts';
-import type { StatsRange, StoredStats } from '../../../src/core/analytics/model.ts';
+import { DIMENSIONS, type StatsRange } from '../../../src/core/analytics/model.ts';
 import type { Store } from '../../../src/core/ports/store.ts';
-import { type OldDatabase, oldPlan, oldPostgres, oldSqlite, type Row } from '../../fixtures/old-database.ts';
+import {
+  linkRows,
+  type OldDatabase,
+  oldClicks,
+  oldPlan,
+  oldPostgres,
+  oldSqlite,
+  type Row,
+} from '../../fixtures/old-database.ts';
 import { newLink } from './store-contract.ts';
 
 const DAY = 86_400_000;
 const D1 = Date.UTC(2024, 2, 1);
 const DAYS: StatsRange = { from: D1, to: D1 + 2 * DAY, interval: 'day' };
-const LINK_COLUMNS = 'id, code, account_id, group_id, long_url, url_hash, clicks, bot_hits, deleted_at';
+const LINK_COLUMNS = 'id, code, group_id, long_url, url_hash, clicks, bot_hits, deleted_at';
 
 interface OldLink {
   id: number;
@@ -32,12 +41,8 @@ interface Seed {
   links: { grouped: OldLink; tagged: OldLink; deleted: OldLink };
 }
 
-/**
- * The user and workspace by SQL (the store now reads columns 010 lacks), the group through the
- * store (010's schema is what it writes), the links by SQL (the store now writes their domain),
- * their clicks through the store again.
- */
-async function seedOldRows(old: OldDatabase, store: Store): Promise<Seed> {
+/** Everything by SQL, as release 010 wrote it: the store now writes columns 010 lacks or names otherwise. */
+async function seedOldRows(old: OldDatabase): Promise<Seed> {
   const plan = await oldPlan(old);
   const [user] = await old.run(
     'INSERT INTO users (email, email_verified, operator, created_at) VALUES (?, false, false, 0) RETURNING id',
@@ -54,8 +59,11 @@ async function seedOldRows(old: OldDatabase, store: Store): Promise<Seed> {
     workspace.id,
     Number(user?.id),
   );
-  const group = await store.createGroup(workspace.id, 'Work', 'work');
-  assert.equal(group.kind, 'created');
+  const [group] = await old.run(
+    "INSERT INTO groups (account_id, name, api_id, created_at) VALUES (?, 'Work', 'work', 0) RETURNING id",
+    workspace.id,
+  );
+  const groupId = Number(group?.id);
   const at = Date.UTC(2024, 0, 15);
   const link = async (
     code: string,
@@ -81,38 +89,35 @@ async function seedOldRows(old: OldDatabase, store: Store): Promise<Seed> {
     return { id, code, url, tags };
   };
   const links = {
-    grouped: await link('old0001', 'https://example.com/one', [], { group: group.group.id }),
+    grouped: await link('old0001', 'https://example.com/one', [], { group: groupId }),
     tagged: await link('old0002', 'https://example.com/two', ['news', 'spring'], {}),
     deleted: await link('old0003', 'https://example.com/three', ['news'], { deleted: true }),
   };
   await old.run('UPDATE workspaces SET link_count = 2 WHERE id = ?', workspace.id);
-  await store.addClicks([
+  await oldClicks(old, [
     { linkId: links.grouped.id, day: '2024-03-01', clicks: 2, botHits: 1 },
     { linkId: links.tagged.id, day: '2024-03-02', clicks: 1, botHits: 0 },
   ]);
-  return { workspaceId: workspace.id, groupId: group.group.id, links };
+  return { workspaceId: workspace.id, groupId, links };
 }
 
-function describeMigration(name: string, makeOld: () => Promise<OldDatabase>): void {
-  describe(`the domains migration on ${name}, from a store of the workspaces release`, () => {
+/** `skip`: why the suite does not run here (its database is not given), or false. */
+function describeMigration(
+  name: string,
+  makeOld: () => Promise<OldDatabase>,
+  skip: string | false = false,
+): void {
+  describe(`the domains migration on ${name}, from a store of the workspaces release`, { skip }, () => {
     let old: OldDatabase;
     let seed: Seed;
     let linksBefore: Row[];
-    let statsBefore: StoredStats;
     let applied: string[];
     let store: Store;
 
     before(async () => {
       old = await makeOld();
-      const unmigrated = old.open();
-      try {
-        seed = await seedOldRows(old, unmigrated);
-        statsBefore = await unmigrated.stats({ workspaceId: seed.workspaceId }, DAYS);
-      } finally {
-        await unmigrated.close();
-      }
-      assert.equal(statsBefore.totals.clicks, 3, 'the old store counted the clicks');
-      linksBefore = await old.run(`SELECT ${LINK_COLUMNS} FROM links ORDER BY id`);
+      seed = await seedOldRows(old);
+      linksBefore = await linkRows(old, LINK_COLUMNS);
       store = old.open();
       applied = await store.migrate();
     });
@@ -132,7 +137,7 @@ function describeMigration(name: string, makeOld: () => Promise<OldDatabase>): v
     });
 
     it('puts every link on the default domain, with its id, code, counts and group', async () => {
-      assert.deepEqual(await old.run(`SELECT ${LINK_COLUMNS} FROM links ORDER BY id`), linksBefore);
+      assert.deepEqual(await linkRows(old, LINK_COLUMNS), linksBefore);
       const domains = await old.run('SELECT DISTINCT domain_id FROM links');
       assert.deepEqual(
         domains.map((row) => Number(row.domain_id)),
@@ -157,7 +162,24 @@ function describeMigration(name: string, makeOld: () => Promise<OldDatabase>): v
       assert.equal(await store.isCodeIssued(0, deleted.code), true);
       assert.equal(await store.countLiveLinks(seed.workspaceId), 2);
       assert.deepEqual([...(await store.countLinksPerDomain(seed.workspaceId))], [[0, 2]]);
-      assert.deepEqual(await store.stats({ workspaceId: seed.workspaceId }, DAYS), statsBefore);
+    });
+
+    it('keeps the clicks of each day, of each link and of the workspace', async () => {
+      const { grouped, tagged } = seed.links;
+      assert.deepEqual(await store.dailyClicksOfLink(grouped.id, '2024-03-01', '2024-03-02'), [
+        { day: '2024-03-01', clicks: 2 },
+      ]);
+      assert.deepEqual(await store.dailyClicksOfLink(tagged.id, '2024-03-01', '2024-03-02'), [
+        { day: '2024-03-02', clicks: 1 },
+      ]);
+      assert.deepEqual(await store.stats({ workspaceId: seed.workspaceId }, DAYS), {
+        totals: { clicks: 3, uniqueVisitors: 0, botHits: 1, qrScans: 0 },
+        series: [
+          { t: D1, clicks: 2, uniqueVisitors: 0 },
+          { t: D1 + DAY, clicks: 1, uniqueVisitors: 0 },
+        ],
+        breakdowns: Object.fromEntries(DIMENSIONS.map((dimension) => [dimension, []])),
+      });
     });
 
     it('keeps the tags of every link, the deleted one included', async () => {
@@ -218,10 +240,8 @@ function describeMigration(name: string, makeOld: () => Promise<OldDatabase>): v
 describeMigration('SQLite', () => oldSqlite('011', '010-workspaces'));
 
 const databaseUrl = process.env.TEST_DATABASE_URL;
-if (databaseUrl) {
-  describeMigration('PostgreSQL', () => oldPostgres(databaseUrl, '011', '010-workspaces'));
-} else {
-  describe('the domains migration on PostgreSQL', () => {
-    it('runs on PostgreSQL', { skip: 'TEST_DATABASE_URL is not set' }, () => {});
-  });
-}
+describeMigration(
+  'PostgreSQL',
+  () => oldPostgres(databaseUrl as string, '011', '010-workspaces'),
+  databaseUrl ? false : 'TEST_DATABASE_URL is not set',
+);

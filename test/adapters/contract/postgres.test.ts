@@ -18,12 +18,8 @@ import { runWorkspaceContract } from './workspace-contract.ts';
 
 const databaseUrl = process.env.TEST_DATABASE_URL;
 
-if (!databaseUrl) {
-  describe('PostgreSQL store', () => {
-    it('runs the store contract on PostgreSQL', { skip: 'TEST_DATABASE_URL is not set' }, () => {});
-  });
-} else {
-  const admin = postgres(databaseUrl, { max: 2, onnotice: () => {} });
+describe('on PostgreSQL', { skip: databaseUrl ? false : 'TEST_DATABASE_URL is not set' }, () => {
+  const admin = postgres(databaseUrl as string, { max: 2, onnotice: () => {} });
   const schemas: string[] = [];
 
   after(async () => {
@@ -287,4 +283,4 @@ if (!databaseUrl) {
       }
     });
   });
-}
+});

@@ -5,10 +5,10 @@ import { dirname, join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, it } from 'node:test';
 import { Worker } from 'node:worker_threads';
+import { DAYS_OF_ACCOUNT, DAYS_OF_LINK } from '../../../src/adapters/sql/click-scripts.ts';
+import { FIND_LINK_BY_CODE } from '../../../src/adapters/sql/link-scripts.ts';
 import { loadMigrations, SCHEMA_MIGRATIONS_DDL } from '../../../src/adapters/sql/migrations.ts';
 import { STATS_SQL } from '../../../src/adapters/sql/stats-queries.ts';
-import { DAYS_OF_ACCOUNT, DAYS_OF_LINK } from '../../../src/adapters/sqlite/clicks.ts';
-import { FIND_LINK_BY_CODE } from '../../../src/adapters/sqlite/links.ts';
 import { openSqliteStore } from '../../../src/adapters/sqlite/store.ts';
 import { NEXT_EVENT_ACCOUNT, PURGE_EVENTS } from '../../../src/adapters/sqlite/write-clicks.ts';
 import type { NewLink } from '../../../src/core/entities.ts';
@@ -174,7 +174,7 @@ describe('SQLite store', () => {
       );
       assert.match(
         workspaceDays ?? '',
-        /^SEARCH account_daily_clicks USING PRIMARY KEY \(account_id=\? AND day>\? AND day<\?\)$/,
+        /^SEARCH workspace_daily_clicks USING PRIMARY KEY \(workspace_id=\? AND day>\? AND day<\?\)$/,
       );
     } finally {
       db.close();
@@ -192,7 +192,9 @@ describe('SQLite store', () => {
         .all()
         .map((row) => String(row.detail));
     try {
-      for (const scope of ['link', 'account'] as const) {
+      // The events' index on the workspace kept its name when 016 renamed the column.
+      const index = { link: 'link', workspace: 'account' };
+      for (const scope of ['link', 'workspace'] as const) {
         const sql = STATS_SQL[scope];
         const key = `USING PRIMARY KEY \\(${scope}_id=\\? AND day>\\? AND day<\\?\\)`;
         assert.match(plan(sql.series)[0] ?? '', new RegExp(`^SEARCH ${scope}_daily_clicks ${key}$`));
@@ -200,20 +202,20 @@ describe('SQLite store', () => {
         const hourly = plan(sql.hourly);
         const reads = hourly.filter((step) => step.includes('click_events'));
         assert.deepEqual(reads, [
-          `SEARCH click_events USING INDEX click_events_${scope}_at (${scope}_id=? AND at>? AND at<?)`,
+          `SEARCH click_events USING INDEX click_events_${index[scope]}_at (${scope}_id=? AND at>? AND at<?)`,
         ]);
         assert.equal(hourly.filter((step) => step === 'MATERIALIZE e').length, 1, 'the range is read once');
       }
       // The sweep reads the account index, not one on at alone (there is none to write per event).
       assert.ok(
         plan(PURGE_EVENTS).includes(
-          'SEARCH click_events USING COVERING INDEX click_events_account_at (account_id=? AND at<?)',
+          'SEARCH click_events USING COVERING INDEX click_events_account_at (workspace_id=? AND at<?)',
         ),
         plan(PURGE_EVENTS).join('\n'),
       );
       assert.ok(
         plan(NEXT_EVENT_ACCOUNT).includes(
-          'SEARCH click_events USING COVERING INDEX click_events_account_at (account_id>?)',
+          'SEARCH click_events USING COVERING INDEX click_events_account_at (workspace_id>?)',
         ),
         plan(NEXT_EVENT_ACCOUNT).join('\n'),
       );

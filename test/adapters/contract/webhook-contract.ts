@@ -25,7 +25,14 @@ import {
   newSigningSecret,
   TEST_EVENT_TYPE,
 } from '../../../src/core/webhook-events.ts';
-import { type OldDatabase, oldPlan, type Param, type Row } from '../../fixtures/old-database.ts';
+import {
+  linkRows,
+  type OldDatabase,
+  oldClicks,
+  oldPlan,
+  type Param,
+  type Row,
+} from '../../fixtures/old-database.ts';
 import { newLink, nextCode, planInput } from './store-contract.ts';
 
 /** A migrated, empty store, further stores on its database, and plain SQL on it. */
@@ -970,7 +977,7 @@ async function seedOldStore(old: OldDatabase): Promise<{ workspace: { id: number
   assert.ok(tagged && deleted && disabled);
   for (const tag of ['alpha', 'beta'])
     await old.run('INSERT INTO link_tags (link_id, tag) VALUES (?, ?)', tagged.id, tag);
-  await old.run('UPDATE links SET clicks = 3, bot_hits = 1 WHERE id = ?', tagged.id);
+  await oldClicks(old, [{ linkId: tagged.id, day: '2024-03-01', clicks: 3, botHits: 1 }]);
   await old.run('UPDATE links SET deleted_at = ? WHERE id = ?', Date.UTC(2024, 2, 2), deleted.id);
   await old.run(
     "UPDATE links SET disabled_at = ?, disabled_reason = 'phishing' WHERE id = ?",
@@ -998,13 +1005,12 @@ export function runWebhookMigration(name: string, makeOld: () => Promise<OldData
     let seed: { workspace: { id: number }; links: OldLink[] };
     let linksBefore: Row[];
     let tagsBefore: Row[];
-    const LINK_ROWS = 'SELECT * FROM links ORDER BY id';
     const TAG_ROWS = 'SELECT link_id, tag FROM link_tags ORDER BY link_id, tag';
 
     before(async () => {
       old = await makeOld();
       seed = await seedOldStore(old);
-      linksBefore = await old.run(LINK_ROWS);
+      linksBefore = await linkRows(old);
       tagsBefore = await old.run(TAG_ROWS);
       store = old.open();
       applied = await store.migrate();
@@ -1026,11 +1032,11 @@ export function runWebhookMigration(name: string, makeOld: () => Promise<OldData
 
     it('keeps every link row and tag as it was', async () => {
       assert.equal(linksBefore.length, 4);
-      // Later migrations add columns; the columns the links had keep their values.
+      // Later migrations add columns; the columns the links had keep their values, the workspace's
+      // too, read as `owner` whether it is named account_id or, from 016 on, workspace_id.
       const columns = Object.keys(linksBefore[0] ?? {});
-      const after = (await old.run(LINK_ROWS)).map((row) =>
-        Object.fromEntries(columns.map((c) => [c, row[c]])),
-      );
+      assert.ok(columns.includes('owner'));
+      const after = (await linkRows(old)).map((row) => Object.fromEntries(columns.map((c) => [c, row[c]])));
       assert.deepEqual(
         after,
         linksBefore.map((row) => ({ ...row })),

@@ -1,7 +1,7 @@
 /**
  * The workspaces migration (010) without loss (SPEC §11): a store made by the previous release's
  * migrations (001–009) and holding real rows — accounts, keys, groups, links, a session, and clicks
- * with their visit analytics written by the store itself — is migrated, then read back through the
+ * with their visit analytics as its flush wrote them — is migrated, then read back through the
  * store and through the whole app: every account is a user with a personal workspace of the same
  * id, and every key, code, count, stat and session works as before. On SQLite always, on
  * PostgreSQL when TEST_DATABASE_URL is set (a schema of its own, dropped afterwards).
@@ -13,7 +13,7 @@ import type { FastifyInstance } from 'fastify';
 import { loadMigrations } from '../../../src/adapters/sql/migrations.ts';
 import { buildApp } from '../../../src/app.ts';
 import { loadConfig } from '../../../src/config.ts';
-import type { StatsRange, StoredStats } from '../../../src/core/analytics/model.ts';
+import type { Dimension, StatsRange, StoredStats } from '../../../src/core/analytics/model.ts';
 import { statsAnswer } from '../../../src/core/analytics/stats.ts';
 import { type IssuedKey, issueApiKey } from '../../../src/core/api-key.ts';
 import { hashPassword } from '../../../src/core/password.ts';
@@ -24,7 +24,9 @@ import { personalSlug } from '../../../src/core/workspace-slug.ts';
 import { hashSessionId, randomToken } from '../../../src/web/session/sessions.ts';
 import { clickEvent } from '../../fixtures/click-event.ts';
 import {
+  linkRows,
   type OldDatabase,
+  oldClicks,
   oldPostgres,
   oldSqlite,
   type Param,
@@ -32,13 +34,13 @@ import {
 } from '../../fixtures/old-database.ts';
 import { FakeInspector, send } from '../../helper.ts';
 
-const DAY = 86_400_000;
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
 const D1 = Date.UTC(2024, 2, 1);
 const DAYS: StatsRange = { from: D1, to: D1 + 2 * DAY, interval: 'day' };
 const HOURS: StatsRange = { from: D1, to: D1 + 2 * DAY, interval: 'hour' };
 const MAIN_SCOPES_BEFORE_010 = 'links:create links:read links:write stats:read groups:write';
-const LINK_COLUMNS =
-  'id, code, account_id, group_id, long_url, clicks, bot_hits, unique_visitors, deleted_at';
+const LINK_COLUMNS = 'id, code, group_id, long_url, clicks, bot_hits, unique_visitors, deleted_at';
 
 /** What the previous release held, and the secrets its users kept (keys, a session cookie). */
 interface Seed {
@@ -165,11 +167,13 @@ async function seedOldRows(old: OldDatabase): Promise<Seed> {
   };
 }
 
-/** Clicks and visit analytics, written by the store on the old schema (010 leaves their tables alone). */
-async function addVisits(store: Store, { links }: Seed): Promise<void> {
+const at = (day: number, hour: number) => D1 + day * DAY + hour * HOUR;
+
+/** Clicks and visit analytics as the previous release's flush wrote them (010 leaves their tables alone). */
+async function addVisits(old: OldDatabase, { links }: Seed): Promise<void> {
   const { grouped, plain, bobs } = links;
-  const at = (day: number, hour: number) => D1 + day * DAY + hour * 3_600_000;
-  await store.addClicks(
+  await oldClicks(
+    old,
     [
       { linkId: grouped.id, day: '2024-03-01', clicks: 2, botHits: 1 },
       { linkId: plain.id, day: '2024-03-01', clicks: 1, botHits: 0 },
@@ -210,14 +214,102 @@ async function addVisits(store: Store, { links }: Seed): Promise<void> {
   );
 }
 
-interface StatsBefore {
+interface StatsAnswers {
   link: StoredStats;
   account: StoredStats;
   accountHourly: StoredStats;
   bob: StoredStats;
 }
 
-async function readStats(store: Store, seed: Seed): Promise<StatsBefore> {
+/**
+ * A stats answer: series as [start, clicks, visitors], each breakdown as "value clicks, …" most
+ * clicked first.
+ */
+function answer(
+  totals: StoredStats['totals'],
+  series: Array<[t: number, clicks: number, uniqueVisitors: number]>,
+  breakdowns: Record<Dimension, string>,
+): StoredStats {
+  const rows = (list: string) =>
+    list
+      .split(', ')
+      .filter(Boolean)
+      .map((row) => {
+        const [value = '', clicks] = row.split(' ');
+        return { value, clicks: Number(clicks) };
+      });
+  return {
+    totals,
+    series: series.map(([t, clicks, uniqueVisitors]) => ({ t, clicks, uniqueVisitors })),
+    breakdowns: Object.fromEntries(
+      Object.entries(breakdowns).map(([dimension, list]) => [dimension, rows(list)]),
+    ) as StoredStats['breakdowns'],
+  };
+}
+
+/** Ada's clicks by dimension over both days: her two links' events, and the grouped link's bots. */
+const ADA_BREAKDOWNS = {
+  referrer: 'direct 3, example.org 1',
+  country: 'DE 2, ZZ 2',
+  device: 'desktop 3, mobile 1',
+  os: 'Windows 4',
+  browser: 'Chrome 3, Firefox 1',
+  language: 'en 4',
+  source: 'link 3, qr 1',
+  bot: 'prefetch 2, Googlebot 1',
+};
+
+/** What the rows addVisits writes answer, as the old store answered them before the migration. */
+const EXPECTED: StatsAnswers = {
+  link: answer(
+    { clicks: 3, uniqueVisitors: 3, botHits: 3, qrScans: 1 },
+    [
+      [D1, 2, 2],
+      [D1 + DAY, 1, 1],
+    ],
+    {
+      referrer: 'direct 2, example.org 1',
+      country: 'DE 2, ZZ 1',
+      device: 'desktop 2, mobile 1',
+      os: 'Windows 3',
+      browser: 'Chrome 3',
+      language: 'en 3',
+      source: 'link 2, qr 1',
+      bot: 'prefetch 2, Googlebot 1',
+    },
+  ),
+  account: answer(
+    { clicks: 4, uniqueVisitors: 4, botHits: 3, qrScans: 1 },
+    [
+      [D1, 3, 3],
+      [D1 + DAY, 1, 1],
+    ],
+    ADA_BREAKDOWNS,
+  ),
+  // From the events, the bots from the whole days the range touches.
+  accountHourly: answer(
+    { clicks: 4, uniqueVisitors: 4, botHits: 3, qrScans: 1 },
+    [
+      [at(0, 9), 1, 1],
+      [at(0, 10), 1, 1],
+      [at(0, 11), 1, 1],
+      [at(1, 8), 1, 1],
+    ],
+    ADA_BREAKDOWNS,
+  ),
+  bob: answer({ clicks: 1, uniqueVisitors: 1, botHits: 0, qrScans: 0 }, [[D1, 1, 1]], {
+    referrer: 'direct 1',
+    country: 'ZZ 1',
+    device: 'desktop 1',
+    os: 'Windows 1',
+    browser: 'Chrome 1',
+    language: 'en 1',
+    source: 'link 1',
+    bot: '',
+  }),
+};
+
+async function readStats(store: Store, seed: Seed): Promise<StatsAnswers> {
   return {
     link: await store.stats({ linkId: seed.links.grouped.id }, DAYS),
     account: await store.stats({ workspaceId: seed.ada.id }, DAYS),
@@ -226,11 +318,15 @@ async function readStats(store: Store, seed: Seed): Promise<StatsBefore> {
   };
 }
 
-function describeMigration(name: string, makeOld: () => Promise<OldDatabase>): void {
-  describe(`the workspaces migration on ${name}, from a store of the previous release`, () => {
+/** `skip`: why the suite does not run here (its database is not given), or false. */
+function describeMigration(
+  name: string,
+  makeOld: () => Promise<OldDatabase>,
+  skip: string | false = false,
+): void {
+  describe(`the workspaces migration on ${name}, from a store of the previous release`, { skip }, () => {
     let old: OldDatabase;
     let seed: Seed;
-    let statsBefore: StatsBefore;
     let linksBefore: Row[];
     let applied: string[];
     let store: Store;
@@ -239,15 +335,8 @@ function describeMigration(name: string, makeOld: () => Promise<OldDatabase>): v
     before(async () => {
       old = await makeOld();
       seed = await seedOldRows(old);
-      const unmigrated = old.open();
-      try {
-        await addVisits(unmigrated, seed);
-        statsBefore = await readStats(unmigrated, seed);
-      } finally {
-        await unmigrated.close();
-      }
-      assert.equal(statsBefore.account.totals.clicks, 4, 'the old store counted the visits');
-      linksBefore = await old.run(`SELECT ${LINK_COLUMNS} FROM links ORDER BY id`);
+      await addVisits(old, seed);
+      linksBefore = await linkRows(old, LINK_COLUMNS);
       store = old.open();
       applied = await store.migrate();
       // The old store's one plan is the sign-up plan, as an operator of that release would have set.
@@ -314,8 +403,8 @@ function describeMigration(name: string, makeOld: () => Promise<OldDatabase>): v
       );
     });
 
-    it('keeps every link, group and count, and the stats answer exactly as before', async () => {
-      assert.deepEqual(await old.run(`SELECT ${LINK_COLUMNS} FROM links ORDER BY id`), linksBefore);
+    it('keeps every link, group and count, and the stats answer exactly as the rows imply', async () => {
+      assert.deepEqual(await linkRows(old, LINK_COLUMNS), linksBefore);
       const { grouped, plain, deleted, bobs } = seed.links;
       for (const link of [grouped, plain, bobs]) {
         const found = await store.findLinkByCode(0, link.code);
@@ -340,7 +429,7 @@ function describeMigration(name: string, makeOld: () => Promise<OldDatabase>): v
         [[seed.groupId, 'Work', 'work']],
       );
       assert.equal(await store.countLiveLinks(seed.ada.id), 2);
-      assert.deepEqual(await readStats(store, seed), statsBefore);
+      assert.deepEqual(await readStats(store, seed), EXPECTED);
     });
 
     it('keeps each key with its scopes and its workspace, and the key count', async () => {
@@ -411,13 +500,13 @@ function describeMigration(name: string, makeOld: () => Promise<OldDatabase>): v
       const query = '?from=2024-03-01&to=2024-03-02';
       const account = await withKey(seed.ada.scoped, 'GET', `/api/v1/stats${query}`);
       assert.equal(account.status, 200);
-      assert.deepEqual(account.body, JSON.parse(JSON.stringify(statsAnswer(statsBefore.account, DAYS))));
+      assert.deepEqual(account.body, JSON.parse(JSON.stringify(statsAnswer(EXPECTED.account, DAYS))));
       const link = await withKey(
         seed.ada.main,
         'GET',
         `/api/v1/links/${seed.links.grouped.code}/stats${query}`,
       );
-      assert.deepEqual(link.body, JSON.parse(JSON.stringify(statsAnswer(statsBefore.link, DAYS))));
+      assert.deepEqual(link.body, JSON.parse(JSON.stringify(statsAnswer(EXPECTED.link, DAYS))));
       assert.equal((link.body.totals as { clicks: number }).clicks, 3);
     });
 
@@ -450,10 +539,8 @@ function describeMigration(name: string, makeOld: () => Promise<OldDatabase>): v
 describeMigration('SQLite', () => oldSqlite('010', '009-events-without-time-index'));
 
 const databaseUrl = process.env.TEST_DATABASE_URL;
-if (databaseUrl) {
-  describeMigration('PostgreSQL', () => oldPostgres(databaseUrl, '010', '009-events-without-time-index'));
-} else {
-  describe('the workspaces migration on PostgreSQL', () => {
-    it('runs on PostgreSQL', { skip: 'TEST_DATABASE_URL is not set' }, () => {});
-  });
-}
+describeMigration(
+  'PostgreSQL',
+  () => oldPostgres(databaseUrl as string, '010', '009-events-without-time-index'),
+  databaseUrl ? false : 'TEST_DATABASE_URL is not set',
+);

@@ -1,0 +1,64 @@
+/** Visit analytics read back on either dialect (stats-queries.ts), and the purge of old events. */
+
+import type { StatsRange, StatsScope, StoredStats } from '../../core/analytics/model.ts';
+import { DAY_MS } from '../../core/days.ts';
+import type { StatsStore } from '../../core/ports/store.ts';
+import { q, type Script, type ScriptRunner } from './script.ts';
+import { checkedQuery, dailyStats, hourlyStats, touchedDays } from './stats-queries.ts';
+
+/** The stats of a scope and range; SQLite's reader threads run it too (readers.ts). */
+export function* statsOf(scope: StatsScope, range: StatsRange): Script<StoredStats> {
+  const { sql, id } = checkedQuery(scope, range);
+  if (range.interval === 'day') {
+    const days = [id, range.from / DAY_MS, range.to / DAY_MS];
+    const series = yield q(sql.series, ...days);
+    return dailyStats(series, yield q(sql.breakdowns, ...days));
+  }
+  const days = [id, ...touchedDays(range)];
+  const rows = yield q(sql.hourly, id, range.from, range.to);
+  const bots = yield q(sql.bots, ...days);
+  const [botHits] = yield q(sql.botHits, ...days);
+  return hourlyStats(rows, bots, Number(botHits?.bot_hits ?? 0));
+}
+
+/**
+ * One statement, counted where it runs so the deleted rows never travel back: PostgreSQL's purge.
+ * SQLite purges in slices on the click writer's thread instead (sqlite/write-clicks.ts), so a purge
+ * never holds its single write lock for long.
+ */
+function* purgeEvents(beforeMs: number): Script<number> {
+  const [purged] = yield q(
+    'WITH gone AS (DELETE FROM click_events WHERE at < ? RETURNING 1) SELECT COUNT(*) AS purged FROM gone',
+    beforeMs,
+  );
+  return Number(purged?.purged ?? 0);
+}
+
+/** Where a dialect runs the stats and the purge. */
+export interface StatsRuns {
+  stats(scope: StatsScope, range: StatsRange): Promise<StoredStats>;
+  purge(beforeMs: number): Promise<number>;
+}
+
+/** Both as scripts on `runner`, on its own connections (PostgreSQL). */
+export function scriptedStats(runner: ScriptRunner): StatsRuns {
+  return {
+    stats: (scope, range) => runner.read(statsOf(scope, range)),
+    purge: (beforeMs) => runner.read(purgeEvents(beforeMs)),
+  };
+}
+
+export function statsStore(runs: StatsRuns): StatsStore {
+  return {
+    async stats(scope, range) {
+      // Refused here, as a RangeError, before the read goes to another thread.
+      checkedQuery(scope, range);
+      return runs.stats(scope, range);
+    },
+
+    async purgeEvents(beforeMs) {
+      if (!Number.isSafeInteger(beforeMs)) throw new RangeError(`not a time in epoch ms: ${beforeMs}`);
+      return runs.purge(beforeMs);
+    },
+  };
+}
