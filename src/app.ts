@@ -1,6 +1,7 @@
 import cookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
+import type { PortName, Ports } from './core/ports/store.ts';
 import { FEATURES } from './features.ts';
 import { logAccess } from './http/access-log.ts';
 import { registerBodyParsers } from './http/body-parsers.ts';
@@ -15,6 +16,12 @@ import { assetRoutes, WEB_ASSETS } from './web/assets.ts';
 export type AppDeps = KernelDeps;
 
 type Below = NonNullable<Awaited<ReturnType<NonNullable<FeatureHttp['belowRouter']>>>>;
+
+/** A feature's surfaces, with the ports its descriptor declared. */
+interface Surfaces {
+  http: FeatureHttp<PortName>;
+  ports: Ports;
+}
 
 /** The Fastify server, a feature's answer below the router in front of it; it never listens here. */
 function server(kernel: Kernel, below: Below | undefined, quiet: ReadonlySet<string>): FastifyInstance {
@@ -52,13 +59,13 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const kernel = openKernel(config, deps, FEATURES, 'server');
   try {
     await kernel.useAll();
-    const surfaces: FeatureHttp[] = [];
+    const surfaces: Surfaces[] = [];
     for (const feature of FEATURES) {
       const http = await feature.http?.();
-      if (http) surfaces.push(http);
+      if (http) surfaces.push({ http, ports: kernel.portsOf(feature) });
     }
-    const belows = await Promise.all(surfaces.map((http) => http.belowRouter?.(kernel)));
-    const quiet = new Set(surfaces.flatMap((http) => http.quiet ?? []));
+    const belows = await Promise.all(surfaces.map(({ http }) => http.belowRouter?.(kernel)));
+    const quiet = new Set(surfaces.flatMap(({ http }) => http.quiet ?? []));
     const app = server(
       kernel,
       belows.find((below) => below !== undefined),
@@ -67,19 +74,19 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     await registerBodyParsers(app);
     refuseUnreadableInput(app);
     await app.register(cookie);
-    for (const http of surfaces) await http.early?.(app, kernel);
-    for (const http of surfaces) for (const schema of http.schemas ?? []) app.addSchema(schema);
+    for (const { http, ports } of surfaces) await http.early?.(app, kernel, ports);
+    for (const { http } of surfaces) for (const schema of http.schemas ?? []) app.addSchema(schema);
     await app.register(
       async (v1) => {
-        for (const http of surfaces) await http.apiScope?.(v1, kernel);
-        for (const http of surfaces) await http.api?.(v1, kernel);
+        for (const { http, ports } of surfaces) await http.apiScope?.(v1, kernel, ports);
+        for (const { http, ports } of surfaces) await http.api?.(v1, kernel, ports);
       },
       { prefix: '/api/v1' },
     );
-    for (const http of surfaces) await http.pages?.(app, kernel);
-    const files = Object.assign({}, WEB_ASSETS, ...surfaces.map((http) => http.assets ?? {}));
+    for (const { http, ports } of surfaces) await http.pages?.(app, kernel, ports);
+    const files = Object.assign({}, WEB_ASSETS, ...surfaces.map(({ http }) => http.assets ?? {}));
     await app.register(assetRoutes, { files });
-    for (const http of surfaces) await http.routes?.(app, kernel);
+    for (const { http, ports } of surfaces) await http.routes?.(app, kernel, ports);
     await kernel.start();
     return app;
   } catch (error) {

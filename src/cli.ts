@@ -1,9 +1,10 @@
 import { existsSync } from 'node:fs';
 import type { Config } from './config.ts';
 import type { Inspector } from './core/ports/inspector.ts';
+import type { PortName } from './core/ports/store.ts';
 import type { TxtResolver } from './core/ports/txt-resolver.ts';
 import { FEATURES } from './features.ts';
-import type { Given } from './kernel/feature.ts';
+import type { Feature, Given } from './kernel/feature.ts';
 import { BASE_FLAGS, type Command, type FlagTable, UsageError } from './terminal/command.ts';
 import { commandTable } from './terminal/command-table.ts';
 import { type Io, runCommand } from './terminal/run-command.ts';
@@ -32,11 +33,17 @@ const FLAGS: FlagTable = Object.assign(
   ...FEATURES.map((feature) => feature.cli?.flags ?? {}),
 );
 const NEGATED = FEATURES.flatMap((feature) => feature.cli?.negated ?? []);
-const COMMANDS: Record<string, Command<FlagTable, Given>> = Object.assign(
+const COMMANDS: Record<string, Command<FlagTable, Given<PortName>>> = Object.assign(
   {},
   ...FEATURES.map((feature) => feature.cli?.commands ?? {}),
 );
 const TABLE = commandTable(COMMANDS);
+/** Each command's feature, whose ports it is handed. */
+const FEATURE_OF = new Map<Command<FlagTable, Given<PortName>>, Feature>(
+  FEATURES.flatMap((feature) =>
+    Object.values(feature.cli?.commands ?? {}).map((command) => [command, feature]),
+  ),
+);
 
 /** The embedded default store is never made by a command that was not asked to (a mistyped directory). */
 function checkStoreExists(config: Config, create: boolean | undefined): void {
@@ -73,8 +80,9 @@ export async function runCli(
         });
         const kernel = openKernel(config, { ...deps, store }, FEATURES, 'command');
         kernel.log.bind({ error: ({ err }, message) => io.err.write(`snip: ${message}: ${String(err)}\n`) });
+        const feature = FEATURE_OF.get(command);
         return {
-          deps: { kernel },
+          deps: { kernel, ports: kernel.portsOf(feature ?? { ports: [] }) },
           close: async () => {
             await kernel.close();
             await store.close();

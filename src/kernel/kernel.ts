@@ -11,7 +11,7 @@ import type { Inspector } from '../core/ports/inspector.ts';
 import type { Mailer } from '../core/ports/mailer.ts';
 import type { ReadinessCheck } from '../core/ports/readiness.ts';
 import type { DemoLog, LinkEvents, WindowCounter } from '../core/ports/shared-state.ts';
-import type { Store } from '../core/ports/store.ts';
+import { type PortName, type Ports, portsOf, type Store } from '../core/ports/store.ts';
 import type { TxtResolver } from '../core/ports/txt-resolver.ts';
 import type { VisitLimits } from '../core/ports/visit-limits.ts';
 import type { Visitors } from '../core/ports/visitors.ts';
@@ -41,10 +41,11 @@ export interface FeatureServices {}
 
 export type FeatureName = keyof FeatureServices;
 
-/** What the kernel reads of a feature's descriptor (kernel/feature.ts): its name, how it builds, what it hears. */
+/** What the kernel reads of a feature's descriptor (kernel/feature.ts): its name, its ports, how it builds, what it hears. */
 export interface Buildable {
   readonly name: string;
-  services?(kernel: Kernel): Promise<unknown>;
+  readonly ports: readonly PortName[];
+  services?(kernel: Kernel, ports: Ports): Promise<unknown>;
   on?: { [E in EventName]?: (services: never, payload: never) => unknown };
 }
 
@@ -87,14 +88,16 @@ type Step = () => void | Promise<void>;
 export class Kernel {
   readonly config: Config;
   readonly mode: KernelMode;
-  /** What the process gave, as given. */
-  readonly given: KernelDeps;
+  /** What the process gave, as given, but the store: features reach it through their ports alone. */
+  readonly given: Omit<KernelDeps, 'store'>;
   /** The store as features use it (in a server: under deadlines, timed). */
-  readonly store: Store;
+  readonly #store: Store;
+  /** The store under deadlines but not timed: for polls that would crowd the timings out of /metrics. */
+  readonly #untimed: Store;
+  /** The store as opened: an embedded store's look-ups answered at once keep their form. */
+  readonly #opened: Store;
   readonly counter: WindowCounter;
   readonly now: () => number;
-  /** The store under deadlines but not timed: for polls that would crowd the timings out of /metrics. */
-  readonly untimedStore: Store;
   /** Failures of background work; bound to the server's (or the command line's) logger. */
   readonly log: LateLogger = lateLogger();
   readonly metrics: Metrics;
@@ -114,10 +117,12 @@ export class Kernel {
   constructor(config: Config, given: KernelDeps, features: readonly Buildable[], mode: KernelMode) {
     this.config = config;
     this.mode = mode;
-    this.given = given;
+    const { store, ...rest } = given;
+    this.given = rest;
     this.metrics = createMetrics();
-    this.untimedStore = mode === 'server' ? withDeadline(given.store, config.storeTimeoutMs) : given.store;
-    this.store = mode === 'server' ? timedStore(this.untimedStore, this.metrics) : given.store;
+    this.#opened = store;
+    this.#untimed = mode === 'server' ? withDeadline(store, config.storeTimeoutMs) : store;
+    this.#store = mode === 'server' ? timedStore(this.#untimed, this.metrics) : store;
     this.counter = given.counter ?? new MemoryWindowCounter();
     this.now = given.now ?? Date.now;
     this.demoLog = given.demoLog ?? new MemoryDemoLog();
@@ -137,7 +142,7 @@ export class Kernel {
     if (!built) {
       const feature = this.#features.get(name);
       if (!feature?.services) throw new Error(`no feature named ${name} builds services`);
-      built = feature.services(this).then((services) => {
+      built = feature.services(this, this.portsOf(feature)).then((services) => {
         for (const [event, listener] of Object.entries(feature.on ?? {})) {
           // Typed by the descriptor (Listeners<S>); the bus keeps them by name.
           this.bus.on(event as 'link.created', (payload) =>
@@ -149,6 +154,28 @@ export class Kernel {
       this.#built.set(name, built);
     }
     return built as Promise<FeatureServices[N]>;
+  }
+
+  /**
+   * The ports a feature declared, and no other: what its services, surfaces and commands are handed
+   * (by the kernel, the server and the command line; a feature never asks for them itself).
+   */
+  portsOf<P extends PortName>(feature: { readonly ports: readonly P[] }): Pick<Ports, P> {
+    return portsOf(this.#store, feature.ports);
+  }
+
+  /** The same ports, their calls not timed: for polls that would crowd the timings out of /metrics. */
+  untimed<P extends Partial<Ports>>(ports: P): P {
+    return this.#over(this.#untimed, ports);
+  }
+
+  /** The same ports on the store as opened, without deadlines or timing: look-ups answered at once stay so. */
+  opened<P extends Partial<Ports>>(ports: P): P {
+    return this.#over(this.#opened, ports);
+  }
+
+  #over<P extends Partial<Ports>>(store: Store, ports: P): P {
+    return portsOf(store, Object.keys(ports) as PortName[]) as P;
   }
 
   /** Builds every feature's services, in the registry's order (a server serves them all). */
@@ -171,7 +198,7 @@ export class Kernel {
 
   /** Records in the audit log; a log that cannot be written is reported, never thrown. */
   readonly audit: RecordAudit = (entry) =>
-    this.store.addAudit(entry).catch(this.log.error('the audit log could not be written'));
+    this.#store.addAudit(entry).catch(this.log.error('the audit log could not be written'));
 
   /** BASE_URL without a trailing slash: where the default domain's URLs start. */
   get origin(): string {
@@ -182,12 +209,12 @@ export class Kernel {
   get session(): WorkspaceDeps {
     this.#session ??= {
       sessions: sessionService({
-        store: this.store,
+        store: this.#store,
         ttlMs: this.config.sessionTtlHours * 3_600_000,
         now: this.now,
       }),
-      accounts: this.store,
-      workspaces: this.store,
+      accounts: this.#store,
+      workspaces: this.#store,
       policy: { secure: this.config.baseUrl.protocol === 'https:' },
       now: this.now,
       requireVerifiedEmail: this.config.emailVerification === 'required',

@@ -80,7 +80,8 @@ export interface CommandCode<F extends FlagTable = FlagTable, D = unknown> {
   line?: (item: Result) => string;
   /** The whole result for people, when `key: value` lines do not fit it. */
   text?: (result: Result) => string;
-  run(ctx: CommandContext<F, D>): Promise<Result>;
+  /** A property, not a method: code that needs more than its feature gives (a port it did not declare) does not fit. */
+  run: (ctx: CommandContext<F, D>) => Promise<Result>;
 }
 
 /** A command as the table holds it: its usage, and its code behind an `import()`. */
@@ -114,7 +115,7 @@ export function lazyCommands<F extends FlagTable, D>(
  */
 export function withDeps<F extends FlagTable, D, P>(
   commands: Readonly<Record<string, CommandCode<F, D>>>,
-  deps: (given: P) => Promise<D>,
+  deps: (given: P) => Promise<NoInfer<D>>,
 ): Record<string, CommandCode<F, P>> {
   const joined: Record<string, CommandCode<F, P>> = {};
   for (const [name, code] of Object.entries(commands)) {

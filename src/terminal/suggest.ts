@@ -1,4 +1,4 @@
-import { type Command, type FlagTable, UsageError } from './command.ts';
+import { type CommandUsage, type FlagTable, UsageError } from './command.ts';
 import type { CommandTable, FoundCommand } from './command-table.ts';
 import { nearest } from './nearest.ts';
 import type { FlagProblem, Grammar } from './words.ts';
@@ -26,7 +26,7 @@ export class Misuse extends UsageError {
 const LISTS_COMMANDS = 'snip --help lists the commands';
 
 /** The flags a command takes as they may be written (ties go to the first): its own, then --json, --help. */
-function flagsTaken(command: Command<FlagTable, unknown> | undefined, grammar: Grammar): string[] {
+function flagsTaken(command: CommandUsage | undefined, grammar: Grammar): string[] {
   const own = command ? command.flags : [...Object.keys(grammar.flags), ...grammar.negated];
   const switches = own.filter(
     (flag) => grammar.flags[flag]?.type === 'boolean' && flag !== 'json' && flag !== 'help',
@@ -87,11 +87,7 @@ export function unknownCommand<F extends FlagTable, D>(
 }
 
 /** `snip link list takes 1 argument (<email>); got none`. */
-export function wrongCount(
-  name: string,
-  command: Command<FlagTable, unknown>,
-  args: readonly string[],
-): string {
+export function wrongCount(name: string, command: CommandUsage, args: readonly string[]): string {
   // The arguments are the <words> of the synopsis before its first flag.
   const names = command.synopsis.split('[')[0]?.match(/<[^>]+>/g) ?? [];
   const plural = command.args === 1 ? '' : 's';

@@ -14,7 +14,7 @@ import type {
   SessionRecord,
 } from '../entities.ts';
 import type { LinkPage, LinkQuery } from '../link-query.ts';
-import type { AbuseStore } from './abuse-store.ts';
+import type { AbuseStore, AuditStore } from './abuse-store.ts';
 import type { BillingStore } from './billing-store.ts';
 import type { DomainStore } from './domain-store.ts';
 import type { AccountStore, InvitationStore, UserTokenStore, WorkspaceStore } from './people-store.ts';
@@ -215,6 +215,13 @@ export type {
   WorkspaceStore,
 } from './people-store.ts';
 
+/** The store as a service: its migrations, and the cheap round trip of readiness checks. */
+export interface UpkeepStore {
+  /** Applies pending migrations; returns the names of those applied now. */
+  migrate(): Promise<string[]>;
+  ping(): Promise<void>;
+}
+
 export interface Store
   extends AccountStore,
     WorkspaceStore,
@@ -232,10 +239,58 @@ export interface Store
     WebhookStore,
     TagStore,
     VisitListStore,
-    BillingStore {
-  /** Applies pending migrations; returns the names of those applied now. */
-  migrate(): Promise<string[]>;
-  /** Cheap round trip for readiness checks. */
-  ping(): Promise<void>;
+    BillingStore,
+    UpkeepStore {
   close(): Promise<void>;
+}
+
+/**
+ * The store by capability (docs/adr/034): a feature names the ports it uses and is handed those
+ * alone, so what it may read and write is said in its descriptor and checked by the compiler.
+ */
+export interface Ports {
+  accounts: AccountStore;
+  workspaces: WorkspaceStore;
+  domains: DomainStore;
+  invitations: InvitationStore;
+  tokens: UserTokenStore;
+  keys: KeyStore;
+  groups: GroupStore;
+  links: LinkStore;
+  clicks: ClickStore;
+  stats: StatsStore;
+  sessions: SessionStore;
+  secrets: SecretStore;
+  abuse: AbuseStore;
+  /** The audit log alone (a part of `abuse`), for the features whose changes it records. */
+  audit: AuditStore;
+  webhooks: WebhookStore;
+  tags: TagStore;
+  visitLists: VisitListStore;
+  billing: BillingStore;
+  upkeep: UpkeepStore;
+}
+
+export type PortName = keyof Ports;
+
+/** The asked ports of a store, and no other key: each is the store itself, seen through one port. */
+export function portsOf<N extends PortName>(store: Store, names: readonly N[]): Pick<Ports, N> {
+  const ports: Partial<Ports> = {};
+  for (const name of names) ports[name] = store;
+  return ports as Pick<Ports, N>;
+}
+
+type Intersection<U> = (U extends unknown ? (port: U) => void : never) extends (port: infer I) => void
+  ? I
+  : never;
+
+/** Every port held, seen at once: what a function that takes several (`LinkStore & TagStore`) is given. */
+export type Joined<P> = Intersection<P[keyof P]>;
+
+/** The one store behind the ports held, typed as all of them together (and nothing else). */
+export function joinPorts<P extends Partial<Ports>>(ports: P): Joined<P> {
+  const [store, ...others] = new Set(Object.values(ports));
+  // Every port is the same store; a second one would mean ports were made some other way.
+  if (!store || others.length > 0) throw new Error('ports to join are one store, seen through each');
+  return store as Joined<P>;
 }

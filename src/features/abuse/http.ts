@@ -4,16 +4,16 @@ import { auditRoutes } from './api/audit-routes.ts';
 import { reportApiRoutes, reportPages } from './api/report-routes.ts';
 
 /** POST /api/v1/reports, the workspace's audit log, and the public report form. */
-export const abuseHttp: FeatureHttp = {
+export const abuseHttp: FeatureHttp<'workspaces'> = {
   schemas: ABUSE_SCHEMAS,
-  async api(v1, kernel) {
+  async api(v1, kernel, ports) {
     const abuse = await kernel.use('abuse');
     const { cursors } = await kernel.use('links');
     await v1.register(reportApiRoutes, { reports: abuse.reports });
     await v1.register(auditRoutes, {
       audit: abuse.audit,
       cursors,
-      slugOf: async (id) => (await kernel.store.findWorkspaceById(id))?.slug,
+      slugOf: async (id) => (await ports.workspaces.findWorkspaceById(id))?.slug,
     });
   },
   async pages(app, kernel) {

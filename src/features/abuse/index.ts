@@ -15,7 +15,8 @@ declare module '../../kernel/kernel.ts' {
 
 export const abuseFeature = feature({
   name: 'abuse',
-  services: async (kernel) => (await import('./services.ts')).abuseServices(kernel),
+  ports: ['abuse', 'links', 'accounts', 'workspaces'],
+  services: async (kernel, ports) => (await import('./services.ts')).abuseServices(kernel, ports),
   http: async () => (await import('./http.ts')).abuseHttp,
   cli: {
     flags: ABUSE_FLAGS,

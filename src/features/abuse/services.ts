@@ -1,4 +1,5 @@
 import { ABUSE_CHANGED } from '../../core/link-key.ts';
+import { joinPorts, type Ports } from '../../core/ports/store.ts';
 import { blocklistFetcher } from '../../kernel/adapters.ts';
 import type { Kernel } from '../../kernel/kernel.ts';
 import { auditLog } from './audit-log.ts';
@@ -13,12 +14,15 @@ import { takedowns } from './takedowns.ts';
  * `takedowns.changed`); the operators' takedowns, blocklists and reports; the audit log; and, once
  * the server runs, the poll of the store's versions and the refresh of BLOCKLIST_URLS.
  */
-export async function abuseServices(kernel: Kernel) {
+export async function abuseServices(
+  kernel: Kernel,
+  ports: Pick<Ports, 'abuse' | 'links' | 'accounts' | 'workspaces'>,
+) {
   const { config, linkEvents } = kernel;
   const domains = await kernel.use('domains');
   const { sink: events } = await kernel.use('webhooks');
   // Polled every second: timed, the poll would crowd the store's timings out of /metrics.
-  const screen = new AbuseScreen(kernel.untimedStore);
+  const screen = new AbuseScreen(kernel.untimed(ports).abuse);
   screen.onTakedown(() => kernel.bus.emit('takedowns.changed', undefined));
   await screen.refresh();
   const readFailed = kernel.log.error(
@@ -40,7 +44,7 @@ export async function abuseServices(kernel: Kernel) {
     if (key === ABUSE_CHANGED) reread();
   });
   linkEvents.onMissed(reread);
-  const store = kernel.store;
+  const store = joinPorts(ports);
   const audit = auditLog(store, kernel.log.error('writing the audit log failed'));
   const down = takedowns({ store, linkEvents, audit, events });
   const lists = blocklistFetcher(kernel);

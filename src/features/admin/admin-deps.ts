@@ -1,4 +1,5 @@
-import type { Store } from '../../core/ports/store.ts';
+import type { AbuseStore } from '../../core/ports/abuse-store.ts';
+import type { AccountStore, WorkspaceStore } from '../../core/ports/store.ts';
 import type { LinkOrigins } from '../../core/short-url.ts';
 import type { SignedIn } from '../../web/session/session-cookie.ts';
 import type { WorkspaceDeps } from '../../web/session/workspace-pages.ts';
@@ -8,7 +9,7 @@ import type { AbuseServices, AuditActor } from '../abuse/index.ts';
 export interface AdminPageOptions extends WorkspaceDeps {
   abuse: Pick<AbuseServices, 'takedowns' | 'blocklists' | 'reports' | 'audit'>;
   store: Pick<
-    Store,
+    AbuseStore & AccountStore & WorkspaceStore,
     | 'searchLinks'
     | 'searchUsers'
     | 'searchWorkspaces'
@@ -33,7 +34,7 @@ export const PAGE_ROWS = 100;
 
 /** Workspaces by id, each read once, for the rows of a page that name one (links, the audit log). */
 export async function workspaceSlugs(
-  store: Pick<Store, 'findWorkspaceById'>,
+  store: Pick<WorkspaceStore, 'findWorkspaceById'>,
   ids: Iterable<number | null>,
 ): Promise<Map<number, string>> {
   const slugs = new Map<number, string>();

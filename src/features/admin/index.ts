@@ -1,7 +1,8 @@
-import type { Feature } from '../../kernel/feature.ts';
+import { feature } from '../../kernel/feature.ts';
 
 /** The operator console (docs/api.md §13): its pages, and each workspace's audit log page. */
-export const adminFeature: Feature = {
+export const adminFeature = feature({
   name: 'admin',
+  ports: ['abuse', 'accounts', 'workspaces'],
   http: async () => (await import('./http.ts')).adminHttp,
-};
+});

@@ -1,3 +1,4 @@
+import { joinPorts } from '../../core/ports/store.ts';
 import type { FeatureHttp } from '../../kernel/feature.ts';
 import { statsApiRoutes } from './api/stats-routes.ts';
 import { STATS_SCHEMAS } from './api/stats-schemas.ts';
@@ -14,23 +15,23 @@ declare module 'fastify' {
 }
 
 /** The stats of /api/v1 and the stats pages with their CSV. */
-export const analyticsHttp: FeatureHttp = {
+export const analyticsHttp: FeatureHttp<'links' | 'stats' | 'clicks'> = {
   schemas: STATS_SCHEMAS,
   async routes(app, kernel) {
     const { clicks, sweep } = await kernel.use('analytics');
     app.decorate('clicks', clicks);
     app.decorate('retention', { sweep: sweep.sweep });
   },
-  async api(v1, kernel) {
+  async api(v1, kernel, ports) {
     const domains = await kernel.use('domains');
     await v1.register(statsApiRoutes, {
-      store: kernel.store,
+      store: joinPorts(ports),
       now: kernel.now,
       retentionDays: kernel.config.analyticsRetentionDays,
       domainOf: domains.addressed,
     });
   },
-  async pages(app, kernel) {
+  async pages(app, kernel, ports) {
     const { stats } = await kernel.use('analytics');
     const domains = await kernel.use('domains');
     await app.register(statsPages, {
@@ -38,7 +39,7 @@ export const analyticsHttp: FeatureHttp = {
       stats,
       domainOf: domains.addressed,
       origins: domains.registry,
-      clicks: kernel.store,
+      clicks: ports.clicks,
     });
   },
 };

@@ -16,7 +16,8 @@ declare module '../../kernel/kernel.ts' {
 
 export const analyticsFeature = feature({
   name: 'analytics',
-  services: async (kernel) => (await import('./services.ts')).analyticsServices(kernel),
+  ports: ['clicks', 'stats', 'links'],
+  services: async (kernel, ports) => (await import('./services.ts')).analyticsServices(kernel, ports),
   http: async () => (await import('./http.ts')).analyticsHttp,
   cli: {
     flags: STATS_FLAGS,

@@ -1,3 +1,4 @@
+import { joinPorts, type Ports } from '../../core/ports/store.ts';
 import { countriesOf, visitorsOf } from '../../kernel/adapters.ts';
 import type { Kernel } from '../../kernel/kernel.ts';
 import { visitCollection } from './collect/collection.ts';
@@ -8,10 +9,11 @@ import { visitStats } from './visit-stats.ts';
  * records into and its flushes (what is written with each flush is asked on `clicks.flushing`),
  * the hourly sweep of raw events, and the stats read back.
  */
-export async function analyticsServices(kernel: Kernel) {
+export async function analyticsServices(kernel: Kernel, ports: Pick<Ports, 'clicks' | 'stats' | 'links'>) {
   const { config, bus } = kernel;
+  const store = joinPorts(ports);
   const collection = visitCollection({
-    store: kernel.store,
+    store,
     tracking: config.tracking,
     honorDnt: config.honorDnt,
     exclude: config.trackingExclude,
@@ -32,7 +34,7 @@ export async function analyticsServices(kernel: Kernel) {
     await collection.clicks.close();
   });
   const stats = visitStats({
-    store: kernel.store,
+    store,
     now: kernel.now,
     retentionDays: config.analyticsRetentionDays,
   });

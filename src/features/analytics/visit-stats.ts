@@ -2,7 +2,7 @@ import type { StatsRange, StatsScope } from '../../core/analytics/model.ts';
 import { parseStatsRange, type StatsAnswer, statsAnswer } from '../../core/analytics/stats.ts';
 import { DAY_MS } from '../../core/days.ts';
 import type { Link, Workspace } from '../../core/entities.ts';
-import type { Store } from '../../core/ports/store.ts';
+import type { LinkStore, StatsStore } from '../../core/ports/store.ts';
 
 /**
  * The dashboard's visit stats (docs/api.md §9.4) of an account or one of its links: the range the
@@ -31,7 +31,7 @@ export interface StatsReport {
 }
 
 export interface VisitStatsOptions {
-  store: Pick<Store, 'stats' | 'findLinkOfWorkspace'>;
+  store: Pick<LinkStore & StatsStore, 'stats' | 'findLinkOfWorkspace'>;
   now: () => number;
   /** ANALYTICS_RETENTION_DAYS: how far back hourly stats reach. */
   retentionDays: number;

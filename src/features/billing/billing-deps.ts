@@ -1,12 +1,13 @@
 import type { PaymentGateway } from '../../core/ports/payments.ts';
-import type { Store } from '../../core/ports/store.ts';
 import type { BillingSettings } from '../../core/settings.ts';
 import type { FrameOf } from '../../web/frame.ts';
 import type { WorkspaceDeps } from '../../web/session/workspace-pages.ts';
+import type { BillingEventsStore } from './billing-events.ts';
+import type { BillingServiceStore } from './billing-service.ts';
 
 /** What the pricing page and billing need (docs/api.md §17), built once by the entries. */
 export interface BillingFeatureDeps extends WorkspaceDeps {
-  store: Store;
+  store: BillingEventsStore & BillingServiceStore;
   settings: BillingSettings;
   /** Stripe, when STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET are set; undefined: upgrades are the operator's. */
   payments: PaymentGateway | undefined;

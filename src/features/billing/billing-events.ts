@@ -1,7 +1,13 @@
 import type { Plan, Workspace } from '../../core/entities.ts';
-import type { BillingChange, BillingEventResult, WorkspaceBilling } from '../../core/ports/billing-store.ts';
+import type { AuditStore } from '../../core/ports/abuse-store.ts';
+import type {
+  BillingChange,
+  BillingEventResult,
+  BillingStore,
+  WorkspaceBilling,
+} from '../../core/ports/billing-store.ts';
 import type { PaymentEvent, SubscriptionNews, SubscriptionStep } from '../../core/ports/payments.ts';
-import type { Store } from '../../core/ports/store.ts';
+import type { AccountStore, WorkspaceStore } from '../../core/ports/store.ts';
 
 /**
  * What a verified payment event does to a workspace (docs/api.md §17): the plan follows the
@@ -11,7 +17,7 @@ import type { Store } from '../../core/ports/store.ts';
  */
 
 export type BillingEventsStore = Pick<
-  Store,
+  AccountStore & AuditStore & BillingStore & WorkspaceStore,
   | 'applyBillingEvent'
   | 'billingOf'
   | 'workspaceOfCustomer'

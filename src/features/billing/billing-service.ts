@@ -1,7 +1,7 @@
 import type { Plan, User, Workspace } from '../../core/entities.ts';
-import type { WorkspaceBilling } from '../../core/ports/billing-store.ts';
+import type { BillingStore, WorkspaceBilling } from '../../core/ports/billing-store.ts';
 import type { PaymentGateway } from '../../core/ports/payments.ts';
-import type { Store } from '../../core/ports/store.ts';
+import type { AccountStore, LinkStore } from '../../core/ports/store.ts';
 import { workspacePath } from '../../web/frame.ts';
 import type { PageError } from '../../web/notices.ts';
 
@@ -11,8 +11,13 @@ import type { PageError } from '../../web/notices.ts';
  * the customer portal. Without Stripe the operator changes plans: the page names their contact.
  */
 
+export type BillingServiceStore = Pick<
+  AccountStore & BillingStore & LinkStore,
+  'billingOf' | 'setStripeCustomer' | 'listPlans' | 'findPlanByName' | 'countLiveLinks'
+>;
+
 export interface BillingServiceDeps {
-  store: Pick<Store, 'billingOf' | 'setStripeCustomer' | 'listPlans' | 'findPlanByName' | 'countLiveLinks'>;
+  store: BillingServiceStore;
   payments: PaymentGateway | undefined;
   baseUrl: URL;
   upgradeUrl: string | undefined;

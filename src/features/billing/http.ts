@@ -1,3 +1,4 @@
+import { joinPorts } from '../../core/ports/store.ts';
 import { paymentsOf } from '../../kernel/adapters.ts';
 import type { FeatureHttp } from '../../kernel/feature.ts';
 import type { BillingFeatureDeps } from './billing-deps.ts';
@@ -5,12 +6,12 @@ import { billingRoutes } from './billing-routes.ts';
 import { pricingRoutes } from './pricing-routes.ts';
 
 /** /pricing, Settings → Billing, and Stripe's checkout, portal and webhooks when configured. */
-export const billingHttp: FeatureHttp = {
-  async routes(app, kernel) {
+export const billingHttp: FeatureHttp<'billing' | 'accounts' | 'workspaces' | 'links' | 'audit'> = {
+  async routes(app, kernel, ports) {
     const { config } = kernel;
     const deps: BillingFeatureDeps = {
       ...kernel.session,
-      store: kernel.store,
+      store: joinPorts(ports),
       settings: config.billing,
       payments: await paymentsOf(kernel),
       freePlan: config.signupPlan,

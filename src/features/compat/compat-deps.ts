@@ -1,6 +1,14 @@
 import type { MainKeys } from '../../core/key-authentication.ts';
 import type { Authenticated, KeyAuthenticator } from '../../core/ports/key-auth.ts';
-import type { Store } from '../../core/ports/store.ts';
+import type {
+  AccountStore,
+  GroupStore,
+  LinkStore,
+  StatsStore,
+  UpkeepStore,
+  WorkspaceStore,
+} from '../../core/ports/store.ts';
+import type { TagStore, VisitListStore } from '../../core/ports/tag-store.ts';
 import type { Scope } from '../../core/scopes.ts';
 import type { LinkOrigins } from '../../core/short-url.ts';
 import type { AddressedDomain } from '../domains/index.ts';
@@ -37,7 +45,14 @@ export interface CompatDeps {
    */
   links: LinksApi;
   store: Pick<
-    Store,
+    AccountStore &
+      GroupStore &
+      LinkStore &
+      StatsStore &
+      TagStore &
+      UpkeepStore &
+      VisitListStore &
+      WorkspaceStore,
     | 'listLinks'
     | 'findLinkOfWorkspace'
     | 'listGroups'

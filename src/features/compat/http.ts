@@ -1,4 +1,5 @@
 import packageJson from '../../../package.json' with { type: 'json' };
+import { joinPorts, type Ports } from '../../core/ports/store.ts';
 import type { FeatureHttp } from '../../kernel/feature.ts';
 import type { Kernel } from '../../kernel/kernel.ts';
 import { type CompatDeps, passwordKeysOf } from './compat-deps.ts';
@@ -6,9 +7,21 @@ import { kuttRoutes } from './kutt/kutt-routes.ts';
 import { shlinkRoutes } from './shlink/shlink-routes.ts';
 import { yourlsRoutes } from './yourls/yourls-routes.ts';
 
+/** The store's ports the compatibility APIs read and change through. */
+type CompatPorts =
+  | 'links'
+  | 'groups'
+  | 'tags'
+  | 'stats'
+  | 'visitLists'
+  | 'accounts'
+  | 'workspaces'
+  | 'upkeep';
+
 /** What the compatibility APIs answer with (docs/api.md §15): Snip's keys, links, tags, visits and domains. */
-async function compatDeps(kernel: Kernel): Promise<CompatDeps> {
-  const { store, config } = kernel;
+async function compatDeps(kernel: Kernel, ports: Pick<Ports, CompatPorts>): Promise<CompatDeps> {
+  const { config } = kernel;
+  const store = joinPorts(ports);
   const workspaces = await kernel.use('workspaces');
   const domains = await kernel.use('domains');
   const { api } = await kernel.use('links');
@@ -34,9 +47,9 @@ async function compatDeps(kernel: Kernel): Promise<CompatDeps> {
 }
 
 /** Shlink's REST API v3 under /rest, Kutt's API v2 under /api/v2, YOURLS at /yourls-api.php. */
-export const compatHttp: FeatureHttp = {
-  async routes(app, kernel) {
-    const deps = await compatDeps(kernel);
+export const compatHttp: FeatureHttp<CompatPorts> = {
+  async routes(app, kernel, ports) {
+    const deps = await compatDeps(kernel, ports);
     await app.register(async (rest) => shlinkRoutes(rest, deps), { prefix: '/rest' });
     await app.register(async (v2) => kuttRoutes(v2, deps), { prefix: '/api/v2' });
     await app.register(async (root) => yourlsRoutes(root, deps));

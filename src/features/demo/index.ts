@@ -13,6 +13,7 @@ declare module '../../kernel/kernel.ts' {
 
 export const demoFeature = feature({
   name: 'demo',
-  services: async (kernel) => (await import('./services.ts')).demoServices(kernel),
+  ports: ['links'],
+  services: async (kernel, ports) => (await import('./services.ts')).demoServices(kernel, ports),
   http: async () => (await import('./http.ts')).demoHttp,
 });

@@ -1,3 +1,4 @@
+import { joinPorts } from '../../core/ports/store.ts';
 import type { FeatureHttp } from '../../kernel/feature.ts';
 import { domainRoutes } from './api/domain-routes.ts';
 import { DOMAIN_SCHEMAS } from './api/domain-schemas.ts';
@@ -5,11 +6,11 @@ import { domainPages } from './pages/domain-pages.ts';
 import { tlsAllowedRoute } from './tls-route.ts';
 
 /** /api/v1/domains, the TLS check of on-demand certificates, and the Domains page. */
-export const domainHttp: FeatureHttp = {
+export const domainHttp: FeatureHttp<'accounts' | 'workspaces' | 'keys'> = {
   schemas: DOMAIN_SCHEMAS,
-  async api(v1, kernel) {
+  async api(v1, kernel, ports) {
     const domains = await kernel.use('domains');
-    await v1.register(domainRoutes, { domains, store: kernel.store, origin: kernel.origin });
+    await v1.register(domainRoutes, { domains, store: joinPorts(ports), origin: kernel.origin });
   },
   async routes(app, kernel) {
     await app.register(tlsAllowedRoute, { domains: await kernel.use('domains') });

@@ -17,7 +17,8 @@ declare module '../../kernel/kernel.ts' {
 
 export const domainsFeature = feature({
   name: 'domains',
-  services: async (kernel) => (await import('./services.ts')).domainServices(kernel),
+  ports: ['domains', 'accounts', 'workspaces', 'keys'],
+  services: async (kernel, ports) => (await import('./services.ts')).domainServices(kernel, ports),
   http: async () => (await import('./http.ts')).domainHttp,
   cli: {
     flags: DOMAIN_FLAGS,

@@ -1,5 +1,6 @@
 import { resolveTxt } from 'node:dns/promises';
 import { DOMAINS_CHANGED } from '../../core/link-key.ts';
+import type { Ports } from '../../core/ports/store.ts';
 import type { Kernel } from '../../kernel/kernel.ts';
 import { DomainRegistry } from './domain-registry.ts';
 import { domainsService } from './domains.ts';
@@ -9,10 +10,10 @@ import { domainsService } from './domains.ts';
  * changes them through, loaded now, again on every change heard from any instance (or missed), and
  * at a steady interval once the server runs.
  */
-export async function domainServices(kernel: Kernel) {
+export async function domainServices(kernel: Kernel, ports: Pick<Ports, 'domains'>) {
   const { config } = kernel;
   const domains = domainsService({
-    store: kernel.store,
+    store: ports.domains,
     registry: new DomainRegistry(config.baseUrl),
     resolveTxt: kernel.given.resolveTxt ?? resolveTxt,
     announce: () => kernel.linkEvents.changed(DOMAINS_CHANGED),

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { feature, storeOf } from '../../kernel/feature.ts';
-import { lazyCommands, withDeps } from '../../terminal/command.ts';
+import { feature, withStore } from '../../kernel/feature.ts';
+import { lazyCommands } from '../../terminal/command.ts';
 import { GROUP_FLAGS, GROUP_USAGE } from './cli/group-usage.ts';
 import type { GroupFormOptions } from './pages/group-forms.ts';
 import type { GroupServices } from './services.ts';
@@ -18,12 +18,13 @@ declare module '../../kernel/kernel.ts' {
 
 export const groupsFeature = feature({
   name: 'groups',
-  services: async (kernel) => (await import('./services.ts')).groupServices(kernel),
+  ports: ['groups', 'links', 'accounts'],
+  services: async (_kernel, ports) => (await import('./services.ts')).groupServices(ports),
   http: async () => (await import('./http.ts')).groupHttp,
   cli: {
     flags: GROUP_FLAGS,
     commands: lazyCommands(GROUP_USAGE, async () =>
-      withDeps((await import('./cli/group-commands.ts')).GROUP_COMMANDS, storeOf),
+      withStore((await import('./cli/group-commands.ts')).GROUP_COMMANDS),
     ),
   },
 });

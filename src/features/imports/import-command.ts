@@ -1,6 +1,6 @@
 import { type FileHandle, open, readFile } from 'node:fs/promises';
 import { Refusal } from '../../core/errors.ts';
-import type { Store } from '../../core/ports/store.ts';
+import type { AccountStore, GroupStore, LinkStore } from '../../core/ports/store.ts';
 import { type CommandCode, UsageError } from '../../terminal/command.ts';
 import type { CreateLinkAs } from '../links/index.ts';
 import { personalWorkspace } from '../workspaces/index.ts';
@@ -37,7 +37,7 @@ async function readText(path: string): Promise<string> {
 
 /** What the process gives `link import`. */
 export interface ImportCliDeps {
-  store: Store;
+  store: AccountStore & GroupStore & LinkStore;
   /**
    * Runs `use` with the create service of the API acting for an account without a key or window;
    * `inspect: false` accepts every target without fetching it.

@@ -1,4 +1,5 @@
 import type { Inspector } from '../../core/ports/inspector.ts';
+import { joinPorts } from '../../core/ports/store.ts';
 import type { Given } from '../../kernel/feature.ts';
 import type { ImportCliDeps } from './import-command.ts';
 
@@ -9,9 +10,12 @@ const ACCEPT_UNFETCHED: Inspector = {
 };
 
 /** The API's create service, acting for a workspace as an import does: no key, no hourly window, no events. */
-export async function importCliDeps({ kernel }: Given): Promise<ImportCliDeps> {
+export async function importCliDeps({
+  kernel,
+  ports,
+}: Given<'accounts' | 'groups' | 'links'>): Promise<ImportCliDeps> {
   return {
-    store: kernel.store,
+    store: joinPorts(ports),
     withLinkCreator: async (options, use) => {
       const { creator } = await kernel.use('links');
       const inspector = options.inspect ? undefined : ACCEPT_UNFETCHED;

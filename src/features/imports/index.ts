@@ -1,4 +1,4 @@
-import type { Feature } from '../../kernel/feature.ts';
+import { feature } from '../../kernel/feature.ts';
 import { lazyCommands, withDeps } from '../../terminal/command.ts';
 import { IMPORT_FLAGS, IMPORT_USAGE } from './import-usage.ts';
 
@@ -6,8 +6,9 @@ import { IMPORT_FLAGS, IMPORT_USAGE } from './import-usage.ts';
  * Bringing links from elsewhere (docs/api.md §8.4): `snip link import` reads Snip's CSV, Shlink's,
  * YOURLS' and Kutt's exports, and creates every row through the checks of the API.
  */
-export const importsFeature: Feature = {
+export const importsFeature = feature({
   name: 'imports',
+  ports: ['accounts', 'groups', 'links'],
   cli: {
     flags: IMPORT_FLAGS,
     commands: lazyCommands(IMPORT_USAGE, async () =>
@@ -17,4 +18,4 @@ export const importsFeature: Feature = {
       ),
     ),
   },
-};
+});

@@ -18,7 +18,8 @@ declare module '../../kernel/kernel.ts' {
 
 export const linksFeature = feature({
   name: 'links',
-  services: async (kernel) => (await import('./services.ts')).linkServices(kernel),
+  ports: ['links', 'groups', 'secrets', 'clicks', 'keys', 'accounts'],
+  services: async (kernel, ports) => (await import('./services.ts')).linkServices(kernel, ports),
   http: async () => (await import('./http.ts')).linkHttp,
   cli: {
     flags: LINK_FLAGS,

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Inspector } from '../../core/ports/inspector.ts';
 import type { KeyAuthenticator } from '../../core/ports/key-auth.ts';
+import { joinPorts, type Ports } from '../../core/ports/store.ts';
 import { socialMatcher } from '../../core/social.ts';
 import { inspectorOf } from '../../kernel/adapters.ts';
 import type { Kernel } from '../../kernel/kernel.ts';
@@ -42,8 +43,12 @@ export interface LinkServices {
  * the editor, the /api/v1 resources one by one and in bulk, the dashboard, and the requests still
  * under way, which a shutdown waits for.
  */
-export async function linkServices(kernel: Kernel): Promise<LinkServices> {
-  const { config, store, counter, now } = kernel;
+export async function linkServices(
+  kernel: Kernel,
+  ports: Pick<Ports, 'links' | 'groups' | 'secrets' | 'clicks' | 'keys'>,
+): Promise<LinkServices> {
+  const { config, counter, now } = kernel;
+  const store = joinPorts(ports);
   const { keys } = await kernel.use('workspaces');
   const domains = await kernel.use('domains');
   const { screen } = await kernel.use('abuse');

@@ -1,5 +1,5 @@
-import type { Feature } from '../../kernel/feature.ts';
-import { lazyCommands, withDeps } from '../../terminal/command.ts';
+import { feature, withStore } from '../../kernel/feature.ts';
+import { lazyCommands } from '../../terminal/command.ts';
 import { OPS_USAGE } from './cli/ops-usage.ts';
 
 /**
@@ -8,15 +8,14 @@ import { OPS_USAGE } from './cli/ops-usage.ts';
  */
 const { serve, ...usages } = OPS_USAGE;
 
-export const opsFeature: Feature = {
+export const opsFeature = feature({
   name: 'ops',
+  ports: ['upkeep', 'accounts'],
   http: async () => (await import('./http.ts')).opsHttp,
   cli: {
     commands: {
       ...(serve ? { serve } : {}),
-      ...lazyCommands(usages, async () =>
-        withDeps((await import('./cli/ops-commands.ts')).OPS_COMMANDS, async (given) => given),
-      ),
+      ...lazyCommands(usages, async () => withStore((await import('./cli/ops-commands.ts')).OPS_COMMANDS)),
     },
   },
-};
+});

@@ -27,7 +27,7 @@ export const PASSWORD_TRIES = {
  * and the application-wide not-found answer. Its routes are logged only at debug, like the hot
  * path's answers.
  */
-export const redirectHttp: FeatureHttp = {
+export const redirectHttp: FeatureHttp<'links'> = {
   quiet: ['/:code', '/qrcode/:file'],
   async belowRouter(kernel) {
     const { fast, counted } = await kernel.use('redirect');
@@ -37,11 +37,11 @@ export const redirectHttp: FeatureHttp = {
       return true;
     };
   },
-  async api(v1, kernel) {
+  async api(v1, kernel, ports) {
     const { images } = await kernel.use('redirect');
     const domains = await kernel.use('domains');
     await v1.register(qrApiRoutes, {
-      store: kernel.store,
+      store: ports.links,
       images,
       origins: domains.registry,
       domainOf: domains.addressed,

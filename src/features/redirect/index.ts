@@ -13,7 +13,8 @@ declare module '../../kernel/kernel.ts' {
 
 export const redirectFeature = feature({
   name: 'redirect',
-  services: async (kernel) => (await import('./services.ts')).redirectServices(kernel),
+  ports: ['links'],
+  services: async (kernel, ports) => (await import('./services.ts')).redirectServices(kernel, ports),
   on: {
     // A new link is remembered at once: its code may have been asked for and cached as unknown.
     'link.created': ({ remember }, link) => remember(link),

@@ -2,7 +2,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { Refusal } from '../../core/errors.ts';
 import type { QrImages } from '../../core/ports/qr-images.ts';
-import type { Store } from '../../core/ports/store.ts';
+import type { LinkStore } from '../../core/ports/store.ts';
 import {
   QR_ECC_LEVELS,
   QR_MARGIN,
@@ -21,7 +21,7 @@ import { drawQr, QR_DESIGN_WORDS, QR_TYPES, qrText, SVG_POLICY } from './qrcode.
 
 /** GET /api/v1/links/{code}/qr (docs/api.md §16): a designed QR code, its options checked (300). */
 export interface QrApiOptions {
-  store: Pick<Store, 'findLinkOfWorkspace'>;
+  store: Pick<LinkStore, 'findLinkOfWorkspace'>;
   images: QrImages;
   origins: LinkOrigins;
   /** The domain `?domain=` names for the workspace (317 for one it does not see), its default without. */

@@ -2,7 +2,7 @@ import type { Link } from '../../core/entities.ts';
 import { DOMAINS_CHANGED, linkKey } from '../../core/link-key.ts';
 import type { CountryLookup } from '../../core/ports/geo.ts';
 import type { LinkEvents } from '../../core/ports/shared-state.ts';
-import type { Store } from '../../core/ports/store.ts';
+import type { LinkStore } from '../../core/ports/store.ts';
 import { everyAnswerHeaders, pageAnswerHeaders } from '../../http/security-headers.ts';
 import type { VisitRecorder } from '../analytics/index.ts';
 import {
@@ -22,9 +22,9 @@ import { hostMiss } from './miss-pages.ts';
  */
 export interface RedirectPathOptions {
   /** The store as requests use it (deadlines, metrics). */
-  store: Pick<Store, 'findLinkByCode'>;
+  store: Pick<LinkStore, 'findLinkByCode'>;
   /** The store itself: when embedded (SQLite), its look-up at once answers cold codes below the router. */
-  embedded: Pick<Store, 'findLinkByCodeNow'>;
+  embedded: Pick<LinkStore, 'findLinkByCodeNow'>;
   linkEvents: LinkEvents;
   /** The domain a request's Host reaches (features/domains). */
   domainOf: DomainOfHost;
@@ -43,7 +43,7 @@ export interface RedirectPathOptions {
 
 /** The redirect's look-up at once, when the store is embedded (docs/adr/021-cold-codes-below-the-router.md). */
 function lookupNow(
-  store: Pick<Store, 'findLinkByCodeNow'>,
+  store: Pick<LinkStore, 'findLinkByCodeNow'>,
 ): ((domainId: number, code: string) => CachedLink | undefined) | undefined {
   const find = store.findLinkByCodeNow?.bind(store);
   if (!find) return undefined;

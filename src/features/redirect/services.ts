@@ -1,3 +1,4 @@
+import type { Ports } from '../../core/ports/store.ts';
 import { countriesOf, qrImagesOf } from '../../kernel/adapters.ts';
 import type { Kernel } from '../../kernel/kernel.ts';
 import { redirectCounters } from './redirect-counters.ts';
@@ -9,7 +10,7 @@ import { storeVisitLimits } from './visit-limits.ts';
  * link remembered on `link.created`, all forgotten on `takedowns.changed`), the answer that records
  * each visit through analytics, visit limits, QR images, and the counters every redirect moves.
  */
-export async function redirectServices(kernel: Kernel) {
+export async function redirectServices(kernel: Kernel, ports: Pick<Ports, 'links'>) {
   const { config } = kernel;
   const { record } = await kernel.use('analytics');
   const domains = await kernel.use('domains');
@@ -17,8 +18,8 @@ export async function redirectServices(kernel: Kernel) {
   const counted = redirectCounters(kernel.metrics, config.redirectStatus);
   const countries = countriesOf(kernel);
   const path = redirectPath({
-    store: kernel.store,
-    embedded: kernel.given.store,
+    store: ports.links,
+    embedded: kernel.opened(ports).links,
     linkEvents: kernel.linkEvents,
     domainOf: (host) => domains.registry.served(host),
     screen,
@@ -35,7 +36,7 @@ export async function redirectServices(kernel: Kernel) {
     ...path,
     counted,
     countries,
-    limits: kernel.given.visitLimits ?? storeVisitLimits(kernel.store),
+    limits: kernel.given.visitLimits ?? storeVisitLimits(ports.links),
     images: qrImagesOf(kernel),
   };
 }

@@ -14,7 +14,8 @@ declare module '../../kernel/kernel.ts' {
 
 export const webhooksFeature = feature({
   name: 'webhooks',
-  services: async (kernel) => (await import('./services.ts')).webhooksOf(kernel),
+  ports: ['webhooks', 'workspaces', 'abuse', 'accounts', 'keys'],
+  services: async (kernel, ports) => (await import('./services.ts')).webhooksOf(kernel, ports),
   on: {
     // The link.clicked events of a flush, written in its transaction.
     'clicks.flushing': (webhooks, events) => webhooks.clickNotices(events),

@@ -1,9 +1,10 @@
 import { DAY_MS } from '../../core/days.ts';
 import type { RecordAudit } from '../../core/moderation.ts';
+import type { ModerationStore } from '../../core/ports/abuse-store.ts';
 import type { DeliveryAttempt, EventPublisher, WebhookSender } from '../../core/ports/event-sinks.ts';
 import type { Mailer } from '../../core/ports/mailer.ts';
-import type { Store } from '../../core/ports/store.ts';
-import type { LinkEventSink } from '../../core/ports/webhook-store.ts';
+import { joinPorts, type Ports, type WorkspaceStore } from '../../core/ports/store.ts';
+import type { LinkEventSink, WebhookStore } from '../../core/ports/webhook-store.ts';
 import type { WebhookSettings } from '../../core/settings.ts';
 import type { LinkOrigins } from '../../core/short-url.ts';
 import { eventSinksOf } from '../../kernel/adapters.ts';
@@ -29,7 +30,7 @@ import { webhookMetrics } from './webhook-metrics.ts';
 const PURGE_EVERY_MS = 3_600_000;
 
 interface WebhookServicesOptions {
-  store: Store;
+  store: WebhookStore & WorkspaceStore & ModerationStore;
   settings: WebhookSettings;
   /** Endpoints over HTTP, the stream, and the target address policy for endpoint URLs; closed on stop. */
   sinks: {
@@ -155,13 +156,13 @@ function wakingSink(sink: LinkEventSink, soon: (ms: number) => void): LinkEventS
 }
 
 /** The webhooks of this process, from the kernel: started with the server, stopped with it. */
-export async function webhooksOf(kernel: Kernel) {
+export async function webhooksOf(kernel: Kernel, ports: Pick<Ports, 'webhooks' | 'workspaces' | 'abuse'>) {
   const { config } = kernel;
   const domains = await kernel.use('domains');
   const mailer = await kernel.mailer();
   let counted: ReturnType<typeof webhookMetrics> | undefined;
   const events = webhookServices({
-    store: kernel.store,
+    store: joinPorts(ports),
     settings: config.webhooks,
     sinks: eventSinksOf(kernel),
     origins: domains.registry,

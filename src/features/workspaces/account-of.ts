@@ -1,11 +1,11 @@
 import type { Account, Workspace } from '../../core/entities.ts';
 import { Refusal } from '../../core/errors.ts';
 import { normalizeEmail } from '../../core/plans.ts';
-import type { Store } from '../../core/ports/store.ts';
+import type { AccountStore } from '../../core/ports/store.ts';
 
 /** The user of that email (any case) with their personal workspace, or a refusal naming it. */
 export async function accountWithEmail(
-  store: Pick<Store, 'findAccountByEmail'>,
+  store: Pick<AccountStore, 'findAccountByEmail'>,
   email: string,
 ): Promise<Account> {
   const normalized = normalizeEmail(email);
@@ -16,7 +16,7 @@ export async function accountWithEmail(
 
 /** What the section-6 commands that take an email act on: that user's personal workspace. */
 export async function personalWorkspace(
-  store: Pick<Store, 'findAccountByEmail'>,
+  store: Pick<AccountStore, 'findAccountByEmail'>,
   email: string,
 ): Promise<Workspace> {
   return (await accountWithEmail(store, email)).workspace;

@@ -3,7 +3,7 @@ import { may, type Role, scopesWithinRole } from '../../core/authorization.ts';
 import type { ApiKeyInfo, Workspace } from '../../core/entities.ts';
 import { Refusal } from '../../core/errors.ts';
 import { NO_AUDIT, type RecordAudit } from '../../core/moderation.ts';
-import type { KeyStore, Store } from '../../core/ports/store.ts';
+import type { AccountStore, KeyStore } from '../../core/ports/store.ts';
 import { MAX_KEYS_PER_ACCOUNT, type Scope } from '../../core/scopes.ts';
 import { type AuditedActing, auditFact, auditTrail } from './audit-actor.ts';
 
@@ -56,7 +56,7 @@ export function checkKeyMaker(maker: KeyMaker, scopes: readonly Scope[] = []): v
  */
 export function apiAccess(
   store: Pick<KeyStore, 'replaceMainKey' | 'listLiveKeys' | 'addKey' | 'revokeKey'> &
-    Pick<Store, 'findUserById'>,
+    Pick<AccountStore, 'findUserById'>,
   audit: RecordAudit = NO_AUDIT,
 ) {
   const record = auditTrail(audit, store);

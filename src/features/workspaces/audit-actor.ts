@@ -2,7 +2,7 @@ import type { User } from '../../core/entities.ts';
 import { CLI_ACTOR, type NewAuditEntry, NO_AUDIT, type RecordAudit } from '../../core/moderation.ts';
 import type { AuditStore } from '../../core/ports/abuse-store.ts';
 import type { Authenticated } from '../../core/ports/key-auth.ts';
-import type { Store } from '../../core/ports/store.ts';
+import type { AccountStore, KeyStore } from '../../core/ports/store.ts';
 
 /**
  * Who the audit log (docs/api.md §13) names for a workspace admin's action, as each surface knows
@@ -32,7 +32,10 @@ export const userAuditor = (user: Pick<User, 'id' | 'email'>): Auditor => ({
 });
 
 /** The user of that id by their email (their id when it cannot be read); the command line for none. */
-async function auditorOfUser(users: Pick<Store, 'findUserById'>, userId: number | null): Promise<Auditor> {
+async function auditorOfUser(
+  users: Pick<AccountStore, 'findUserById'>,
+  userId: number | null,
+): Promise<Auditor> {
   if (userId === null) return CLI_ACTOR;
   const user = await users.findUserById(userId).catch(() => undefined);
   return { actorId: userId, actor: user?.email ?? `user ${userId}` };
@@ -40,7 +43,7 @@ async function auditorOfUser(users: Pick<Store, 'findUserById'>, userId: number 
 
 /** Who acts in an /api/v1 request: the key's maker by their email; a key the operator made, by its prefix. */
 export async function apiAuditor(
-  store: Pick<Store, 'findUserById' | 'listLiveKeys'>,
+  store: Pick<AccountStore & KeyStore, 'findUserById' | 'listLiveKeys'>,
   caller: Authenticated,
 ): Promise<Auditor> {
   if (caller.maker.userId !== null) return auditorOfUser(store, caller.maker.userId);
@@ -60,7 +63,7 @@ export interface AuditedActing {
  * Records an entry for whoever acts; the acting user's email is read only when there is a log to
  * write. Like the recorder it wraps, it never fails the action.
  */
-export function auditTrail(audit: RecordAudit, users: Pick<Store, 'findUserById'>) {
+export function auditTrail(audit: RecordAudit, users: Pick<AccountStore, 'findUserById'>) {
   return async (acting: AuditedActing, fact: AuditFact): Promise<void> => {
     if (audit === NO_AUDIT) return;
     const who = acting.by ?? (await auditorOfUser(users, acting.userId));

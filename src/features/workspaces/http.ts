@@ -1,3 +1,4 @@
+import { joinPorts } from '../../core/ports/store.ts';
 import { managementApi } from '../../http/management-api.ts';
 import type { FeatureHttp } from '../../kernel/feature.ts';
 import { AccountSchema, accountApiRoutes, WorkspaceSchema } from './api/account-route.ts';
@@ -14,21 +15,24 @@ declare module 'fastify' {
 }
 
 /** /api/v1/account, /workspace, /members and /invitations; sign-in, Account Settings and the workspace pages. */
-export const workspaceHttp: FeatureHttp = {
+export const workspaceHttp: FeatureHttp<
+  'accounts' | 'workspaces' | 'keys' | 'links' | 'tokens' | 'sessions' | 'secrets'
+> = {
   schemas: [AccountSchema, WorkspaceSchema, ...MEMBER_SCHEMAS],
   async apiScope(v1, kernel) {
     // Every /api/v1 request presents a workspace key: checked, limited, its use noted.
     managementApi(v1, (await kernel.use('workspaces')).keys);
   },
-  async api(v1, kernel) {
+  async api(v1, kernel, ports) {
     const { members, invitations } = await kernel.use('workspaces');
-    await v1.register(accountApiRoutes, { store: kernel.store });
-    await v1.register(memberRoutes, { members, invitations, store: kernel.store, origin: kernel.origin });
+    const store = joinPorts(ports);
+    await v1.register(accountApiRoutes, { store });
+    await v1.register(memberRoutes, { members, invitations, store, origin: kernel.origin });
   },
   async routes(app, kernel) {
     app.decorate('keyUses', (await kernel.use('workspaces')).keyUses);
   },
-  async pages(app, kernel) {
+  async pages(app, kernel, ports) {
     const workspaces = await kernel.use('workspaces');
     const { config } = kernel;
     await app.register(accountPages, {
@@ -40,7 +44,7 @@ export const workspaceHttp: FeatureHttp = {
       invitations: workspaces.invitations,
       admin: workspaces.admin,
       signupMode: config.signup,
-      store: kernel.store,
+      store: joinPorts(ports),
       counter: kernel.counter,
       baseUrl: config.baseUrl,
       mailer: await kernel.mailer(),

@@ -1,5 +1,5 @@
-import { feature, storeOf } from '../../kernel/feature.ts';
-import { lazyCommands, withDeps } from '../../terminal/command.ts';
+import { feature, withStore } from '../../kernel/feature.ts';
+import { lazyCommands } from '../../terminal/command.ts';
 import { ACCOUNT_FLAGS, ACCOUNT_USAGE } from './cli/account-usage.ts';
 import { WORKSPACE_FLAGS, WORKSPACE_USAGE } from './cli/workspace-usage.ts';
 import type { WorkspaceServices } from './services.ts';
@@ -17,16 +17,17 @@ declare module '../../kernel/kernel.ts' {
 
 export const workspacesFeature = feature({
   name: 'workspaces',
-  services: async (kernel) => (await import('./services.ts')).workspaceServices(kernel),
+  ports: ['accounts', 'workspaces', 'invitations', 'keys', 'secrets', 'links', 'tokens', 'sessions', 'audit'],
+  services: async (kernel, ports) => (await import('./services.ts')).workspaceServices(kernel, ports),
   http: async () => (await import('./http.ts')).workspaceHttp,
   cli: {
     flags: { ...ACCOUNT_FLAGS, ...WORKSPACE_FLAGS },
     commands: {
       ...lazyCommands(ACCOUNT_USAGE, async () =>
-        withDeps((await import('./cli/account-commands.ts')).ACCOUNT_COMMANDS, storeOf),
+        withStore((await import('./cli/account-commands.ts')).ACCOUNT_COMMANDS),
       ),
       ...lazyCommands(WORKSPACE_USAGE, async () =>
-        withDeps((await import('./cli/workspace-commands.ts')).WORKSPACE_COMMANDS, storeOf),
+        withStore((await import('./cli/workspace-commands.ts')).WORKSPACE_COMMANDS),
       ),
     },
   },

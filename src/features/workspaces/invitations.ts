@@ -5,7 +5,11 @@ import { hashLinkToken, isLinkToken, newLinkToken } from '../../core/link-token.
 import { NO_AUDIT, type RecordAudit } from '../../core/moderation.ts';
 import { normalizeEmail } from '../../core/plans.ts';
 import type { Mailer } from '../../core/ports/mailer.ts';
-import type { Store } from '../../core/ports/store.ts';
+import type {
+  AccountStore,
+  InvitationStore as InvitationPort,
+  WorkspaceStore,
+} from '../../core/ports/store.ts';
 import { auditFact, auditTrail, userAuditor } from './audit-actor.ts';
 import { invitationMessage } from './mail/messages.ts';
 import { type Acting, refuseUnless, roleFrom } from './members.ts';
@@ -20,7 +24,7 @@ export const INVITATION_DAYS = 7;
 const DAY_MS = 86_400_000;
 
 export type InvitationStore = Pick<
-  Store,
+  AccountStore & InvitationPort & WorkspaceStore,
   | 'createInvitation'
   | 'listInvitations'
   | 'revokeInvitation'

@@ -7,7 +7,7 @@ import { hashPassword } from '../../core/password.ts';
 import { normalizeEmail } from '../../core/plans.ts';
 import type { Mailer } from '../../core/ports/mailer.ts';
 import type { WindowCounter } from '../../core/ports/shared-state.ts';
-import type { Store, TokenPurpose } from '../../core/ports/store.ts';
+import type { AccountStore, SessionStore, TokenPurpose, UserTokenStore } from '../../core/ports/store.ts';
 import { secondsUntil, windowAt } from '../../core/rate-window.ts';
 import { passwordResetMessage, verificationMessage } from './mail/messages.ts';
 import { PASSWORD_MAX, PASSWORD_MIN } from './sign-in.ts';
@@ -32,7 +32,7 @@ export const MAIL_LINK_LIMITS = {
 } as const;
 
 export type MailLinkStore = Pick<
-  Store,
+  AccountStore & SessionStore & UserTokenStore,
   | 'findUserByEmail'
   | 'createUserToken'
   | 'takeUserToken'

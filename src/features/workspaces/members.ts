@@ -3,7 +3,7 @@ import type { Member, User, Workspace } from '../../core/entities.ts';
 import { Refusal } from '../../core/errors.ts';
 import { NO_AUDIT, type RecordAudit } from '../../core/moderation.ts';
 import { normalizeEmail } from '../../core/plans.ts';
-import type { MemberChange, Store } from '../../core/ports/store.ts';
+import type { AccountStore, MemberChange, WorkspaceStore } from '../../core/ports/store.ts';
 import { type AuditedActing, auditFact, auditTrail } from './audit-actor.ts';
 
 /**
@@ -23,7 +23,7 @@ export interface Acting extends AuditedActing {
 export const OPERATOR: Acting = { userId: null, role: 'owner' };
 
 export type MembersStore = Pick<
-  Store,
+  AccountStore & WorkspaceStore,
   'listMembers' | 'findUserByEmail' | 'findUserById' | 'roleOf' | 'addMember' | 'changeRole' | 'removeMember'
 >;
 

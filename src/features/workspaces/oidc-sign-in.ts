@@ -8,7 +8,7 @@ import {
   type OidcIdentity,
   type PendingSignIn,
 } from '../../core/ports/identity-provider.ts';
-import type { Store } from '../../core/ports/store.ts';
+import type { AccountStore, KeyStore } from '../../core/ports/store.ts';
 import { issueAccountKey } from './api-access.ts';
 import { type SignupRules, type SignupStore, signupRefusal } from './signup-rules.ts';
 
@@ -24,7 +24,7 @@ import { type SignupRules, type SignupStore, signupRefusal } from './signup-rule
 export interface OidcSignInOptions {
   provider: IdentityProvider;
   store: Pick<
-    Store,
+    AccountStore & KeyStore,
     | 'findUserByIdentity'
     | 'findUserByEmail'
     | 'linkIdentity'

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { accountKeys, mainKeys } from '../../core/key-authentication.ts';
+import { joinPorts, type Ports } from '../../core/ports/store.ts';
 import { identityProviderOf } from '../../kernel/adapters.ts';
 import type { Kernel } from '../../kernel/kernel.ts';
 import { signedFormTokens } from '../../web/session/csrf.ts';
@@ -17,8 +18,12 @@ import { workspaceAdmin } from './workspace-admin.ts';
  * members, invitations and each workspace's admin. The sign-up plan is checked here, so a server
  * never starts without it.
  */
-export async function workspaceServices(kernel: Kernel) {
-  const { store, counter, now, config } = kernel;
+export async function workspaceServices(
+  kernel: Kernel,
+  ports: Pick<Ports, 'accounts' | 'workspaces' | 'invitations' | 'keys' | 'secrets'>,
+) {
+  const { counter, now, config } = kernel;
+  const store = joinPorts(ports);
   const keyUses = new KeyUses(store, {
     intervalMs: config.clickFlushMs,
     now,

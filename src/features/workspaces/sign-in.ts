@@ -6,7 +6,7 @@ import { Refusal } from '../../core/errors.ts';
 import { hashPassword, verifyPassword } from '../../core/password.ts';
 import { normalizeEmail } from '../../core/plans.ts';
 import type { WindowCounter } from '../../core/ports/shared-state.ts';
-import type { Store } from '../../core/ports/store.ts';
+import type { AccountStore, KeyStore } from '../../core/ports/store.ts';
 import { secondsUntil, windowAt } from '../../core/rate-window.ts';
 import { issueAccountKey } from './api-access.ts';
 import { type SignupRules, type SignupStore, signupRefusal } from './signup-rules.ts';
@@ -25,7 +25,7 @@ export const SIGNUPS_PER_HOUR = 5;
 
 export interface SignInOptions {
   store: Pick<
-    Store,
+    AccountStore & KeyStore,
     'findUserByEmail' | 'findPlanByName' | 'createAccount' | 'replaceMainKey' | 'setPasswordHash'
   > &
     SignupStore;

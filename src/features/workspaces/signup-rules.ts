@@ -1,6 +1,6 @@
 import { Refusal } from '../../core/errors.ts';
 import { hashLinkToken, isLinkToken } from '../../core/link-token.ts';
-import type { Store } from '../../core/ports/store.ts';
+import type { InvitationStore } from '../../core/ports/store.ts';
 import { isDisposableEmail } from './disposable-domains.ts';
 import { isPending } from './invitations.ts';
 
@@ -23,7 +23,7 @@ export interface SignupRules {
 }
 
 /** What the rules need of the store: the invitation a link names. */
-export type SignupStore = Pick<Store, 'findInvitationByHash'>;
+export type SignupStore = Pick<InvitationStore, 'findInvitationByHash'>;
 
 const INVITATION_PATH = /^\/invitations\/([^/?#]+)$/;
 

@@ -1,7 +1,7 @@
 import type { Workspace } from '../../core/entities.ts';
 import { Refusal } from '../../core/errors.ts';
 import { CLI_ACTOR, NO_AUDIT, type RecordAudit } from '../../core/moderation.ts';
-import type { Store } from '../../core/ports/store.ts';
+import type { AccountStore, WorkspaceStore } from '../../core/ports/store.ts';
 import { isWorkspaceSlug } from '../../core/workspace-slug.ts';
 import { type Auditor, auditFact } from './audit-actor.ts';
 
@@ -10,7 +10,7 @@ import { type Auditor, auditFact } from './audit-actor.ts';
 export const WORKSPACE_NAME_MAX = 100;
 
 export type WorkspaceAdminStore = Pick<
-  Store,
+  AccountStore & WorkspaceStore,
   | 'createWorkspace'
   | 'findWorkspaceBySlug'
   | 'listWorkspaces'

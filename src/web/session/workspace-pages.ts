@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type Action, may, type Role } from '../../core/authorization.ts';
 import type { MembershipOf, User, Workspace } from '../../core/entities.ts';
-import type { Store } from '../../core/ports/store.ts';
+import type { AccountStore, WorkspaceStore } from '../../core/ports/store.ts';
 import { type Frame, workspacePath } from '../frame.ts';
 import { messagePage } from '../message-page.ts';
 import { sendPage } from '../send-page.ts';
@@ -28,7 +28,7 @@ export interface InWorkspace extends SignedIn {
 }
 
 export interface WorkspaceDeps extends SessionDeps {
-  workspaces: Pick<Store, 'workspacesOf' | 'setLastWorkspace'>;
+  workspaces: Pick<AccountStore & WorkspaceStore, 'workspacesOf' | 'setLastWorkspace'>;
 }
 
 type Handler = (request: FastifyRequest, reply: FastifyReply, here: InWorkspace) => Promise<unknown>;

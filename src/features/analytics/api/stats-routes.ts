@@ -9,7 +9,7 @@ import {
 } from '../../../core/analytics/stats.ts';
 import type { Actor } from '../../../core/entities.ts';
 import { Refusal } from '../../../core/errors.ts';
-import type { Store } from '../../../core/ports/store.ts';
+import type { LinkStore, StatsStore } from '../../../core/ports/store.ts';
 import { callerOf } from '../../../http/api-auth.ts';
 import { DOMAIN_PARAM } from '../../../http/domain-param.ts';
 import { refuseOtherMethods } from '../../../http/method-guard.ts';
@@ -20,7 +20,7 @@ import { StatsQuery, type StatsQueryType, StatsSchema } from './stats-schemas.ts
 /** GET /api/v1/links/{code}/stats and GET /api/v1/stats (docs/api.md §9.4), inside the management API. */
 
 export interface StatsApiDeps {
-  store: Pick<Store, 'findLinkOfWorkspace' | 'stats'>;
+  store: Pick<LinkStore & StatsStore, 'findLinkOfWorkspace' | 'stats'>;
   /** The domain `?domain=` names for the workspace (317 for one it does not see). */
   domainOf: AddressedDomain;
   now: () => number;

@@ -7,7 +7,7 @@ import {
 } from '../../../core/analytics/stats.ts';
 import { DAY_MS } from '../../../core/days.ts';
 import { Refusal } from '../../../core/errors.ts';
-import type { Store } from '../../../core/ports/store.ts';
+import type { LinkStore, StatsStore } from '../../../core/ports/store.ts';
 import { type CommandCode, InvalidRangeError, type Result } from '../../../terminal/command.ts';
 import { type STATS_FLAGS, SUMMARY_ROWS } from './stats-usage.ts';
 
@@ -71,7 +71,7 @@ export function statsSummary(result: Result): string {
 
 /** What the process gives the stats command. */
 export interface StatsCliDeps {
-  store: Store;
+  store: LinkStore & StatsStore;
   /** ANALYTICS_RETENTION_DAYS: how far back hourly stats reach. */
   retentionDays: number;
   /** The domain `--domain` names (317 for none such); the default domain without it. */

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Domain, Workspace } from '../../../core/entities.ts';
 import { Refusal } from '../../../core/errors.ts';
-import type { Store } from '../../../core/ports/store.ts';
+import type { AccountStore, KeyStore, WorkspaceStore } from '../../../core/ports/store.ts';
 import { callerOf } from '../../../http/api-auth.ts';
 import { apiRoute, type RouteParts } from '../../../http/management-api.ts';
 import { refuseOtherMethods } from '../../../http/method-guard.ts';
@@ -21,7 +21,10 @@ import {
 
 export interface DomainRouteOptions {
   domains: DomainsService;
-  store: Pick<Store, 'findWorkspaceById' | 'findUserById' | 'listLiveKeys'>;
+  store: Pick<
+    AccountStore & KeyStore & WorkspaceStore,
+    'findWorkspaceById' | 'findUserById' | 'listLiveKeys'
+  >;
   origin: string;
 }
 

@@ -1,5 +1,6 @@
 import { CLI_ACTOR } from '../../../core/moderation.ts';
-import type { Store } from '../../../core/ports/store.ts';
+import type { DomainStore } from '../../../core/ports/domain-store.ts';
+import type { AccountStore, WorkspaceStore } from '../../../core/ports/store.ts';
 import { type CommandCode, tab, UsageError } from '../../../terminal/command.ts';
 import { workspaceAdmin } from '../../workspaces/index.ts';
 import { domainJson } from '../domain-json.ts';
@@ -9,7 +10,7 @@ import type { DOMAIN_FLAGS } from './domain-usage.ts';
 /** `snip domain …` (docs/api.md §12): the operator's domains, shared or a workspace's. */
 
 export interface DomainCliDeps {
-  store: Store;
+  store: DomainStore & AccountStore & WorkspaceStore;
   /** The domains as the store has them, changes announced to the servers. */
   withDomains<T>(use: (domains: DomainsService) => Promise<T>): Promise<T>;
 }

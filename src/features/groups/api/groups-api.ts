@@ -1,5 +1,5 @@
 import type { Actor, Group } from '../../../core/entities.ts';
-import type { Store } from '../../../core/ports/store.ts';
+import type { GroupStore, LinkStore } from '../../../core/ports/store.ts';
 import type { WorkspaceGroups } from '../workspace-groups.ts';
 import type { GroupResource } from './group-schemas.ts';
 
@@ -10,7 +10,7 @@ export function groupResource(group: Group, links: number): GroupResource {
 }
 
 export interface GroupsApiDeps {
-  store: Pick<Store, 'listGroups' | 'countLinksPerGroup'>;
+  store: Pick<GroupStore & LinkStore, 'listGroups' | 'countLinksPerGroup'>;
   groups: WorkspaceGroups;
 }
 

@@ -1,4 +1,5 @@
-import type { Store } from '../../../core/ports/store.ts';
+import type { AccountStore, GroupStore } from '../../../core/ports/store.ts';
+import type { StoreOf } from '../../../kernel/feature.ts';
 import type { CommandCode } from '../../../terminal/command.ts';
 import { personalWorkspace } from '../../workspaces/index.ts';
 import { workspaceGroups } from '../workspace-groups.ts';
@@ -6,7 +7,7 @@ import type { GROUP_FLAGS } from './group-usage.ts';
 
 /** `snip group …` (docs/api.md §6). */
 
-type GroupCommand = CommandCode<typeof GROUP_FLAGS, { store: Store }>;
+type GroupCommand = CommandCode<typeof GROUP_FLAGS, StoreOf<'accounts' | 'groups'>>;
 
 export const GROUP_COMMANDS: Record<string, GroupCommand> = {
   'group create': {
@@ -18,7 +19,7 @@ export const GROUP_COMMANDS: Record<string, GroupCommand> = {
 };
 
 /** Operator use cases on groups, for `snip group create` and scripts that seed a store. */
-export function groupOperations(store: Store) {
+export function groupOperations(store: AccountStore & GroupStore) {
   return {
     async createGroup(email: string, name: string, apiId?: string) {
       const account = await personalWorkspace(store, email);

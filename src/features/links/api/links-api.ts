@@ -1,6 +1,6 @@
 import type { Actor, Link } from '../../../core/entities.ts';
 import { Refusal } from '../../../core/errors.ts';
-import type { Store } from '../../../core/ports/store.ts';
+import type { GroupStore, LinkStore } from '../../../core/ports/store.ts';
 import type { LinkOrigins } from '../../../core/short-url.ts';
 import type { AddressedDomain } from '../../domains/index.ts';
 import { groupOrRefuse } from '../../groups/index.ts';
@@ -18,7 +18,10 @@ import { linkResources } from './resources.ts';
 /** The management API's links (docs/api.md §7.3), as resources; the routes only carry them. */
 
 export interface LinksApiDeps {
-  store: Pick<Store, 'findLinkOfWorkspace' | 'listLinks' | 'tagsOf' | 'listGroups' | 'findGroupOfWorkspace'>;
+  store: Pick<
+    GroupStore & LinkStore,
+    'findLinkOfWorkspace' | 'listLinks' | 'tagsOf' | 'listGroups' | 'findGroupOfWorkspace'
+  >;
   createLinkAs: CreateLinkAs;
   editor: LinkEditor;
   cursors: PageCursors;

@@ -3,7 +3,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { csvLine } from '../../../core/csv.ts';
 import type { Actor } from '../../../core/entities.ts';
 import { Refusal } from '../../../core/errors.ts';
-import type { Store } from '../../../core/ports/store.ts';
+import type { GroupStore, LinkStore } from '../../../core/ports/store.ts';
 import type { LinkOrigins } from '../../../core/short-url.ts';
 import { groupsById, linkResource } from './resources.ts';
 
@@ -33,7 +33,7 @@ export const EXPORTS_PER_ACCOUNT = 2;
 
 /** Every live link of the account as CSV lines, read page by page: memory stays flat at any size. */
 export async function* linksCsv(
-  store: Pick<Store, 'listLinks' | 'tagsOf' | 'listGroups'>,
+  store: Pick<GroupStore & LinkStore, 'listLinks' | 'tagsOf' | 'listGroups'>,
   origins: LinkOrigins,
   actor: Actor,
   /** Only the links on this domain. */

@@ -1,5 +1,5 @@
 import type { Group, Link } from '../../../core/entities.ts';
-import type { Store } from '../../../core/ports/store.ts';
+import type { GroupStore, LinkStore } from '../../../core/ports/store.ts';
 import { type LinkOrigins, qrCodeUrl, shortUrl } from '../../../core/short-url.ts';
 import type { LinkResource } from './link-schemas.ts';
 
@@ -35,7 +35,7 @@ export function linkResource(
   };
 }
 
-export type ResourceStore = Pick<Store, 'listGroups' | 'tagsOf'>;
+export type ResourceStore = Pick<GroupStore & LinkStore, 'listGroups' | 'tagsOf'>;
 
 /** The groups of an account by ID, read once for a page of links. */
 export async function groupsById(store: ResourceStore, workspaceId: number): Promise<Map<number, Group>> {

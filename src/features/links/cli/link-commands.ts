@@ -1,4 +1,4 @@
-import type { Store } from '../../../core/ports/store.ts';
+import type { AccountStore, GroupStore, LinkStore } from '../../../core/ports/store.ts';
 import type { LinkOrigins } from '../../../core/short-url.ts';
 import { type CommandCode, type CommandContext, count, tab, UsageError } from '../../../terminal/command.ts';
 import type { LinkEditor, LinkPatch } from '../link-requests.ts';
@@ -8,7 +8,7 @@ import { type LINK_FLAGS, LINK_LIST_DEFAULT, LINK_LIST_MAX } from './link-usage.
 
 /** What the process gives the link commands. */
 export interface LinkCliDeps {
-  store: Store;
+  store: LinkStore & GroupStore & AccountStore;
   baseUrl: URL;
   /** Each domain's origin, read from the store when a command prints links. */
   origins(): Promise<LinkOrigins>;

@@ -1,6 +1,6 @@
 import type { Group, Link } from '../../../core/entities.ts';
 import { Refusal } from '../../../core/errors.ts';
-import type { Store } from '../../../core/ports/store.ts';
+import type { AccountStore, GroupStore, LinkStore } from '../../../core/ports/store.ts';
 import { groupOrRefuse } from '../../groups/index.ts';
 import { personalWorkspace } from '../../workspaces/index.ts';
 import type { LinkEditor, LinkPatch } from '../link-requests.ts';
@@ -18,7 +18,7 @@ export interface LinkDetails {
   tags: string[];
 }
 
-export function linkOperations(store: Store) {
+export function linkOperations(store: LinkStore & GroupStore & AccountStore) {
   /** Links of one account, with their groups and tags read once for all of them. */
   async function detailed(workspaceId: number, links: readonly Link[]): Promise<LinkDetails[]> {
     if (links.length === 0) return [];

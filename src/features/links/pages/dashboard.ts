@@ -3,7 +3,7 @@ import type { Actor, Group, Link, Workspace } from '../../../core/entities.ts';
 import { UnavailableError } from '../../../core/errors.ts';
 import type { LinkOrder, LinkPage, LinkPosition } from '../../../core/link-query.ts';
 import type { WindowCounter } from '../../../core/ports/shared-state.ts';
-import type { Store } from '../../../core/ports/store.ts';
+import type { ClickStore, GroupStore, KeyStore, LinkStore } from '../../../core/ports/store.ts';
 import { secondsUntil, windowAt, workspaceRateWindow } from '../../../core/rate-window.ts';
 import type { LinkPatch } from '../link-requests.ts';
 import { type CampaignForm, campaignChanges } from './campaign-form.ts';
@@ -120,7 +120,7 @@ export function linkChanges(link: Link, form: LinkForm, tags: readonly string[] 
 
 export interface DashboardOptions {
   store: Pick<
-    Store,
+    ClickStore & GroupStore & KeyStore & LinkStore,
     | 'listLinks'
     | 'listGroups'
     | 'countLiveLinks'

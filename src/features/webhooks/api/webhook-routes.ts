@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Refusal } from '../../../core/errors.ts';
-import type { Store } from '../../../core/ports/store.ts';
+import type { AccountStore, KeyStore } from '../../../core/ports/store.ts';
 import { callerOf } from '../../../http/api-auth.ts';
 import { apiRoute, type RouteParts } from '../../../http/management-api.ts';
 import { refuseOtherMethods } from '../../../http/method-guard.ts';
@@ -24,7 +24,7 @@ import {
 
 export interface WebhookRouteOptions {
   endpoints: EndpointService;
-  store: Pick<Store, 'findUserById' | 'listLiveKeys'>;
+  store: Pick<AccountStore & KeyStore, 'findUserById' | 'listLiveKeys'>;
   origin: string;
 }
 

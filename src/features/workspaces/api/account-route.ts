@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { ROLES } from '../../../core/authorization.ts';
 import { type RateState, Refusal } from '../../../core/errors.ts';
 import type { Authenticated } from '../../../core/ports/key-auth.ts';
-import type { Store } from '../../../core/ports/store.ts';
+import type { AccountStore as AccountPort, LinkStore, WorkspaceStore } from '../../../core/ports/store.ts';
 import { callerOf } from '../../../http/api-auth.ts';
 import { refuseOtherMethods } from '../../../http/method-guard.ts';
 import { okResponse, operationDoc } from '../../../http/operation-doc.ts';
@@ -40,7 +40,7 @@ export const WorkspaceSchema = Type.Object(
 );
 
 export type AccountStore = Pick<
-  Store,
+  AccountPort & LinkStore & WorkspaceStore,
   'findWorkspaceById' | 'countLiveLinks' | 'findUserById' | 'listMembers'
 >;
 

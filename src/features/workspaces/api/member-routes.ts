@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Invitation, Member, Workspace } from '../../../core/entities.ts';
 import { Refusal } from '../../../core/errors.ts';
-import type { Store } from '../../../core/ports/store.ts';
+import type { AccountStore, KeyStore, WorkspaceStore } from '../../../core/ports/store.ts';
 import { callerOf } from '../../../http/api-auth.ts';
 import { apiRoute, type RouteParts } from '../../../http/management-api.ts';
 import { refuseOtherMethods } from '../../../http/method-guard.ts';
@@ -25,7 +25,10 @@ import {
 export interface MemberRouteOptions {
   members: MembersService;
   invitations: InvitationsService;
-  store: Pick<Store, 'findWorkspaceById' | 'findUserById' | 'listLiveKeys'>;
+  store: Pick<
+    AccountStore & KeyStore & WorkspaceStore,
+    'findWorkspaceById' | 'findUserById' | 'listLiveKeys'
+  >;
   origin: string;
 }
 

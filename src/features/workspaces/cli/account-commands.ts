@@ -1,6 +1,6 @@
 import { createInterface } from 'node:readline';
 import type { PlanPrice } from '../../../core/entities.ts';
-import type { Store } from '../../../core/ports/store.ts';
+import type { StoreOf } from '../../../kernel/feature.ts';
 import {
   type CommandCode,
   type CommandContext,
@@ -16,7 +16,7 @@ import type { ACCOUNT_FLAGS } from './account-usage.ts';
 
 /** `snip plan …`, `snip account …` and `snip key rotate` (docs/api.md §6), in the order the usage lists them. */
 
-type AccountDeps = { store: Store };
+type AccountDeps = StoreOf<'accounts' | 'workspaces' | 'keys' | 'sessions' | 'audit'>;
 type AccountCommand = CommandCode<typeof ACCOUNT_FLAGS, AccountDeps>;
 type PlanFlags = FlagValues<typeof ACCOUNT_FLAGS>;
 

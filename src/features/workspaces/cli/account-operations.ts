@@ -9,7 +9,7 @@ import {
   normalizeEmail,
   PLAN_NAME_PATTERN,
 } from '../../../core/plans.ts';
-import type { Store } from '../../../core/ports/store.ts';
+import type { AccountStore, KeyStore, SessionStore, WorkspaceStore } from '../../../core/ports/store.ts';
 import { accountWithEmail, personalWorkspace } from '../account-of.ts';
 import { issueAccountKey } from '../api-access.ts';
 import { auditFact } from '../audit-actor.ts';
@@ -90,7 +90,10 @@ function stripePriceAfter(change: PlanChange, price: PlanPrice | null, current: 
  * The operator's changes of a workspace are recorded in the audit log (`audit`, none by default):
  * workspace.plan (the plan's name before and after) and key.rotate (the main key's prefix).
  */
-export function accountOperations(store: Store, audit: RecordAudit = NO_AUDIT) {
+export function accountOperations(
+  store: AccountStore & WorkspaceStore & KeyStore & SessionStore,
+  audit: RecordAudit = NO_AUDIT,
+) {
   async function planNamed(name: string): Promise<Plan> {
     const plan = await store.findPlanByName(name);
     if (!plan) throw new Refusal('no-such-plan', `no plan named "${name}"`);

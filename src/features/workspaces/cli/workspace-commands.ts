@@ -2,8 +2,8 @@ import { scopesOfRole } from '../../../core/authorization.ts';
 import type { Member, Workspace } from '../../../core/entities.ts';
 import { Refusal } from '../../../core/errors.ts';
 import { CLI_ACTOR } from '../../../core/moderation.ts';
-import type { Store } from '../../../core/ports/store.ts';
 import { isScope, type Scope } from '../../../core/scopes.ts';
+import type { StoreOf } from '../../../kernel/feature.ts';
 import { type CommandCode, tab, UsageError } from '../../../terminal/command.ts';
 import { apiAccess } from '../api-access.ts';
 import { cliAudit } from '../audit-actor.ts';
@@ -15,7 +15,10 @@ import type { WORKSPACE_FLAGS } from './workspace-usage.ts';
 
 /** `snip workspace …`, `snip member …` and `snip key create` (docs/api.md §11). */
 
-type WorkspaceCommand = CommandCode<typeof WORKSPACE_FLAGS, { store: Store }>;
+type WorkspaceCommand = CommandCode<
+  typeof WORKSPACE_FLAGS,
+  StoreOf<'accounts' | 'workspaces' | 'keys' | 'sessions' | 'audit'>
+>;
 
 const memberJson = (workspace: Workspace, member: Member) => ({
   workspace: workspace.slug,

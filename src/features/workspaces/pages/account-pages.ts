@@ -1,12 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { Mailer } from '../../../core/ports/mailer.ts';
 import type { WindowCounter } from '../../../core/ports/shared-state.ts';
-import type { Store } from '../../../core/ports/store.ts';
+import type { AccountStore, SecretStore, WorkspaceStore } from '../../../core/ports/store.ts';
 import { pageScope } from '../../../web/page-errors.ts';
 import type { FormTokens } from '../../../web/session/csrf.ts';
 import type { WorkspaceDeps } from '../../../web/session/workspace-pages.ts';
 import type { ApiAccess } from '../api-access.ts';
 import type { InvitationsService } from '../invitations.ts';
+import type { MailLinkStore } from '../mail-links.ts';
 import type { MembersService } from '../members.ts';
 import type { OidcSignIn } from '../oidc-sign-in.ts';
 import type { SignInService } from '../sign-in.ts';
@@ -32,8 +33,8 @@ export interface AccountPagesOptions extends WorkspaceDeps {
   admin: WorkspaceAdmin;
   /** SIGNUP: who may make an account. */
   signupMode: SignupMode;
-  workspaces: Pick<Store, 'workspacesOf' | 'setLastWorkspace'>;
-  store: Store;
+  workspaces: Pick<AccountStore & WorkspaceStore, 'workspacesOf' | 'setLastWorkspace'>;
+  store: MailLinkStore & Pick<SecretStore, 'secret'>;
   counter: WindowCounter;
   baseUrl: URL;
   /** Where mail goes; none without SMTP_URL. */

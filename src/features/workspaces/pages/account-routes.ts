@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { Store } from '../../../core/ports/store.ts';
+import type { WorkspaceStore } from '../../../core/ports/store.ts';
 import { field } from '../../../web/form-fields.ts';
 import { refusedOn } from '../../../web/page-refusals.ts';
 import { sendPage } from '../../../web/send-page.ts';
@@ -12,7 +12,7 @@ import { type AccountView, accountPage } from './account-page.ts';
 
 export interface AccountRouteOptions extends SessionDeps {
   auth: SignInService;
-  workspaces: Pick<Store, 'workspacesOf'>;
+  workspaces: Pick<WorkspaceStore, 'workspacesOf'>;
 }
 
 export async function accountRoutes(app: FastifyInstance, options: AccountRouteOptions): Promise<void> {

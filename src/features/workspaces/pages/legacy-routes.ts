@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Store } from '../../../core/ports/store.ts';
+import type { WorkspaceStore } from '../../../core/ports/store.ts';
 import { type SessionDeps, signedIn } from '../../../web/session/session-cookie.ts';
 import { homePath } from '../../../web/session/workspace-pages.ts';
 
@@ -10,7 +10,7 @@ import { homePath } from '../../../web/session/workspace-pages.ts';
  */
 
 export interface LegacyRouteOptions extends SessionDeps {
-  workspaces: Pick<Store, 'workspacesOf'>;
+  workspaces: Pick<WorkspaceStore, 'workspacesOf'>;
 }
 
 const OLD_KEY_FORMS: Readonly<Record<string, string>> = {

@@ -3,14 +3,13 @@ import { Refusal } from '../../../core/errors.ts';
 import { isLinkToken } from '../../../core/link-token.ts';
 import type { Mailer } from '../../../core/ports/mailer.ts';
 import type { WindowCounter } from '../../../core/ports/shared-state.ts';
-import type { Store } from '../../../core/ports/store.ts';
 import { field } from '../../../web/form-fields.ts';
 import { type PageRefusal, refusedOn } from '../../../web/page-refusals.ts';
 import { sendPage } from '../../../web/send-page.ts';
 import type { FormTokens } from '../../../web/session/csrf.ts';
 import { frameOf, refuseForgedForm, signedInForm, signedInPage } from '../../../web/session/handlers.ts';
 import type { SessionDeps, SignedIn } from '../../../web/session/session-cookie.ts';
-import { type MailLinks, mailLinks } from '../mail-links.ts';
+import { type MailLinkStore, type MailLinks, mailLinks } from '../mail-links.ts';
 import { PASSWORD_MIN } from '../sign-in.ts';
 import {
   confirmEmailPage,
@@ -27,7 +26,7 @@ import {
  */
 
 export interface MailLinkRouteOptions extends SessionDeps {
-  store: Store;
+  store: MailLinkStore;
   counter: WindowCounter;
   baseUrl: URL;
   mailer?: Mailer;

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Refusal } from '../../../core/errors.ts';
 import type { Mailer } from '../../../core/ports/mailer.ts';
-import type { Store } from '../../../core/ports/store.ts';
+import type { SecretStore } from '../../../core/ports/store.ts';
 import { field } from '../../../web/form-fields.ts';
 import { refusedOn } from '../../../web/page-refusals.ts';
 import { sendPage } from '../../../web/send-page.ts';
@@ -35,7 +35,7 @@ export interface OidcRouteOptions extends SessionDeps {
   /** Absent without OIDC_ISSUER: no route is registered. */
   oidcSignIn?: OidcSignIn;
   oidc?: { name: string };
-  store: Pick<Store, 'secret'>;
+  store: Pick<SecretStore, 'secret'>;
   baseUrl: URL;
   forms: FormTokens;
   signupMode: SignupMode;
