@@ -1,86 +1,51 @@
-import type { Tracking } from './core/analytics/model.ts';
 import { type Cidr, parseCidr } from './core/cidr.ts';
-import { PLAN_NAME_PATTERN } from './core/plans.ts';
+import {
+  type DirectSettings,
+  directSettings,
+  type EnvSettings,
+  envSchema,
+  FORMATS,
+} from './core/config-schema.ts';
 import {
   type AbuseSettings,
-  abuse,
   type BillingSettings,
-  billing,
-  boolean,
   ConfigError,
   type Env,
-  integer,
-  oneOf,
+  readEnv,
   type WebhookSettings,
-  webhooks,
 } from './core/settings.ts';
-import { DEFAULT_SOCIAL_DOMAINS } from './core/social.ts';
-import { formatTimestamp } from './core/timestamp.ts';
 
 export { ConfigError };
 
-/** Every setting Snip reads, parsed and validated once (docs/api.md §6). Only main.ts and cli.ts pass the environment in. */
-export interface Config {
-  port: number;
-  host: string;
+/** PORT → port, FAILED_KEY_WINDOW_SECONDS → failedKeyWindowSeconds. */
+type CamelCase<Name extends string> = Name extends `${infer Word}_${infer Rest}`
+  ? `${Lowercase<Word>}${Capitalize<CamelCase<Rest>>}`
+  : Lowercase<Name>;
+
+const camelCase = (name: string) =>
+  name.toLowerCase().replace(/_(.)/g, (_, letter: string) => letter.toUpperCase());
+
+/** The direct settings as fields: every one present (undefined when unset), lists read-only. */
+type DirectFields = {
+  // Extract<…> rather than keyof alone: the fields are required, holding undefined when unset.
+  [Name in Extract<keyof DirectSettings, string> as CamelCase<Name>]: Field<DirectSettings[Name]>;
+};
+type Field<Value> = Value extends readonly (infer Item)[] ? readonly Item[] : Value;
+
+/**
+ * Every setting Snip reads, parsed and validated once (docs/api.md §6). Only main.ts and cli.ts pass
+ * the environment in. Each field of DirectFields is the variable of its name in config-schema.ts,
+ * where its meaning, default and limits are; the fields below are built from the other variables.
+ */
+export interface Config extends DirectFields {
+  /** BASE_URL without a trailing slash (short URLs are BASE_URL + "/" + code). */
   baseUrl: URL;
-  databaseUrl: string;
   /** DATABASE_URL was not set: the store is the embedded default, ./data/snip.db. */
   storeIsDefault: boolean;
-  redisUrl: string | undefined;
-  /** Prefix of Redis keys and channels, so deployments can share one Redis. */
-  redisPrefix: string;
-  demoApiKey: string;
-  allowPrivateTargets: boolean;
-  redirectStatus: 301 | 302 | 307 | 308;
-  httpStatusMode: 'rest' | 'always-200';
-  timestampTz: string;
-  /** SIGNUP: anyone may sign up, only the invited (through their invitation link), or nobody. */
-  signup: 'open' | 'invite' | 'closed';
-  /** SIGNUP_BLOCK_DISPOSABLE: refuse sign-ups at disposable email domains. */
-  signupBlockDisposable: boolean;
-  socialDomains: readonly string[];
   /** false, or the number of proxy hops in front of Snip whose X-Forwarded-For is believed. */
   trustProxy: false | number;
-  /** Failed-key limiter: failures allowed per address per window (docs/api.md §2.5). */
-  failedKeyLimit: number;
-  failedKeyWindowSeconds: number;
-  logLevel: string;
-  /** Demo requests an address may make per window (docs/api.md §3). */
-  demoRateLimit: number;
-  demoRateWindowSeconds: number;
-  /** Seconds between heartbeats on the demo log's event stream. */
-  sseHeartbeatSeconds: number;
-  /** How long a demo log stream lasts before it is ended (the browser reconnects by itself). */
-  sseMaxSeconds: number;
-  /** Unknown short codes an address may request per minute before it gets 429. */
-  notFoundLimit: number;
-  /** Hot links kept in memory. */
-  linkCacheSize: number;
-  /** How long a cached link is trusted before it is read again (a change missed during a Redis outage). */
-  linkCacheTtlSeconds: number;
-  /** Deadline of every store and Redis operation a request waits on; past it the answer is 503. */
-  storeTimeoutMs: number;
-  /** Open sockets the server accepts at most. */
-  maxConnections: number;
-  /** How often buffered clicks are written to the store. */
-  clickFlushMs: number;
-  /** The plan a self-service sign-up gets; it must exist when sign-up is open. */
-  signupPlan: string;
-  /** How long a dashboard session lasts after sign-in. */
-  sessionTtlHours: number;
-  /** Failed sign-ins allowed per account and per client address within the window. */
-  signinAccountLimit: number;
-  signinAddressLimit: number;
-  signinWindowSeconds: number;
-  /** What a click records (docs/api.md §9.2): full, minimal (counts and days), off (the total only). */
-  tracking: Tracking;
-  /** Sec-GPC: 1 or DNT: 1 make a click minimal, unless HONOR_DNT=false. */
-  honorDnt: boolean;
   /** Client networks whose clicks count nothing at all, as address/prefix. */
   trackingExclude: readonly Cidr[];
-  /** How long raw click events are kept; the per-day aggregates stay for the link's life. */
-  analyticsRetentionDays: number;
   /** SMTP_URL and MAIL_FROM (docs/api.md §11): mail is sent only with both. */
   mail: { url: string; from: string } | undefined;
   /** EMAIL_VERIFICATION: `required` (the default with mail) or `off` (the default without). */
@@ -95,179 +60,82 @@ export interface Config {
   billing: BillingSettings;
 }
 
-function baseUrl(env: Env, port: number): URL {
-  const raw = env.BASE_URL?.trim() || `http://localhost:${port}`;
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new ConfigError(`BASE_URL must be an absolute URL, got "${raw}"`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ConfigError(`BASE_URL must be http or https, got "${raw}"`);
-  }
-  if (url.search || url.hash || url.username) {
-    throw new ConfigError(`BASE_URL must not carry a query, fragment or credentials, got "${raw}"`);
-  }
+function directFields(settings: EnvSettings): DirectFields {
+  const entries = Object.keys(directSettings.properties).map((name) => {
+    const value: unknown = settings[name as keyof DirectSettings];
+    return [camelCase(name), Array.isArray(value) ? Object.freeze(value) : value];
+  });
+  return Object.fromEntries(entries) as DirectFields;
+}
+
+function baseUrl(settings: EnvSettings): URL {
+  const url = new URL(settings.BASE_URL ?? `http://localhost:${settings.PORT}`);
   // Short URLs are BASE_URL + "/" + code: keep any path prefix, never a trailing slash.
   url.pathname = url.pathname.replace(/\/+$/, '');
   return url;
 }
 
-function databaseUrl(env: Env): string {
-  const raw = env.DATABASE_URL?.trim() || 'sqlite:./data/snip.db';
-  if (/^sqlite:.+/.test(raw) || /^postgres(ql)?:\/\//.test(raw)) return raw;
-  throw new ConfigError(`DATABASE_URL must be sqlite:<path> or postgres://…, got "${raw}"`);
-}
-
-function redisUrl(env: Env): string | undefined {
-  const raw = env.REDIS_URL?.trim();
-  if (!raw) return undefined;
-  if (!/^rediss?:\/\//.test(raw))
-    throw new ConfigError(`REDIS_URL must be redis://… or rediss://…, got "${raw}"`);
-  return raw;
-}
-
-function timeZone(env: Env): string {
-  const raw = env.TIMESTAMP_TZ?.trim() || 'UTC';
-  try {
-    formatTimestamp(new Date(0), raw);
-  } catch {
-    throw new ConfigError(`TIMESTAMP_TZ must be an IANA time zone, got "${raw}"`);
-  }
-  return raw;
-}
-
-function trustProxy(env: Env): false | number {
-  const raw = env.TRUST_PROXY?.trim().toLowerCase();
-  if (raw === undefined || raw === '' || raw === 'false' || raw === '0') return false;
-  if (/^\d+$/.test(raw) && Number(raw) <= 10) return Number(raw);
-  throw new ConfigError(`TRUST_PROXY must be false or a hop count from 1 to 10, got "${raw}"`);
-}
-
-function planName(env: Env): string {
-  const raw = env.SIGNUP_PLAN?.trim() || 'free';
-  if (!PLAN_NAME_PATTERN.test(raw)) {
-    throw new ConfigError(`SIGNUP_PLAN must be a plan name (a-z, 0-9, "-", "_"), got "${raw}"`);
-  }
-  return raw;
-}
-
-/** TRACKING_EXCLUDE: comma-separated CIDRs (a bare address is its own /32 or /128). */
-function cidrs(env: Env, name: string): Cidr[] {
-  const raw = env[name]?.trim();
-  if (!raw) return [];
-  return raw
-    .split(',')
-    .map((part) => part.trim())
-    .filter(Boolean)
-    .map((part) => {
-      const cidr = parseCidr(part);
-      if (cidr) return cidr;
-      throw new ConfigError(
-        `${name} must be a comma-separated list of CIDRs (1.2.3.0/24, 2001:db8::/32), got "${part}"`,
-      );
-    });
-}
-
-function mail(env: Env): Config['mail'] {
-  const url = env.SMTP_URL?.trim();
-  const from = env.MAIL_FROM?.trim();
+function mail({ SMTP_URL: url, MAIL_FROM: from }: EnvSettings): Config['mail'] {
   if (!url && !from) return undefined;
-  if (!url || !/^smtps?:\/\/[^/?#]+/.test(url)) {
-    throw new ConfigError('SMTP_URL must be smtp://host[:port] or smtps://… when MAIL_FROM is set');
-  }
-  if (!from || !/^[^\s@<>]+@[^\s@<>]+$|^[^<>\r\n]*<[^\s@<>]+@[^\s@<>]+>$/.test(from)) {
-    throw new ConfigError(
-      'MAIL_FROM must be an address (snip@example.com or Snip <snip@example.com>) when SMTP_URL is set',
-    );
-  }
+  if (!url) throw new ConfigError('SMTP_URL must be set when MAIL_FROM is set');
+  if (!from) throw new ConfigError('MAIL_FROM must be set when SMTP_URL is set');
   return { url, from };
 }
 
-function emailVerification(env: Env, withMail: boolean): Config['emailVerification'] {
-  const mode = oneOf(env, 'EMAIL_VERIFICATION', ['required', 'off'], withMail ? 'required' : 'off');
+function emailVerification(settings: EnvSettings, withMail: boolean): Config['emailVerification'] {
+  const mode = settings.EMAIL_VERIFICATION ?? (withMail ? 'required' : 'off');
   if (mode === 'required' && !withMail) {
     throw new ConfigError('EMAIL_VERIFICATION=required needs mail: set SMTP_URL and MAIL_FROM');
   }
   return mode;
 }
 
-function oidc(env: Env): Config['oidc'] {
-  const issuer = env.OIDC_ISSUER?.trim();
-  const clientId = env.OIDC_CLIENT_ID?.trim();
-  const clientSecret = env.OIDC_CLIENT_SECRET?.trim();
+function oidc(settings: EnvSettings): Config['oidc'] {
+  const { OIDC_ISSUER: issuer, OIDC_CLIENT_ID: clientId, OIDC_CLIENT_SECRET: clientSecret } = settings;
   if (!issuer && !clientId && !clientSecret) return undefined;
   if (!issuer || !clientId || !clientSecret) {
     throw new ConfigError(
       'OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET are set together, or none of them',
     );
   }
-  if (!/^https?:\/\/[^/?#]+/.test(issuer))
-    throw new ConfigError(`OIDC_ISSUER must be an http(s) URL, got "${issuer}"`);
-  return { issuer, clientId, clientSecret, name: env.OIDC_NAME?.trim() || 'your identity provider' };
+  return { issuer, clientId, clientSecret, name: settings.OIDC_NAME };
+}
+
+function billing(settings: EnvSettings): BillingSettings {
+  const {
+    UPGRADE_URL: upgradeUrl,
+    STRIPE_SECRET_KEY: secretKey,
+    STRIPE_WEBHOOK_SECRET: webhookSecret,
+  } = settings;
+  if (!secretKey && !webhookSecret) return { upgradeUrl, stripe: undefined };
+  if (!secretKey || !webhookSecret)
+    throw new ConfigError('STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET are set together');
+  return { upgradeUrl, stripe: { secretKey, webhookSecret, apiBase: new URL(settings.STRIPE_API_BASE) } };
 }
 
 export function loadConfig(env: Env): Config {
-  const port = integer(env, 'PORT', 8080, 0, 65535);
-  const social = env.SOCIAL_DOMAINS?.trim();
-  const demoApiKey = env.DEMO_API_KEY?.trim() || 'demo';
-  const mailSettings = mail(env);
+  const settings = readEnv(envSchema, env, FORMATS);
+  const mailSettings = mail(settings);
   return Object.freeze({
-    port,
-    host: env.HOST?.trim() || '127.0.0.1',
-    baseUrl: baseUrl(env, port),
-    databaseUrl: databaseUrl(env),
+    ...directFields(settings),
+    baseUrl: baseUrl(settings),
     storeIsDefault: !env.DATABASE_URL?.trim(),
-    redisUrl: redisUrl(env),
-    redisPrefix: env.REDIS_PREFIX?.trim() || 'snip:',
-    demoApiKey,
-    allowPrivateTargets: boolean(env, 'ALLOW_PRIVATE_TARGETS', false),
-    redirectStatus: Number(oneOf(env, 'REDIRECT_STATUS', ['301', '302', '307', '308'], '302')) as
-      | 301
-      | 302
-      | 307
-      | 308,
-    httpStatusMode: oneOf(env, 'HTTP_STATUS_MODE', ['rest', 'always-200'], 'rest'),
-    timestampTz: timeZone(env),
-    signup: oneOf(env, 'SIGNUP', ['open', 'invite', 'closed'], 'open'),
-    signupBlockDisposable: boolean(env, 'SIGNUP_BLOCK_DISPOSABLE', true),
-    socialDomains: Object.freeze(
-      social
-        ? social
-            .split(',')
-            .map((d) => d.trim())
-            .filter(Boolean)
-        : [...DEFAULT_SOCIAL_DOMAINS],
-    ),
-    trustProxy: trustProxy(env),
-    failedKeyLimit: integer(env, 'FAILED_KEY_LIMIT', 30, 1, 1_000_000),
-    failedKeyWindowSeconds: integer(env, 'FAILED_KEY_WINDOW_SECONDS', 600, 1, 86_400),
-    demoRateLimit: integer(env, 'DEMO_RATE_LIMIT', 30, 1, 1_000_000),
-    demoRateWindowSeconds: integer(env, 'DEMO_RATE_WINDOW_SECONDS', 60, 1, 86_400),
-    sseHeartbeatSeconds: integer(env, 'SSE_HEARTBEAT_SECONDS', 15, 1, 3600),
-    sseMaxSeconds: integer(env, 'SSE_MAX_SECONDS', 600, 1, 86_400),
-    notFoundLimit: integer(env, 'NOT_FOUND_LIMIT', 60, 1, 1_000_000),
-    linkCacheSize: integer(env, 'LINK_CACHE_SIZE', 100_000, 1, 10_000_000),
-    linkCacheTtlSeconds: integer(env, 'LINK_CACHE_TTL_SECONDS', 30, 1, 86_400),
-    storeTimeoutMs: integer(env, 'STORE_TIMEOUT_MS', 2000, 50, 60_000),
-    maxConnections: integer(env, 'MAX_CONNECTIONS', 10_000, 1, 1_000_000),
-    clickFlushMs: integer(env, 'CLICK_FLUSH_MS', 1000, 10, 60_000),
-    signupPlan: planName(env),
-    sessionTtlHours: integer(env, 'SESSION_TTL_HOURS', 168, 1, 8760),
-    signinAccountLimit: integer(env, 'SIGNIN_ACCOUNT_LIMIT', 10, 1, 1_000_000),
-    signinAddressLimit: integer(env, 'SIGNIN_ADDRESS_LIMIT', 30, 1, 1_000_000),
-    signinWindowSeconds: integer(env, 'SIGNIN_WINDOW_SECONDS', 900, 1, 86_400),
-    tracking: oneOf(env, 'TRACKING', ['full', 'minimal', 'off'], 'full'),
-    honorDnt: boolean(env, 'HONOR_DNT', true),
-    trackingExclude: Object.freeze(cidrs(env, 'TRACKING_EXCLUDE')),
-    analyticsRetentionDays: integer(env, 'ANALYTICS_RETENTION_DAYS', 90, 1, 3650),
+    // 0 hops is no proxy: the same as false to everything that asks.
+    trustProxy: settings.TRUST_PROXY || false,
+    trackingExclude: Object.freeze(settings.TRACKING_EXCLUDE.flatMap((text) => parseCidr(text) ?? [])),
     mail: mailSettings,
-    emailVerification: emailVerification(env, mailSettings !== undefined),
-    oidc: oidc(env),
-    abuse: abuse(env),
-    webhooks: webhooks(env),
-    billing: billing(env),
-    logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
+    emailVerification: emailVerification(settings, mailSettings !== undefined),
+    oidc: oidc(settings),
+    abuse: {
+      blocklistUrls: Object.freeze(settings.BLOCKLIST_URLS),
+      blocklistRefreshHours: settings.BLOCKLIST_REFRESH_HOURS,
+      reportEmail: settings.REPORT_EMAIL,
+    },
+    webhooks: {
+      retryBaseMs: settings.WEBHOOK_RETRY_BASE_MS,
+      outboxMax: settings.WEBHOOK_OUTBOX_MAX,
+      amqpUrl: settings.EVENTS_AMQP_URL,
+    },
+    billing: billing(settings),
   });
 }
