@@ -14,6 +14,7 @@ import type { Store } from '../src/core/ports/store.ts';
 import type { Visitors } from '../src/core/ports/visitors.ts';
 import { groupOperations } from '../src/features/groups/cli/group-commands.ts';
 import { accountOperations } from '../src/features/workspaces/cli/account-operations.ts';
+import { copyMigratedDatabase } from './fixtures/template-db.ts';
 
 /** What the operator can do (`snip account …`, `snip group …`), for seeding a store. */
 export function operations(store: Store) {
@@ -83,11 +84,10 @@ async function noNames(): Promise<never> {
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dir = await mkdtemp(join(tmpdir(), 'snip-test-'));
-  const config = loadConfig({
-    BASE_URL: 'https://sn.ip',
-    DATABASE_URL: `sqlite:${join(dir, 'snip.db')}`,
-    ...options.env,
-  });
+  const file = join(dir, 'snip.db');
+  const config = loadConfig({ BASE_URL: 'https://sn.ip', DATABASE_URL: `sqlite:${file}`, ...options.env });
+  // A copy of a migrated file (template-db.ts), unless the test names a database of its own.
+  if (config.databaseUrl === `sqlite:${file}`) await copyMigratedDatabase(file);
   const store = await openStore(config.databaseUrl, { prepare: true });
   const ops = operations(store);
   await ops.savePlan('tester', {

@@ -5,6 +5,7 @@ import formats from 'ajv-formats';
 const addFormats = formats as unknown as typeof formats.default;
 
 import type { FastifyInstance } from 'fastify';
+import { compiledOnce } from './shared-compilers.ts';
 
 /**
  * Validation of a JSON API's requests: the body as strictly as everywhere (no coercion, no removal),
@@ -12,22 +13,16 @@ import type { FastifyInstance } from 'fastify';
  * "true" the boolean), as a client writing `?limit=50` means it.
  */
 export function validateJsonApi(app: FastifyInstance): void {
-  const strict = new Ajv({
-    coerceTypes: false,
-    removeAdditional: false,
-    useDefaults: true,
-    allErrors: false,
+  app.setValidatorCompiler(({ schema, httpPart }) => {
+    const read = httpPart === 'querystring' || httpPart === 'params' ? 'coercing' : 'strict';
+    return compiledOnce(`api-${read}`, schema, () => validators[read].compile(schema));
   });
-  const coercing = new Ajv({
-    coerceTypes: true,
-    removeAdditional: false,
-    useDefaults: true,
-    allErrors: false,
-  });
-  for (const ajv of [strict, coercing]) {
-    addFormats(ajv);
-  }
-  app.setValidatorCompiler(({ schema, httpPart }) =>
-    httpPart === 'querystring' || httpPart === 'params' ? coercing.compile(schema) : strict.compile(schema),
-  );
 }
+
+const options = { removeAdditional: false, useDefaults: true, allErrors: false } as const;
+
+/** One pair for the process: compiled validators are shared by content (shared-compilers.ts). */
+const validators = {
+  strict: addFormats(new Ajv({ ...options, coerceTypes: false })),
+  coercing: addFormats(new Ajv({ ...options, coerceTypes: true })),
+};

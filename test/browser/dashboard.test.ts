@@ -20,9 +20,17 @@ const PASSWORD = 'correct horse battery';
 const BROWSER_UA =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
 
+/** One Chromium for the file; each suite and case opens contexts of its own in it. */
+let browser: Browser;
+before(async () => {
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+});
+
 describe('the dashboard and account pages in Chromium', () => {
   let t: TestApp;
-  let browser: Browser;
   let context: BrowserContext;
   let page: Page;
   let trouble: string[];
@@ -41,7 +49,6 @@ describe('the dashboard and account pages in Chromium', () => {
     t = await startTestApp({ inspector, env: { BASE_URL: 'http://snip.test', SIGNUP_PLAN: 'tester' } });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-    browser = await launchBrowser();
     context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
     page = await context.newPage();
@@ -49,7 +56,7 @@ describe('the dashboard and account pages in Chromium', () => {
   });
 
   after(async () => {
-    await browser?.close();
+    await context?.close();
     await t.close();
   });
 
@@ -291,7 +298,6 @@ describe('the dashboard and account pages in Chromium', () => {
 
 describe('the list of links in Chromium, at 1280 and 390 px', () => {
   let t: TestApp;
-  let browser: Browser;
   let base: string;
   let slug = '';
   let workspaceId = 0;
@@ -310,13 +316,11 @@ describe('the list of links in Chromium, at 1280 and 390 px', () => {
     await t.ops.createAccount('free@example.com', 'free', PASSWORD);
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-    browser = await launchBrowser();
     owner = await signInCookies(browser, base, 'maker@example.com', PASSWORD);
     free = await signInCookies(browser, base, 'free@example.com', PASSWORD);
   });
 
   after(async () => {
-    await browser?.close();
     await t?.close();
   });
 

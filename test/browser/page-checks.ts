@@ -53,17 +53,22 @@ function findOverlaps(page: Page, exempt: string | undefined): Promise<string[]>
     const selector =
       'a, button, input, select, textarea, summary, img, svg, h1, h2, h3, p, li, th, td, code, dt, dd, meter, figcaption, label';
     // Inside a clipped box (the visually hidden table head on a phone) or a closed menu, nothing shows.
-    const clipped = (element: Element) => {
-      for (let box = element.parentElement; box; box = box.parentElement) {
+    // Each box is judged once however many elements it holds (a long page nests thousands).
+    const clips = new Map<Element, boolean>();
+    const clipped = (element: Element): boolean => {
+      const box = element.parentElement;
+      if (!box) return false;
+      let known = clips.get(box);
+      if (known === undefined) {
         const rect = box.getBoundingClientRect();
         const style = getComputedStyle(box);
-        if (
-          (rect.width <= 1 || rect.height <= 1) &&
-          (style.overflow !== 'visible' || style.clipPath !== 'none')
-        )
-          return true;
+        known =
+          ((rect.width <= 1 || rect.height <= 1) &&
+            (style.overflow !== 'visible' || style.clipPath !== 'none')) ||
+          clipped(box);
+        clips.set(box, known);
       }
-      return false;
+      return known;
     };
     const inClosedMenu = (element: Element) => {
       const details = element.closest('details');
@@ -83,8 +88,16 @@ function findOverlaps(page: Page, exempt: string | undefined): Promise<string[]>
     const name = (element: Element) =>
       `${element.tagName.toLowerCase()}${element.id ? `#${element.id}` : ''}${element.className && typeof element.className === 'string' ? `.${element.className.split(' ')[0]}` : ''} "${(element.textContent ?? '').trim().slice(0, 30)}"`;
     const found: string[] = [];
-    for (let i = 0; i < visible.length; i++) {
-      for (let j = i + 1; j < visible.length; j++) {
+    // Swept from the top: an element is compared only with those that start before it ends, so a
+    // page of thousands of elements costs about as many comparisons as elements, not their square.
+    const tops = rects.map((list) => Math.min(...list.map((r) => r.top)));
+    const bottoms = rects.map((list) => Math.max(...list.map((r) => r.bottom)));
+    const order = visible.map((_, i) => i).sort((i, j) => (tops[i] ?? 0) - (tops[j] ?? 0));
+    for (let x = 0; x < order.length; x++) {
+      const i = order[x] as number;
+      for (let y = x + 1; y < order.length; y++) {
+        const j = order[y] as number;
+        if ((tops[j] ?? 0) >= (bottoms[i] ?? 0) - 2) break;
         const [a, b] = [visible[i] as HTMLElement, visible[j] as HTMLElement];
         if (a.contains(b) || b.contains(a)) continue;
         const hit = (rects[i] ?? []).some((r) =>
