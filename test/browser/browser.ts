@@ -42,8 +42,15 @@ export function watchForTrouble(page: Page): string[] {
 /** A screenshot keeps at most this much of a page's height: the API reference is tens of thousands of px. */
 const MAX_SHOT_HEIGHT = 6000;
 
+/**
+ * Screenshots are drawn when SNIP_SCREENSHOTS=1 asks for them (to look at every page), and for a
+ * page that fails its checks: drawing a page whole in software is most of a browser test's CPU.
+ */
+const SCREENSHOTS = process.env.SNIP_SCREENSHOTS === '1';
+
 /** The page from its top, as far down as MAX_SHOT_HEIGHT: an artifact to look at, bounded in cost on a busy machine. */
-export async function screenshot(page: Page, name: string): Promise<void> {
+export async function screenshot(page: Page, name: string, failing = false): Promise<void> {
+  if (!SCREENSHOTS && !failing) return;
   await mkdir(ARTIFACTS, { recursive: true });
   const { width, height } = await page.evaluate(() => ({
     width: document.documentElement.clientWidth,

@@ -7,7 +7,8 @@ import { screenshot } from './browser.ts';
  * The checks every page of Snip passes in a real Chromium, at 1280 px and at 390 px wide, in the
  * light and the dark scheme: no horizontal overflow, no element drawn over another, no serious or
  * critical accessibility violation (axe-core), and the layout findings below (short codes whole,
- * menus inside the screen, no blank space, no emoji flags). Screenshots go to test/browser/artifacts/.
+ * menus inside the screen, no blank space, no emoji flags). Screenshots of a failing page (of every
+ * page with SNIP_SCREENSHOTS=1) go to test/browser/artifacts/.
  */
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -235,13 +236,15 @@ export async function checkPage(
         await page.emulateMedia({ colorScheme });
         await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)));
       }
-      report[`${width} ${colorScheme}`] = {
+      const where = `${width} ${colorScheme}`;
+      report[where] = {
         overflow: await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
         overlaps: await findOverlaps(page, options.overlapsByDesign),
         violations: await axeViolations(page, colorScheme === 'dark' ? COLOUR_RULES : undefined),
         layout: await layoutFindings(page),
       };
-      await screenshot(page, `${name}-${width}${colorScheme === 'dark' ? '-dark' : ''}`);
+      const failing = problems({ [where]: report[where] }).length > 0;
+      await screenshot(page, `${name}-${width}${colorScheme === 'dark' ? '-dark' : ''}`, failing);
     }
     await context.close();
   }
