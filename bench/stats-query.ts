@@ -380,9 +380,9 @@ async function pgRun(
         seed.events,
       );
       await copy('link_daily_clicks', 'link_id, day, clicks, bot_hits, visitors', seed.linkDays);
-      await copy('workspace_daily_clicks', 'account_id, day, clicks, bot_hits, visitors', seed.workspaceDays);
+      await copy('workspace_daily_clicks', 'workspace_id, day, clicks, bot_hits, visitors', seed.workspaceDays);
       await copy('link_daily_stats', 'link_id, day, dimension, value, clicks', seed.linkStats);
-      await copy('workspace_daily_stats', 'account_id, day, dimension, value, clicks', seed.workspaceStats);
+      await copy('workspace_daily_stats', 'workspace_id, day, dimension, value, clicks', seed.workspaceStats);
       for (const row of seed.linkDays) {
         const total = totals.get(row[0]) ?? [0, 0, 0];
         totals.set(row[0], [total[0] + row[2], total[1] + row[3], total[2] + row[4]]);
