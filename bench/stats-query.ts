@@ -380,7 +380,11 @@ async function pgRun(
         seed.events,
       );
       await copy('link_daily_clicks', 'link_id, day, clicks, bot_hits, visitors', seed.linkDays);
-      await copy('workspace_daily_clicks', 'workspace_id, day, clicks, bot_hits, visitors', seed.workspaceDays);
+      await copy(
+        'workspace_daily_clicks',
+        'workspace_id, day, clicks, bot_hits, visitors',
+        seed.workspaceDays,
+      );
       await copy('link_daily_stats', 'link_id, day, dimension, value, clicks', seed.linkStats);
       await copy('workspace_daily_stats', 'workspace_id, day, dimension, value, clicks', seed.workspaceStats);
       for (const row of seed.linkDays) {
