@@ -12,8 +12,11 @@ import { type Config, ConfigError, loadConfig } from './config.ts';
  * 25 s, inside the 30 s most orchestrators wait before they kill.
  */
 const SHUTDOWN_DEADLINE_MS = 25_000;
+/** How long a server that could not listen may take to close what it opened before it exits anyway. */
+const FAILED_START_DEADLINE_MS = 3_000;
 
-async function serve(config: Config): Promise<void> {
+/** Serves until a signal stops it (0); 1 when it cannot listen, after closing all it opened. */
+async function serve(config: Config): Promise<number> {
   const [{ openStore }, { openCountryLookup }, { buildApp }] = await Promise.all([
     import('./adapters/open-store.ts'),
     import('./adapters/geo/country.ts'),
@@ -62,7 +65,17 @@ async function serve(config: Config): Promise<void> {
   };
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
-  await app.listen({ port: config.port, host: config.host });
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    // A process without a listener must not live on beside the real server: holding the store,
+    // running the schedulers and delivering webhooks. Everything opened is closed, then it exits.
+    app.log.error({ err: error }, 'the server cannot listen; stopping');
+    setTimeout(() => process.exit(1), FAILED_START_DEADLINE_MS).unref();
+    await stop('listen failed');
+    return 1;
+  }
+  return 0;
 }
 
 export async function main(argv: readonly string[]): Promise<number> {
@@ -79,8 +92,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   const [command = 'serve'] = argv;
   // `snip serve --help` prints its usage (cli.ts) rather than starting the server.
   if (command === 'serve' && !argv.includes('--help') && !argv.includes('-h')) {
-    await serve(config);
-    return 0;
+    return serve(config);
   }
   const { runCli } = await import('./cli.ts');
   return runCli(argv, config, { out: process.stdout, err: process.stderr });
