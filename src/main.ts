@@ -22,6 +22,8 @@ async function serve(config: Config): Promise<number> {
     import('./adapters/geo/country.ts'),
     import('./app.ts'),
   ]);
+  const release = await servingLock(config.databaseUrl);
+  if (release === undefined) return 1;
   const store = await openStore(config.databaseUrl, { prepare: true, timeoutMs: config.storeTimeoutMs });
   // Loaded only with REDIS_URL: a single instance carries no Redis client code.
   const shared = config.redisUrl
@@ -59,6 +61,7 @@ async function serve(config: Config): Promise<number> {
       await shared?.close();
       await store.close();
       countries.close?.();
+      release();
     } finally {
       clearTimeout(force);
     }
@@ -76,6 +79,19 @@ async function serve(config: Config): Promise<number> {
     return 1;
   }
   return 0;
+}
+
+/** The embedded store's one-server lock (adapters/sqlite/serve-lock.ts); undefined when another server holds it. */
+async function servingLock(databaseUrl: string): Promise<(() => void) | undefined> {
+  if (!databaseUrl.startsWith('sqlite:')) return () => {};
+  const { holdServeLock, ServedElsewhere } = await import('./adapters/sqlite/serve-lock.ts');
+  try {
+    return holdServeLock(databaseUrl.slice('sqlite:'.length));
+  } catch (error) {
+    if (!(error instanceof ServedElsewhere)) throw error;
+    process.stderr.write(`snip: ${error.message}\n`);
+    return undefined;
+  }
 }
 
 export async function main(argv: readonly string[]): Promise<number> {
