@@ -2,7 +2,7 @@
 import type { Store } from '../../core/ports/store.ts';
 import { billingStore } from '../sql/billing-scripts.ts';
 import { blocklistStore } from '../sql/blocklist-store.ts';
-import { clickStore, rerunWhenRolledBack } from '../sql/click-scripts.ts';
+import { clickStore } from '../sql/click-scripts.ts';
 import { deletionStore } from '../sql/deletion-scripts.ts';
 import { domainStore } from '../sql/domain-scripts.ts';
 import { groupStore } from '../sql/group-scripts.ts';
@@ -19,7 +19,7 @@ import { postgresBulkLinks } from './bulk-links.ts';
 import { openPool, type PoolOptions, transaction } from './client.ts';
 import { migratePostgres } from './migrate.ts';
 import { postgresScripts, runIn } from './run-script.ts';
-import { writeClicks } from './write-clicks.ts';
+import { rerunWhenRolledBack, writeClicks } from './write-clicks.ts';
 
 /** Seconds close() lets running queries finish before the connections are cut. */
 const CLOSE_TIMEOUT_S = 5;
@@ -30,33 +30,34 @@ const CLOSE_TIMEOUT_S = 5;
  */
 export function openPostgresStore(url: string, options: PoolOptions = {}): Store {
   const db = openPool(url, options);
+  const scripts = postgresScripts(db);
   return {
-    ...planStore(postgresScripts(db)),
-    ...peopleStore(postgresScripts(db)),
-    ...domainStore(postgresScripts(db)),
-    ...moderationStore(postgresScripts(db), ' COLLATE "C"'),
-    ...blocklistStore(postgresScripts(db)),
-    ...deletionStore(postgresScripts(db)),
-    ...reportStore(postgresScripts(db)),
-    ...auditStore(postgresScripts(db)),
-    ...webhookStore(postgresScripts(db), true),
-    ...tagStore(postgresScripts(db)),
-    ...billingStore(postgresScripts(db)),
-    ...keyStore(postgresScripts(db)),
-    ...groupStore(postgresScripts(db)),
-    ...linkStore(postgresScripts(db), {
+    ...planStore(scripts),
+    ...peopleStore(scripts),
+    ...domainStore(scripts),
+    ...moderationStore(scripts, ' COLLATE "C"'),
+    ...blocklistStore(scripts),
+    ...deletionStore(scripts),
+    ...reportStore(scripts),
+    ...auditStore(scripts),
+    ...webhookStore(scripts, true),
+    ...tagStore(scripts),
+    ...billingStore(scripts),
+    ...keyStore(scripts),
+    ...groupStore(scripts),
+    ...linkStore(scripts, {
       create: (script, keep) => transaction(db, (tx) => runIn(tx, script), keep),
       // One statement on the redirect's path: no transaction around it.
-      visit: (script) => postgresScripts(db).read(script),
+      visit: (script) => scripts.read(script),
     }),
     ...postgresBulkLinks(db),
     ...clickStore(
-      postgresScripts(db),
+      scripts,
       rerunWhenRolledBack((batch) => writeClicks(db, batch)),
     ),
-    ...statsStore(scriptedStats(postgresScripts(db))),
-    ...sessionStore(postgresScripts(db)),
-    ...secretStore(postgresScripts(db)),
+    ...statsStore(scriptedStats(scripts)),
+    ...sessionStore(scripts),
+    ...secretStore(scripts),
     migrate: () => migratePostgres(db),
     async ping() {
       await db.unsafe('SELECT 1');

@@ -85,3 +85,33 @@ export function writeClicks(db: Db, batch: CheckedBatch): Promise<void> {
     if (batch.notices) await runIn(tx, writeOutboxEvents(batch.notices.events, batch.notices.stream));
   });
 }
+
+/** deadlock_detected, serialization_failure: the transaction was rolled back whole, so it can run again. */
+const RETRYABLE = new Set(['40P01', '40001']);
+const FLUSH_ATTEMPTS = 8;
+
+/** A short random wait before running a rolled-back flush again, longer each time, so the two part ways. */
+const backOff = (attempt: number) =>
+  new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
+
+/**
+ * A PostgreSQL flush, run again when rolled back: two instances flushing overlapping links can
+ * deadlock on row locks (the join decides the order rows are locked in); PostgreSQL then aborts
+ * one, which is simply run again. SQLite's single writer thread never meets this.
+ */
+export function rerunWhenRolledBack(
+  flush: (batch: CheckedBatch) => Promise<void>,
+): (batch: CheckedBatch) => Promise<void> {
+  return async (batch) => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await flush(batch);
+        return;
+      } catch (error) {
+        const code = (error as { code?: unknown }).code;
+        if (attempt >= FLUSH_ATTEMPTS || typeof code !== 'string' || !RETRYABLE.has(code)) throw error;
+        await backOff(attempt);
+      }
+    }
+  };
+}

@@ -40,22 +40,25 @@ export function openSqliteStore(path: string, options: { threads?: boolean } = {
     : inPlaceClickWriter(conn);
   const writes = writeQueue(conn);
   const readers = threads ? threadReaders(path) : inPlaceReaders(conn);
+  const direct = sqliteScripts(conn);
+  // Work done often beside the redirect (the outbox, tags, keys, billing) waits its turn to write.
+  const queued = queuedScripts(conn, writes);
   return {
-    ...planStore(sqliteScripts(conn)),
-    ...peopleStore(sqliteScripts(conn)),
-    ...domainStore(sqliteScripts(conn)),
-    ...moderationStore(sqliteScripts(conn), ''),
-    ...blocklistStore(sqliteScripts(conn)),
-    ...deletionStore(sqliteScripts(conn)),
-    ...reportStore(sqliteScripts(conn)),
-    ...auditStore(sqliteScripts(conn)),
-    ...webhookStore(queuedScripts(conn, writes), false),
-    ...tagStore(queuedScripts(conn, writes)),
-    ...billingStore(queuedScripts(conn, writes)),
-    ...keyStore(queuedScripts(conn, writes)),
-    ...groupStore(sqliteScripts(conn)),
+    ...planStore(direct),
+    ...peopleStore(direct),
+    ...domainStore(direct),
+    ...moderationStore(direct, ''),
+    ...blocklistStore(direct),
+    ...deletionStore(direct),
+    ...reportStore(direct),
+    ...auditStore(direct),
+    ...webhookStore(queued, false),
+    ...tagStore(queued),
+    ...billingStore(queued),
+    ...keyStore(queued),
+    ...groupStore(direct),
     ...linkStore(
-      sqliteScripts(conn),
+      direct,
       {
         // Requests wait on these: queued, creates made at once share a commit, each in its savepoint.
         create: (script, keep) => writes.write(() => runNow(conn, script), keep),
@@ -66,10 +69,10 @@ export function openSqliteStore(path: string, options: { threads?: boolean } = {
     ...sqliteBulkLinks(conn),
     // The redirect's cold path, answered at once: one cached statement, no script.
     findLinkByCodeNow: (domainId, code) => mapRow(conn.stmt(FIND_LINK_BY_CODE).get(domainId, code), toLink),
-    ...clickStore(sqliteScripts(conn), (batch) => clickWriter.write(batch)),
+    ...clickStore(direct, (batch) => clickWriter.write(batch)),
     ...statsStore({ stats: readers.stats, purge: (beforeMs) => clickWriter.purge(beforeMs) }),
-    ...sessionStore(sqliteScripts(conn)),
-    ...secretStore(sqliteScripts(conn)),
+    ...sessionStore(direct),
+    ...secretStore(direct),
     migrate: () => migrateSqlite(conn),
     async ping() {
       conn.stmt('SELECT 1').get();
