@@ -13,7 +13,13 @@ import { type Kernel, type KernelDeps, openKernel } from './kernel/kernel.ts';
 import { assetRoutes, WEB_ASSETS } from './web/assets.ts';
 
 /** What the process (or a test) gives the server. */
-export type AppDeps = KernelDeps;
+export interface AppDeps extends KernelDeps {
+  /**
+   * When the background work (the webhook dispatcher, schedulers, polls) begins: once built (tests
+   * that inject), or once the server listens — a process that cannot listen never starts it.
+   */
+  background?: 'when-built' | 'when-listening';
+}
 
 type Below = NonNullable<Awaited<ReturnType<NonNullable<FeatureHttp['belowRouter']>>>>;
 
@@ -87,7 +93,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     const files = Object.assign({}, WEB_ASSETS, ...surfaces.map(({ http }) => http.assets ?? {}));
     await app.register(assetRoutes, { files });
     for (const { http, ports } of surfaces) await http.routes?.(app, kernel, ports);
-    await kernel.start();
+    if (deps.background === 'when-listening') app.addHook('onListen', () => kernel.start());
+    else await kernel.start();
     return app;
   } catch (error) {
     await kernel.close();

@@ -39,6 +39,7 @@ async function serve(config: Config): Promise<number> {
     store,
     countries,
     ...shared?.ports,
+    background: 'when-listening',
     logger: {
       level: config.logLevel,
       redact: ['req.headers["x-api-key"]', 'req.headers.cookie', 'req.body.apikey', 'req.body.password'],

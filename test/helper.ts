@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { FastifyInstance, FastifyServerOptions, InjectOptions } from 'fastify';
 import type { Resolver } from '../src/adapters/inspect/types.ts';
 import { openStore } from '../src/adapters/open-store.ts';
-import { buildApp } from '../src/app.ts';
+import { type AppDeps, buildApp } from '../src/app.ts';
 import { type Config, loadConfig } from '../src/config.ts';
 import type { CountryLookup } from '../src/core/ports/geo.ts';
 import type { InspectOutcome, Inspector } from '../src/core/ports/inspector.ts';
@@ -68,6 +68,8 @@ export interface TestAppOptions {
   resolveTxt?: (name: string) => Promise<string[][]>;
   /** Name look-ups of webhook endpoints; none resolve by default (tests never query real DNS). */
   resolveWebhooks?: Resolver;
+  /** When the background work begins; at once by default, as tests inject without listening. */
+  background?: AppDeps['background'];
 }
 
 /** A resolver that finds no TXT record: unverified domains stay so, and no real DNS is asked. */
@@ -109,6 +111,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     visitors: options.visitors,
     resolveTxt: options.resolveTxt ?? noTxtRecords,
     resolveWebhooks: options.resolveWebhooks ?? noNames,
+    background: options.background,
   });
   return {
     app,

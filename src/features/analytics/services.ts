@@ -28,6 +28,7 @@ export async function analyticsServices(kernel: Kernel, ports: Pick<Ports, 'clic
     notices: async (events) =>
       (await bus.ask('clicks.flushing', events)).find((notices) => notices !== undefined),
   });
+  kernel.onStart(() => collection.sweep.start());
   // What is buffered is written before the store closes.
   kernel.onClose(async () => {
     collection.sweep.stop();

@@ -94,10 +94,7 @@ function webhookServices(options: WebhookServicesOptions) {
   const notices = clickEvents({ store, origins: options.origins, subscribers, gauge });
   const waking = soonWaker(wake);
   const sink = wakingSink(linkEventSink(options.origins, settings), waking.soon);
-  const purge = setInterval(() => {
-    store.purgeDeliveries(now() - DELIVERY_DAYS * DAY_MS).catch(options.onError('purging deliveries failed'));
-  }, PURGE_EVERY_MS);
-  purge.unref();
+  let purge: NodeJS.Timeout | undefined;
   return {
     /** Makes each link change's event in its transaction. */
     sink,
@@ -115,6 +112,12 @@ function webhookServices(options: WebhookServicesOptions) {
       await subscribers.refresh().catch(options.onError('reading who hears clicks failed'));
       started = true;
       dispatcher.start();
+      purge = setInterval(() => {
+        store
+          .purgeDeliveries(now() - DELIVERY_DAYS * DAY_MS)
+          .catch(options.onError('purging deliveries failed'));
+      }, PURGE_EVERY_MS);
+      purge.unref();
     },
     async stop(): Promise<void> {
       clearInterval(purge);
@@ -173,7 +176,7 @@ export async function webhooksOf(kernel: Kernel, ports: Pick<Ports, 'webhooks' |
     onError: (what) => kernel.log.error(what),
   });
   counted = webhookMetrics(kernel.metrics, events.gauge);
-  // The purge's timer runs from the start; the dispatcher only in a server.
+  // The dispatcher and the purge run only in a server, once it listens (app.ts).
   kernel.onClose(() => events.stop());
   kernel.onStart(() => events.start());
   return events;

@@ -27,15 +27,24 @@ export function retentionSweep(store: Pick<StatsStore, 'purgeEvents'>, options: 
       return 0;
     }
   };
-  let timer: NodeJS.Timeout = setTimeout(function again() {
-    void sweep();
-    timer = setTimeout(again, EVERY_MS);
-    timer.unref();
-  }, FIRST_AFTER_MS);
-  timer.unref();
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
   return {
     /** Sweeps now; how many events went. */
     sweep,
-    stop: () => clearTimeout(timer),
+    /** Sweeps hourly from a minute on; a server starts it once it listens. */
+    start() {
+      if (stopped || timer) return;
+      timer = setTimeout(function again() {
+        void sweep();
+        timer = setTimeout(again, EVERY_MS);
+        timer.unref();
+      }, FIRST_AFTER_MS);
+      timer.unref();
+    },
+    stop() {
+      stopped = true;
+      clearTimeout(timer);
+    },
   };
 }
