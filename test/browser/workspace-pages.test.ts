@@ -9,6 +9,7 @@ import { apiAccess } from '../../src/features/workspaces/api-access.ts';
 import { workspaceAdmin } from '../../src/features/workspaces/index.ts';
 import { membersService } from '../../src/features/workspaces/members.ts';
 import { PageClient } from '../fixtures/page-client.ts';
+import { type SmtpInbox, startSmtpInbox } from '../fixtures/smtp-inbox.ts';
 import { FakeInspector, startTestApp, type TestApp } from '../helper.ts';
 import { launchBrowser, watchForTrouble } from './browser.ts';
 import { checkPage, DESKTOP, PHONE, problems, signInCookies } from './page-checks.ts';
@@ -177,5 +178,41 @@ describe('the workspace pages in Chromium, at 1280 and 390 px, light and dark', 
       assert.deepEqual(trouble, []);
       await context.close();
     }
+  });
+});
+
+describe('the answer to a sign-up with mail in Chromium, at 1280 and 390 px, light and dark', () => {
+  let inbox: SmtpInbox;
+  let t: TestApp;
+  let browser: Browser;
+  let base: string;
+
+  before(async () => {
+    inbox = await startSmtpInbox();
+    t = await startTestApp({
+      inspector: new FakeInspector(),
+      env: { BASE_URL: 'http://snip.test', SMTP_URL: inbox.url, MAIL_FROM: 'Snip <snip@snip.test>' },
+    });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await t?.close();
+    await inbox?.close();
+  });
+
+  it('shows signup-mailed without overflow, overlaps or serious accessibility violations', async () => {
+    let n = 0;
+    const report = await checkPage(browser, `${base}/signup`, 'signup-mailed', {
+      ready: async (page) => {
+        await page.fill('input[name=email]', `someone.with.a.rather.long.address.${++n}@example.com`);
+        await page.fill('input[name=password]', PASSWORD);
+        await page.click('button[type=submit]');
+        await page.waitForSelector('[data-state=signup-mailed]');
+      },
+    });
+    assert.deepEqual(problems(report), []);
   });
 });

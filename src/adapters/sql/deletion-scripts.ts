@@ -69,6 +69,12 @@ function* deleteUser(id: number, now: number): Script<DeleteResult> {
       Number(key.workspace_id),
     );
   }
+  // The invitations they made lose their maker's power with them (as on removal from a workspace).
+  yield q(
+    'UPDATE invitations SET revoked_at = ? WHERE invited_by = ? AND accepted_at IS NULL AND revoked_at IS NULL',
+    now,
+    id,
+  );
   yield q('DELETE FROM memberships WHERE user_id = ?', id);
   yield q('DELETE FROM sessions WHERE user_id = ?', id);
   yield q('DELETE FROM user_identities WHERE user_id = ?', id);

@@ -1,5 +1,5 @@
 /** Invitations and single-use user tokens, written once for both dialects (adapters/sql/script.ts). */
-import { ROLES, type Role } from '../../core/authorization.ts';
+import { mayAssign, ROLES, type Role } from '../../core/authorization.ts';
 import type { Invitation, NewInvitation, User } from '../../core/entities.ts';
 import type { AcceptInvitationResult, TokenPurpose } from '../../core/ports/store.ts';
 import { INVITATION_COLUMNS, toInvitation } from './people-rows.ts';
@@ -71,6 +71,19 @@ export function* acceptInvitation(
   if (invitation.email !== user.email) return { kind: 'wrong-email' };
   const { workspaceId, role } = invitation;
   yield lockWorkspace(workspaceId);
+  // Its maker's power is asked again now: an invitation left pending by a maker who has lost it
+  // since (an account deleted, or one made before removals revoked invitations) grants nothing.
+  if (invitation.invitedBy !== null) {
+    const inviter = yield* roleOf(workspaceId, invitation.invitedBy);
+    if (inviter === undefined || !mayAssign(inviter, role)) {
+      yield q(
+        `UPDATE invitations SET revoked_at = ? WHERE id = ? AND ${PENDING}`,
+        now.getTime(),
+        invitation.id,
+      );
+      return { kind: 'gone' };
+    }
+  }
   const taken = yield q(
     `UPDATE invitations SET accepted_at = ?, accepted_by = ? WHERE id = ? AND ${PENDING} RETURNING id`,
     now.getTime(),
@@ -132,5 +145,24 @@ export function* takeUserToken(
     purpose,
     now.getTime(),
   );
-  return rows[0]?.user_id as number | undefined;
+  const userId = rows[0]?.user_id as number | undefined;
+  // One link of a purpose used ends the others: an older reset link must not undo a newer reset.
+  if (userId !== undefined) yield* endUserTokens(userId, purpose, now.getTime());
+  return userId;
+}
+
+/** Ends every unused link of that purpose of the user. */
+export function* endUserTokens(userId: number, purpose: TokenPurpose, at: number): Script<void> {
+  yield q(
+    'UPDATE user_tokens SET used_at = ? WHERE user_id = ? AND purpose = ? AND used_at IS NULL',
+    at,
+    userId,
+    purpose,
+  );
+}
+
+/** A new password, and with it the end of every reset link still out for the old one. */
+export function* setPasswordHash(userId: number, passwordHash: string): Script<void> {
+  yield q('UPDATE users SET password_hash = ? WHERE id = ?', passwordHash, userId);
+  yield* endUserTokens(userId, 'reset', Date.now());
 }

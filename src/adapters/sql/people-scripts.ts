@@ -3,7 +3,7 @@
  * multi-statement change runs in one transaction; "never without an owner" is decided under the
  * workspace's lock, so two owners demoting each other at once cannot both succeed.
  */
-import type { Role } from '../../core/authorization.ts';
+import { mayAssign, ROLES, type Role } from '../../core/authorization.ts';
 import type { Account, Member, MembershipOf, User, Workspace } from '../../core/entities.ts';
 import type { CreateAccountResult, CreateWorkspaceResult, MemberChange } from '../../core/ports/store.ts';
 import { personalSlug } from '../../core/workspace-slug.ts';
@@ -184,6 +184,27 @@ function* guardLastOwner(
 const isChange = (value: MemberChange | Role): value is MemberChange =>
   value === 'not-found' || value === 'last-owner' || value === 'done';
 
+/**
+ * Revokes the pending invitations the member made in the workspace that their role now (none once
+ * removed) could not make: an invitation carries its maker's power only while they still hold it.
+ */
+export function* revokeInvitationsBeyond(
+  workspaceId: number,
+  userId: number,
+  now: Role | null,
+): Script<void> {
+  const beyond = ROLES.filter((role) => now === null || !mayAssign(now, role));
+  if (beyond.length === 0) return;
+  yield q(
+    `UPDATE invitations SET revoked_at = ? WHERE workspace_id = ? AND invited_by = ?
+      AND role IN (${beyond.map(() => '?').join(', ')}) AND accepted_at IS NULL AND revoked_at IS NULL`,
+    Date.now(),
+    workspaceId,
+    userId,
+    ...beyond,
+  );
+}
+
 export function* changeRole(workspaceId: number, userId: number, role: Role): Script<MemberChange> {
   const guard = yield* guardLastOwner(workspaceId, userId, role);
   if (isChange(guard)) return guard;
@@ -193,6 +214,7 @@ export function* changeRole(workspaceId: number, userId: number, role: Role): Sc
     workspaceId,
     userId,
   );
+  yield* revokeInvitationsBeyond(workspaceId, userId, role);
   return 'done';
 }
 
@@ -209,6 +231,7 @@ export function* removeMember(workspaceId: number, userId: number): Script<Membe
   if (revoked.length > 0) {
     yield q('UPDATE workspaces SET key_count = key_count - ? WHERE id = ?', revoked.length, workspaceId);
   }
+  yield* revokeInvitationsBeyond(workspaceId, userId, null);
   yield q(
     'UPDATE users SET last_workspace_id = NULL WHERE id = ? AND last_workspace_id = ?',
     userId,

@@ -28,8 +28,7 @@ export function peopleStore({ read, write }: ScriptRunner): PeopleStore {
     listAccounts: () => read(people.listAccounts()),
     findUserById: (id) => read(people.userOf('u.id', id)),
     findUserByEmail: (email) => read(people.userOf('u.email', lower(email))),
-    setPasswordHash: (userId, hash) =>
-      write(update('UPDATE users SET password_hash = ? WHERE id = ?', hash, userId)),
+    setPasswordHash: (userId, hash) => write(invitations.setPasswordHash(userId, hash)),
     setEmailVerified: (userId) =>
       write(update('UPDATE users SET email_verified = true WHERE id = ?', userId)),
     setLastWorkspace: (userId, workspaceId) =>

@@ -42,6 +42,7 @@ export interface AccountStore {
   listAccounts(): Promise<Account[]>;
   findUserById(id: number): Promise<User | undefined>;
   findUserByEmail(email: string): Promise<User | undefined>;
+  /** A new password; every reset link of the user still outstanding ends with it, in one transaction. */
   setPasswordHash(userId: number, passwordHash: string): Promise<void>;
   setEmailVerified(userId: number): Promise<void>;
   setLastWorkspace(userId: number, workspaceId: number): Promise<void>;
@@ -73,9 +74,15 @@ export interface WorkspaceStore {
   listMembers(workspaceId: number): Promise<Member[]>;
   /** Adds the user, or changes nothing and answers false when they are a member already. */
   addMember(workspaceId: number, userId: number, role: Role): Promise<boolean>;
-  /** Changes a member's role; an owner is demoted only while another owner remains. */
+  /**
+   * Changes a member's role; an owner is demoted only while another owner remains. In the same
+   * transaction, the pending invitations they made there that the new role could not make are revoked.
+   */
   changeRole(workspaceId: number, userId: number, role: Role): Promise<MemberChange>;
-  /** Removes a member and revokes the keys they made there, in one transaction; never the last owner. */
+  /**
+   * Removes a member and revokes the keys and the pending invitations they made there, in one
+   * transaction; never the last owner.
+   */
   removeMember(workspaceId: number, userId: number): Promise<MemberChange>;
 }
 
@@ -94,7 +101,9 @@ export interface InvitationStore {
   revokeInvitation(workspaceId: number, id: number): Promise<boolean>;
   /**
    * Takes a pending invitation for the user in one transaction: only once, only before it expires,
-   * only for the email it was made for; the user becomes a member (a member already keeps the higher role).
+   * only for the email it was made for, and only while its maker (unless the operator) may still
+   * give its role there, else it is revoked as gone; the user becomes a member (a member already
+   * keeps the higher role).
    */
   acceptInvitation(
     tokenHash: Buffer,
@@ -110,6 +119,9 @@ export interface UserTokenStore {
   createUserToken(tokenHash: Buffer, userId: number, purpose: TokenPurpose, expiresAt: Date): Promise<void>;
   /** Whether the token is still unused and unexpired at `now` (a page shows its form only then). */
   userTokenLive(tokenHash: Buffer, purpose: TokenPurpose, now: Date): Promise<boolean>;
-  /** Uses the token once: its user while it is unused and unexpired at `now`, then never again. */
+  /**
+   * Uses the token once: its user while it is unused and unexpired at `now`, then never again; every
+   * other link of that purpose of the user ends with it, in the same transaction.
+   */
   takeUserToken(tokenHash: Buffer, purpose: TokenPurpose, now: Date): Promise<number | undefined>;
 }

@@ -9,7 +9,7 @@ import type { Mailer } from '../../core/ports/mailer.ts';
 import type { WindowCounter } from '../../core/ports/shared-state.ts';
 import type { AccountStore, SessionStore, TokenPurpose, UserTokenStore } from '../../core/ports/store.ts';
 import { secondsUntil, windowAt } from '../../core/rate-window.ts';
-import { passwordResetMessage, verificationMessage } from './mail/messages.ts';
+import { accountExistsMessage, passwordResetMessage, verificationMessage } from './mail/messages.ts';
 import { PASSWORD_MAX, PASSWORD_MIN } from './sign-in.ts';
 
 /**
@@ -17,7 +17,9 @@ import { PASSWORD_MAX, PASSWORD_MIN } from './sign-in.ts';
  * and the confirmation of their email, valid a day. Asking for a reset never tells whether the email
  * has an account: the request path does the same work for every email (the counters) and leaves the
  * lookup, the token and the SMTP conversation to run after the answer, so neither the answer nor
- * its timing differs. Wrong links are counted per address, so tokens cannot be guessed at length.
+ * its timing differs; a sign-up by mail is answered the same way (sign-in.ts), and mailed here
+ * either the confirmation link or word that the address has an account. Wrong links are counted
+ * per address, so tokens cannot be guessed at length.
  */
 
 export const RESET_PREFIX = '/password/reset/';
@@ -76,7 +78,14 @@ function hourlyLimits(counter: WindowCounter, now: () => number) {
     const window = windowAt(now(), HOUR_MS);
     await Promise.all(keys.map((key) => counter.increment(key, window)));
   }
-  return { refuseAtLimit, count };
+  /** Counts one more unless the key has reached its limit: whether it was counted. */
+  async function within(key: string, limit: number): Promise<boolean> {
+    const window = windowAt(now(), HOUR_MS);
+    if ((await counter.peek(key, window)) >= limit) return false;
+    await counter.increment(key, window);
+    return true;
+  }
+  return { refuseAtLimit, count, within };
 }
 
 /** What both kinds of link need: the store, the clock, the hourly counters, the mailer. */
@@ -175,6 +184,26 @@ function passwordReset({ store, mailer, hourly, reportError, newLink, take, chec
   };
 }
 
+/**
+ * What a sign-up by mail sends after its answer: the confirmation link to a new account, and to the
+ * address of an existing one a note that it exists, with the ways back in (a few an hour per address,
+ * so sign-ups cannot flood an inbox).
+ */
+function signUpMails(context: LinkContext, sendVerification: (user: User) => Promise<void>, baseUrl: URL) {
+  const { store, mailer, hourly } = context;
+  return {
+    created: (account: { user: User }) => sendVerification(account.user),
+    async taken(email: string): Promise<void> {
+      const user = await store.findUserByEmail(email);
+      if (!user || !mailer) return;
+      if (!(await hourly.within(`signup-taken:{${email}}`, MAIL_LINK_LIMITS.resetsPerEmail))) return;
+      const signInUrl = new URL('/login', baseUrl).href;
+      const resetUrl = new URL('/password/forgot', baseUrl).href;
+      await mailer.send(accountExistsMessage({ to: user.email, signInUrl, resetUrl }));
+    },
+  };
+}
+
 function emailVerification({ store, mailer, hourly, reportError, newLink, take }: LinkContext) {
   async function sendVerification(user: User): Promise<void> {
     if (!mailer) return;
@@ -205,37 +234,23 @@ function emailVerification({ store, mailer, hourly, reportError, newLink, take }
 
 export function mailLinks(options: MailLinkOptions) {
   const context = linkContext(options);
+  const verification = emailVerification(context);
   return {
     /** Mail is configured: links can be sent at all. */
     mails: options.mailer !== undefined,
     ...passwordReset(context),
-    ...emailVerification(context),
+    ...verification,
+    signUpMail: signUpMails(context, verification.sendVerification, options.baseUrl),
   };
 }
 
 export type MailLinks = ReturnType<typeof mailLinks>;
 
-/** What sign-up is given to mail the confirmation link (the account pages' options carry all of it). */
+/** What sign-up is given to mail its links (the account pages' options carry all of it). */
 export interface SignUpVerificationOptions {
   store?: MailLinkStore;
   counter?: WindowCounter;
   baseUrl?: URL;
   mailer?: Mailer;
   emailVerification?: 'required' | 'off';
-}
-
-/**
- * What sign-up calls after creating a user when EMAIL_VERIFICATION=required: the confirmation mail.
- * It never fails the sign-up: the "Confirm your email" page can always send another.
- */
-export function signUpVerification(
-  options: SignUpVerificationOptions & Pick<MailLinkOptions, 'now'>,
-  log: { error(details: object, message: string): void },
-): ((user: User) => Promise<void>) | undefined {
-  const { store, counter, baseUrl, mailer } = options;
-  if (options.emailVerification !== 'required' || !store || !counter || !baseUrl || !mailer) return undefined;
-  const onMailError = (error: unknown) =>
-    log.error({ err: error }, 'the confirmation mail could not be sent');
-  const links = mailLinks({ ...options, store, counter, baseUrl, mailer, onMailError });
-  return (user) => links.sendVerification(user).catch(onMailError);
 }

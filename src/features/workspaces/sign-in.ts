@@ -80,12 +80,15 @@ export interface SignUpRequest {
   invitationToken?: string;
 }
 
-/** A new account of the sign-up plan, with its key; SIGNUPS_PER_HOUR sign-ups per address an hour. */
-async function signUp(
+/**
+ * What a sign-up is refused for before any account is looked at, the same for a new email and a
+ * taken one; counts it (SIGNUPS_PER_HOUR per address an hour). The email, normalised, and the plan's id.
+ */
+async function admitSignUp(
   options: SignInOptions,
   at: number,
   { email, password, address, invitationToken }: SignUpRequest,
-): Promise<{ account: Account; apiKey: string }> {
+): Promise<{ email: string; planId: number }> {
   const { store, counter } = options;
   if (options.signup.mode === 'closed') throw new Refusal('signup-closed');
   const window = windowAt(at, HOUR_MS);
@@ -107,13 +110,30 @@ async function signUp(
     );
   }
   await counter.increment(`signup:{${clientKey(address)}}`, window);
-  const created = await store.createAccount(normalized, plan.id, await hashPassword(password));
-  if (created.kind === 'email-taken') {
-    throw new Refusal('email-taken', 'An account with this email exists. Sign in instead.');
-  }
+  return { email: normalized, planId: plan.id };
+}
+
+export type SignUpOutcome = { kind: 'created'; account: Account; apiKey: string } | { kind: 'email-taken' };
+
+/** The account of an admitted sign-up, with its key; or the email was taken (the unique index decides). */
+async function createAccount(
+  options: SignInOptions,
+  admitted: { email: string; planId: number },
+  password: string,
+): Promise<SignUpOutcome> {
+  const { store } = options;
+  const created = await store.createAccount(admitted.email, admitted.planId, await hashPassword(password));
+  if (created.kind === 'email-taken') return created;
   // Every personal workspace gets its key with it, as the CLI does; the page shows it only with API access.
   const { user, workspace } = created.account;
-  return { account: created.account, apiKey: await issueAccountKey(store, workspace.id, user.id) };
+  const apiKey = await issueAccountKey(store, workspace.id, user.id);
+  return { kind: 'created', account: created.account, apiKey };
+}
+
+/** What a sign-up by mail tells the person, after its answer, for either outcome. */
+export interface SignUpMail {
+  created(account: Account): Promise<void>;
+  taken(email: string): Promise<void>;
 }
 
 export function signInService(options: SignInOptions) {
@@ -161,7 +181,29 @@ export function signInService(options: SignInOptions) {
       throw new Refusal('sign-in-failed');
     },
 
-    signUp: (request: SignUpRequest) => signUp(options, now(), request),
+    /** A new account at once, or 409 `email-taken`: without mail, the clear answer is all there is. */
+    async signUp(request: SignUpRequest): Promise<{ account: Account; apiKey: string }> {
+      const admitted = await admitSignUp(options, now(), request);
+      const outcome = await createAccount(options, admitted, request.password);
+      if (outcome.kind === 'email-taken') {
+        throw new Refusal('email-taken', 'An account with this email exists. Sign in instead.');
+      }
+      return outcome;
+    },
+
+    /**
+     * With mail, the same answer for a new email and a taken one, as a reset request: the refusals
+     * that do not depend on the email's account are given now; the account is made (or found taken)
+     * after the answer, and `mail` tells the address which, so neither the answer nor its timing differs.
+     */
+    async signUpByMail(request: SignUpRequest, mail: SignUpMail, onError: (error: unknown) => void) {
+      const admitted = await admitSignUp(options, now(), request);
+      const after = async () => {
+        const outcome = await createAccount(options, admitted, request.password);
+        await (outcome.kind === 'created' ? mail.created(outcome.account) : mail.taken(admitted.email));
+      };
+      after().catch(onError);
+    },
 
     /** Needs the current password; failures count like failed sign-ins, so a stolen session cannot guess it. */
     async changePassword(user: User, current: string, next: string, address: string): Promise<void> {

@@ -838,13 +838,26 @@ function deletionCases(ctx: Context): void {
       assert.equal(await ctx.store.deleteWorkspace(424242), 'not-found');
     });
 
-    it('deletes a user: personal workspace emptied, sessions, memberships and keys gone, email replaced', async () => {
+    it('deletes a user: personal workspace emptied, sessions, memberships, keys and invitations gone, email replaced', async () => {
       const ada = await givenUser(ctx, 'ada@example.com');
       const bob = await givenUser(ctx, 'bob@example.com');
       await ctx.store.setUserOperator(bob.user.id, true);
       await ctx.store.setPasswordHash(bob.user.id, 'hash');
       const team = await givenTeam(ctx, 'acme', 'Acme', ada.user.id);
-      await ctx.store.addMember(team.id, bob.user.id, 'member');
+      await ctx.store.addMember(team.id, bob.user.id, 'admin');
+      for (const [email, invitedBy] of [
+        ['carol@example.com', bob.user.id],
+        ['dave@example.com', ada.user.id],
+      ] as const) {
+        await ctx.store.createInvitation({
+          workspaceId: team.id,
+          email,
+          role: 'admin',
+          tokenHash: randomBytes(32),
+          invitedBy,
+          expiresAt: new Date(Date.now() + DAY),
+        });
+      }
       const own = await givenLink(ctx, bob.workspace.id, 'https://example.com/bob');
       const teamLink = await givenLink(ctx, team.id, 'https://example.com/team');
       await givenKey(ctx, bob.workspace.id, bob.user.id, 'bob-own');
@@ -862,6 +875,11 @@ function deletionCases(ctx: Context): void {
       assert.equal((await sessionOf(ctx, adaSession))?.userId, ada.user.id);
       assert.equal(await ctx.store.roleOf(team.id, bob.user.id), undefined);
       assert.deepEqual(await ctx.store.workspacesOf(bob.user.id), []);
+      assert.deepEqual(
+        (await ctx.store.listInvitations(team.id, new Date())).map((one) => one.email),
+        ['dave@example.com'],
+        'the invitations they made end with them',
+      );
       for (const [text, revoked] of [
         ['bob-own', true],
         ['bob-team', true],

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { MailMessage } from '../../../src/core/ports/mailer.ts';
 import {
+  accountExistsMessage,
   invitationMessage,
   passwordResetMessage,
   verificationMessage,
@@ -32,6 +33,15 @@ const MESSAGES: [name: string, message: MailMessage, url: string][] = [
     'password reset',
     passwordResetMessage({ to: 'ada@example.test', url: 'https://snip.test/reset?token=r1' }),
     'https://snip.test/reset?token=r1',
+  ],
+  [
+    'account exists',
+    accountExistsMessage({
+      to: 'ada@example.test',
+      signInUrl: 'https://snip.test/login',
+      resetUrl: 'https://snip.test/password/forgot',
+    }),
+    'https://snip.test/login',
   ],
 ];
 
@@ -69,6 +79,16 @@ describe('workspace mail messages', () => {
       assert.match(part, /Grace/);
       assert.match(part, /Acme/);
     }
+  });
+
+  it('tells an existing account how to sign in and to choose a new password, in both parts', () => {
+    const message = accountExistsMessage({
+      to: 'ada@example.test',
+      signInUrl: 'https://snip.test/login',
+      resetUrl: 'https://snip.test/password/forgot',
+    });
+    assert.ok(message.text.includes('https://snip.test/password/forgot'), message.text);
+    assert.ok(message.html.includes('href="https://snip.test/password/forgot"'), message.html);
   });
 
   it('tells of a password reset that the link lasts one hour, works once, and may be ignored', () => {

@@ -182,14 +182,14 @@ describe('password reset by mail', () => {
 
   it('refuses a link once its hour has passed', async () => {
     await t.ops.createAccount('fay@example.com', 'tester', OLD);
-    const [early, late] = [await resetPath('fay@example.com'), await resetPath('fay@example.com')];
+    const path = await resetPath('fay@example.com');
     clock += 59 * MINUTE;
-    assert.equal((await follow(early, NEW)).statusCode, 303);
+    assert.equal((await new PageClient(t.app).open(path)).statusCode, 200, 'still good a minute before');
     clock += 2 * MINUTE;
-    const expired = await follow(late, 'too late a password');
+    const expired = await follow(path, 'too late a password');
     assert.equal(expired.statusCode, 400);
     assert.equal(attribute(expired.body, 'data-error'), 'link-invalid');
-    assert.equal(await signInStatus('fay@example.com', NEW), 303);
+    assert.equal(await signInStatus('fay@example.com', OLD), 303);
   });
 });
 

@@ -5,7 +5,7 @@ import type { Workspace } from '../../../src/core/entities.ts';
 import { newLinkToken } from '../../../src/core/link-token.ts';
 import { apiAccess } from '../../../src/features/workspaces/api-access.ts';
 import { workspaceAdmin } from '../../../src/features/workspaces/index.ts';
-import { membersService } from '../../../src/features/workspaces/members.ts';
+import { membersService, OPERATOR } from '../../../src/features/workspaces/members.ts';
 import { attribute, listedCodes, PageClient } from '../../fixtures/page-client.ts';
 import { startTestApp, type TestApp } from '../../helper.ts';
 
@@ -350,6 +350,24 @@ describe('owners on the Members page', () => {
     const changed = await admin.post('/w/acme/members/role', { email: 'max@example.com', role: 'viewer' });
     assert.equal(changed.statusCode, 303, "a member's role it may change");
     assert.equal((await roles(team.t, team.acme))['max@example.com'], 'viewer');
+  });
+
+  it('offers the last owner no role change nor removal of themselves, but each of two owners both', async () => {
+    const owner = await signedIn(team.t, 'olga@example.com');
+    const alone = row((await owner.open('/w/acme/members')).body, 'olga@example.com');
+    assert.ok(alone.includes('data-role="owner"'), alone);
+    assert.doesNotMatch(alone, /<select|\/members\/remove|\/members\/role/);
+    assert.match(row((await owner.open('/w/acme/members')).body, 'ada@example.com'), /\/members\/remove/);
+    await membersService(team.t.store).changeRole(team.acme, OPERATOR, 'ada@example.com', 'owner');
+    try {
+      const page = (await owner.open('/w/acme/members')).body;
+      for (const email of ['olga@example.com', 'ada@example.com']) {
+        assert.match(row(page, email), /<select name="role">/, `${email}'s role`);
+        assert.match(row(page, email), /\/members\/remove/, `${email}'s removal`);
+      }
+    } finally {
+      await membersService(team.t.store).changeRole(team.acme, OPERATOR, 'ada@example.com', 'admin');
+    }
   });
 
   it("answers the last owner's own demotion or leaving with a 409 page, code 319", async () => {

@@ -100,3 +100,35 @@ ${footer}
     ),
   };
 }
+
+/** To the address of an existing account when someone signs up with it: nothing is made or changed. */
+export function accountExistsMessage(input: {
+  to: string;
+  signInUrl: string;
+  resetUrl: string;
+}): MailMessage {
+  const footer = 'If it was not you, you can ignore this email: your account is unchanged.';
+  return {
+    to: input.to,
+    subject: 'You already have a Snip account',
+    text: `Someone, probably you, tried to create a Snip account with this address, which already has one.
+
+Sign in:
+${input.signInUrl}
+
+Forgot your password? Choose a new one:
+${input.resetUrl}
+
+${footer}
+`,
+    html: page(
+      [
+        html`Someone, probably you, tried to create a Snip account with this address, which already has one.`,
+        html`Forgot your password? <a href="${input.resetUrl}">Choose a new one</a>.`,
+      ],
+      input.signInUrl,
+      'Sign in',
+      footer,
+    ),
+  };
+}

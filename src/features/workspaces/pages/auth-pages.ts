@@ -114,3 +114,20 @@ ${errorNotice(form.error)}
 <p class="hint">Already have an account? <a href="${withNext('/login', form.next)}">Sign in</a>.</p>`,
   );
 }
+
+/**
+ * With mail, the one answer to a sign-up, whether the email is new or has an account: the mail says
+ * which (a confirmation link, or how to sign in), so the page never does.
+ */
+export function signUpMailedPage(email: string, next: string | undefined): string {
+  return authPage(
+    'Check your email',
+    '/signup',
+    html`<h1 data-state="signup-mailed">Check your email</h1>
+<p class="notice" role="status">We sent a message to <strong>${email}</strong>.</p>
+<p>Follow the link in it to confirm the address, then sign in with your password.</p>
+<p class="hint">Has that address an account already? Then the message says how to sign in or choose a new
+password. Nothing arrived? Look in the spam folder.</p>
+<p><a class="button secondary" href="${withNext('/login', next)}">Sign in</a></p>`,
+  );
+}

@@ -13,10 +13,10 @@ import {
   startSession,
 } from '../../../web/session/session-cookie.ts';
 import { setFreshKey } from '../fresh-key.ts';
-import { type SignUpVerificationOptions, signUpVerification } from '../mail-links.ts';
+import { mailLinks, type SignUpVerificationOptions } from '../mail-links.ts';
 import { PASSWORD_MIN, type SignInService } from '../sign-in.ts';
 import { invitationTokenOf, type SignupMode } from '../signup-rules.ts';
-import { type AuthForm, safeNext, signInPage, signUpPage } from './auth-pages.ts';
+import { type AuthForm, safeNext, signInPage, signUpMailedPage, signUpPage } from './auth-pages.ts';
 
 /** GET/POST /signup, GET/POST /login, POST /logout (docs/api.md §4). */
 
@@ -43,6 +43,13 @@ function authPages(options: AuthRouteOptions) {
     nextOf: (request: FastifyRequest) =>
       safeNext((request.query as Record<string, unknown>).next) ?? safeNext(field(request.body, 'next')),
   };
+}
+
+/** The mails of a sign-up by mail, when mail is configured. */
+function signUpByMail(options: AuthRouteOptions, onMailError: (error: unknown) => void) {
+  const { store, counter, baseUrl, mailer } = options;
+  if (!store || !counter || !baseUrl || !mailer) return undefined;
+  return mailLinks({ store, counter, baseUrl, mailer, onMailError, now: options.now }).signUpMail;
 }
 
 export async function authRoutes(app: FastifyInstance, options: AuthRouteOptions): Promise<void> {
@@ -88,8 +95,11 @@ async function signInRoutes(app: FastifyInstance, options: AuthRouteOptions): Pr
 async function signUpRoutes(app: FastifyInstance, options: AuthRouteOptions): Promise<void> {
   const { formToken, hasFormToken } = options.forms;
   const { signUp, nextOf } = authPages(options);
-  const verifyEmail = signUpVerification(options, app.log);
   const signupOn = options.signupMode !== 'closed';
+  const onMailError = (error: unknown) =>
+    app.log.error({ err: error }, 'a sign-up by mail failed after its answer');
+  // With mail, a taken email is answered as a new one and told so by mail (docs/api.md §11).
+  const byMail = signUpByMail(options, onMailError);
 
   app.get('/signup', async (request, reply) => {
     const next = nextOf(request);
@@ -107,16 +117,20 @@ async function signUpRoutes(app: FastifyInstance, options: AuthRouteOptions): Pr
     if (signupOn && !hasFormToken(request)) return refuseForgedForm(reply);
     const email = field(request.body, 'email');
     const next = nextOf(request);
+    const signUpRequest = {
+      email,
+      password: field(request.body, 'password'),
+      address: request.ip,
+      invitationToken: invitationTokenOf(next),
+    };
     try {
-      const created = await options.auth.signUp({
-        email,
-        password: field(request.body, 'password'),
-        address: request.ip,
-        invitationToken: invitationTokenOf(next),
-      });
+      if (byMail) {
+        await options.auth.signUpByMail(signUpRequest, byMail, onMailError);
+        return sendPage(reply, 200, signUpMailedPage(email.trim(), next));
+      }
+      const created = await options.auth.signUp(signUpRequest);
       const { user, workspace } = created.account;
       const session = await startSession(options, request, reply, user.id);
-      await verifyEmail?.(user);
       if (next) return reply.redirect(next, 303);
       if (!workspace.plan.apiAccess) return reply.redirect(workspacePath(workspace.slug), 303);
       setFreshKey(reply, options.policy, session.id, created.apiKey, options.now());

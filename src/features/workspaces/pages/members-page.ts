@@ -27,7 +27,7 @@ export interface MembersView {
 
 const DONE: Record<string, string> = {
   'role-changed': 'The role was changed.',
-  'member-removed': 'The member was removed; the keys they made here were revoked.',
+  'member-removed': 'The member was removed; the keys and invitations they made here were revoked.',
   'invitation-revoked': 'The invitation was revoked: its link no longer works.',
 };
 
@@ -40,17 +40,20 @@ function memberRow(view: MembersView, member: Member): SafeHtml {
   const csrf = csrfField(view.frame.csrfToken);
   const assignable = ROLES.filter((role) => mayAssign(view.role, role, member.role));
   const you = member.userId === view.userId ? html` <span class="hint">you</span>` : html``;
+  // The last owner can be neither demoted nor removed (319): no control that could only fail.
+  const lastOwner = member.role === 'owner' && view.members.filter((m) => m.role === 'owner').length === 1;
   const change =
-    assignable.length > 0 && mayAssign(view.role, member.role, member.role)
+    !lastOwner && assignable.length > 0 && mayAssign(view.role, member.role, member.role)
       ? html`<form method="post" action="${base}/members/role" class="row inline">${csrf}
 <input type="hidden" name="email" value="${member.email}">
 <label><span class="visually-hidden">Role of ${member.email}</span><select name="role">${roleOptions(assignable, member.role)}</select></label>
 <button type="submit" class="secondary small">Change</button></form>`
       : html`<span data-role="${member.role}">${member.role}</span>`;
-  const remove = mayRemove(view.role, member.role)
-    ? html`<form method="post" action="${base}/members/remove" class="inline" data-confirm="Remove ${member.email}? The keys they made here stop working at once.">${csrf}
+  const remove =
+    !lastOwner && mayRemove(view.role, member.role)
+      ? html`<form method="post" action="${base}/members/remove" class="inline" data-confirm="Remove ${member.email}? The keys they made here stop working at once.">${csrf}
 <input type="hidden" name="email" value="${member.email}"><button type="submit" class="danger small">Remove</button></form>`
-    : html``;
+      : html``;
   return html`<tr data-member="${member.email}" data-role="${member.role}">
 <td data-label="Email"><span class="truncate" title="${member.email}">${member.email}</span>${you}</td>
 <td data-label="Role">${change}</td>
