@@ -44,6 +44,18 @@ export function sendRefusal(
   return sendProblem(reply, { status, title: STATUS_CODES[status] ?? 'Error', detail, code });
 }
 
+/** Why a body could not be read, in the words of fastify's parser error: each cause its own sentence. */
+const UNREADABLE: Readonly<Record<string, string>> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 'The body is over 64 KiB.',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'The body must be JSON (Content-Type: application/json).',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'The body is not valid JSON.',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'The body is empty although its Content-Type says JSON.',
+};
+
+function unreadableDetail(error: FastifyError): string {
+  return UNREADABLE[error.code] ?? 'The request could not be read: send JSON of at most 64 KiB.';
+}
+
 export function answerApiErrors(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof Refusal) {
@@ -57,7 +69,7 @@ export function answerApiErrors(app: FastifyInstance): void {
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
-      return sendRefusal(reply, '300', 'The request could not be read: send JSON of at most 64 KiB.');
+      return sendRefusal(reply, '300', unreadableDetail(error));
     }
     request.log.error({ err: error }, 'request failed');
     return sendProblem(reply, {

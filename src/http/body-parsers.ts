@@ -1,6 +1,8 @@
 import formbody from '@fastify/formbody';
 import multipart, { type Multipart } from '@fastify/multipart';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyBodyParser, FastifyInstance, FastifyRequest } from 'fastify';
+import { Refusal } from '../core/errors.ts';
+import { API_STATUS } from './api-statuses.ts';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
@@ -48,9 +50,55 @@ async function readMultipart(request: FastifyRequest): Promise<void> {
   request.body = body;
 }
 
-/** JSON (built in), urlencoded and multipart forms; nothing else is read (text/plain becomes 300). */
+/**
+ * The key fastify's JSON parser refused in a body that is otherwise valid JSON: `__proto__`, or
+ * `constructor` holding a `prototype` (prototype poisoning). Undefined when the text is not JSON at
+ * all. JSON.parse makes such keys plain own properties, so reading them here is harmless.
+ */
+export function refusedJsonKey(text: string): string | undefined {
+  let refused: string | undefined;
+  try {
+    JSON.parse(text, (key, value: unknown) => {
+      if (key === '__proto__') refused ??= '__proto__';
+      else if (
+        key === 'constructor' &&
+        value !== null &&
+        typeof value === 'object' &&
+        Object.hasOwn(value, 'prototype')
+      )
+        refused ??= 'constructor.prototype';
+      return value;
+    });
+  } catch {
+    return undefined;
+  }
+  return refused;
+}
+
+/**
+ * fastify's JSON parser (poisoned keys refused), which answers a refused key as a refusal naming it
+ * (300, every surface in its own form) rather than as JSON that does not parse. The status rides
+ * along for the scopes that answer by status alone.
+ */
+function jsonParser(app: FastifyInstance): FastifyBodyParser<string> {
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  return (request, text, done) =>
+    parseJson(request, text, (error, body) => {
+      const key = error ? refusedJsonKey(text) : undefined;
+      if (key === undefined) return done(error, body);
+      const refusal = new Refusal(
+        '300',
+        `The body holds the key "${key}", which Snip refuses (it could change how objects behave): remove or rename it.`,
+      );
+      done(Object.assign(refusal, { statusCode: API_STATUS['300'] }), undefined);
+    });
+}
+
+/** JSON (poisoned keys named), urlencoded and multipart forms; nothing else is read (text/plain becomes 300). */
 export async function registerBodyParsers(app: FastifyInstance): Promise<void> {
   app.removeContentTypeParser('text/plain');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, jsonParser(app));
   await app.register(formbody, { bodyLimit: MAX_BODY_BYTES });
   await app.register(multipart, { limits: MULTIPART_LIMITS });
   app.addHook('preValidation', readMultipart);
@@ -61,7 +109,7 @@ export async function registerBodyParsers(app: FastifyInstance): Promise<void> {
  * such as Shlink's and Kutt's send the header on a DELETE without a body).
  */
 export function acceptEmptyJson(scope: FastifyInstance): void {
-  const parseJson = scope.getDefaultJsonParser('error', 'error');
+  const parseJson = jsonParser(scope);
   scope.removeContentTypeParser('application/json');
   scope.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = body.toString();

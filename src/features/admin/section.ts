@@ -3,10 +3,10 @@ import { field } from '../../web/form-fields.ts';
 import type { PageError } from '../../web/notices.ts';
 import { refusedOn } from '../../web/page-refusals.ts';
 import { sendPage } from '../../web/send-page.ts';
-import { operatorForm, operatorPage } from '../../web/session/handlers.ts';
 import type { SessionDeps, SignedIn } from '../../web/session/session-cookie.ts';
 import type { AuditActor } from '../abuse/index.ts';
 import { actorOf } from './admin-deps.ts';
+import { operatorForm, operatorPage, operatorsOnly } from './operator-access.ts';
 
 /**
  * A section of the operator console: one page and the forms that change what it shows. Every form
@@ -54,15 +54,18 @@ export function sectionRoutes(
   section: Section,
   actions: Readonly<Record<string, SectionAction | LargeAction>>,
 ): void {
+  const onRequest = operatorsOnly(deps);
   app.get(
     section.path,
+    { onRequest },
     operatorPage(deps, async (request, reply, user) =>
       sendPage(reply, 200, await section.render(user, request.query)),
     ),
   );
   for (const [name, action] of Object.entries(actions)) {
     const run = typeof action === 'function' ? action : action.run;
-    const routeOptions = typeof action === 'function' ? {} : { bodyLimit: action.bodyLimit };
+    const routeOptions =
+      typeof action === 'function' ? { onRequest } : { onRequest, bodyLimit: action.bodyLimit };
     app.post(
       `${section.path}/${name}`,
       routeOptions,

@@ -102,7 +102,10 @@ export function billingService(deps: BillingServiceDeps) {
     async checkout(workspace: Workspace, owner: User, planName: string): Promise<Leave> {
       if (!payments) return refused(404, 'no-payments', 'This Snip takes no payments: ask the operator.');
       const plan = planName === '' ? undefined : await store.findPlanByName(planName);
-      if (!plan?.stripePriceId) return refused(404, 'no-such-plan', 'There is no such plan to buy.');
+      // Only what /pricing lists is for sale: an unlisted plan is the operator's to give, and is
+      // answered as if it did not exist, so a name typed into the form reveals nothing.
+      if (!plan?.public || !plan.stripePriceId)
+        return refused(404, 'no-such-plan', 'There is no such plan to buy.');
       if (plan.id === workspace.plan.id)
         return refused(409, 'plan-current', 'The workspace is on this plan already.');
       const customerId = await customerOf(payments, workspace, owner);

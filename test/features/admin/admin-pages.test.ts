@@ -7,8 +7,8 @@ import { attribute, PageClient } from '../../fixtures/page-client.ts';
 import { createJson, startTestApp, type TestApp } from '../../helper.ts';
 
 /**
- * The operator console (docs/api.md §13): only operators see /admin (anyone else 404, no one signed
- * in the sign-in page), every form needs the session's token; users, workspaces, links, reports,
+ * The operator console (docs/api.md §13): only operators see /admin (anyone else, signed in or not,
+ * the not-found answer of an unknown address), every form needs the session's token; users, workspaces, links, reports,
  * blocklists and the audit log each do their actions idempotently and show what a visitor wrote as
  * text; a workspace's owners and admins read its own audit log.
  */
@@ -83,33 +83,66 @@ describe('the operator console', () => {
   });
   after(() => c?.t.close());
 
-  it('sends someone signed out to sign in, and is not there for a user who is no operator', async () => {
+  it('is not there for anyone but an operator: every method and path answers as an unknown address (404)', async () => {
     const anonymous = new PageClient(c.t.app);
-    for (const path of ['/admin', '/admin/users', '/admin/audit']) {
-      const answer = await anonymous.get(path);
-      assert.equal(answer.statusCode, 303);
-      assert.equal(answer.headers.location, '/login');
-    }
-    assert.equal((await anonymous.post('/admin/links/disable', { id: '1', reason: 'x' })).statusCode, 303);
     const pat = await signedIn(c.t, 'pat@example.com');
-    for (const path of [
-      '/admin',
+    const unknown = await anonymous.get('/no-such-page-here');
+    assert.equal(unknown.statusCode, 404);
+    const sections = [
       '/admin/users',
       '/admin/workspaces',
       '/admin/links',
       '/admin/reports',
       '/admin/blocklists',
-      '/admin/audit',
-    ]) {
-      const answer = await pat.get(path);
-      assert.equal(answer.statusCode, 404, path);
-      assert.equal(attribute(answer.body, 'data-error'), 'not-found');
+    ];
+    const asked: [string, string][] = [
+      ...['/admin', ...sections, '/admin/audit', '/admin/nope'].map((path): [string, string] => [
+        'GET',
+        path,
+      ]),
+      ['HEAD', '/admin'],
+      ['POST', '/admin/links/disable'],
+      ['POST', '/admin/users/suspend'],
+      ['POST', '/admin/blocklists/import'],
+      ['DELETE', '/admin/users'],
+      ['PUT', '/admin'],
+      ['PATCH', '/admin/links'],
+    ];
+    for (const client of [anonymous, pat]) {
+      for (const [method, url] of asked) {
+        const answer = await c.t.app.inject({
+          method: method as 'GET',
+          url,
+          headers: { cookie: client.cookieHeader, 'content-type': 'application/x-www-form-urlencoded' },
+          payload:
+            method === 'GET' || method === 'HEAD'
+              ? undefined
+              : `_csrf=${client.csrf}&id=${c.evilId}&reason=x`,
+        });
+        assert.equal(answer.statusCode, 404, `${method} ${url}`);
+        assert.equal(answer.headers.location, undefined, `${method} ${url}`);
+        if (method !== 'HEAD') assert.equal(answer.body, unknown.body, `${method} ${url}`);
+      }
     }
-    const refused = await pat.post('/admin/links/disable', { id: String(c.evilId), reason: 'x' });
-    assert.equal(refused.statusCode, 404);
+    // Not even a body over a form's limit, nor one of a type no form takes, gives the console away.
+    for (const [type, payload] of [
+      ['application/x-www-form-urlencoded', `reason=${'x'.repeat(2_000_000)}`],
+      ['application/xml', '<x/>'],
+    ]) {
+      const answer = await c.t.app.inject({
+        method: 'POST',
+        url: '/admin/users/suspend',
+        headers: { cookie: pat.cookieHeader, 'content-type': type },
+        payload,
+      });
+      assert.equal(answer.statusCode, 404, type);
+    }
     assert.equal((await c.t.store.findLinkById(c.evilId))?.disabled, null);
+    assert.equal((await c.t.store.findUserByEmail('pat@example.com'))?.suspendedAt, null);
     assert.doesNotMatch((await pat.open('/account')).body, /href="\/admin"/);
     assert.match((await c.op.open('/account')).body, /<a href="\/admin">Operator console<\/a>/);
+    for (const path of ['/admin', ...sections, '/admin/audit'])
+      assert.equal((await c.op.get(path)).statusCode, 200, path);
   });
 
   it('refuses a form without the session token (403) and changes nothing', async () => {

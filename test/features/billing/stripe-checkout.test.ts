@@ -133,6 +133,31 @@ describe('Settings → Billing with Stripe', () => {
     assert.equal(stripe.requests.length, before);
   });
 
+  it('refuses an unlisted plan with a Stripe price like an unknown one (404), and still sells a public one', async () => {
+    await t.store.upsertPlan({
+      name: 'partner',
+      apiAccess: true,
+      urlQuota: 50_000,
+      rateLimitPerHour: 50_000,
+      price: { amount: 100, currency: 'EUR' },
+      public: false,
+      description: 'Given by the operator to partners.',
+      stripePriceId: 'price_partner',
+    });
+    await olga.open('/w/acme/billing');
+    const sessions = stripe.calls('/v1/checkout/sessions').length;
+    const unlisted = await olga.post('/w/acme/billing/checkout', { plan: 'partner' });
+    assert.equal(unlisted.statusCode, 404);
+    assert.equal(attribute(unlisted.body, 'data-error'), 'no-such-plan');
+    assert.equal(stripe.calls('/v1/checkout/sessions').length, sessions);
+    const listed = await olga.post('/w/acme/billing/checkout', { plan: 'starter' });
+    assert.equal(listed.statusCode, 303);
+    const made = stripe.calls('/v1/checkout/sessions');
+    assert.equal(made.length, sessions + 1);
+    assert.equal(made.at(-1)?.params['line_items[0][price]'], 'price_starter');
+    assert.ok(made.every((call) => call.params['line_items[0][price]'] !== 'price_partner'));
+  });
+
   it("opens the portal for the workspace's customer, and refuses a workspace without one", async () => {
     await olga.open('/w/acme/billing');
     const page = await olga.get('/w/acme/billing');
