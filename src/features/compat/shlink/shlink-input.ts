@@ -3,7 +3,8 @@ import { invalidData } from './shlink-problems.ts';
 /**
  * The Shlink API reads its query strings and bodies itself, field by field, so that a value of
  * the wrong type or shape is Shlink's 400 `invalid-data` naming that field in `invalidElements`,
- * never a validation message of Snip's. Query values arrive as strings (a repeated one as a list).
+ * never a validation message of Snip's. Query values arrive as strings (a repeated one, or one
+ * given as a list, as a list).
  */
 
 /** A value that was given and is not valid. */
@@ -41,9 +42,12 @@ export function queryText(query: Fields, name: string): Read<string> {
   return typeof last === 'string' ? last : BAD;
 }
 
-/** A list from `name[]=a&name[]=b` (Shlink's form) or `name=a`; empty entries dropped. */
+/**
+ * A list from `name[]=a&name[]=b` (Shlink's form), `name[0]=a` (PHP's) or `name=a`, folded into
+ * `name` by list-params.ts; empty entries dropped.
+ */
 export function queryList(query: Fields, name: string): Read<string[]> {
-  const values = [query[`${name}[]`], query[name]].flat().filter((value) => value !== undefined);
+  const values = [query[name]].flat().filter((value) => value !== undefined);
   if (values.some((value) => typeof value !== 'string')) return BAD;
   return (values as string[]).filter((value) => value.trim() !== '');
 }

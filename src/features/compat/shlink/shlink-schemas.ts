@@ -49,7 +49,9 @@ export const VisitSchema = Type.Object({
   referer: Type.String({ description: "The referrer's host; empty for a direct visit." }),
   date: Type.String({ format: 'date-time' }),
   userAgent: Type.String({
-    description: 'The browser and OS families, e.g. "Firefox (Windows)"; empty when unknown.',
+    description:
+      "Rebuilt from the browser and OS families (never the visitor's own), in tokens user agent parsers read: " +
+      '"Mozilla/5.0 (Windows NT 10.0; Win64; x64) … Firefox/125.0"; empty when neither is known.',
   }),
   visitLocation: nullable(
     Type.Object({

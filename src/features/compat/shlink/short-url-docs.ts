@@ -18,7 +18,12 @@ const LIST_QUERY = Type.Object({
     Type.Integer({ minimum: -1, description: 'Default 10; -1: every short URL. At most 1,000 on a page.' }),
   ),
   searchTerm: text('Part of the long URL, the title, the short code or a tag (any case).'),
-  'tags[]': Type.Optional(Type.Array(Type.String(), { description: 'Only short URLs with these tags.' })),
+  'tags[]': Type.Optional(
+    Type.Array(Type.String(), {
+      description:
+        'Only short URLs with these tags (also read as `tags[0]=`, `tags[1]=` or `tags=` repeated).',
+    }),
+  ),
   tagsMode: Type.Optional(Type.Union([Type.Literal('any'), Type.Literal('all')])),
   orderBy: text(
     '`field-ASC` or `field-DESC` of dateCreated, shortCode, longUrl, title, visits, nonBotVisits (both count human clicks).',

@@ -60,7 +60,11 @@ export const DELETE_TAGS = shlinkSchema({
   description: 'Takes the tags off every link of the workspace; the links stay.',
   key: 'header',
   scope: 'links:write',
-  querystring: Type.Object({ 'tags[]': Type.Array(Type.String()) }),
+  querystring: Type.Object({
+    'tags[]': Type.Array(Type.String(), {
+      description: 'The tags (also read as `tags[0]=`, `tags[1]=` or `tags=` repeated).',
+    }),
+  }),
   ok: { 204: { description: 'Deleted.' } },
   problems: [400],
 });

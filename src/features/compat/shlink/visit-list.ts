@@ -3,6 +3,7 @@ import { shortUrl } from '../../../core/short-url.ts';
 import type { CompatDeps } from '../compat-deps.ts';
 import { atomDate, type Fields, Invalid, queryDate, queryText } from './shlink-input.ts';
 import { lenientPage, offsetOf, type Pagination, pagination } from './shlink-pages.ts';
+import { rebuiltUserAgent } from './visit-agent.ts';
 
 /**
  * Shlink's visit lists from Snip's raw visits (docs/api.md §9.2): human clicks only, newest first,
@@ -23,16 +24,6 @@ function countryName(code: string): string {
   }
 }
 
-const known = (family: string) => (family && family !== 'Other' ? family : undefined);
-
-/** "Firefox (Windows)": the families Snip keeps, not the visitor's user agent, which it never stores. */
-function agentOf(visit: StoredVisit): string {
-  const browser = known(visit.browser);
-  const os = known(visit.os);
-  if (browser && os) return `${browser} (${os})`;
-  return browser ?? (os ? `(${os})` : '');
-}
-
 export interface ShlinkVisit {
   referer: string;
   date: string;
@@ -48,7 +39,7 @@ export function visitOf(visit: StoredVisit, visitedUrl: string | null): ShlinkVi
   return {
     referer: visit.referrer === 'direct' ? '' : visit.referrer,
     date: atomDate(visit.at),
-    userAgent: agentOf(visit),
+    userAgent: rebuiltUserAgent(visit.os, visit.browser),
     visitLocation: located
       ? {
           countryCode: visit.country,
