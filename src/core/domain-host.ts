@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { domainToASCII } from 'node:url';
+import { domainToASCII, domainToUnicode } from 'node:url';
 
 /**
  * Host names of domains (docs/api.md §12): what an added domain may be, and how a request's Host
@@ -36,6 +36,29 @@ export function domainHost(input: string): HostCheck {
   // The last label is a top-level domain: never all digits (that would be an IPv4 address's tail).
   if (/^\d+$/.test(labels[labels.length - 1] as string)) return { ok: false, reason: 'ip-literal' };
   return { ok: true, host: ascii };
+}
+
+/** A scheme and a trailing slash around a host, as a URL pasted from a browser brings them. */
+const PASTED = /^\s*https?:\/\/([^/]*)\/?\s*$/i;
+
+/**
+ * A domain as a person types it into a form or the API: a host, or one pasted as a URL —
+ * `https://go.acme.com/` is `go.acme.com`. Only `http://` or `https://` and one trailing `/` are
+ * dropped; whatever else a URL may hold (a path, a query, user info, a port) is still no domain.
+ */
+export function typedDomainHost(input: string): HostCheck {
+  const pasted = PASTED.exec(input);
+  return domainHost(pasted ? (pasted[1] as string) : input.replace(/\/(\s*)$/, '$1'));
+}
+
+/**
+ * A stored host as people read it: an internationalized name in Unicode ("xn--bcher-kva.example"
+ * is "bücher.example"); any other host, or one that does not decode, as it is stored.
+ */
+export function displayHost(host: string): string {
+  if (!host.includes('xn--')) return host;
+  const unicode = domainToUnicode(host);
+  return unicode === '' ? host : unicode;
 }
 
 /** What a request's Host header names, for the link space. */

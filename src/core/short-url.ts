@@ -16,7 +16,7 @@ export interface LinkOrigins {
 /** BASE_URL alone: every link on the default domain (tests, and surfaces that know no other). */
 export function baseOrigins(baseUrl: URL): LinkOrigins {
   const origin = baseUrl.href.replace(/\/$/, '');
-  return { origin: () => origin, hostOf: () => baseUrl.hostname };
+  return { origin: () => origin, hostOf: () => baseUrl.host };
 }
 
 interface Addressed {

@@ -196,6 +196,11 @@ describe('the Domains page in Chromium', () => {
       host: 'links.acme-marketing-and-communications.example',
     });
     assert.equal(added.statusCode, 303);
+    // An internationalized host, pasted as a URL: shown in Unicode with its long ASCII form beside.
+    const idn = await client.post('/w/acme/domains', {
+      host: 'https://kommunikationsabteilung.bücher-und-zeitschriften.example/',
+    });
+    assert.equal(idn.statusCode, 303);
     const report = await checkPage(browser, `${base}/w/acme/domains`, 'domains-pending', { cookies: owner });
     assert.deepEqual(problems(report), []);
   });

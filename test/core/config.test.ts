@@ -77,6 +77,7 @@ describe('loadConfig', () => {
     assert.deepEqual(config.abuse, { blocklistUrls: [], blocklistRefreshHours: 24, reportEmail: undefined });
     assert.deepEqual(config.webhooks, { retryBaseMs: 5000, outboxMax: 100_000, amqpUrl: undefined });
     assert.deepEqual(config.billing, { upgradeUrl: undefined, stripe: undefined });
+    assert.equal(config.domainsPendingMax, 5);
     assert.ok(Object.isFrozen(config) && Object.isFrozen(config.socialDomains));
     assert.ok('redisUrl' in config, 'an unset variable is a field holding undefined');
   });
@@ -93,7 +94,9 @@ describe('loadConfig', () => {
       BLOCKLIST_URLS: 'https://a.example/x, https://b.example/y  https://c.example',
       TRACKING_EXCLUDE: '10.0.0.0/8, 2001:db8::1',
       DATABASE_URL: 'postgres://db.example/snip',
+      DOMAINS_PENDING_MAX: '12',
     });
+    assert.equal(config.domainsPendingMax, 12);
     assert.equal(config.port, 9000);
     assert.equal(config.host, '127.0.0.1');
     assert.equal(config.baseUrl.href, 'http://localhost:9000/');
@@ -141,6 +144,7 @@ describe('loadConfig', () => {
       { REPORT_EMAIL: 'nobody' },
       { EVENTS_AMQP_URL: 'http://mq' },
       { WEBHOOK_OUTBOX_MAX: '100000001' },
+      { DOMAINS_PENDING_MAX: '0' },
       { UPGRADE_URL: 'ftp://x' },
       { EMAIL_VERIFICATION: 'sometimes' },
       { OIDC_ISSUER: 'ftp://id.example', OIDC_CLIENT_ID: 'c', OIDC_CLIENT_SECRET: 's' },

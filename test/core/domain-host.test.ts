@@ -4,7 +4,13 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { domainHost, HOST_MAX_LENGTH, hostOfHeader } from '../../src/core/domain-host.ts';
+import {
+  displayHost,
+  domainHost,
+  HOST_MAX_LENGTH,
+  hostOfHeader,
+  typedDomainHost,
+} from '../../src/core/domain-host.ts';
 
 const accepted = (input: string) => {
   const check = domainHost(input);
@@ -121,6 +127,51 @@ describe('domainHost', () => {
     for (const input of [...inputs, 'go.acme.com\\x', 'go.acme.com%41', 'user@go.acme.com', 'go acme.com']) {
       assert.equal(refused(input), 'malformed', input);
     }
+  });
+});
+
+describe('typedDomainHost', () => {
+  const typed = (input: string) => {
+    const check = typedDomainHost(input);
+    return check.ok ? check.host : `refused: ${check.reason}`;
+  };
+
+  it('takes a host pasted as a URL: an http(s) scheme and one trailing slash are dropped', () => {
+    for (const input of [
+      'https://go.acme.com',
+      'https://go.acme.com/',
+      'HTTP://Go.Acme.COM/',
+      'http://go.acme.com.',
+      'go.acme.com/',
+      ' https://go.acme.com/ ',
+    ]) {
+      assert.equal(typed(input), 'go.acme.com', input);
+    }
+    assert.equal(typed('https://bücher.example/'), 'xn--bcher-kva.example');
+    assert.equal(typed('go.acme.com'), 'go.acme.com');
+  });
+
+  it('still refuses what is more than a host: a path, a query, user info, a port, another scheme', () => {
+    assert.equal(typed('https://go.acme.com/path'), 'refused: malformed');
+    assert.equal(typed('https://go.acme.com//'), 'refused: malformed');
+    assert.equal(typed('go.acme.com//'), 'refused: malformed');
+    assert.equal(typed('https://go.acme.com/?x=1'), 'refused: malformed');
+    assert.equal(typed('https://go.acme.com#top'), 'refused: malformed');
+    assert.equal(typed('https://ada@go.acme.com/'), 'refused: malformed');
+    assert.equal(typed('https://go.acme.com:8443/'), 'refused: port');
+    assert.equal(typed('ftp://go.acme.com'), 'refused: malformed');
+    assert.equal(typed('https://'), 'refused: malformed');
+    assert.equal(typed('https://*.acme.com/'), 'refused: wildcard');
+    assert.equal(typed('/'), 'refused: malformed');
+  });
+});
+
+describe('displayHost', () => {
+  it('shows an internationalized host in Unicode, any other as it is stored', () => {
+    assert.equal(displayHost('xn--bcher-kva.example'), 'bücher.example');
+    assert.equal(displayHost('go.xn--bcher-kva.example'), 'go.bücher.example');
+    assert.equal(displayHost('go.acme.com'), 'go.acme.com');
+    assert.equal(displayHost('xn--zz.example'), 'xn--zz.example', 'what does not decode stays');
   });
 });
 

@@ -4,7 +4,7 @@ import type { NewAuditEntry, RecordAudit } from '../../core/moderation.ts';
 import type { DomainChange } from '../../core/ports/domain-store.ts';
 import type { domainChanges } from './domain-changes.ts';
 import type { DomainRegistry } from './domain-registry.ts';
-import { type DomainActor, hostFrom } from './domain-rules.ts';
+import type { DomainActor } from './domain-rules.ts';
 
 /**
  * The audit log of domain changes (docs/api.md §13): each change, once it succeeded, recorded with
@@ -19,7 +19,7 @@ export type DomainAuditor = Pick<NewAuditEntry, 'actorId' | 'actor'>;
 type Changes = ReturnType<typeof domainChanges>;
 
 interface AuditReads {
-  current(host: string): Promise<Domain | undefined>;
+  owned(actor: DomainActor, hostInput: unknown, claimant?: number): Promise<Domain>;
   registry: DomainRegistry;
 }
 
@@ -49,11 +49,10 @@ export function auditedChanges(changes: Changes, reads: AuditReads, audit: Recor
     action: string,
     change: Omit<NewAuditEntry, 'actorId' | 'actor' | 'workspaceId' | 'action' | 'target'>,
   ) => audit({ ...by, workspaceId: domain.workspaceId, action, target: domain.host, ...change });
-  const domainNow = async (actor: DomainActor, hostInput: unknown) => {
-    const host = hostFrom(hostInput);
-    return actor === null && host === registry.defaultHost
+  const domainNow = async (actor: DomainActor, hostInput: unknown, claimant?: number) => {
+    return actor === null && registry.hostNamed(hostInput) === registry.defaultHost
       ? registry.byId(DEFAULT_DOMAIN_ID)
-      : reads.current(host);
+      : reads.owned(actor, hostInput, claimant);
   };
 
   return {
@@ -67,26 +66,33 @@ export function auditedChanges(changes: Changes, reads: AuditReads, audit: Recor
       return domain;
     },
 
-    async verify(actor: DomainActor, hostInput: unknown, by: DomainAuditor) {
-      const before = await domainNow(actor, hostInput);
-      const domain = await changes.verify(actor, hostInput);
+    /** `claimant`: the operator's choice among several workspaces' claims on the host. */
+    async verify(actor: DomainActor, hostInput: unknown, by: DomainAuditor, claimant?: number) {
+      const before = await domainNow(actor, hostInput, claimant);
+      const domain = await changes.verify(actor, hostInput, claimant);
       if (before?.verifiedAt === null && domain.verifiedAt !== null) {
         await record(by, domain, 'domain.verify', { before: { verified: false }, after: { verified: true } });
       }
       return domain;
     },
 
-    async update(actor: DomainActor, hostInput: unknown, change: DomainChange, by: DomainAuditor) {
-      const before = await domainNow(actor, hostInput);
-      const domain = await changes.update(actor, hostInput, change);
+    async update(
+      actor: DomainActor,
+      hostInput: unknown,
+      change: DomainChange,
+      by: DomainAuditor,
+      claimant?: number,
+    ) {
+      const before = await domainNow(actor, hostInput, claimant);
+      const domain = await changes.update(actor, hostInput, change, claimant);
       const changed = before && difference(before, domain);
       if (changed) await record(by, domain, 'domain.update', changed);
       return domain;
     },
 
-    async remove(actor: DomainActor, hostInput: unknown, by: DomainAuditor) {
-      const before = await domainNow(actor, hostInput);
-      await changes.remove(actor, hostInput);
+    async remove(actor: DomainActor, hostInput: unknown, by: DomainAuditor, claimant?: number) {
+      const before = await domainNow(actor, hostInput, claimant);
+      await changes.remove(actor, hostInput, claimant);
       if (before) await record(by, before, 'domain.remove', { before: settingsOf(before), after: null });
     },
 

@@ -8,14 +8,14 @@ import {
   type DomainActor,
   type DomainsDeps,
   hostFrom,
+  lapsedBefore,
   type TxtResolver,
-  visible,
 } from './domain-rules.ts';
 
-/** What a change reads: the registry reloaded, a host as the store has it, a domain a workspace may use. */
+/** What a change reads: the registry reloaded, a domain the actor may change, a domain a workspace may use. */
 interface Reads {
   refresh(): Promise<void>;
-  current(host: string): Promise<Domain | undefined>;
+  owned(actor: DomainActor, hostInput: unknown, claimant?: number): Promise<Domain>;
   usableId(workspaceId: number, hostInput: unknown): Promise<number>;
 }
 
@@ -31,48 +31,71 @@ export function domainChanges(deps: DomainsDeps, reads: Reads) {
     await deps.announce();
   }
 
-  const ownDomain = (actor: DomainActor, hostInput: unknown) => changeable(reads, actor, hostInput);
+  const ownDomain = (actor: DomainActor, hostInput: unknown, claimant?: number) =>
+    reads.owned(actor, hostInput, claimant);
+
+  /** The other workspaces' claims a served host dropped are told (domain-notices.ts). */
+  const served = async (domain: Domain, dropped: readonly Domain[]) => {
+    await changed();
+    for (const claim of dropped) await deps.claimDropped?.(claim);
+    return domain;
+  };
 
   return {
     /**
      * Adds a domain: a workspace's own (verified later), or the operator's, shared (verified at once)
-     * or for a workspace. BASE_URL's host and a host already added are 317.
+     * or for a workspace. BASE_URL's host, a host verified already and a host the workspace claims
+     * already are 317; a claim past DOMAINS_PENDING_MAX is 300. Other workspaces' claims on the host
+     * take nothing from anyone: the first to verify it wins.
      */
     async add(hostInput: unknown, owner: { workspace: Workspace | null; shared: boolean }): Promise<Domain> {
       const host = hostFrom(hostInput);
-      if (host === registry.defaultHost) throw new Refusal('317', 'That is the default domain.');
-      const result = await store.addDomain({
+      if (registry.isDefault(host)) throw new Refusal('317', 'That is the default domain.');
+      const at = deps.now();
+      const domain = {
         host,
         workspaceId: owner.shared ? null : (owner.workspace?.id ?? null),
         shared: owner.shared,
         verificationToken: `snip-verify-${randomBytes(16).toString('hex')}`,
         verified: owner.shared,
-      });
+      };
+      const limits = { at: new Date(at), expiredBefore: lapsedBefore(at), max: deps.pendingMax };
+      const result = await store.addDomain(domain, limits);
       if (result.kind === 'taken') throw new Refusal('317', 'That domain has been added already.');
-      await changed();
-      return result.domain;
+      if (result.kind === 'too-many-pending') {
+        throw new Refusal(
+          '300',
+          `A workspace holds at most ${deps.pendingMax} unverified domains: verify or remove one first.`,
+        );
+      }
+      return served(result.domain, result.dropped);
     },
 
     /**
      * Verifies a domain: the workspace's by its TXT record; the operator's word alone. Answers the
      * domain as it is now (still unverified when the record is not there yet).
      */
-    async verify(actor: DomainActor, hostInput: unknown): Promise<Domain> {
-      const domain = await ownDomain(actor, hostInput);
+    async verify(actor: DomainActor, hostInput: unknown, claimant?: number): Promise<Domain> {
+      const domain = await ownDomain(actor, hostInput, claimant);
       if (domain.verifiedAt !== null) return domain;
       if (actor !== null && !(await recordFound(deps.resolveTxt, domain))) return domain;
-      const verified = await store.updateDomain(domain.id, { verifiedAt: new Date() });
-      if (!verified) throw new Refusal('314');
-      await changed();
-      return verified;
+      const result = await store.verifyDomain(domain.id, new Date(deps.now()));
+      if (result.kind === 'not-found') throw new Refusal('314');
+      if (result.kind === 'taken') throw new Refusal('317', 'Another workspace has verified that domain.');
+      return served(result.domain, result.dropped);
     },
 
     /** Its https and redirects; the operator may change the default domain's too. */
-    async update(actor: DomainActor, hostInput: unknown, change: DomainChange): Promise<Domain> {
+    async update(
+      actor: DomainActor,
+      hostInput: unknown,
+      change: DomainChange,
+      claimant?: number,
+    ): Promise<Domain> {
       const domain =
-        actor === null && hostFrom(hostInput) === registry.defaultHost
+        actor === null && registry.hostNamed(hostInput) === registry.defaultHost
           ? (registry.byId(DEFAULT_DOMAIN_ID) as Domain)
-          : await ownDomain(actor, hostInput);
+          : await ownDomain(actor, hostInput, claimant);
       const updated = await store.updateDomain(domain.id, change);
       if (!updated) throw new Refusal('314');
       await changed();
@@ -80,8 +103,8 @@ export function domainChanges(deps: DomainsDeps, reads: Reads) {
     },
 
     /** Removes a domain without live links (409 `318` otherwise). */
-    async remove(actor: DomainActor, hostInput: unknown): Promise<void> {
-      const domain = await ownDomain(actor, hostInput);
+    async remove(actor: DomainActor, hostInput: unknown, claimant?: number): Promise<void> {
+      const domain = await ownDomain(actor, hostInput, claimant);
       const result = await store.removeDomain(domain.id);
       if (result === 'has-links') throw new Refusal('318');
       if (result === 'not-found') throw new Refusal('314');
@@ -95,16 +118,6 @@ export function domainChanges(deps: DomainsDeps, reads: Reads) {
       await changed();
     },
   };
-}
-
-/** A domain the actor may change: the workspace's own, or any but the default for the operator. */
-async function changeable(reads: Reads, actor: DomainActor, hostInput: unknown): Promise<Domain> {
-  const domain = await reads.current(hostFrom(hostInput));
-  if (!domain || (actor !== null && domain.workspaceId !== actor.id)) {
-    if (domain && actor && visible(domain, actor.id)) throw new Refusal('317');
-    throw new Refusal('314');
-  }
-  return domain;
 }
 
 /** Whether `_snip-challenge.<host>` holds the domain's token (a record's strings joined, as DNS splits them). */

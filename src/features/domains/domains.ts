@@ -4,7 +4,15 @@ import { DEFAULT_DOMAIN_ID } from '../../core/link-key.ts';
 import { NO_AUDIT } from '../../core/moderation.ts';
 import { auditedChanges } from './domain-audit.ts';
 import { domainChanges } from './domain-changes.ts';
-import { type DomainsDeps, type DomainView, usable, visible } from './domain-rules.ts';
+import {
+  type DomainActor,
+  type DomainsDeps,
+  type DomainView,
+  hostFrom,
+  lapsedBefore,
+  usable,
+  visible,
+} from './domain-rules.ts';
 
 /**
  * Domains (docs/api.md §12): the default one, the operator's shared ones and each workspace's own,
@@ -46,12 +54,42 @@ function domainReads(deps: DomainsDeps) {
     registry.load(domains, defaults);
   }
 
-  /** The domain of that host, as the store has it now when this instance's view does not know it verified. */
-  async function current(host: string): Promise<Domain | undefined> {
-    const known = registry.byHost(host);
+  /**
+   * The domain of that host (the one it serves, else the workspace's claim on it), as the store has
+   * it now when this instance's view does not know it verified.
+   */
+  async function current(host: string, workspaceId?: number): Promise<Domain | undefined> {
+    const known = registry.byHost(host, workspaceId);
     if (known?.verifiedAt) return known;
     await refresh();
-    return registry.byHost(host);
+    return registry.byHost(host, workspaceId);
+  }
+
+  /**
+   * A domain the actor may change: the workspace's own (a domain it sees but does not own is 317,
+   * one it does not see 314); for the operator, the host's verified domain, else its one claim —
+   * the claim of the workspace `claimant` names when several workspaces claim the host (300 without).
+   */
+  async function owned(actor: DomainActor, hostInput: unknown, claimant?: number): Promise<Domain> {
+    const host = hostFrom(hostInput);
+    if (actor !== null) {
+      const domain = await current(host, actor.id);
+      if (domain?.workspaceId === actor.id) return domain;
+      throw new Refusal(domain && visible(domain, actor.id) ? '317' : '314');
+    }
+    const served = await current(host);
+    if (served) {
+      if (claimant === undefined || served.workspaceId === claimant) return served;
+      throw new Refusal('317', 'Another workspace has verified that domain.');
+    }
+    const claims = registry
+      .claimsOf(host)
+      .filter((claim) => claimant === undefined || claim.workspaceId === claimant);
+    if (claims.length > 1) {
+      throw new Refusal('300', `Several workspaces claim ${host}: name one (--workspace).`);
+    }
+    if (!claims[0]) throw new Refusal('314');
+    return claims[0];
   }
 
   function defaultOf(workspaceId: number): number {
@@ -63,15 +101,24 @@ function domainReads(deps: DomainsDeps) {
     const host = registry.hostNamed(hostInput);
     if (host === undefined) throw new Refusal('317');
     if (host === registry.defaultHost) return DEFAULT_DOMAIN_ID;
-    const domain = await current(host);
+    const domain = await current(host, workspaceId);
     if (!domain || !usable(domain, workspaceId)) throw new Refusal('317');
     return domain.id;
+  }
+
+  /** Deletes the claims that expired (and the removed ones), then reads the domains again; how many went. */
+  async function purgeExpiredClaims(): Promise<number> {
+    const gone = await store.purgeExpiredClaims(lapsedBefore(deps.now()));
+    if (gone > 0) await refresh();
+    return gone;
   }
 
   return {
     refresh,
     current,
+    owned,
     usableId,
+    purgeExpiredClaims,
     registry,
 
     ...domainViews(deps),
@@ -86,7 +133,7 @@ function domainReads(deps: DomainsDeps) {
     addressed(workspaceId: number, hostInput: unknown): number {
       if (hostInput === undefined || hostInput === '') return defaultOf(workspaceId);
       const host = registry.hostNamed(hostInput);
-      const domain = host === undefined ? undefined : registry.byHost(host);
+      const domain = host === undefined ? undefined : registry.byHost(host, workspaceId);
       if (!domain || !visible(domain, workspaceId)) throw new Refusal('317');
       return domain.id;
     },
@@ -130,6 +177,7 @@ export type DomainsService = ReturnType<typeof domainsService>;
 export type { DomainAuditor } from './domain-audit.ts';
 export {
   CHALLENGE_LABEL,
+  CLAIM_TTL_MS,
   type DomainActor,
   type DomainView,
   hostFrom,

@@ -68,7 +68,7 @@ export function runDomainContract(name: string, open: () => Promise<Store>): voi
         );
       });
 
-      it('adds a domain, and answers taken for a host already added', async () => {
+      it('adds a domain, and answers taken for a host the workspace claims already or that is verified', async () => {
         const ada = await workspace('ada@example.com');
         const bob = await workspace('bob@example.com');
         const before = Date.now();
@@ -88,17 +88,19 @@ export function runDomainContract(name: string, open: () => Promise<Store>): voi
           createdAt: domain.createdAt,
         });
         const again = { host: 'go.acme.com', shared: false, verificationToken: 't', verified: false };
-        assert.deepEqual(await store.addDomain({ ...again, workspaceId: bob.id }), { kind: 'taken' });
-        assert.deepEqual(await store.addDomain({ ...again, workspaceId: null, shared: true }), {
-          kind: 'taken',
-        });
+        assert.deepEqual(await store.addDomain({ ...again, workspaceId: ada.id }), { kind: 'taken' });
         const shared = await added('links.example.org');
         assert.deepEqual([shared.shared, shared.workspaceId], [true, null]);
         assert.ok(shared.verifiedAt instanceof Date, 'an operator adds it verified');
+        const verifiedHost = { ...again, host: 'links.example.org' };
+        assert.deepEqual(await store.addDomain({ ...verifiedHost, workspaceId: bob.id }), { kind: 'taken' });
+        assert.deepEqual(await store.addDomain({ ...verifiedHost, workspaceId: null, shared: true }), {
+          kind: 'taken',
+        });
         assert.deepEqual((await store.listDomains()).slice(1), [domain, shared]);
       });
 
-      it('takes a removed host back under the same id, as a new domain', async () => {
+      it('takes a removed host back under the same id once verified again, as a new domain', async () => {
         const ada = await workspace('ada@example.com');
         const bob = await workspace('bob@example.com');
         const first = await added('go.acme.com', { workspaceId: ada.id });
@@ -109,10 +111,14 @@ export function runDomainContract(name: string, open: () => Promise<Store>): voi
           [0],
         );
         assert.equal(await store.updateDomain(first.id, { https: true }), undefined, 'removed');
-        const revived = await added('go.acme.com', { workspaceId: bob.id, verified: false });
+        const claim = await added('go.acme.com', { workspaceId: bob.id, verified: false });
+        const at = new Date(Date.UTC(2024, 2, 1));
+        const result = await store.verifyDomain(claim.id, at);
+        assert.ok(result.kind === 'verified');
+        const revived = result.domain;
         assert.deepEqual(
           [revived.id, revived.workspaceId, revived.verifiedAt, revived.https, revived.rootRedirect],
-          [first.id, bob.id, null, true, null],
+          [first.id, bob.id, at, true, null],
         );
         assert.deepEqual(
           (await store.listDomains()).map((domain) => domain.id),

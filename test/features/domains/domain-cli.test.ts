@@ -135,4 +135,22 @@ describe('the domain commands', () => {
     const hosts = ((await ok('domain', 'list')).items as Array<{ host: string }>).map((item) => item.host);
     assert.deepEqual(hosts, ['sn.ip', 'links.example', 'brand.example']);
   });
+
+  it('verifies one of several workspaces’ claims on a host only when told whose', async () => {
+    await ok('account', 'create', 'other@example.com', '--plan', 'pro');
+    const slugs = ((await ok('workspace', 'list')).items as Array<{ slug: string }>).map((w) => w.slug);
+    const [first = '', second = ''] = slugs;
+    await ok('domain', 'add', 'both.example', '--workspace', first);
+    await ok('domain', 'add', 'both.example', '--workspace', second);
+    await refused('300', 'domain', 'verify', 'both.example');
+    const verified = await ok('domain', 'verify', 'both.example', '--workspace', second);
+    assert.equal(verified.verified, true);
+    const items = (await ok('domain', 'list')).items as Array<{ host: string; workspace: string }>;
+    assert.deepEqual(
+      items.filter((item) => item.host === 'both.example').map((item) => item.workspace),
+      [second],
+      'the other claim was dropped',
+    );
+    await refused('317', 'domain', 'add', 'both.example', '--workspace', first);
+  });
 });

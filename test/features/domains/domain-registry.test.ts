@@ -8,6 +8,9 @@ import type { Domain } from '../../../src/core/entities.ts';
 import { DomainRegistry } from '../../../src/features/domains/domain-registry.ts';
 
 const VERIFIED = new Date(Date.UTC(2024, 2, 1));
+const DAY = 86_400_000;
+/** The registry's clock: a day after every fixture domain was added. */
+const NOW = VERIFIED.getTime() + DAY;
 
 function domain(id: number, host: string, overrides: Partial<Domain> = {}): Domain {
   return {
@@ -29,7 +32,7 @@ function domain(id: number, host: string, overrides: Partial<Domain> = {}): Doma
 const DEFAULT_ROW = domain(0, '', { https: false, verifiedAt: new Date(0), verificationToken: '' });
 
 function registry(baseUrl = 'https://sn.ip'): DomainRegistry {
-  const made = new DomainRegistry(new URL(baseUrl));
+  const made = new DomainRegistry(new URL(baseUrl), () => NOW);
   made.load(
     [
       DEFAULT_ROW,
@@ -58,7 +61,7 @@ describe('DomainRegistry', () => {
 
     it('serves the default domain for a host of BASE_URL with a port of its own', () => {
       const domains = registry('http://links.example.com:8080/');
-      assert.equal(domains.defaultHost, 'links.example.com');
+      assert.equal(domains.defaultHost, 'links.example.com:8080', 'its authority');
       assert.equal(domains.served('links.example.com:8080')?.id, 0);
       assert.equal(domains.served('links.example.com')?.id, 0);
     });
@@ -159,12 +162,63 @@ describe('DomainRegistry', () => {
   });
 
   describe('chosenDefault', () => {
-    it("answers the domain a workspace chose, verified or not, else the default domain's id", () => {
+    it("answers the verified domain a workspace chose, else the default domain's id", () => {
       const domains = registry();
       assert.equal(domains.chosenDefault(7), 3);
-      assert.equal(domains.chosenDefault(8), 4);
+      assert.equal(domains.chosenDefault(8), 0, 'a claim is nobody’s default');
       assert.equal(domains.chosenDefault(9), 0, 'a host no longer known');
       assert.equal(domains.chosenDefault(10), 0, 'no choice');
     });
+  });
+});
+
+describe('claims on a host (unverified domains)', () => {
+  const claim = (id: number, workspaceId: number, createdAt = VERIFIED) =>
+    domain(id, 'brand.example', { workspaceId, shared: false, verifiedAt: null, createdAt });
+  let clock = NOW;
+  const claimed = (...rows: Domain[]) => {
+    const made = new DomainRegistry(new URL('https://sn.ip'), () => clock);
+    made.load([DEFAULT_ROW, ...rows]);
+    return made;
+  };
+
+  it('keeps several workspaces’ claims on one host, each seen by its own workspace, none served', () => {
+    clock = NOW;
+    const domains = claimed(claim(4, 7), claim(5, 8));
+    assert.equal(domains.served('brand.example'), undefined);
+    assert.equal(domains.byHost('brand.example'), undefined, 'no workspace named: only what is served');
+    assert.equal(domains.byHost('brand.example', 7)?.id, 4);
+    assert.equal(domains.byHost('brand.example', 8)?.id, 5);
+    assert.equal(domains.byHost('brand.example', 9), undefined);
+    assert.deepEqual(
+      domains.claimsOf('brand.example').map((each) => each.id),
+      [4, 5],
+    );
+    assert.throws(() => domains.idOf('brand.example'), { code: '317' });
+  });
+
+  it('answers the verified domain of a host before any claim, and serves it alone', () => {
+    clock = NOW;
+    const verified = domain(6, 'brand.example', { workspaceId: 8, shared: false });
+    const domains = claimed(claim(4, 7), verified);
+    assert.equal(domains.served('brand.example')?.id, 6);
+    assert.equal(domains.byHost('brand.example', 7)?.id, 6);
+    assert.equal(domains.idOf('brand.example'), 6);
+  });
+
+  it('forgets a claim 7 days after it was made, without a reload', () => {
+    clock = VERIFIED.getTime() + 7 * DAY - 1;
+    const domains = claimed(claim(4, 7), claim(5, 8, new Date(VERIFIED.getTime() + DAY)));
+    assert.deepEqual(
+      domains.all().map((each) => each.id),
+      [0, 4, 5],
+    );
+    clock = VERIFIED.getTime() + 7 * DAY;
+    assert.deepEqual(
+      domains.all().map((each) => each.id),
+      [0, 5],
+    );
+    assert.equal(domains.byHost('brand.example', 7), undefined);
+    assert.equal(domains.byHost('brand.example', 8)?.id, 5);
   });
 });

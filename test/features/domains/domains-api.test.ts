@@ -266,12 +266,13 @@ describe('root and not-found redirects, TLS and removal', () => {
         send(local.app, { method: 'GET', url: `/.well-known/snip/tls-allowed?domain=${domain}` });
       assert.equal((await ask('localhost')).status, 200);
       assert.equal((await ask('LOCALHOST.')).status, 200);
+      assert.equal((await ask('localhost:8080')).status, 200);
       assert.equal((await ask('otherhost')).status, 404);
       // The link resource's own `domain` names it again, on create and as `?domain=`.
       const body = { url: 'https://example.com/local', domain: 'LOCALHOST' };
       const made = await callApi(local.app, 'POST', '/links', { key: local.apiKey, body });
       assert.equal(made.status, 201);
-      assert.equal(made.body.domain, 'localhost');
+      assert.equal(made.body.domain, 'localhost:8080', "BASE_URL's authority");
       const path = `/links/${made.body.short_code}?domain=${made.body.domain}`;
       assert.equal((await callApi(local.app, 'GET', path, { key: local.apiKey })).status, 200);
     } finally {

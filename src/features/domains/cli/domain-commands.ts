@@ -51,21 +51,27 @@ export const DOMAIN_COMMANDS: Record<string, DomainCommand> = {
   },
   'domain verify': {
     line,
-    run: async ({ args: [host = ''], withDomains }) =>
-      withDomains(async (domains) => domainJson(await domains.verify(null, host, CLI_ACTOR), 0)),
+    run: async ({ args: [host = ''], values, store, withDomains }) => {
+      const claimant = await claimantOf(store, values.workspace);
+      return withDomains(async (domains) =>
+        domainJson(await domains.verify(null, host, CLI_ACTOR, claimant), 0),
+      );
+    },
   },
   'domain set': {
     line,
-    run: async ({ args: [host = ''], values, withDomains }) =>
-      withDomains(async (domains) => {
+    run: async ({ args: [host = ''], values, store, withDomains }) => {
+      const claimant = await claimantOf(store, values.workspace);
+      return withDomains(async (domains) => {
         const change = {
           https: httpsFlag(values.https),
           rootRedirect: redirectOption(redirectFlag(values['root-redirect'])),
           notFoundRedirect: redirectOption(redirectFlag(values['not-found-redirect'])),
         };
-        const domain = await domains.update(null, host, change, CLI_ACTOR);
+        const domain = await domains.update(null, host, change, CLI_ACTOR, claimant);
         return domainJson(domain, 0);
-      }),
+      });
+    },
   },
   'domain list': {
     line,
@@ -81,13 +87,23 @@ export const DOMAIN_COMMANDS: Record<string, DomainCommand> = {
       }),
   },
   'domain remove': {
-    run: async ({ args: [host = ''], withDomains }) =>
-      withDomains(async (domains) => {
-        await domains.remove(null, host, CLI_ACTOR);
+    run: async ({ args: [host = ''], values, store, withDomains }) => {
+      const claimant = await claimantOf(store, values.workspace);
+      return withDomains(async (domains) => {
+        await domains.remove(null, host, CLI_ACTOR, claimant);
         return { removed: host.trim().toLowerCase() };
-      }),
+      });
+    },
   },
 };
+
+/** `--workspace W`: whose claim is meant when several workspaces claim the host. */
+async function claimantOf(
+  store: DomainCliDeps['store'],
+  slug: string | undefined,
+): Promise<number | undefined> {
+  return slug === undefined ? undefined : (await workspaceAdmin(store).bySlug(slug)).id;
+}
 
 function redirectOption(value: string | null | undefined): string | null | undefined {
   return value === undefined ? undefined : redirectTarget(value);

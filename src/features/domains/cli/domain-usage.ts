@@ -19,19 +19,23 @@ export const DOMAIN_USAGE: Readonly<Record<string, CommandUsage>> = {
     args: 1,
   },
   'domain verify': {
-    synopsis: '<host>',
+    synopsis: '<host> [--workspace W]',
     about: 'marks a domain verified: it serves links and gets certificates',
-    details: 'The operator’s word replaces the TXT record.',
-    flags: [],
+    details: `The operator’s word replaces the TXT record. Several workspaces may claim a host until one
+verifies it: --workspace W names whose claim wins (needed when there are several); the other
+claims are dropped and their workspaces told.`,
+    flags: ['workspace'],
     args: 1,
   },
   'domain set': {
-    synopsis: '<host> [--https on|off] [--root-redirect URL|none] [--not-found-redirect URL|none]',
+    synopsis:
+      '<host> [--https on|off] [--root-redirect URL|none] [--not-found-redirect URL|none] [--workspace W]',
     about: 'changes a domain’s settings (the default domain’s too)',
     details: `  --https on|off            short URLs on it start with https:// or http://
   --root-redirect URL       where / goes (none: the landing page or 404)
-  --not-found-redirect URL  where an unknown code goes (none: the 404 page)`,
-    flags: ['https', 'root-redirect', 'not-found-redirect'],
+  --not-found-redirect URL  where an unknown code goes (none: the 404 page)
+  --workspace W             whose claim, when several workspaces claim an unverified host`,
+    flags: ['https', 'root-redirect', 'not-found-redirect', 'workspace'],
     args: 1,
   },
   'domain list': {
@@ -43,10 +47,11 @@ export const DOMAIN_USAGE: Readonly<Record<string, CommandUsage>> = {
     args: 0,
   },
   'domain remove': {
-    synopsis: '<host>',
+    synopsis: '<host> [--workspace W]',
     about: 'removes a domain without live links (refused while it has some)',
-    details: 'Its codes stay issued: a domain added again never reissues them.',
-    flags: [],
+    details: `Its codes stay issued: a domain added again never reissues them. --workspace W: whose
+claim, when several workspaces claim an unverified host.`,
+    flags: ['workspace'],
     args: 1,
   },
 };

@@ -1,10 +1,11 @@
+import { displayHost } from '../../../core/domain-host.ts';
 import type { Domain, Workspace } from '../../../core/entities.ts';
 import { DEFAULT_DOMAIN_ID } from '../../../core/link-key.ts';
 import { type Frame, here, mayHere } from '../../../web/frame.ts';
 import { html, type SafeHtml } from '../../../web/html.ts';
 import { page } from '../../../web/layout.ts';
 import { csrfField, doneNotice, errorNotice, type PageError } from '../../../web/notices.ts';
-import { CHALLENGE_LABEL, type DomainView } from '../domains.ts';
+import { CHALLENGE_LABEL, CLAIM_TTL_MS, type DomainView } from '../domains.ts';
 
 /**
  * GET /w/<slug>/domains (docs/api.md §12): the domains the workspace sees, the TXT record each of
@@ -39,6 +40,16 @@ const verified = (domain: Domain): boolean => domain.verifiedAt !== null;
 /** A safe id fragment for a host (copy buttons name their source by id). */
 const idOf = (host: string): string => host.replace(/[^a-z0-9-]/g, '-');
 
+/** An internationalized host as people read it, its ASCII form (what DNS and the API know) beside. */
+function hostName(host: string): SafeHtml {
+  const shown = displayHost(host);
+  return shown === host ? html`${host}` : html`${shown} <span class="hint" data-ascii>${host}</span>`;
+}
+
+/** When an unverified domain's claim on its host lapses, to the minute, in UTC. */
+const expiresOn = (domain: Domain): string =>
+  new Date(domain.createdAt.getTime() + CLAIM_TTL_MS).toISOString().slice(0, 16).replace('T', ' ');
+
 function redirectFact(target: string | null): SafeHtml {
   return target === null ? html`<span class="hint">none</span>` : html`${target}`;
 }
@@ -65,8 +76,8 @@ function facts(view: DomainView): SafeHtml {
 /** The TXT record that proves the domain is the workspace's, to copy, and the button that checks it. */
 function verification(frame: Frame, domain: Domain): SafeHtml {
   const id = idOf(domain.host);
-  return html`<div class="fresh-key" data-state="verification">
-<p><strong>Pending verification.</strong> Create this TXT record at your DNS provider, then verify.</p>
+  return html`<div class="notice" data-state="verification">
+<p><strong>Pending verification.</strong> Create this TXT record at your DNS provider, then verify before ${expiresOn(domain)} UTC: an unverified domain is removed then, and another workspace that verifies it first gets it.</p>
 <dl class="facts">
   <dt>Type</dt><dd><code>TXT</code></dd>
   <dt>Name</dt><dd class="copyable"><code id="txt-name-${id}" data-txt-name>${CHALLENGE_LABEL}.${domain.host}</code> <button type="button" class="secondary small" data-copy-from="txt-name-${id}">Copy the name</button></dd>
@@ -96,10 +107,10 @@ function domainCard(frame: Frame, view: DomainView, changes: boolean): SafeHtml 
   const { domain } = view;
   const id = idOf(domain.host);
   const forms = changes && view.own;
-  const remove = html`<form method="post" action="${here(frame, '/domains/remove')}" class="inline" data-confirm="Remove ${domain.host}? Its links must be deleted first.">${csrfField(frame.csrfToken)}
+  const remove = html`<form method="post" action="${here(frame, '/domains/remove')}" class="inline" data-confirm="Remove ${displayHost(domain.host)}? Its links must be deleted first.">${csrfField(frame.csrfToken)}
 <input type="hidden" name="host" value="${domain.host}"><button type="submit" class="danger small" data-action="remove">Remove<span class="visually-hidden"> ${domain.host}</span></button></form>`;
   return html`<section class="card" data-domain="${domain.host}" data-kind="${kindOf(domain)}" aria-labelledby="domain-${id}">
-<h2 id="domain-${id}">${domain.host}</h2>
+<h2 id="domain-${id}">${hostName(domain.host)}</h2>
 ${facts(view)}
 ${forms && !verified(domain) ? verification(frame, domain) : html``}
 ${forms ? html`${settingsForm(frame, domain)}${remove}` : html``}
@@ -125,7 +136,7 @@ function defaultCard(view: DomainsPageView): SafeHtml {
   const option = ({ domain }: DomainView) => {
     const value = domain.id === DEFAULT_DOMAIN_ID ? '' : domain.host;
     const selected = (chosen ?? '') === value ? html` selected` : html``;
-    return html`<option value="${value}"${selected}>${domain.host}${domain.id === DEFAULT_DOMAIN_ID ? ' (the default domain)' : ''}</option>`;
+    return html`<option value="${value}"${selected}>${displayHost(domain.host)}${domain.id === DEFAULT_DOMAIN_ID ? ' (the default domain)' : ''}</option>`;
   };
   return html`<section class="card" id="default-domain" aria-labelledby="default-heading">
 <h2 id="default-heading">Default domain for new links</h2>

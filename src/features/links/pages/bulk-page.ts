@@ -3,6 +3,7 @@ import { type Frame, here } from '../../../web/frame.ts';
 import { html, type SafeHtml } from '../../../web/html.ts';
 import { page } from '../../../web/layout.ts';
 import { csrfField } from '../../../web/notices.ts';
+import { domainOptions } from './create-card.ts';
 import type { Usage } from './dashboard.ts';
 import type { DomainChoices } from './dashboard-page.ts';
 import { usageFigures } from './dashboard-page.ts';
@@ -28,11 +29,7 @@ export const MAX_BULK_FILE_BYTES = 5 * 1024 * 1024;
 
 function domainSelect(choices: DomainChoices): SafeHtml {
   if (choices.hosts.length < 2) return html``;
-  return html`<label>Domain <select name="domain">${choices.hosts.map((host) =>
-    host === choices.chosen
-      ? html`<option value="${host}" selected>${host}</option>`
-      : html`<option value="${host}">${host}</option>`,
-  )}</select></label>`;
+  return html`<label>Domain <select name="domain">${domainOptions(choices.hosts, choices.chosen)}</select></label>`;
 }
 
 function bulkForm(view: BulkView): SafeHtml {
@@ -50,7 +47,7 @@ function bulkForm(view: BulkView): SafeHtml {
   <div class="bulk-choices">${domainSelect(view.domains)}<label>Group <span class="hint">for rows that name none</span> <select name="group">${groupOptions(view.groups, '', 'No group')}</select></label></div>
   <button type="submit">Create the links</button>
 </form>
-<p class="hint" id="bulk-format">A header line is optional; with one, columns go by name in any order (<code>url</code> or <code>long_url</code>, <code>slug</code>, <code>group</code>, <code>title</code>, <code>tags</code>), as <code>snip link import</code> reads them. Quote a field that holds a comma; tags are split on <code>|</code>. At most ${MAX_BULK_ROWS.toLocaleString('en-US')} rows at a time.</p>
+<p class="hint" id="bulk-format">A header line is optional; with one, columns go by name in any order (<code>url</code> or <code>long_url</code>, <code>slug</code>, <code>group</code>, <code>title</code>, <code>tags</code>), as <code>snip link import</code> reads them. A row names its group by name, API identifier or ID (an existing group; an ID or identifier wins over a name that reads the same). Quote a field that holds a comma; tags are split on <code>|</code>. At most ${MAX_BULK_ROWS.toLocaleString('en-US')} rows at a time.</p>
 <p class="hint">Each row is checked as one link made on the dashboard: its target is fetched and must answer, it counts in this hour's requests and against the plan's links. Rows go 100 at a time; the page stays usable meanwhile.</p>
 </section>`;
 }

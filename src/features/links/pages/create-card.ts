@@ -1,3 +1,4 @@
+import { displayHost } from '../../../core/domain-host.ts';
 import type { Group, Link } from '../../../core/entities.ts';
 import { isApiErrorCode } from '../../../core/errors.ts';
 import { SLUG_MAX_LENGTH, SLUG_MIN_LENGTH } from '../../../core/short-code.ts';
@@ -56,14 +57,18 @@ const FORM = 'create';
 const SLUG_INPUT_PATTERN = `[A-Za-z0-9_\\-]{${SLUG_MIN_LENGTH},${SLUG_MAX_LENGTH}}`;
 
 /** A choice of domain, only when the workspace has more than one to choose from. */
+/** The hosts as options, each shown as people read it (Unicode) and sent in its ASCII form. */
+export function domainOptions(hosts: readonly string[], selected: string): SafeHtml[] {
+  return hosts.map((host) =>
+    host === selected
+      ? html`<option value="${host}" selected>${displayHost(host)}</option>`
+      : html`<option value="${host}">${displayHost(host)}</option>`,
+  );
+}
+
 function domainField(choices: DomainChoices, drafted: string | undefined, refusal?: LinkRefusal): SafeHtml {
   if (choices.hosts.length < 2) return html``;
-  const selected = drafted || choices.chosen;
-  const options = choices.hosts.map((host) =>
-    host === selected
-      ? html`<option value="${host}" selected>${host}</option>`
-      : html`<option value="${host}">${host}</option>`,
-  );
+  const options = domainOptions(choices.hosts, drafted || choices.chosen);
   return html`<div class="field"><label>Domain <select name="domain"${invalidWhen(FORM, 'domain', refusal)}>${options}</select></label>${fieldError(FORM, 'domain', refusal)}</div>`;
 }
 
