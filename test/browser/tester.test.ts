@@ -2,10 +2,14 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
+import { API_ERRORS } from '../../src/core/errors.ts';
+import { LINK_REFUSAL_TEXT, OWN_URL_TEXT } from '../../src/web/link-refusal-text.ts';
 import { FakeInspector, startTestApp, type TestApp } from '../helper.ts';
 import { launchBrowser, screenshot, watchForTrouble } from './browser.ts';
 
 const HOSTILE = '<img src=x onerror=alert(1)>';
+/** The dashboard's sentence for a target that answers 404, which the demo says too. */
+const NOT_FOUND_TEXT = LINK_REFUSAL_TEXT['307']?.text ?? '';
 
 describe('the tester page in Chromium', () => {
   let t: TestApp;
@@ -13,12 +17,15 @@ describe('the tester page in Chromium', () => {
   let base: string;
   before(async () => {
     const inspector = new FakeInspector();
-    inspector.outcome = (url) => ({
-      ok: true,
-      title: url.pathname === '/hostile' ? HOSTILE : 'Example Page',
-      finalUrl: url.href,
-      status: 200,
-    });
+    inspector.outcome = (url) =>
+      url.pathname === '/missing'
+        ? { ok: false, code: '307', reason: 'The target page answers 404 Not Found.' }
+        : {
+            ok: true,
+            title: url.pathname === '/hostile' ? HOSTILE : 'Example Page',
+            finalUrl: url.href,
+            status: 200,
+          };
     t = await startTestApp({ inspector, env: { DEMO_RATE_LIMIT: '1000' } });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
@@ -62,12 +69,27 @@ describe('the tester page in Chromium', () => {
     await page.fill('input[name=url]', 'ftp://example.com/');
     await page.click('button[type=submit]');
     await page.waitForSelector('#answer[data-outcome=error]');
-    assert.match((await page.textContent('#answer-explain')) ?? '', /"300"/);
+    // A malformed request is said as the dashboard says a code its table has no sentence for: in
+    // the answer's own message, which names what is wrong, not the catalogue's "malformed".
+    const malformed = JSON.parse((await page.textContent('#answer-body')) ?? '{}') as Record<string, string>;
+    assert.equal(malformed.error, '300');
+    assert.equal(LINK_REFUSAL_TEXT['300'], undefined);
+    const explained = (await page.textContent('#answer-explain')) ?? '';
+    assert.match(explained, /"300"/);
+    assert.ok(explained.includes(String(malformed.message)), explained);
+    assert.ok(!explained.includes(API_ERRORS['300']), explained);
+
+    await page.fill('input[name=url]', 'https://example.com/missing');
+    await page.click('button[type=submit]');
+    await page.waitForFunction(() => document.querySelector('#answer-body')?.textContent?.includes('"307"'));
+    assert.ok(((await page.textContent('#answer-explain')) ?? '').includes(NOT_FOUND_TEXT));
+    assert.ok(NOT_FOUND_TEXT !== '');
 
     // The second page, opened before any request, shows them live, newest on top.
-    await watcher.waitForFunction(() => document.querySelectorAll('#log li').length >= 3);
+    await watcher.waitForFunction(() => document.querySelectorAll('#log li').length >= 4);
     const first = (await watcher.textContent('#log li:first-child')) ?? '';
-    assert.match(first, /ftp:\/\/example\.com/);
+    assert.match(first, /example\.com\/missing/);
+    assert.match((await watcher.textContent('#log')) ?? '', /ftp:\/\/example\.com/);
     assert.match((await watcher.textContent('#log')) ?? '', /from-json/);
 
     await screenshot(page, 'tester');
@@ -109,6 +131,33 @@ describe('the tester page in Chromium', () => {
     for (const href of ['/tester', '/openapi.json', '/signup', '/login']) {
       assert.ok((await page.locator(`a[href="${href}"]`).count()) > 0, href);
     }
+    await page.close();
+  });
+
+  it("says the landing demo's refusals as the dashboard does, the code beside them", async () => {
+    const page = await browser.newPage();
+    const trouble = watchForTrouble(page);
+    await page.goto(base);
+    const why = async (url: string, code: string) => {
+      await page.fill('#demo-box input[name=url]', url);
+      await page.click('#demo-box button');
+      await page.waitForFunction(
+        (expected) => document.querySelector('#demo-result')?.textContent?.includes(`error ${expected}`),
+        code,
+      );
+      return (await page.textContent('#demo-result dl div:last-child dd')) ?? '';
+    };
+    assert.equal(await why('https://example.com/missing', '307'), NOT_FOUND_TEXT);
+    assert.equal(await why('https://sn.ip/abc1234', '305'), OWN_URL_TEXT);
+    const direct = await t.app.inject({
+      method: 'POST',
+      url: '/demo/create',
+      headers: { 'content-type': 'application/json', 'x-api-key': 'demo' },
+      payload: { url: 'ftp://example.com/' },
+    });
+    assert.equal(direct.json().error, '300');
+    assert.equal(await why('ftp://example.com/', '300'), direct.json().message);
+    assert.deepEqual(trouble, []);
     await page.close();
   });
 });

@@ -1,7 +1,10 @@
-import type { Actor } from '../../core/entities.ts';
+import type { Actor, Group } from '../../core/entities.ts';
 import { type RateState, Refusal } from '../../core/errors.ts';
 import type { WindowCounter } from '../../core/ports/shared-state.ts';
+import type { GroupStore } from '../../core/ports/store.ts';
 import type { AddressedDomain } from '../domains/index.ts';
+import { groupOrRefuse } from '../groups/index.ts';
+import type { CreateLinkBodyType } from './api/link-schemas.ts';
 import type { LinksApi } from './api/links-api.ts';
 import { changeOf, codeOf, contendedKeys, createBodyOf, MAX_BULK_ITEMS, targetHost } from './bulk-checks.ts';
 import { type BulkItem, type BulkTask, runTasks, spendInOrder, taskOf } from './bulk-run.ts';
@@ -23,6 +26,8 @@ export interface BulkLinksDeps {
   /** The domain a bulk edit or delete names (317 for one the workspace does not see), its default without. */
   domainOf: AddressedDomain;
   now: () => number;
+  /** The workspace's groups, so that a row may name its group by name as well (docs/api.md §16). */
+  groups: Pick<GroupStore, 'findGroupOfWorkspace' | 'listGroups'>;
 }
 
 /** How the caller took part in the window, and what it wants told. */
@@ -69,8 +74,50 @@ function refuseTooMany(list: readonly unknown[]): void {
   }
 }
 
+/** A group found, or the refusal that names what a row asked for (a refusal of its own, 312). */
+type FoundGroup = Group | Refusal;
+
 export function bulkLinks(deps: BulkLinksDeps): BulkLinks {
   const { api } = deps;
+
+  /**
+   * One row of a bulk create. Its group may be an ID, an API identifier or a name (as `snip link
+   * import` reads a file; an ID or identifier wins over a name that reads the same): a name becomes
+   * the group's ID. A group none of these finds is still refused where a single create refuses it
+   * (after the url's checks), with the refusal that says all three were tried.
+   */
+  async function createRow(
+    actor: Actor,
+    body: CreateLinkBodyType,
+    clientAddress: string,
+    found: FoundGroup | undefined,
+  ) {
+    if (found === undefined) return api.create(actor, body, clientAddress);
+    if (!(found instanceof Refusal)) return api.create(actor, { ...body, group: found.id }, clientAddress);
+    try {
+      return await api.create(actor, body, clientAddress);
+    } catch (error) {
+      throw error instanceof Refusal && error.code === '312' ? found.with(error.facts) : error;
+    }
+  }
+
+  /** The groups the rows of one request name, each looked up once. */
+  function groupsOfRows(actor: Actor) {
+    const known = new Map<string, Promise<FoundGroup>>();
+    return (ref: string | number | undefined): Promise<FoundGroup | undefined> => {
+      if (ref === undefined) return Promise.resolve(undefined);
+      const key = String(ref).trim().toLowerCase();
+      let found = known.get(key);
+      if (!found) {
+        found = groupOrRefuse(deps.groups, actor.workspaceId, String(ref), deps.groups).catch((error) => {
+          if (error instanceof Refusal) return error;
+          throw error;
+        });
+        known.set(key, found);
+      }
+      return found;
+    };
+  }
 
   /** The window spent by `count` items; the refusal of each past it. */
   async function spend(actor: Actor, count: number, options: BulkOptions) {
@@ -105,13 +152,14 @@ export function bulkLinks(deps: BulkLinksDeps): BulkLinks {
     async create(actor, items, clientAddress, options = {}) {
       refuseTooMany(items);
       const refused = await spend(actor, items.length, options);
+      const groupOf = groupsOfRows(actor);
       const tasks = items.map((raw, index) =>
         taskOf(refused[index], () => {
           const body = createBodyOf(raw);
           return {
             host: targetHost(body.url, body.utm),
             keys: contendedKeys(body),
-            run: () => api.create(actor, body, clientAddress),
+            run: async () => createRow(actor, body, clientAddress, await groupOf(body.group)),
           };
         }),
       );

@@ -96,7 +96,7 @@ export async function linkServices(
     cursors,
     inFlight,
     api,
-    bulk: bulkLinks({ api, counter, domainOf: domains.addressed, now }),
+    bulk: bulkLinks({ api, counter, domainOf: domains.addressed, now, groups: store }),
     dashboard: dashboardService({ store, counter, now }),
   };
 }

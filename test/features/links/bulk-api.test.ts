@@ -258,6 +258,53 @@ describe('POST /api/v1/links/bulk', () => {
   });
 });
 
+describe('a group a bulk item names', () => {
+  it('is found by ID, API identifier or name (any case), an ID winning over a name that reads the same', async () => {
+    const spring = await t.ops.createGroup(t.email, 'Spring Sale');
+    // A group whose name is the other one's ID: the ID wins.
+    const numbered = await t.ops.createGroup(t.email, String(spring.id), 'numbered');
+    const items = [
+      { url: 'https://groups.example/name', group: 'Spring Sale' },
+      { url: 'https://groups.example/case', group: '  spring SALE ' },
+      { url: 'https://groups.example/api-id', group: spring.apiId },
+      { url: 'https://groups.example/id', group: spring.id },
+      { url: 'https://groups.example/id-text', group: String(spring.id) },
+      { url: 'https://groups.example/numbered', group: 'numbered' },
+    ];
+    const answered = itemsOf(await api('POST', '/links/bulk', items), items.length);
+    assert.deepEqual(codesOf(answered), ['', '', '', '', '', '']);
+    assert.deepEqual(
+      answered.map((item) => (item.link?.group as { id: number } | null)?.id),
+      [spring.id, spring.id, spring.id, spring.id, spring.id, numbered.id],
+    );
+  });
+
+  it('that no group has is its own 312, naming what was asked, after the checks of the url', async () => {
+    const items = [
+      { url: 'https://groups.example/missing', group: 'No Such Group' },
+      { group: 'No Such Group' },
+      { url: 'not a url', group: 'No Such Group' },
+      { url: 'https://groups.example/missing-id', group: 999_999 },
+    ];
+    const answered = itemsOf(await api('POST', '/links/bulk', items), items.length);
+    assert.deepEqual(codesOf(answered), ['312', '302', '300', '312']);
+    assert.equal(answered[0]?.error?.status, 422);
+    assert.match(String(answered[0]?.error?.detail), /“No Such Group”/);
+    assert.match(String(answered[3]?.error?.detail), /“999999”/);
+    const listed = await api('GET', '/links?q=groups.example/missing');
+    assert.deepEqual(listed.body.items, []);
+  });
+
+  it('stays an ID or API identifier on a single create (312 for a name)', async () => {
+    await t.ops.createGroup(t.email, 'Only Bulk');
+    assertProblem(
+      await api('POST', '/links', { url: 'https://groups.example/single', group: 'Only Bulk' }),
+      422,
+      '312',
+    );
+  });
+});
+
 describe('PATCH and DELETE /api/v1/links/bulk', () => {
   it('changes each code, answering 314 for an unknown one and 300 for one that is not a code', async () => {
     const made = itemsOf(

@@ -144,6 +144,35 @@ describe('the dashboard’s bulk changes', () => {
     assert.deepEqual(await link(codes[3] ?? ''), before);
   });
 
+  it('creates rows naming their group by name, identifier or ID; one no group has reads 312 naming it', async () => {
+    const summer = await workspaceGroups(t.store).create(acme, 'Summer Sale');
+    const rows = [
+      { url: 'https://example.com/rows/name', group: 'Summer Sale' },
+      { url: 'https://example.com/rows/case', group: 'summer sale' },
+      { url: 'https://example.com/rows/api-id', group: summer.apiId },
+      { url: 'https://example.com/rows/id', group: String(summer.id) },
+      { url: 'https://example.com/rows/missing', group: 'Autumn Sale' },
+    ];
+    const made = await postJson(owner, '/w/acme/bulk', { _csrf: owner.csrf, items: rows });
+    assert.equal(made.statusCode, 200, made.body);
+    const items = made.json().items as Array<{
+      index: number;
+      link?: { short_code: string; group: { id: number } | null };
+      error?: { code: string; detail: string };
+    }>;
+    assert.deepEqual(
+      items.map((item) => item.error?.code ?? item.link?.group?.id),
+      [summer.id, summer.id, summer.id, summer.id, '312'],
+    );
+    for (const item of items.slice(0, 4)) {
+      assert.equal((await link(item.link?.short_code ?? ''))?.groupId, summer.id);
+    }
+    // Not the create form's sentence for a stale choice: the row's own, naming what it asked for.
+    const missing = items[4]?.error?.detail ?? '';
+    assert.notEqual(missing, linkRefusal({ code: '312', message: '' })?.error.message);
+    assert.match(missing, /“Autumn Sale”/);
+  });
+
   it('refuses a viewer (403) and a request without the session token, changing nothing', async () => {
     const before = await link(codes[3] ?? '');
     const denied = [

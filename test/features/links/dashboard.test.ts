@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
 import type { NewLink } from '../../../src/core/entities.ts';
+import { OWN_URL_TEXT } from '../../../src/features/links/pages/link-field-errors.ts';
 import { keyWithScopes } from '../../fixtures/api-client.ts';
 import { attribute, listedCodes, PageClient } from '../../fixtures/page-client.ts';
 import { createJson, startTestApp, type TestApp } from '../../helper.ts';
@@ -216,6 +217,29 @@ describe('the dashboard', () => {
       const full = await client.post(client.at('/links'), { url: 'https://example.com/three' });
       assert.equal(full.statusCode, 403);
       assert.equal(attribute(full.body, 'data-error'), '304');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('says a URL pointing at this Snip apart from one already shortened, both 305', async () => {
+    const t = await startTestApp();
+    try {
+      const client = await signedIn(t, 'ada@example.com');
+      await client.open(client.at(''));
+      const code = await createFromDashboard(client, 'https://example.com/held');
+      const sentence = (body: string) =>
+        /id="create-url-error"[^>]*data-error="305">([^<]*)</.exec(body)?.[1];
+      const duplicate = await client.post(client.at('/links'), { url: 'https://example.com/held' });
+      assert.equal(duplicate.statusCode, 409);
+      const duplicateSentence = sentence(duplicate.body);
+      assert.ok(duplicateSentence);
+      assert.notEqual(duplicateSentence, OWN_URL_TEXT);
+      for (const url of [`https://sn.ip/${code}`, 'https://sn.ip/', 'https://SN.IP/anything?x=1']) {
+        const own = await client.post(client.at('/links'), { url });
+        assert.equal(own.statusCode, 409, url);
+        assert.equal(sentence(own.body), OWN_URL_TEXT, url);
+      }
     } finally {
       await t.close();
     }

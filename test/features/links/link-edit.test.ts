@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { OWN_URL_TEXT } from '../../../src/features/links/pages/link-field-errors.ts';
 import { attribute, PageClient } from '../../fixtures/page-client.ts';
 import { FakeInspector, startTestApp, type TestApp } from '../../helper.ts';
 
@@ -86,10 +87,10 @@ describe('changing a link on its page', () => {
         group: String(group.id),
       });
       assert.equal(saved.statusCode, 303, saved.body);
-      assert.equal(saved.headers.location, client.at(`/links/${code}?done=saved`));
+      assert.equal(saved.headers.location, client.at(`/links/${code}?done=saved&target=new`));
       assert.equal(await target(t, code), 'https://example.com/new');
 
-      const after = await client.open(client.at(`/links/${code}?done=saved`));
+      const after = await client.open(client.at(`/links/${code}?done=saved&target=new`));
       assert.equal(attribute(after.body, 'data-done'), 'saved');
       assert.match(after.body, /<h1>Spring landing page<\/h1>/);
       assert.match(
@@ -137,6 +138,130 @@ describe('changing a link on its page', () => {
         group: '',
       });
       assert.equal(same.headers.location, client.at(`/links/${code}?done=unchanged`));
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('says "Saved" without a new target when the target stayed, and names the new target when it changed', async () => {
+    const t = await startTestApp();
+    try {
+      const client = await signedIn(t, 'ada@example.com');
+      await client.open(client.at(''));
+      const code = await created(client, { url: 'https://example.com/kept' });
+      const page = client.at(`/links/${code}`);
+      const notice = (body: string) =>
+        /<p class="notice" role="status" data-done="saved">([^<]*)</.exec(body)?.[1];
+
+      const titled = await client.post(page, {
+        url: 'https://example.com/kept',
+        title: 'New title',
+        group: '',
+      });
+      assert.equal(titled.headers.location, `${page}?done=saved`);
+      const retargeted = await client.post(page, {
+        url: 'https://example.com/moved',
+        title: 'New title',
+        group: '',
+      });
+      assert.equal(retargeted.headers.location, `${page}?done=saved&target=new`);
+
+      const savedOnly = notice((await client.open(`${page}?done=saved`)).body);
+      const savedTarget = notice((await client.open(`${page}?done=saved&target=new`)).body);
+      assert.ok(savedOnly && savedTarget);
+      assert.notEqual(savedOnly, savedTarget);
+      assert.ok(savedTarget.startsWith(savedOnly), 'the target sentence comes after the same "Saved."');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('refuses a title over 500 characters in words, keeping all of it in the field (no silent cut)', async () => {
+    const t = await startTestApp();
+    try {
+      const client = await signedIn(t, 'ada@example.com');
+      await client.open(client.at(''));
+      const code = await created(client, { url: 'https://example.com/titled' });
+      const before = await t.store.findLinkByCode(0, code);
+      const form = await client.open(client.at(`/links/${code}?edit`));
+      assert.doesNotMatch(form.body, /name="title"[^>]*maxlength/, 'the browser would cut a pasted title');
+
+      const long = 'Spring '.repeat(86).slice(0, 600);
+      const refused = await client.post(client.at(`/links/${code}`), {
+        url: 'https://example.com/titled',
+        title: long,
+        group: '',
+      });
+      assert.equal(refused.statusCode, 400);
+      const [, shownCode, message] = /data-error="([^"]*)">([^<]*)</.exec(refused.body) ?? [];
+      assert.equal(shownCode, '300');
+      assert.match(message ?? '', /\b600\b/, 'says how long the title is');
+      assert.match(refused.body, new RegExp(`name="title"[^>]*value="${long}"`));
+      assert.deepEqual(await t.store.findLinkByCode(0, code), before);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('says a past expiry in words on the create and edit forms; the code stays 300', async () => {
+    const t = await startTestApp();
+    try {
+      const client = await signedIn(t, 'ada@example.com');
+      await client.open(client.at(''));
+      const shown = (body: string) => /data-error="([^"]*)">([^<]*)</.exec(body)?.slice(1) ?? [];
+      const made = await client.post(client.at('/links'), {
+        url: 'https://example.com/late',
+        expires_at: '2001-01-01T10:00',
+      });
+      assert.equal(made.statusCode, 400);
+      const [madeCode, madeMessage] = shown(made.body);
+      assert.equal(madeCode, '300');
+      assert.doesNotMatch(madeMessage ?? '', /expires_at/);
+      assert.match(madeMessage ?? '', /expiry/i);
+
+      const code = await created(client, { url: 'https://example.com/late' });
+      const edited = await client.post(client.at(`/links/${code}`), {
+        url: 'https://example.com/late',
+        group: '',
+        expires_at: '2001-01-01T10:00',
+      });
+      assert.equal(edited.statusCode, 400);
+      const [editCode, editMessage] = shown(edited.body);
+      assert.equal(editCode, '300');
+      assert.equal(editMessage, madeMessage);
+      assert.equal((await t.store.findLinkByCode(0, code))?.expiresAt, null);
+      // The API keeps its code.
+      const api = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/links',
+        headers: { 'x-api-key': t.apiKey, 'content-type': 'application/json' },
+        payload: JSON.stringify({ url: 'https://example.com/late', expires_at: '2001-01-01T10:00:00Z' }),
+      });
+      assert.equal(api.statusCode, 400);
+      assert.equal(api.json().code, '300');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('says a new target pointing at this Snip apart from one already shortened (305)', async () => {
+    const t = await startTestApp();
+    try {
+      const client = await signedIn(t, 'ada@example.com');
+      await client.open(client.at(''));
+      await created(client, { url: 'https://example.com/taken' });
+      const code = await created(client, { url: 'https://example.com/mine' });
+      const sentence = (body: string) => /id="edit-url-error"[^>]*data-error="305">([^<]*)</.exec(body)?.[1];
+      const own = await client.post(client.at(`/links/${code}`), { url: `https://sn.ip/${code}`, group: '' });
+      assert.equal(own.statusCode, 409);
+      assert.equal(sentence(own.body), OWN_URL_TEXT);
+      const taken = await client.post(client.at(`/links/${code}`), {
+        url: 'https://example.com/taken',
+        group: '',
+      });
+      assert.equal(taken.statusCode, 409);
+      assert.ok(sentence(taken.body));
+      assert.notEqual(sentence(taken.body), OWN_URL_TEXT);
     } finally {
       await t.close();
     }

@@ -52,8 +52,9 @@ form.addEventListener('submit', async (event) => {
       facts.append(line('Short URL', body.short_url), line('Title', body.title || '(none)'));
       facts.append(line('Answer', `HTTP ${response.status}: created`));
     } else {
-      const meaning = data.errors[body.error]?.meaning ?? body.message;
-      facts.append(line('Answer', `HTTP ${response.status}, error ${body.error}`), line('Why', meaning));
+      // Said as the dashboard says it (page data from the server's one table), else the answer's own words.
+      const why = data.errors[body.error]?.plain ?? body.message;
+      facts.append(line('Answer', `HTTP ${response.status}, error ${body.error}`), line('Why', why));
     }
     result.replaceChildren(facts);
     if (body.success === 'true') result.append(invitation());

@@ -46,11 +46,14 @@ function requestFor(encoding, fields) {
   return { headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body };
 }
 
+// A refusal said as the dashboard says it: the plain sentence of its code (page data, from the
+// server's one table), else the answer's own message; the code and the status stay beside it.
 function explain(body) {
   if (body.success === 'true') return 'success "true": the short link was created. Location holds short_url.';
   const row = data.errors[body.error];
   if (!row) return 'The server could not complete the request.';
-  return `error "${body.error}" (HTTP ${row.status} in rest mode): ${row.meaning}`;
+  const why = row.plain ?? (typeof body.message === 'string' ? body.message : '');
+  return `error "${body.error}" (HTTP ${row.status} in rest mode): ${why}`;
 }
 
 function showAnswer(response, text, curl) {

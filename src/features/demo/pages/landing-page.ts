@@ -1,11 +1,10 @@
-import { API_ERRORS, CREATE_ERROR_CODES } from '../../../core/errors.ts';
 import type { Frame } from '../../../web/frame.ts';
 import { html } from '../../../web/html.ts';
 import { page } from '../../../web/layout.ts';
+import { demoRefusals } from './refusal-sentences.ts';
 
 /** GET /: what Snip does, tried on the spot with the demo key, and where to go next. */
 export function landingPage(demoKey: string, origin: string, frame?: Frame): string {
-  const errors = Object.fromEntries(CREATE_ERROR_CODES.map((code) => [code, { meaning: API_ERRORS[code] }]));
   return page({
     chrome: 'site',
     frame: frame,
@@ -14,7 +13,7 @@ export function landingPage(demoKey: string, origin: string, frame?: Frame): str
       'Snip turns long URLs into short links, checking every target first, and counts honest clicks.',
     styles: ['landing.css'],
     scripts: ['landing.js'],
-    data: { demoKey, errors },
+    data: { demoKey, errors: demoRefusals() },
     body: html`<section class="hero">
 <div>
 <h1>Short links, checked before they are made</h1>

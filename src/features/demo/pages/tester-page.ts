@@ -1,14 +1,10 @@
-import { API_ERRORS, CREATE_ERROR_CODES } from '../../../core/errors.ts';
-import { API_STATUS } from '../../../http/api-statuses.ts';
 import type { Frame } from '../../../web/frame.ts';
 import { html } from '../../../web/html.ts';
 import { page } from '../../../web/layout.ts';
+import { demoRefusals } from './refusal-sentences.ts';
 
 /** GET /tester: compose a /create request, see the whole answer, and watch the demo log live. */
 export function testerPage(demoKey: string, frame?: Frame): string {
-  const errors = Object.fromEntries(
-    CREATE_ERROR_CODES.map((code) => [code, { status: API_STATUS[code], meaning: API_ERRORS[code] }]),
-  );
   return page({
     chrome: 'site',
     title: 'API tester',
@@ -16,7 +12,7 @@ export function testerPage(demoKey: string, frame?: Frame): string {
     styles: ['tester.css'],
     frame: frame,
     scripts: ['tester.js'],
-    data: { demoKey, errors },
+    data: { demoKey, errors: demoRefusals() },
     body: html`<h1>API tester</h1>
 <p class="lead">Send a request to <code>/demo/create</code> (nothing is stored) or to the live <code>/create</code> with your own key.</p>
 <div class="tester">

@@ -82,10 +82,14 @@ function domainOf(body: unknown): string | undefined | null {
 
 type BulkRun = (actor: Actor, options: BulkOptions) => Promise<BulkItem[]>;
 
-/** Each refused item said in plain words, as the create and edit forms say it; its code stays. */
-function plainItems(items: readonly BulkItem[]): BulkItem[] {
+/**
+ * Each refused item said in plain words, as the create and edit forms say it; its code stays. A row
+ * of a bulk create names its group in text (an ID, identifier or name), not by a choice that went
+ * stale: its 312 keeps the service's sentence, which names what the row asked for.
+ */
+function plainItems(items: readonly BulkItem[], rows: boolean): BulkItem[] {
   return items.map((item) => {
-    if (!('error' in item)) return item;
+    if (!('error' in item) || (rows && item.error.code === '312')) return item;
     const said = linkRefusal({ code: item.error.code, message: item.error.detail });
     return said ? { ...item, error: { ...item.error, detail: said.error.message } } : item;
   });
@@ -98,13 +102,16 @@ async function answer(
   reply: FastifyReply,
   user: InWorkspace,
   run: BulkRun,
+  rows = false,
 ) {
   try {
     const actor = await options.dashboard.actorOf(user.workspace);
     const items = await run(actor, {
       onFault: (error, index) => request.log.error({ err: error, index }, 'a bulk item failed'),
     });
-    return reply.header('cache-control', 'no-store').send({ items: plainItems(items) } satisfies Answer);
+    return reply
+      .header('cache-control', 'no-store')
+      .send({ items: plainItems(items, rows) } satisfies Answer);
   } catch (error) {
     if (error instanceof UnavailableError) {
       reply.header('retry-after', String(error.retryAfterSeconds));
@@ -150,8 +157,13 @@ export async function bulkRoutes(app: FastifyInstance, options: DashboardRouteOp
       if (!rows) {
         return refuse(reply, 400, '300', `Send {"items": [...]} of 1 to ${BULK_BATCH} rows, each an object.`);
       }
-      return answer(options, request, reply, user, (actor, itemOptions) =>
-        options.bulk.create(actor, rows, request.ip, itemOptions),
+      return answer(
+        options,
+        request,
+        reply,
+        user,
+        (actor, itemOptions) => options.bulk.create(actor, rows, request.ip, itemOptions),
+        true,
       );
     }),
   );

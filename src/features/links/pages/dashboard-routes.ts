@@ -5,6 +5,8 @@ import { refusedOn } from '../../../web/page-refusals.ts';
 import { workspaceForm, workspacePage } from '../../../web/session/workspace-pages.ts';
 import { campaignDraft, campaignFault, readCampaignForm } from './campaign-form.ts';
 import { type DashboardRouteOptions, dashboardRenderer } from './dashboard-view.ts';
+import { linkPageError } from './link-field-errors.ts';
+import { plainFault } from './plain-faults.ts';
 import { readRuleForm, ruleDraft } from './rule-form.ts';
 
 /** /w/<slug>: the workspace's links, usage, chart and groups, and the form that creates a link. */
@@ -48,9 +50,11 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardRo
             : `&created_domain=${encodeURIComponent(options.origins.hostOf(link.domainId))}`;
         return reply.redirect(`${workspacePath(user.workspace.slug)}?created=${link.code}${on}`, 303);
       } catch (error) {
-        const { status, error: shown } = refusedOn(reply, error);
+        const refused = refusedOn(reply, error);
+        const sent = { expiresAt: ruleDraft(draft.rules).expiresAt };
+        const shown = plainFault(linkPageError(error, refused.error), sent);
         const fault = shown.code === '300' ? campaignFault(draft.url, campaign) : undefined;
-        return render(request, reply, user, status, { error: shown, draft, fault });
+        return render(request, reply, user, refused.status, { error: shown, draft, fault });
       }
     }),
   );

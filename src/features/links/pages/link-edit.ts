@@ -1,4 +1,3 @@
-import { MAX_TITLE_LENGTH } from '../../../core/link-fields.ts';
 import { type LinkOrigins, shortUrl } from '../../../core/short-url.ts';
 import { type Frame, here } from '../../../web/frame.ts';
 import { html, type SafeHtml } from '../../../web/html.ts';
@@ -18,6 +17,8 @@ export interface LinkView {
   origins: LinkOrigins;
   detail: LinkDetail;
   done?: string;
+  /** The change just saved gave the link a new target. */
+  newTarget?: boolean;
   /** The edit panel is open: asked for, or a change was refused. */
   editing?: boolean;
   /** A refused change: the form shows the reason and what was sent. */
@@ -85,7 +86,7 @@ ${view.fault ? html`` : errorNotice(formError(refusal))}
   <label>Long URL <input type="text" name="url" inputmode="url" required spellcheck="false" value="${form.url}"${invalidWhen('edit', 'url', refusal)}></label>
   ${fieldError('edit', 'url', refusal)}
   <div class="pair">
-  <label>Title <input type="text" name="title" maxlength="${MAX_TITLE_LENGTH}" placeholder="Optional" value="${form.title}"></label>
+  <label>Title <input type="text" name="title" placeholder="Optional" value="${form.title}"></label>
   <label>Group <select name="group"${invalidWhen('edit', 'group', refusal)}>${groupOptions(view.detail.groups, form.group, 'No group')}</select></label>
   </div>
   ${fieldError('edit', 'group', refusal)}

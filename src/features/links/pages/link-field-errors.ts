@@ -1,4 +1,6 @@
+import { Refusal } from '../../../core/errors.ts';
 import { html, type SafeHtml } from '../../../web/html.ts';
+import { type LinkField, OWN_URL_TEXT, LINK_REFUSAL_TEXT as PLAIN } from '../../../web/link-refusal-text.ts';
 import type { PageError } from '../../../web/notices.ts';
 
 /**
@@ -7,31 +9,30 @@ import type { PageError } from '../../../web/notices.ts';
  * in data-error for scripts and tests; a refusal about no one field is shown above the form.
  */
 
-export type LinkField = 'url' | 'slug' | 'group' | 'domain';
+export type { LinkField };
+export { OWN_URL_TEXT };
+
+/** A refused link form's error; a 305 says which of its two refusals it is. */
+export interface LinkPageError extends PageError {
+  /** The URL points at this Snip (its host or a short URL of it), rather than being one the workspace has a link to. */
+  ownUrl?: boolean;
+}
+
+/**
+ * The page error of a refusal of the link forms. 305 is two refusals on the API: a duplicate names
+ * the link that holds the URL (facts.existingCode); a URL pointing at Snip itself has none to name.
+ */
+export function linkPageError(refused: unknown, shown: PageError): LinkPageError {
+  const ownUrl =
+    refused instanceof Refusal && refused.code === '305' && refused.facts.existingCode === undefined;
+  return ownUrl ? { ...shown, ownUrl } : shown;
+}
 
 export interface LinkRefusal {
   /** The field it is about; none: the whole form. */
   field?: LinkField;
   error: PageError;
 }
-
-const PLAIN: Readonly<Record<string, { field?: LinkField; text: string }>> = {
-  '302': { field: 'url', text: 'Enter the long URL to shorten.' },
-  '304': { text: 'Your plan’s link limit is reached. Delete links you no longer need, or upgrade.' },
-  '305': { field: 'url', text: 'You already have a short link for this URL.' },
-  '306': { field: 'url', text: 'That page could not be reached. Check the address and try again.' },
-  '307': { field: 'url', text: 'That page does not exist (it answers “Not found”). Check the address.' },
-  '308': { field: 'url', text: 'That page blocks automated checks, so it cannot be shortened.' },
-  '309': { field: 'url', text: 'That page is behind a bot challenge, so it cannot be checked.' },
-  '310': { field: 'url', text: 'Links to social networks cannot be shortened here.' },
-  '311': { field: 'url', text: 'That page is empty. Check the address.' },
-  '312': { field: 'group', text: 'That group no longer exists. Choose another.' },
-  '313': { field: 'slug', text: 'That code is taken. Try another one.' },
-  '314': { text: 'This link no longer exists.' },
-  '316': { field: 'url', text: 'That address is on a list of harmful sites.' },
-  '317': { field: 'domain', text: 'That domain cannot be used yet: it is not verified for this workspace.' },
-  '320': { field: 'url', text: 'Use a public web address that starts with http:// or https://.' },
-};
 
 /**
  * The field and the plain sentence of a refusal; an unknown code keeps its own message. The URL
@@ -40,11 +41,11 @@ const PLAIN: Readonly<Record<string, { field?: LinkField; text: string }>> = {
  * either. Those are said above the form.
  */
 export function linkRefusal(
-  error: PageError | undefined,
+  error: LinkPageError | undefined,
   options: { urlKept?: boolean; ruleUrls?: boolean } = {},
 ): LinkRefusal | undefined {
   if (!error) return undefined;
-  const plain = PLAIN[error.code];
+  const plain = error.ownUrl ? { field: 'url' as const, text: OWN_URL_TEXT } : PLAIN[error.code];
   if (!plain) return { error };
   if (plain.field === 'url' && (options.urlKept || /^A rule/.test(error.message))) {
     return { error: { code: error.code, message: `A targeting rule’s URL was refused. ${plain.text}` } };
@@ -54,7 +55,8 @@ export function linkRefusal(
     return { error: { code: error.code, message } };
   }
   // 305 names the existing short link in the API's message: kept after the sentence.
-  const existing = error.code === '305' ? /https?:\/\/\S+/.exec(error.message)?.[0] : undefined;
+  const existing =
+    error.code === '305' && !error.ownUrl ? /https?:\/\/\S+/.exec(error.message)?.[0] : undefined;
   const message = existing ? `${plain.text} It is ${existing.replace(/[.,]$/, '')}.` : plain.text;
   return { field: plain.field, error: { code: error.code, message } };
 }

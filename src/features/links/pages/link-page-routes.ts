@@ -19,8 +19,10 @@ import {
   pageDomain,
   type Query,
 } from './dashboard-view.ts';
+import { linkPageError } from './link-field-errors.ts';
 import { type LinkView, linkPage } from './link-page.ts';
 import { linkPath } from './link-parts.ts';
+import { plainFault } from './plain-faults.ts';
 import { PREVIEW_CARD_POLICY } from './preview-card.ts';
 import { readRuleForm } from './rule-form.ts';
 
@@ -60,14 +62,18 @@ export async function linkPageRoutes(app: FastifyInstance, options: DashboardRou
     workspacePage(options, 'links:read', async (request, reply, user) => {
       const detail = await detailOf(request, user);
       if (!detail) return notFound(reply, user, 'link');
-      const { done, edit } = request.query as Query;
+      const { done, edit, target } = request.query as Query;
       const view = {
         frame: workspaceFrame(user),
         origins: options.origins,
         detail,
         editing: edit !== undefined,
       };
-      return sendLinkPage(reply, 200, { ...view, done: typeof done === 'string' ? done : undefined });
+      return sendLinkPage(reply, 200, {
+        ...view,
+        done: typeof done === 'string' ? done : undefined,
+        newTarget: target === 'new',
+      });
     }),
   );
 
@@ -84,10 +90,15 @@ export async function linkPageRoutes(app: FastifyInstance, options: DashboardRou
       if (Object.keys(patch).length === 0) return reply.redirect(done('unchanged'), 303);
       try {
         const actor = await dashboard.actorOf(user.workspace);
-        await options.editor.editFor(actor, detail.link.domainId, detail.link.code, patch);
-        return reply.redirect(done('saved'), 303);
+        const { link } = await options.editor.editFor(actor, detail.link.domainId, detail.link.code, patch);
+        // "Saved" says the target changed only when it did (a new URL, or UTM values written into it).
+        const retargeted = link.longUrl !== detail.link.longUrl;
+        return reply.redirect(done(retargeted ? 'saved&target=new' : 'saved'), 303);
       } catch (error) {
-        const { status, error: shown } = refusedOn(reply, error);
+        const refused = refusedOn(reply, error);
+        const { status } = refused;
+        const sent = { title: patch.title, expiresAt: patch.expiresAt };
+        const shown = plainFault(linkPageError(error, refused.error), sent);
         if (shown.code === '314') return notFound(reply, user, 'link');
         const fault =
           shown.code === '300' ? campaignFault(form.url.trim() || detail.link.longUrl, patch) : undefined;

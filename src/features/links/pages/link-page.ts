@@ -23,8 +23,14 @@ import { ruleBadges, ruleFacts } from './rule-badges.ts';
  */
 
 const DONE: Record<string, string> = {
-  saved: 'Saved. The short link leads to the new target from now on.',
+  saved: 'Saved.',
   unchanged: 'Nothing to save: nothing was changed.',
+};
+
+/** The same, after a change that gave the link a new target. */
+const DONE_NEW_TARGET: Record<string, string> = {
+  ...DONE,
+  saved: 'Saved. The short link leads to the new target from now on.',
 };
 
 const figure = (n: number) => n.toLocaleString('en-US');
@@ -125,7 +131,7 @@ ${chartCard(view, total)}
     scripts: ['dashboard.js', 'link-fields.js', 'qr-designer.js'],
     body: html`<p class="crumbs"><a href="${base}">← Links</a></p>
 ${head({ ...view, editing }, pagePath)}
-${doneNotice(view.done, DONE)}
+${doneNotice(view.done, view.newTarget ? DONE_NEW_TARGET : DONE)}
 ${body}`,
   });
 }

@@ -1,0 +1,40 @@
+import { MAX_TITLE_LENGTH } from '../../../core/link-fields.ts';
+import type { PageError } from '../../../web/notices.ts';
+
+/**
+ * A 300 of the link forms about the title or the expiry, said the way a person reads it (docs/api.md
+ * §18: the pages never show a raw field name such as `expires_at`). Which field it is about is found
+ * by looking again at what was sent, as campaignFault does, never by reading the API's message; the
+ * code stays 300. A 300 about anything else keeps its message.
+ */
+
+/** What a form sent of the fields said here: the title and the expiry as the service was given them. */
+export interface SentFields {
+  title?: string;
+  expiresAt?: string | null;
+}
+
+/** The shape of the instants the forms send (rule-form.ts instantOf); anything else is no date. */
+const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
+
+function titleFault(title: string | undefined): string | undefined {
+  if (title === undefined) return undefined;
+  const length = [...title.trim()].length;
+  if (length <= MAX_TITLE_LENGTH) return undefined;
+  return `The title is ${length.toLocaleString('en-US')} characters long; a title has at most ${MAX_TITLE_LENGTH}. Shorten it: nothing was saved.`;
+}
+
+function expiryFault(expiresAt: string | null | undefined, nowMs: number): string | undefined {
+  if (typeof expiresAt !== 'string') return undefined;
+  const at = Date.parse(expiresAt);
+  if (!INSTANT.test(expiresAt) || Number.isNaN(at)) return 'The expiry is not a date and time. Pick one.';
+  return at <= nowMs ? 'The expiry date is in the past. Choose a later one.' : undefined;
+}
+
+export function plainFault(shown: PageError, sent: SentFields, nowMs = Date.now()): PageError {
+  if (shown.code !== '300') return shown;
+  const said = [titleFault(sent.title), expiryFault(sent.expiresAt, nowMs)].filter(
+    (sentence): sentence is string => sentence !== undefined,
+  );
+  return said.length === 0 ? shown : { code: shown.code, message: said.join(' ') };
+}
