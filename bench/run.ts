@@ -26,6 +26,7 @@ import {
   WARMUP_S,
 } from './settings.ts';
 import { type SqliteResults, sqlitePhase } from './sqlite-phase.ts';
+import { type StallResults, stallsPhase } from './stalls-phase.ts';
 import { type StatsQueryResults, statsQueryPhase } from './stats-query.ts';
 import { type WebhookResults, webhooksPhase } from './webhooks-phase.ts';
 import { CONNECTIONS, ensureWrk, THREADS } from './wrk.ts';
@@ -39,7 +40,8 @@ import { CONNECTIONS, ensureWrk, THREADS } from './wrk.ts';
  * rules (bench/blocklist-phase.ts); after pg+redis, webhook deliveries and the redirect with an
  * endpoint hearing clicks (bench/webhooks-phase.ts); after the management API, the command line's CPU
  * at start beside `node -e 0` (bench/cli-phase.ts). BENCH_DURATION (seconds, default 10) shortens the
- * measured runs; BENCH_ONLY=sqlite|domains|blocklist|pg|webhooks|api|cli|stats|search runs one phase.
+ * measured runs; BENCH_ONLY=sqlite|domains|blocklist|pg|webhooks|api|stalls|cli|stats|search runs one phase
+ * (stalls: redirects during two parallel exports and bursts of new QR designs, bench/stalls-phase.ts).
  */
 
 const RESULTS = fileURLToPath(new URL('./results/latest.json', import.meta.url));
@@ -91,6 +93,25 @@ function printQueries(phase: 'stats' | 'search', results: StatsQueryResults | Se
   for (const note of results.notes) console.log(`note: ${note}`);
 }
 
+/** The stalls phase alone: no wrk; its own results file. */
+async function stallsOnly(): Promise<void> {
+  console.log('stalls phase');
+  const stalls = await stallsPhase(dir);
+  printStalls(stalls);
+  writeResults(RESULTS.replace(/latest\.json$/, 'stalls-latest.json'), {
+    date: new Date().toISOString(),
+    stalls: { idle: stalls.idle, exports: stalls.exports, qr: stalls.qr, underWrk: stalls.underWrk },
+    goals: stalls.goals,
+    notes: [],
+  });
+}
+
+function printStalls(stalls: StallResults): void {
+  console.log(`\nredirects beside exports and QR codes (bench/stalls-phase.ts):\n${stalls.lines.join('\n')}`);
+  for (const goal of stalls.goals)
+    console.log(`${goal.met ? 'met   ' : 'MISSED'}  ${goal.goal}: ${goal.actual}`);
+}
+
 /** The cli phase alone: no wrk, no servers. */
 async function cliOnly(): Promise<void> {
   console.log(`cli phase: node ${process.version}, ${availableParallelism()} cores`);
@@ -102,6 +123,7 @@ async function cliOnly(): Promise<void> {
 async function main(): Promise<void> {
   if (ONLY === 'stats' || ONLY === 'search') return queriesOnly(ONLY);
   if (ONLY === 'cli') return cliOnly();
+  if (ONLY === 'stalls') return stallsOnly();
   const wrkVersion = ensureWrk();
   const nginxVersion = ONLY === undefined || ONLY === 'sqlite' ? ensureNginx() : null;
   if (ONLY === undefined || ONLY === 'pg') await checkReachable(PG_ADMIN_URL, REDIS_URL);
@@ -123,7 +145,7 @@ async function main(): Promise<void> {
     `Snip benchmark: node ${machine.node}, wrk ${machine.wrk}, ${machine.cores} cores (${machine.cpu})`,
   );
   console.log(`${notes.join('\n')}\nwarm-up ${WARMUP_S} s, measured ${MEASURE_S} s per target`);
-  const all = 'sqlite, domains, blocklist, pg+redis, webhooks, api, cli, stats, search';
+  const all = 'sqlite, domains, blocklist, pg+redis, webhooks, api, stalls, cli, stats, search';
   console.log(`phases: ${ONLY === undefined ? all : ONLY} (BENCH_ONLY)\n`);
 
   const session = new Session(WARMUP_S, MEASURE_S);
@@ -163,6 +185,11 @@ async function main(): Promise<void> {
     console.log('\nmanagement API phase');
     api = await apiPhase(dir);
   }
+  let stalls: StallResults | undefined;
+  if (ONLY === undefined) {
+    console.log('\nstalls phase');
+    stalls = await stallsPhase(dir);
+  }
   let cli: CliResults | undefined;
   if (ONLY === undefined) {
     console.log('\ncli phase');
@@ -195,6 +222,7 @@ async function main(): Promise<void> {
   printTable(session.runs, goals, notes);
   if (api)
     console.log(`\nmanagement API (SQLite, one process, sequential requests):\n${api.lines.join('\n')}`);
+  if (stalls) printStalls(stalls);
   if (cli) printCli(cli);
   if (stats) printQueries('stats', stats);
   if (search) printQueries('search', search);
@@ -214,13 +242,16 @@ async function main(): Promise<void> {
     },
     runs: session.runs,
     ...(api ? { managementApi: { list: api.list, export: api.export } } : {}),
+    ...(stalls
+      ? { stalls: { idle: stalls.idle, exports: stalls.exports, qr: stalls.qr, underWrk: stalls.underWrk } }
+      : {}),
     ...(sqlite ? { memoryAtStart: sqlite.memoryAtStart } : {}),
     ...(blocklist ? { blocklist: blocklist.figures } : {}),
     ...(webhooks ? { webhooks: webhooks.figures } : {}),
     ...(stats ? { statsQueries: stats.figures } : {}),
     ...(search ? { linkSearch: search.figures } : {}),
     ...(cli ? { cli: cli.figures } : {}),
-    goals: [...goals, ...(search?.goals ?? []), ...(cli?.goals ?? [])],
+    goals: [...goals, ...(stalls?.goals ?? []), ...(search?.goals ?? []), ...(cli?.goals ?? [])],
     notes: [...notes, ...(search?.notes ?? []), ...(cli?.notes ?? [])],
   });
   if (cli) writeCli(cli);

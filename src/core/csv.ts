@@ -1,3 +1,5 @@
+import type { Link } from './entities.ts';
+
 /**
  * CSV downloads (RFC 4180, CRLF). A cell that a spreadsheet would run as a formula (starting with
  * =, +, -, @, tab or CR) gets a leading apostrophe: values such as referrer hosts and bot names come
@@ -12,4 +14,48 @@ function cell(value: string | number): string {
 
 export function csvLine(values: ReadonlyArray<string | number>): string {
   return `${values.map(cell).join(',')}\r\n`;
+}
+
+/** The columns of GET /api/v1/links.csv, in order. */
+export const LINK_CSV_COLUMNS = [
+  'short_code',
+  'short_url',
+  'long_url',
+  'title',
+  'group',
+  'tags',
+  'created_at',
+  'expires_at',
+  'clicks',
+  'unique_visitors',
+  'domain',
+] as const;
+
+/** What a link's row shows of its domain: where its short URLs start (no trailing slash), its host. */
+export interface CsvDomain {
+  origin: string;
+  host: string;
+}
+
+/** A link's row of the export: the fields of its resource (docs/api.md §7.2) that a sheet can hold. */
+export function linkCsvLine(
+  link: Pick<Link, 'code' | 'longUrl' | 'title' | 'createdAt' | 'expiresAt' | 'clicks' | 'uniqueVisitors'>,
+  domain: CsvDomain,
+  /** The API id of the link's group, '' when it has none. */
+  group: string,
+  tags: readonly string[],
+): string {
+  return csvLine([
+    link.code,
+    `${domain.origin}/${link.code}`,
+    link.longUrl,
+    link.title,
+    group,
+    tags.join(','),
+    link.createdAt.toISOString(),
+    link.expiresAt?.toISOString() ?? '',
+    String(link.clicks),
+    String(link.uniqueVisitors),
+    domain.host,
+  ]);
 }

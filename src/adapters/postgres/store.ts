@@ -7,6 +7,7 @@ import { deletionStore } from '../sql/deletion-scripts.ts';
 import { domainStore } from '../sql/domain-scripts.ts';
 import { groupStore } from '../sql/group-scripts.ts';
 import { keyStore } from '../sql/key-scripts.ts';
+import { linkCsvPage } from '../sql/link-export.ts';
 import { linkStore } from '../sql/link-scripts.ts';
 import { auditStore, moderationStore, reportStore } from '../sql/moderation-scripts.ts';
 import { peopleStore } from '../sql/people-store.ts';
@@ -51,6 +52,8 @@ export function openPostgresStore(url: string, options: PoolOptions = {}): Store
       visit: (script) => scripts.read(script),
     }),
     ...postgresBulkLinks(db),
+    // A page's rows are written on this thread, a few milliseconds each: the export yields between pages.
+    exportLinksPage: (ask) => scripts.read(linkCsvPage(ask)),
     ...clickStore(
       scripts,
       rerunWhenRolledBack((batch) => writeClicks(db, batch)),

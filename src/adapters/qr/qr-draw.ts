@@ -4,8 +4,10 @@ import type { QrLook } from '../../core/qr-design.ts';
 
 /**
  * A QR code's modules drawn as a PNG or an SVG. Every module of a PNG is the same whole number of
- * pixels (a code with modules of 1 and 2 pixels side by side misreads at small sizes); the pixels
- * left over widen the quiet zone. Colours arrive as `#rrggbb`, checked by core/qr-design.ts.
+ * pixels (a code with modules of 1 and 2 pixels side by side misreads at small sizes), and its quiet
+ * zone is exactly the margin asked: the side is the multiple of the modules nearest the width asked,
+ * so with margin 0 the finder patterns touch the edges. Colours arrive as `#rrggbb`, checked by
+ * core/qr-design.ts.
  */
 
 export interface QrModules {
@@ -21,14 +23,14 @@ export function qrModules(text: string, look: QrLook): QrModules {
 }
 
 /**
- * Where the modules go in a square `width` pixels wide: the margin shrinks when the code would not
- * fit at one pixel per module, and only a code with more modules than pixels makes the image wider.
+ * Where the modules go in a square about `width` pixels wide: the code and its margin at the whole
+ * number of pixels per module nearest the width (at least one), so the side is that many times the
+ * modules and the margin together — a little under or over the width asked (docs/api.md §16).
  */
 export function pngLayout(modules: number, width: number, margin: number) {
-  const side = Math.max(width, modules);
-  const fitting = Math.min(margin, Math.floor((side - modules) / 2));
-  const scale = Math.floor(side / (modules + 2 * fitting));
-  return { side, scale, offset: Math.floor((side - modules * scale) / 2) };
+  const total = modules + 2 * margin;
+  const scale = Math.max(1, Math.round(width / total));
+  return { side: total * scale, scale, offset: margin * scale };
 }
 
 const rgb = (colour: string) => [1, 3, 5].map((at) => Number.parseInt(colour.slice(at, at + 2), 16));

@@ -1,3 +1,4 @@
+import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { QR_DEFAULT_LOOK, type QrFormat, type QrLook } from '../../core/qr-design.ts';
 import { drawPng, drawSvg, qrModules } from './qr-draw.ts';
@@ -9,6 +10,15 @@ export interface QrRequest {
   width: number;
   look?: QrLook;
 }
+
+/**
+ * Below the redirect's thread when both want the CPU (on Linux a thread's nice value is its own):
+ * a burst of new designs then waits for the cores, not the redirects. Where the system refuses, the
+ * thread keeps the process's priority.
+ */
+try {
+  setPriority(10);
+} catch {}
 
 /** The QR thread: draws one image at a time and hands a PNG's bytes over without a copy back. */
 parentPort?.on('message', (message: QrRequest) => {

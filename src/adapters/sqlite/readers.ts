@@ -1,7 +1,9 @@
 import { Worker } from 'node:worker_threads';
 import type { StatsRange, StatsScope, StoredStats } from '../../core/analytics/model.ts';
 import type { LinkPage, LinkQuery } from '../../core/link-query.ts';
+import type { LinkCsvAsk, LinkCsvPage } from '../../core/ports/store.ts';
 import { countPerGroup } from '../sql/link-change-scripts.ts';
+import { linkCsvPage } from '../sql/link-export.ts';
 import { listLinks } from '../sql/link-scripts.ts';
 import { statsOf } from '../sql/stats-store.ts';
 import { type WorkerReply, workerCalls } from '../worker-calls.ts';
@@ -12,24 +14,31 @@ import { runNow } from './run-script.ts';
  * The SQLite adapter's rule for reads that grow with the data (docs/adr/025): node:sqlite runs a
  * query on the thread that asks, so listings (a search is a scan), exports and stats run on reader
  * threads of their own over the WAL, each with its own connection, and the redirect's thread never
- * waits on one. A read sees every commit made before it was asked.
+ * waits on one. A read sees every commit made before it was asked. An export's page is written as
+ * CSV there too: the redirect's thread only passes its text on.
  */
 export type ReadJob =
   | { kind: 'stats'; scope: StatsScope; range: StatsRange }
   | { kind: 'links'; workspaceId: number; query: LinkQuery }
-  | { kind: 'perGroup'; workspaceId: number };
+  | { kind: 'perGroup'; workspaceId: number }
+  | { kind: 'csv'; ask: LinkCsvAsk };
 
 export interface Readers {
   stats(scope: StatsScope, range: StatsRange): Promise<StoredStats>;
   listLinks(workspaceId: number, query: LinkQuery): Promise<LinkPage>;
   countLinksPerGroup(workspaceId: number): Promise<Map<number, number>>;
+  exportLinksPage(ask: LinkCsvAsk): Promise<LinkCsvPage>;
   close(): Promise<void>;
 }
 
 /** Runs a job on a connection: in a reader thread, or in place for a store in memory. */
-export function runRead(conn: Connection, job: ReadJob): StoredStats | LinkPage | Map<number, number> {
+export function runRead(
+  conn: Connection,
+  job: ReadJob,
+): StoredStats | LinkPage | Map<number, number> | LinkCsvPage {
   if (job.kind === 'stats') return runNow(conn, statsOf(job.scope, job.range));
   if (job.kind === 'perGroup') return runNow(conn, countPerGroup(job.workspaceId));
+  if (job.kind === 'csv') return runNow(conn, linkCsvPage(job.ask));
   return runNow(conn, listLinks(job.workspaceId, job.query));
 }
 
@@ -40,6 +49,7 @@ export function inPlaceReaders(conn: Connection): Readers {
     listLinks: async (workspaceId, query) => runRead(conn, { kind: 'links', workspaceId, query }) as LinkPage,
     countLinksPerGroup: async (workspaceId) =>
       runRead(conn, { kind: 'perGroup', workspaceId }) as Map<number, number>,
+    exportLinksPage: async (ask) => runRead(conn, { kind: 'csv', ask }) as LinkCsvPage,
     async close() {},
   };
 }
@@ -71,6 +81,7 @@ export function threadReaders(path: string, size = 2): Readers {
     listLinks: async (workspaceId, query) => (await read({ kind: 'links', workspaceId, query })) as LinkPage,
     countLinksPerGroup: async (workspaceId) =>
       (await read({ kind: 'perGroup', workspaceId })) as Map<number, number>,
+    exportLinksPage: async (ask) => (await read({ kind: 'csv', ask })) as LinkCsvPage,
     async close() {
       await Promise.all(threads.map((thread) => thread.worker.terminate()));
     },

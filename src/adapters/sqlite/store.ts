@@ -67,6 +67,7 @@ export function openSqliteStore(path: string, options: { threads?: boolean } = {
       readers,
     ),
     ...sqliteBulkLinks(conn),
+    exportLinksPage: readers.exportLinksPage,
     // The redirect's cold path, answered at once: one cached statement, no script.
     findLinkByCodeNow: (domainId, code) => mapRow(conn.stmt(FIND_LINK_BY_CODE).get(domainId, code), toLink),
     ...clickStore(direct, (batch) => clickWriter.write(batch)),

@@ -17,6 +17,7 @@ import type { LinkPage, LinkQuery } from '../link-query.ts';
 import type { AbuseStore, AuditStore } from './abuse-store.ts';
 import type { BillingStore } from './billing-store.ts';
 import type { DomainStore } from './domain-store.ts';
+import type { LinkExportStore } from './link-export-store.ts';
 import type { AccountStore, InvitationStore, UserTokenStore, WorkspaceStore } from './people-store.ts';
 import type { TagStore, VisitListStore } from './tag-store.ts';
 import type { LinkEventSink, WebhookStore } from './webhook-store.ts';
@@ -203,6 +204,7 @@ export interface SecretStore {
   secret(name: string, candidate: Buffer): Promise<Buffer>;
 }
 
+export type { LinkCsvAsk, LinkCsvPage, LinkExportStore } from './link-export-store.ts';
 export type {
   AcceptInvitationResult,
   AccountStore,
@@ -231,6 +233,7 @@ export interface Store
     KeyStore,
     GroupStore,
     LinkStore,
+    LinkExportStore,
     ClickStore,
     StatsStore,
     SessionStore,
@@ -256,7 +259,7 @@ export interface Ports {
   tokens: UserTokenStore;
   keys: KeyStore;
   groups: GroupStore;
-  links: LinkStore;
+  links: LinkStore & LinkExportStore;
   clicks: ClickStore;
   stats: StatsStore;
   sessions: SessionStore;

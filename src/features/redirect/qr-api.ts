@@ -17,7 +17,7 @@ import { DOMAIN_PARAM } from '../../http/domain-param.ts';
 import { refuseOtherMethods } from '../../http/method-guard.ts';
 import { RATE_LIMIT_HEADERS } from '../../http/openapi-parts.ts';
 import { operationDoc } from '../../http/operation-doc.ts';
-import { drawQr, QR_DESIGN_WORDS, QR_TYPES, qrText, SVG_POLICY } from './qrcode.ts';
+import { drawQr, QR_DESIGN_WORDS, QR_TYPES, qrText, SVG_POLICY, workspaceRenders } from './qrcode.ts';
 
 /** GET /api/v1/links/{code}/qr (docs/api.md §16): a designed QR code, its options checked (300). */
 export interface QrApiOptions {
@@ -88,6 +88,7 @@ const QR = {
 } as const;
 
 export async function qrApiRoutes(v1: FastifyInstance, options: QrApiOptions): Promise<void> {
+  const renders = workspaceRenders(options.images);
   v1.get<{ Params: Static<typeof QrParams>; Querystring: Static<typeof QrQuery> }>(
     '/links/:code/qr',
     QR,
@@ -98,7 +99,8 @@ export async function qrApiRoutes(v1: FastifyInstance, options: QrApiOptions): P
       const { code } = request.params;
       const link = await options.store.findLinkOfWorkspace(workspaceId, domainId, code);
       if (!link) throw new Refusal('314', 'This workspace has no live link with that code.');
-      const image = await drawQr(options.images, qrText(options.origins, domainId, code), format, design);
+      const text = qrText(options.origins, domainId, code);
+      const image = await renders.run(workspaceId, () => drawQr(options.images, text, format, design));
       reply.header('cache-control', 'private, no-cache');
       reply.header('content-disposition', `inline; filename="${code}.${format}"`);
       if (format === 'svg') reply.header('content-security-policy', SVG_POLICY);

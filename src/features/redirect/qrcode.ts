@@ -38,6 +38,55 @@ export function qrText(origins: LinkOrigins, domainId: number, code: string): st
   return `${shortUrl(origins, { domainId, code })}?qr=1`;
 }
 
+/**
+ * Renders of one workspace's codes drawn at once, and waiting for their turn behind them (docs/api.md
+ * §16, docs/adr/038): past both, 503 with Retry-After at once. A workspace asking for many new
+ * designs at once waits on itself, and neither takes the QR thread's queue from the others nor
+ * the CPU from the redirect.
+ */
+export const QR_RENDERS_PER_WORKSPACE = { drawing: 4, waiting: 8 } as const;
+
+/** The renders of each workspace under way, and the ones waiting for a place, in order. */
+export class WorkspaceRenders {
+  readonly #limits: { drawing: number; waiting: number };
+  readonly #held = new Map<number, { drawing: number; queue: Array<() => void> }>();
+
+  constructor(limits: { drawing: number; waiting: number } = QR_RENDERS_PER_WORKSPACE) {
+    this.#limits = limits;
+  }
+
+  async run<T>(workspaceId: number, render: () => Promise<T>): Promise<T> {
+    let held = this.#held.get(workspaceId);
+    if (!held) {
+      held = { drawing: 0, queue: [] };
+      this.#held.set(workspaceId, held);
+    }
+    if (held.drawing < this.#limits.drawing) held.drawing++;
+    else if (held.queue.length < this.#limits.waiting) await new Promise<void>((go) => held.queue.push(go));
+    else throw new UnavailableError('this workspace has as many QR codes being drawn as it may', 1);
+    try {
+      return await render();
+    } finally {
+      // A render that ends hands its place to the next one waiting, if any.
+      const next = held.queue.shift();
+      if (next) next();
+      else if (--held.drawing === 0) this.#held.delete(workspaceId);
+    }
+  }
+}
+
+const rendersByImages = new WeakMap<QrImages, WorkspaceRenders>();
+
+/** The one bound of every route drawing with these images. */
+export function workspaceRenders(images: QrImages): WorkspaceRenders {
+  let renders = rendersByImages.get(images);
+  if (!renders) {
+    renders = new WorkspaceRenders();
+    rendersByImages.set(images, renders);
+  }
+  return renders;
+}
+
 /** The image of a design, drawn on the QR thread. */
 export async function drawQr(
   images: QrImages,
@@ -53,7 +102,7 @@ export async function drawQr(
 
 /** The design's query parameters, as /openapi.json describes them on both QR routes. */
 export const QR_DESIGN_WORDS = {
-  size: `Side of the image in pixels, ${QR_SIZE.min}-${QR_SIZE.max} (default ${QR_SIZE.default}).`,
+  size: `Side of the image in pixels, ${QR_SIZE.min}-${QR_SIZE.max} (default ${QR_SIZE.default}); a PNG's is the multiple of its modules nearest it.`,
   margin: `Quiet zone around the code in modules, ${QR_MARGIN.min}-${QR_MARGIN.max} (default ${QR_MARGIN.default}; scanners want 4).`,
   fg: 'Colour of the dark modules: `#rgb` or `#rrggbb`, the `#` optional or sent as `%23` (default `#000000`).',
   bg: `Colour of the background, as fg (default \`#ffffff\`). fg and bg need a WCAG contrast of at least ${MIN_QR_CONTRAST}:1.`,
@@ -93,8 +142,10 @@ const QR_ROUTE = {
     description:
       'PNG or SVG of the short URL with `?qr=1`, so that scans are told apart from clicks (the redirect drops the parameter). ' +
       'A value that cannot be read takes its default, and a number out of range is clamped; fg and bg under ' +
-      `${MIN_QR_CONTRAST}:1 contrast are drawn black on white. Every module of a PNG is a whole number of pixels, ` +
-      'the pixels left over widen the quiet zone. GET /api/v1/links/{code}/qr refuses such values instead.',
+      `${MIN_QR_CONTRAST}:1 contrast are drawn black on white. Every module of a PNG is a whole number of pixels ` +
+      'and its quiet zone exactly `margin` modules, so its side is the nearest multiple of the modules to `size`. ' +
+      'New designs of one workspace are drawn a few at once, a few more wait, then 503 with Retry-After. ' +
+      'GET /api/v1/links/{code}/qr refuses such values instead.',
     tags: ['QR codes'],
     security: [],
     params: {
@@ -142,12 +193,20 @@ export async function qrcodeRoute(app: FastifyInstance, options: QrRouteOptions)
     maxSize: 64 * 1024 * 1024,
     sizeCalculation: (entry) => entry.body.length,
   });
+  const renders = workspaceRenders(options.images);
 
-  async function render(domainId: number, code: string, format: QrFormat, design: QrDesign) {
+  async function render(
+    workspaceId: number,
+    domainId: number,
+    code: string,
+    format: QrFormat,
+    design: QrDesign,
+  ) {
     const key = `${domainId}/${code}.${format}:${Object.values(design).join(':')}`;
     const hit = rendered.get(key);
     if (hit) return hit;
-    const body = await drawQr(options.images, qrText(options.origins, domainId, code), format, design);
+    const text = qrText(options.origins, domainId, code);
+    const body = await renders.run(workspaceId, () => drawQr(options.images, text, format, design));
     const entry = { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
     rendered.set(key, entry);
     return entry;
@@ -171,7 +230,13 @@ export async function qrcodeRoute(app: FastifyInstance, options: QrRouteOptions)
       if (!link) return sendMiss(request, reply, 404);
       let image: Rendered;
       try {
-        image = await render(domain.id, file.code, file.format, lenientQrDesign(request.query));
+        image = await render(
+          link.workspaceId,
+          domain.id,
+          file.code,
+          file.format,
+          lenientQrDesign(request.query),
+        );
       } catch (error) {
         if (error instanceof UnavailableError) return sendMiss(request, reply, 503, error.retryAfterSeconds);
         throw error;

@@ -1,54 +1,91 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
-import type { Link } from '../../../src/core/entities.ts';
+import { after, before, describe, it } from 'node:test';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { csvLine } from '../../../src/core/csv.ts';
 import { Refusal } from '../../../src/core/errors.ts';
-import type { LinkPage } from '../../../src/core/link-query.ts';
+import type { LinkCsvAsk, LinkCsvPage, Store } from '../../../src/core/ports/store.ts';
 import { baseOrigins } from '../../../src/core/short-url.ts';
+import { urlHash } from '../../../src/core/target-url.ts';
 import { csvExports, EXPORTS_PER_ACCOUNT, linksCsv } from '../../../src/features/links/api/links-csv.ts';
-import { aLink } from '../../fixtures/link.ts';
+import { callApi } from '../../fixtures/api-client.ts';
+import type { TestApp } from '../../helper.ts';
+import { STORES } from '../workspaces/both-stores.ts';
 
 const actor = {
   keyId: 1,
   workspaceId: 7,
   plan: { id: 1, name: 'p', apiAccess: true, urlQuota: 10, rateLimitPerHour: 10 },
 };
+const origins = baseOrigins(new URL('https://sn.ip/'));
 
-function link(id: number): Link {
-  const at = new Date(Date.UTC(2026, 0, 1) - id * 1000);
-  return aLink({
-    id,
-    code: `code${id}`,
-    workspaceId: 7,
-    longUrl: `https://example.com/${id}`,
-    createdAt: at,
-    updatedAt: at,
-  });
+/** A store of export pages without end: page n holds one row, `n`. */
+function endlessPages() {
+  const asked: LinkCsvAsk[] = [];
+  return {
+    asked,
+    listGroups: async () => [],
+    async exportLinksPage(ask: LinkCsvAsk): Promise<LinkCsvPage> {
+      asked.push(ask);
+      if (!ask.domains.has(0)) return { missing: [0] };
+      const n = asked.length;
+      return { csv: `row${n}\r\n`, next: { value: n, id: n } };
+    },
+  };
 }
 
 describe('the CSV export of an account', () => {
-  it('lets the event loop turn between the pages it reads', async () => {
-    const pages = [1, 2, 3].map((n) => ({ links: [link(n)], more: n < 3 }) as unknown as LinkPage);
-    let read = 0;
+  it('asks for the domains a page holds, then lets the event loop turn between pages', async () => {
+    const pages: LinkCsvPage[] = [
+      { missing: [0] },
+      { csv: 'a\r\n', next: { value: 3, id: 3 } },
+      { csv: 'b\r\n', next: { value: 2, id: 2 } },
+      { csv: 'c\r\n' },
+    ];
+    const asked: LinkCsvAsk[] = [];
     const store = {
-      listLinks: async () => pages[read++] as LinkPage,
-      tagsOf: async () => new Map(),
       listGroups: async () => [],
+      exportLinksPage: async (ask: LinkCsvAsk) => {
+        asked.push({ ...ask, domains: new Map(ask.domains) });
+        return pages[asked.length - 1] as LinkCsvPage;
+      },
     };
     let turns = 0;
     const ticking = setInterval(() => turns++, 0);
-    const lines: string[] = [];
+    const chunks: string[] = [];
     try {
       const at: number[] = [];
-      for await (const chunk of linksCsv(store, baseOrigins(new URL('https://sn.ip/')), actor)) {
-        lines.push(chunk);
+      for await (const chunk of linksCsv(store, origins, actor)) {
+        chunks.push(chunk);
         at.push(turns);
       }
-      // The header, then one chunk a page; a timer ran between the pages.
-      assert.equal(lines.length, 4);
+      assert.deepEqual(chunks.slice(1), ['a\r\n', 'b\r\n', 'c\r\n']);
       assert.ok((at[3] ?? 0) > (at[1] ?? 0), `timer turns seen at each chunk: ${at}`);
     } finally {
       clearInterval(ticking);
     }
+    assert.equal(asked[0]?.domains.size, 0);
+    assert.deepEqual(asked[1]?.domains.get(0), { origin: 'https://sn.ip', host: 'sn.ip' });
+    assert.equal(asked[1]?.after, undefined, 'the page that named a missing domain is asked again');
+    assert.deepEqual(asked[2]?.after, { value: 3, id: 3 });
+  });
+
+  it('reads the next page only when the one before is taken, and stops when the client goes', async () => {
+    const store = endlessPages();
+    const exports = csvExports((who: typeof actor) => linksCsv(store, origins, who));
+    const reading = exports(actor)[Symbol.asyncIterator]();
+    for (let i = 0; i < 3; i++) assert.equal((await reading.next()).done, false);
+    // The client takes no more for a while: the export waits with it.
+    for (let i = 0; i < 20; i++) await nextTurn();
+    // The first ask (that named the domain), two pages taken, at most one read ahead.
+    assert.ok(store.asked.length <= 4, `pages read: ${store.asked.length}`);
+    await reading.return?.(); // the stream destroyed, as when the client goes
+    for (let i = 0; i < 5; i++) await nextTurn();
+    const readWhenGone = store.asked.length;
+    for (let i = 0; i < 20; i++) await nextTurn();
+    assert.equal(store.asked.length, readWhenGone, 'no page is read after the client went');
+    // Its place is given back: as many exports as allowed start again.
+    const again = Array.from({ length: EXPORTS_PER_ACCOUNT }, () => exports(actor));
+    for (const one of again) one.destroy();
   });
 
   it('runs at most two exports of one account at once; a third is 429 until one closes', async () => {
@@ -77,3 +114,116 @@ describe('the CSV export of an account', () => {
     for (const stream of streams) stream.destroy();
   });
 });
+
+const BULK = 1_234;
+
+for (const kind of STORES) {
+  describe(`GET /api/v1/links.csv on ${kind.name}`, { skip: kind.skip }, () => {
+    let t: TestApp;
+    let key: string;
+    let pagesRead = 0;
+
+    before(async () => {
+      t = await kind.start({
+        // Counts the pages the store is asked for, as the app asks them.
+        storeSeenByApp: (store) =>
+          new Proxy(store, {
+            get(target, property, receiver) {
+              const value = Reflect.get(target, property, receiver);
+              if (property === 'exportLinksPage')
+                return (ask: LinkCsvAsk) => {
+                  pagesRead++;
+                  return target.exportLinksPage(ask);
+                };
+              return typeof value === 'function' ? value.bind(target) : value;
+            },
+          }) as Store,
+      });
+      const account = await t.ops.createAccount('csv@example.com', 'tester');
+      key = account.apiKey;
+      const group = await callApi(t.app, 'POST', '/groups', { key, body: { name: 'Launch, "Q4"' } });
+      assert.equal(group.status, 201);
+      const bodies = [
+        { url: 'https://example.com/a', title: '=HYPERLINK("http://evil.example")', tags: ['b', 'a'] },
+        { url: 'https://example.com/b', title: 'Comma, quote " here', group: group.body.id },
+        { url: 'https://example.com/c', expires_at: '2099-01-02T03:04:05.678Z', tags: ['+plus', 'x'] },
+      ];
+      for (const body of bodies) {
+        const made = await callApi(t.app, 'POST', '/links', { key, body });
+        assert.equal(made.status, 201, JSON.stringify(made.body));
+      }
+      const workspaceId = account.account.workspace.id;
+      await t.store.insertLinksBulk(
+        Array.from({ length: BULK }, (_, i) => {
+          const url = `https://example.com/bulk/${i}`;
+          return {
+            code: `bulk${i}`,
+            domainId: 0,
+            workspaceId,
+            groupId: null,
+            longUrl: url,
+            normalizedUrl: url,
+            urlHash: urlHash(url),
+            // Stored as a file or another API may have them: a line break, a formula.
+            title: i === 1 ? 'two\r\nlines, "quoted"' : i % 7 === 0 ? `@title ${i}` : `Title ${i}`,
+          };
+        }),
+      );
+    });
+    after(() => t?.close());
+
+    /** The rows the export should hold, from the JSON listing: the same fields, the same order. */
+    async function expected(): Promise<string> {
+      let text = csvLine([
+        'short_code',
+        'short_url',
+        'long_url',
+        'title',
+        'group',
+        'tags',
+        'created_at',
+        'expires_at',
+        'clicks',
+        'unique_visitors',
+        'domain',
+      ]);
+      let cursor = '';
+      for (;;) {
+        const page = await callApi(t.app, 'GET', `/links?limit=100${cursor}`, { key });
+        assert.equal(page.status, 200);
+        for (const link of page.body.items as Array<Record<string, unknown>>) {
+          const group = link.group as { api_id: string } | null;
+          text += csvLine([
+            String(link.short_code),
+            String(link.short_url),
+            String(link.long_url),
+            String(link.title),
+            group?.api_id ?? '',
+            (link.tags as string[]).join(','),
+            String(link.created_at),
+            link.expires_at === null ? '' : String(link.expires_at),
+            String(link.clicks),
+            String(link.unique_visitors),
+            String(link.domain),
+          ]);
+        }
+        if (!page.body.next_cursor) return text;
+        cursor = `&cursor=${page.body.next_cursor}`;
+      }
+    }
+
+    it('holds every live link as the listing shows it, read from the store in several pages', async () => {
+      pagesRead = 0;
+      const answer = await t.app.inject({
+        method: 'GET',
+        url: '/api/v1/links.csv',
+        headers: { 'x-api-key': key },
+      });
+      assert.equal(answer.statusCode, 200);
+      assert.match(String(answer.headers['content-type']), /^text\/csv/);
+      assert.equal(answer.body.match(/^(bulk\d+|[\w-]+),https:/gm)?.length, BULK + 3);
+      assert.equal(answer.body, await expected());
+      assert.ok(pagesRead >= 3, `pages read: ${pagesRead}`);
+    });
+  });
+}

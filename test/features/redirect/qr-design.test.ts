@@ -3,7 +3,9 @@ import { after, before, describe, it } from 'node:test';
 import jsQRModule from 'jsqr';
 import { PNG } from 'pngjs';
 import { drawPng, qrModules } from '../../../src/adapters/qr/qr-draw.ts';
-import { QR_DEFAULT_LOOK } from '../../../src/core/qr-design.ts';
+import { UnavailableError } from '../../../src/core/errors.ts';
+import { QR_DEFAULT_LOOK, type QrEcc } from '../../../src/core/qr-design.ts';
+import { WorkspaceRenders } from '../../../src/features/redirect/qrcode.ts';
 import { assertProblem, callApi, keyWithScopes } from '../../fixtures/api-client.ts';
 import { createJson, startTestApp, type TestApp } from '../../helper.ts';
 
@@ -22,8 +24,22 @@ function decode(rgba: Uint8Array, side: number): { text?: string; ink?: string }
   return { text: found.data, ink: `#${ink}` };
 }
 
-/** A PNG's side, the colours it holds (sorted) and what it reads as. */
-function readPng(bytes: Buffer) {
+/**
+ * The image as it is read where it is placed: on a page of its background colour, so a code drawn
+ * with margin 0 gets the quiet zone a scanner needs from around it (`pad` pixels each side).
+ */
+function onPaper(rgba: Uint8Array, side: number, paper: string, pad: number): Uint8Array {
+  const whole = side + 2 * pad;
+  const out = new Uint8Array(whole * whole * 4);
+  const [r, g, b] = [1, 3, 5].map((at) => Number.parseInt(paper.slice(at, at + 2), 16));
+  for (let at = 0; at < out.length; at += 4) out.set([r ?? 0, g ?? 0, b ?? 0, 255], at);
+  for (let y = 0; y < side; y++)
+    out.set(rgba.subarray(y * side * 4, (y + 1) * side * 4), ((y + pad) * whole + pad) * 4);
+  return out;
+}
+
+/** A PNG's side, the colours it holds (sorted) and what it reads as on a page of `paper` (white by default). */
+function readPng(bytes: Buffer, paper = '#ffffff') {
   const png = PNG.sync.read(bytes);
   assert.equal(png.width, png.height);
   const colours = new Set<number>();
@@ -31,7 +47,12 @@ function readPng(bytes: Buffer) {
     colours.add(((png.data[at] ?? 0) << 16) | ((png.data[at + 1] ?? 0) << 8) | (png.data[at + 2] ?? 0));
   }
   const names = [...colours].map((colour) => `#${colour.toString(16).padStart(6, '0')}`).sort();
-  return { side: png.width, colours: names, ...decode(png.data, png.width) };
+  const pad = Math.ceil(png.width / 8);
+  return {
+    side: png.width,
+    colours: names,
+    ...decode(onPaper(png.data, png.width, paper, pad), png.width + 2 * pad),
+  };
 }
 
 const SVG =
@@ -69,6 +90,12 @@ function readSvg(text: string, margin: number) {
     }
   }
   return { size: Number(width), bg, fg, ...decode(rgba, pixels) };
+}
+
+/** The side a PNG gets: the multiple of the code's modules and margins nearest the size asked (docs/api.md §16). */
+function sideOf(text: string, size: number, margin: number, ecc: QrEcc = 'M'): number {
+  const total = qrModules(text, { ...QR_DEFAULT_LOOK, ecc, margin }).size + 2 * margin;
+  return total * Math.max(1, Math.round(size / total));
 }
 
 const SCHEMES = [
@@ -112,7 +139,8 @@ describe('designed QR codes', () => {
       assert.equal(png.headers['content-type'], 'image/png');
       const colours = [scheme.fg, scheme.bg].sort();
       const { fg, bg } = scheme;
-      assert.deepEqual(readPng(png.rawPayload), { side: size, colours, text: scanned, ink: fg }, label);
+      const side = sideOf(scanned, size, margin, ecc as QrEcc);
+      assert.deepEqual(readPng(png.rawPayload, bg), { side, colours, text: scanned, ink: fg }, label);
       const svg = await get(`/qrcode/${code}.svg${query}`);
       assert.equal(svg.statusCode, 200, label);
       assert.equal(svg.headers['content-type'], 'image/svg+xml');
@@ -120,11 +148,47 @@ describe('designed QR codes', () => {
     }
   });
 
-  it('reads a long code drawn small with a wide margin: the margin gives way, the side stays', () => {
+  it('reads a long code drawn small with a wide margin: the image grows to a pixel a module, margin kept', () => {
     const text = `https://sn.ip/${'x'.repeat(64)}?qr=1`;
     const look = { ...QR_DEFAULT_LOOK, ecc: 'H' as const, margin: 16 };
-    const { side, text: read } = readPng(Buffer.from(drawPng(qrModules(text, look), 64, look)));
-    assert.deepEqual({ side, read }, { side: 64, read: text });
+    const modules = qrModules(text, look);
+    const { side, text: read } = readPng(Buffer.from(drawPng(modules, 64, look)));
+    assert.deepEqual({ side, read }, { side: modules.size + 32, read: text });
+  });
+
+  it('puts the finder patterns on the edges with margin 0, and exactly `margin` modules of quiet zone else', async () => {
+    for (const [size, margin] of [
+      [64, 0],
+      [300, 0],
+      [1024, 0],
+      [256, 1],
+      [500, 4],
+      [1000, 16],
+    ] as const) {
+      const label = `${size} px, margin ${margin}`;
+      const answer = await get(`/qrcode/${code}.png?size=${size}&margin=${margin}`);
+      assert.equal(answer.statusCode, 200, label);
+      const png = PNG.sync.read(answer.rawPayload);
+      const modules = qrModules(scanned, { ...QR_DEFAULT_LOOK, margin }).size;
+      const scale = png.width / (modules + 2 * margin);
+      assert.ok(Number.isInteger(scale), `${label}: ${png.width} px over ${modules} modules`);
+      assert.equal(png.width, sideOf(scanned, size, margin), label);
+      const dark = (x: number, y: number) => png.data[(y * png.width + x) * 4] === 0;
+      const quiet = margin * scale;
+      const last = png.width - 1;
+      // The outer corner of each finder pattern: dark, and the pixel just outside it light (or none).
+      for (const [x, y, dx, dy] of [
+        [quiet, quiet, -1, -1],
+        [last - quiet, quiet, 1, -1],
+        [quiet, last - quiet, -1, 1],
+      ] as const) {
+        assert.ok(dark(x, y), `${label}: the finder pattern's corner at ${x},${y}`);
+        if (margin > 0) assert.ok(!dark(x + dx, y + dy), `${label}: the quiet zone at ${x + dx},${y + dy}`);
+      }
+      for (let y = 0; y < quiet; y++)
+        for (let x = 0; x < png.width; x++) assert.ok(!dark(x, y), `${label}: ${x},${y} in the quiet zone`);
+      assert.equal(decode(png.data, png.width).text, scanned, label);
+    }
   });
 
   it('answers the default image for every value it cannot take on the image route', async () => {
@@ -154,8 +218,9 @@ describe('designed QR codes', () => {
       assert.equal(svg.body, plainSvg, query);
     }
     // Clamped, not ignored: sizes as before.
-    assert.equal(readPng((await get(`/qrcode/${code}.png?size=0`)).rawPayload).side, 64);
-    assert.equal(readPng((await get(`/qrcode/${code}.png?size=99999`)).rawPayload).side, 1024);
+    const side = (size: number) => sideOf(scanned, size, QR_DEFAULT_LOOK.margin);
+    assert.equal(readPng((await get(`/qrcode/${code}.png?size=0`)).rawPayload).side, side(64));
+    assert.equal(readPng((await get(`/qrcode/${code}.png?size=99999`)).rawPayload).side, side(1024));
     assert.match((await get(`/qrcode/${code}.svg?size=0`)).body, /width="64" height="64"/);
   });
 
@@ -242,5 +307,61 @@ describe('designed QR codes', () => {
     assertProblem(await callApi(t.app, 'GET', `/links/${code}/qr`), 401, '301');
     const posted = await callApi(t.app, 'POST', `/links/${code}/qr`, { key: t.apiKey, body: {} });
     assert.equal(posted.status, 405);
+  });
+});
+
+describe('renders of new designs, bounded per workspace', () => {
+  /** A render that ends when the test says so; whether it began. */
+  function held() {
+    let end = (): void => {};
+    const render = {
+      began: false,
+      done: new Promise<void>((resolve) => {
+        end = resolve;
+      }),
+      end: () => end(),
+      run: async () => {
+        render.began = true;
+        await render.done;
+        return 'drawn';
+      },
+    };
+    return render;
+  }
+  const settle = async () => {
+    for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+  };
+
+  it('draws N at once for a workspace, queues the next, refuses past the queue; another workspace goes on', async () => {
+    const renders = new WorkspaceRenders({ drawing: 2, waiting: 1 });
+    const [a, b, c] = [held(), held(), held()];
+    const first = [renders.run(1, a.run), renders.run(1, b.run)];
+    const queued = renders.run(1, c.run);
+    const refused = renders.run(1, held().run).then(
+      () => 'drawn',
+      (error: unknown) => (error instanceof UnavailableError ? error.retryAfterSeconds : 'failed'),
+    );
+    await settle();
+    assert.deepEqual([a.began, b.began, c.began], [true, true, false], 'N draw, the next waits');
+    assert.equal(await refused, 1, 'past the queue: 503 with Retry-After 1');
+    const other = held();
+    const elsewhere = renders.run(2, other.run);
+    await settle();
+    assert.ok(other.began, 'another workspace is not held up');
+    other.end();
+    assert.equal(await elsewhere, 'drawn');
+    a.end();
+    assert.equal(await first[0], 'drawn');
+    await settle();
+    assert.ok(c.began, 'the one waiting takes the place of the one that ended');
+    b.end();
+    c.end();
+    assert.deepEqual(await Promise.all([first[1], queued]), ['drawn', 'drawn']);
+  });
+
+  it('gives the place back when a render fails', async () => {
+    const renders = new WorkspaceRenders({ drawing: 1, waiting: 0 });
+    await assert.rejects(renders.run(1, async () => Promise.reject(new Error('thread stopped'))));
+    assert.equal(await renders.run(1, async () => 'drawn'), 'drawn');
   });
 });

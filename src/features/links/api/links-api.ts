@@ -1,6 +1,6 @@
 import type { Actor, Link } from '../../../core/entities.ts';
 import { Refusal } from '../../../core/errors.ts';
-import type { GroupStore, LinkStore } from '../../../core/ports/store.ts';
+import type { GroupStore, LinkExportStore, LinkStore } from '../../../core/ports/store.ts';
 import type { LinkOrigins } from '../../../core/short-url.ts';
 import type { AddressedDomain } from '../../domains/index.ts';
 import { groupOrRefuse } from '../../groups/index.ts';
@@ -19,8 +19,8 @@ import { linkResources } from './resources.ts';
 
 export interface LinksApiDeps {
   store: Pick<
-    GroupStore & LinkStore,
-    'findLinkOfWorkspace' | 'listLinks' | 'tagsOf' | 'listGroups' | 'findGroupOfWorkspace'
+    GroupStore & LinkStore & LinkExportStore,
+    'findLinkOfWorkspace' | 'listLinks' | 'tagsOf' | 'listGroups' | 'findGroupOfWorkspace' | 'exportLinksPage'
   >;
   createLinkAs: CreateLinkAs;
   editor: LinkEditor;

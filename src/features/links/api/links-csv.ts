@@ -1,74 +1,58 @@
 import { Readable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { csvLine } from '../../../core/csv.ts';
+import { type CsvDomain, csvLine, LINK_CSV_COLUMNS } from '../../../core/csv.ts';
 import type { Actor } from '../../../core/entities.ts';
 import { Refusal } from '../../../core/errors.ts';
-import type { GroupStore, LinkStore } from '../../../core/ports/store.ts';
+import type { LinkPosition } from '../../../core/link-query.ts';
+import type { GroupStore, LinkExportStore } from '../../../core/ports/store.ts';
 import type { LinkOrigins } from '../../../core/short-url.ts';
-import { groupsById, linkResource } from './resources.ts';
 
 /**
  * GET /api/v1/links.csv (RFC 4180, CRLF): every live link of the account, newest first. Titles come
  * from pages anyone can write, so cells a spreadsheet would run as formulas are neutralised.
  */
 
-export const LINK_CSV_COLUMNS = [
-  'short_code',
-  'short_url',
-  'long_url',
-  'title',
-  'group',
-  'tags',
-  'created_at',
-  'expires_at',
-  'clicks',
-  'unique_visitors',
-  'domain',
-] as const;
+export { LINK_CSV_COLUMNS };
 
-/** Links read per store round trip while exporting. */
-const EXPORT_PAGE = 500;
 /** Exports of one account under way at once on this instance; more wait their turn (429). */
 export const EXPORTS_PER_ACCOUNT = 2;
 
-/** Every live link of the account as CSV lines, read page by page: memory stays flat at any size. */
+/**
+ * Every live link of the account as CSV, a page at a time: the store reads and writes each page
+ * (on SQLite a reader thread, so this thread only passes the text on), and the next one is asked
+ * for only when this one has been taken — memory stays flat at any size, and a client that goes
+ * away stops the reading.
+ */
 export async function* linksCsv(
-  store: Pick<GroupStore & LinkStore, 'listLinks' | 'tagsOf' | 'listGroups'>,
+  store: Pick<GroupStore & LinkExportStore, 'exportLinksPage' | 'listGroups'>,
   origins: LinkOrigins,
   actor: Actor,
   /** Only the links on this domain. */
   domainId?: number,
 ): AsyncGenerator<string> {
-  const groups = await groupsById(store, actor.workspaceId);
+  const groups = new Map(
+    (await store.listGroups(actor.workspaceId)).map((group) => [group.id, group.apiId] as const),
+  );
+  const domains = new Map<number, CsvDomain>();
   yield csvLine(LINK_CSV_COLUMNS);
-  let after: { value: number; id: number } | undefined;
+  let after: LinkPosition | undefined;
   for (;;) {
-    const query = { limit: EXPORT_PAGE, after, counted: false, domainId };
-    const page = await store.listLinks(actor.workspaceId, query);
-    const tags = await store.tagsOf(page.links.map((link) => link.id));
-    let chunk = '';
-    for (const link of page.links) {
-      const group = link.groupId === null ? undefined : groups.get(link.groupId);
-      const row = linkResource(origins, link, group, tags.get(link.id) ?? []);
-      chunk += csvLine([
-        row.short_code,
-        row.short_url,
-        row.long_url,
-        row.title,
-        group?.apiId ?? '',
-        row.tags.join(','),
-        row.created_at,
-        row.expires_at ?? '',
-        String(row.clicks),
-        String(row.unique_visitors),
-        row.domain,
-      ]);
+    const page = await store.exportLinksPage({
+      workspaceId: actor.workspaceId,
+      domainId,
+      after,
+      groups,
+      domains,
+    });
+    if ('missing' in page) {
+      for (const id of page.missing)
+        domains.set(id, { origin: origins.origin(id), host: origins.hostOf(id) });
+      continue;
     }
-    if (chunk !== '') yield chunk;
-    const last = page.links.at(-1);
-    if (!page.more || !last) return;
-    after = { value: last.createdAt.getTime(), id: last.id };
-    // An embedded store reads a page on this thread: let redirects and other requests run between pages.
+    if (page.csv !== '') yield page.csv;
+    if (!page.next) return;
+    after = page.next;
+    // A store on the network writes a page on this thread: let redirects and other requests run between pages.
     await nextTurn();
   }
 }
@@ -91,7 +75,8 @@ export function csvExports<A extends unknown[]>(read: (actor: Actor, ...rest: A)
       );
     }
     running.set(actor.workspaceId, held + 1);
-    const stream = Readable.from(read(actor, ...rest));
+    // One chunk ahead at most: the next page is read when the socket has taken the one before.
+    const stream = Readable.from(read(actor, ...rest), { highWaterMark: 1 });
     stream.once('close', () => {
       const left = (running.get(actor.workspaceId) ?? 1) - 1;
       if (left > 0) running.set(actor.workspaceId, left);
