@@ -1,11 +1,9 @@
 import assert from 'node:assert/strict';
-import { createHash, randomBytes } from 'node:crypto';
-import postgres from 'postgres';
+import { createHash } from 'node:crypto';
 import type { BotKindCount, ClickEvent, NewVisitors } from '../../../src/core/analytics/model.ts';
 import type { ClickCount, Link } from '../../../src/core/entities.ts';
 import type { Store } from '../../../src/core/ports/store.ts';
 import { clickEvent } from '../../fixtures/click-event.ts';
-import { startTestApp, type TestApp, type TestAppOptions } from '../../helper.ts';
 
 /**
  * Visits written through the store's real write path, the way the redirect's flush writes them
@@ -197,43 +195,4 @@ export async function seedVisits(
   await writeVisits(store, link, events, botHits, firstSightings());
 }
 
-export interface StoreKind {
-  name: string;
-  skip: string | false;
-  start(options: TestAppOptions): Promise<TestApp>;
-}
-
-const databaseUrl = process.env.TEST_DATABASE_URL;
-
-/** SQLite always; PostgreSQL in a database of its own, dropped on close, when TEST_DATABASE_URL is set. */
-export const STORES: StoreKind[] = [
-  { name: 'SQLite', skip: false, start: (options) => startTestApp(options) },
-  {
-    name: 'PostgreSQL',
-    skip: databaseUrl ? false : 'TEST_DATABASE_URL is not set',
-    async start(options) {
-      const name = `snip_stats_${randomBytes(5).toString('hex')}`;
-      const admin = postgres(databaseUrl as string, { max: 1, onnotice: () => {} });
-      await admin.unsafe(`CREATE DATABASE ${name}`);
-      const url = new URL(databaseUrl as string);
-      url.pathname = `/${name}`;
-      const drop = async () => {
-        await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-        await admin.end();
-      };
-      try {
-        const t = await startTestApp({ ...options, env: { ...options.env, DATABASE_URL: url.href } });
-        return {
-          ...t,
-          async close() {
-            await t.close();
-            await drop();
-          },
-        };
-      } catch (error) {
-        await drop();
-        throw error;
-      }
-    },
-  },
-];
+export { STORES, type StoreKind } from '../../fixtures/stores.ts';

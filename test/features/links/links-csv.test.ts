@@ -8,8 +8,8 @@ import { baseOrigins } from '../../../src/core/short-url.ts';
 import { urlHash } from '../../../src/core/target-url.ts';
 import { csvExports, EXPORTS_PER_ACCOUNT, linksCsv } from '../../../src/features/links/api/links-csv.ts';
 import { callApi } from '../../fixtures/api-client.ts';
+import { STORES } from '../../fixtures/stores.ts';
 import type { TestApp } from '../../helper.ts';
-import { STORES } from '../workspaces/both-stores.ts';
 
 const actor = {
   keyId: 1,

@@ -5,8 +5,8 @@ import { assertProblem, callApi } from '../../fixtures/api-client.ts';
 import { runSnip } from '../../fixtures/cli-harness.ts';
 import { attribute, PageClient } from '../../fixtures/page-client.ts';
 import { linkIn, type SmtpInbox, startSmtpInbox } from '../../fixtures/smtp-inbox.ts';
+import { STORES } from '../../fixtures/stores.ts';
 import type { TestApp } from '../../helper.ts';
-import { STORES } from './both-stores.ts';
 
 /**
  * What ends with a person's power or password (docs/api.md §11): the pending invitations a member
