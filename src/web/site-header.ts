@@ -1,6 +1,7 @@
 import { may } from '../core/authorization.ts';
 import { type Frame, type WorkspaceNav, workspacePath } from './frame.ts';
 import { html, raw, type SafeHtml } from './html.ts';
+import { themeSwitch } from './theme.ts';
 
 /**
  * The three headers of Snip's pages. The app's (a signed-in user's pages): the workspace switcher,
@@ -109,5 +110,5 @@ export function settingsNav(frame: Frame | undefined, current: string | undefine
 /** The footer: the site's pages, or only the mark for a visitor. */
 export function footer(chrome: Chrome): SafeHtml {
   if (chrome === 'visitor') return html`<footer class="bottom">Short links by <a href="/">Snip</a></footer>`;
-  return html`<footer class="bottom">Snip · <a href="/pricing">Pricing</a> · <a href="/docs">API reference</a> · <a href="/openapi.json">OpenAPI</a> · <a href="/tester">Try the API</a></footer>`;
+  return html`<footer class="bottom"><p>Snip · <a href="/pricing">Pricing</a> · <a href="/docs">API reference</a> · <a href="/openapi.json">OpenAPI</a> · <a href="/tester">Try the API</a></p>${themeSwitch()}</footer>`;
 }
