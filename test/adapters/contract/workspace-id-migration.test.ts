@@ -191,7 +191,18 @@ function describeMigration(name: string, makeOld: () => Promise<OldDatabase>): v
     });
 
     it('loses no row: every table keeps its rows, the owner now in workspace_id', async () => {
-      assert.deepEqual(await renamedRows(old, true), rowsBefore);
+      // Columns a later migration adds (with their defaults) are left out of the comparison.
+      const after = await renamedRows(old, true);
+      const asBefore = Object.fromEntries(
+        Object.entries(after).map(([table, rows]) => {
+          const columns = Object.keys(rowsBefore[table]?.[0] ?? {});
+          return [
+            table,
+            rows.map((row) => Object.fromEntries(columns.map((column) => [column, row[column]]))),
+          ];
+        }),
+      );
+      assert.deepEqual(asBefore, rowsBefore);
       for (const [before, after] of RENAMED) {
         assert.ok((rowsBefore[before] ?? []).length > 0, `${before} held rows`);
         const [row] = await old.run(`SELECT * FROM ${after}`);
