@@ -18,7 +18,7 @@ const isTheme = (value: unknown): value is Theme => THEMES.includes(value as The
 
 /** The theme's switch: one button per choice, the current one marked by tokens.css from data-theme. */
 export function themeSwitch(): SafeHtml {
-  return html`<form class="theme" action="/theme" method="get" aria-label="Colour theme">Theme ${THEMES.map(
+  return html`<form class="theme" action="/settings/theme" method="get" aria-label="Colour theme">Theme ${THEMES.map(
     (theme) =>
       html`<button type="submit" name="set" value="${theme}">${theme[0]?.toUpperCase()}${theme.slice(1)}</button>`,
   )}</form>`;
@@ -32,11 +32,11 @@ function backTo(request: FastifyRequest): string {
   return from.host === request.headers.host ? `${from.pathname}${from.search}` : '/';
 }
 
-/** GET /theme?set=light|dark|system, and each page's <html> marked with the chosen theme. */
+/** GET /settings/theme?set=light|dark|system, and each page's <html> marked with the chosen theme. */
 export function useThemes(app: FastifyInstance, options: { https: boolean }): void {
   const cookie = { path: '/', sameSite: 'lax' as const, httpOnly: true, secure: options.https };
   app.get<{ Querystring: { set?: unknown } }>(
-    '/theme',
+    '/settings/theme',
     { schema: { hide: true } },
     async (request, reply: FastifyReply) => {
       const chosen = request.query.set;

@@ -35,7 +35,7 @@ describe('the theme switch', () => {
   const setTheme = (set: string, referer?: string) =>
     t.app.inject({
       method: 'GET',
-      url: `/theme?set=${set}`,
+      url: `/settings/theme?set=${set}`,
       headers: { host: 'sn.ip', ...(referer ? { referer } : {}) },
     });
 
