@@ -63,6 +63,8 @@ export interface Workspace {
   defaultDomain: string | null;
   /** An operator suspended it: its links answer 410, its keys 303 (docs/api.md §13). */
   suspended: { at: Date; reason: string } | null;
+  /** The IANA zone its pages enter and show dates in (core/time-zone.ts); `UTC` by default. */
+  timezone: string;
   createdAt: Date;
 }
 
@@ -222,6 +224,9 @@ export interface Link {
   forwardQuery: boolean;
   /** The card link previewers get instead of the redirect; null: they are redirected too. */
   preview: LinkPreview | null;
+  /** Archived: off the default list, still redirecting and counting; the latest human click, null: none (§18). */
+  archived: boolean;
+  lastClickedAt: Date | null;
 }
 
 /** The card a link previewer (a chat app, a social network) shows for a link (docs/api.md §16). */
@@ -268,6 +273,7 @@ export interface LinkChange {
   tags?: readonly string[];
   /** What is given of them changes; setting a limit where there was none starts it from the link's clicks. */
   guards?: LinkGuards;
+  archived?: boolean;
 }
 
 /** Counts gathered in memory by the redirect and written in one batch. */

@@ -3,14 +3,14 @@ import type { CheckedRuleFields } from './link-fields.ts';
 import type { Inspector } from './ports/inspector.ts';
 import type { SocialMatcher } from './social.ts';
 import { parseTargetUrl, pointsAtOwnHost, stripTrailingDot, type TargetUrl } from './target-url.ts';
+import { URL_FAULT_MESSAGE, urlFault } from './url-input.ts';
 
 /** The checks a link's target passes wherever a link is made or changed (docs/api.md §2.3, §7.3). */
 
-/** The url as an absolute http(s) URL (300 otherwise). */
+/** The url as an absolute http(s) URL (300 otherwise, its message naming the cause: docs/api.md §18). */
 export function targetOrRefuse(url: string): TargetUrl {
   const target = parseTargetUrl(url);
-  if (!target)
-    throw new Refusal('300', 'The url must be an absolute http(s) URL of at most 2,048 characters.');
+  if (!target) throw new Refusal('300', URL_FAULT_MESSAGE[urlFault(url) ?? 'malformed']);
   return target;
 }
 

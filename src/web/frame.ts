@@ -9,6 +9,8 @@ export interface WorkspaceNav {
   role: Role;
   /** Every workspace of the user, for the switcher. */
   all: ReadonlyArray<{ slug: string; name: string }>;
+  /** The workspace's time zone, which its pages enter and show dates in (docs/api.md §18); UTC when untold. */
+  timeZone?: string;
 }
 
 /** The signed-in frame of a page: who, the session's CSRF token for its forms, and where. */
@@ -35,6 +37,11 @@ export function here(frame: Frame | undefined, rest = ''): string {
  * that shows the signed-in navigation.
  */
 export type FrameOf = (request: FastifyRequest) => Promise<Frame | undefined>;
+
+/** The time zone of the frame's workspace; UTC outside any. */
+export function zoneHere(frame: Frame | undefined): string {
+  return frame?.workspace?.timeZone ?? 'UTC';
+}
 
 /** Whether the page's user may do `action` in its workspace: forms they may not send are not shown. */
 export function mayHere(frame: Frame | undefined, action: Action): boolean {

@@ -1,14 +1,16 @@
 import type { Link } from '../core/entities.ts';
+import { wallDayOf, wallTimeOf } from '../core/time-zone.ts';
 import { html, type SafeHtml } from './html.ts';
 
 /** Pieces the pages of several features show: times, and a link's target. */
 
-export function when(date: Date): string {
-  return `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+/** The instant as people read it, in a time zone (a workspace's, docs/api.md §18): `2027-01-31 13:00 Europe/Paris`. */
+export function when(date: Date, zone = 'UTC'): string {
+  return wallTimeOf(date, zone);
 }
 
-export function day(date: Date): string {
-  return date.toISOString().slice(0, 10);
+export function day(date: Date, zone = 'UTC'): string {
+  return wallDayOf(date, zone);
 }
 
 /** The target, as a link that sends no referrer and no opener; only http(s) URLs are ever stored. */

@@ -6,6 +6,7 @@ import { callApi } from '../fixtures/api-client.ts';
 import { startTargetServer, type TargetServer } from '../fixtures/target-server.ts';
 import { FakeInspector, startTestApp, type TestApp } from '../helper.ts';
 import { launchBrowser, screenshot, watchForTrouble } from './browser.ts';
+import { checkPage, problems } from './page-checks.ts';
 
 /**
  * Link rules in Chromium: a visitor through a password-protected link (a wrong password, then the
@@ -152,5 +153,36 @@ describe('link rules in Chromium', () => {
     assert.deepEqual((await apiLink('campaign-26')).rules, made.rules);
     await screenshot(page, 'dashboard-rules-refused');
     assert.deepEqual(trouble, []);
+  });
+
+  it('enters and shows the expiry in a long-named workspace zone, and the pages pass their checks', async () => {
+    const account = await t.store.findAccountByEmail('ada@example.com');
+    assert.ok(account);
+    const zone = 'America/Argentina/ComodRivadavia';
+    await t.store.setWorkspaceTimezone(account.workspace.id, zone);
+    const at = `${base}/w/${account.workspace.slug}`;
+    await page.goto(`${at}/links/campaign-26?edit`);
+    assert.equal(
+      await page
+        .textContent('#edit label:has(input[name=expires_at])')
+        .then((text) => text?.includes(`Expires (${zone})`)),
+      true,
+    );
+    // 2099-06-30T18:30Z is 15:30 in Argentina (UTC-3, no summer time).
+    assert.equal(await page.inputValue('#edit input[name=expires_at]'), '2099-06-30T15:30');
+    await page.fill('#edit input[name=expires_at]', '2099-07-01T09:00');
+    await page.click('#edit button[type=submit]');
+    await page.waitForSelector('[data-done=saved]');
+    assert.equal((await apiLink('campaign-26')).expires_at, '2099-07-01T12:00:00.000Z');
+    const cookies = await context.cookies();
+    for (const [path, name] of [
+      ['/links/campaign-26?edit', 'link-edit-zone'],
+      ['', 'dashboard-zone'],
+      ['/settings', 'settings-zone'],
+    ] as const) {
+      const report = await checkPage(browser, `${at}${path}`, name, { cookies });
+      assert.deepEqual(problems(report), [], name);
+    }
+    await t.store.setWorkspaceTimezone(account.workspace.id, 'UTC');
   });
 });

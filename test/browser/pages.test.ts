@@ -210,6 +210,38 @@ describe('every page in Chromium, at 1280 and 390 px, light and dark', () => {
     assert.deepEqual(problems(report), []);
   });
 
+  it('shows link-renamed and link-rename-refused (earlier codes; a code refused) without overflow, overlaps or violations', async () => {
+    const account = await t.store.findAccountByEmail('busy@example.com');
+    assert.ok(account);
+    for (const [from, to] of [
+      ['P000150', 'spring-sale-2026-first-week-of-april'],
+      ['spring-sale-2026-first-week-of-april', 'spring-sale-2026'],
+    ] as const) {
+      assert.equal((await t.store.updateLink(account.workspace.id, 0, from, { code: to })).kind, 'updated');
+    }
+    const shown = await checkPage(browser, `${base}/dashboard/links/spring-sale-2026`, 'link-renamed', {
+      cookies: full,
+      ready: async (page) => {
+        await page.waitForSelector('[data-aliases]');
+      },
+    });
+    assert.deepEqual(problems(shown), []);
+    const refused = await checkPage(
+      browser,
+      `${base}/dashboard/links/spring-sale-2026?edit`,
+      'link-rename-refused',
+      {
+        cookies: full,
+        ready: async (page) => {
+          await page.fill('#edit input[name=slug]', 'P000100');
+          await page.click('#edit button[type=submit]');
+          await page.waitForSelector('#edit [data-error="313"]');
+        },
+      },
+    );
+    assert.deepEqual(problems(refused), []);
+  });
+
   it('shows dashboard-slug-refused (a custom code refused) without overflow, overlaps or violations', async () => {
     const report = await checkPage(browser, `${base}/dashboard`, 'dashboard-slug-refused', {
       cookies: full,
@@ -370,7 +402,7 @@ describe('every page in Chromium, at 1280 and 390 px, light and dark', () => {
     await page.waitForURL(/after=/);
     assert.equal(await page.locator('table.links tbody tr').count(), 50);
     await page.click('th a:text("Clicks")');
-    await page.waitForURL(/order=clicks/);
+    await page.waitForURL(/sort=clicks/);
     const clicks = await page.$$eval('td[data-clicks]', (cells) =>
       cells.map((cell) => Number(cell.getAttribute('data-clicks'))),
     );

@@ -12,10 +12,13 @@ import { type Db, type Param, query, transaction } from './client.ts';
 import { runIn } from './run-script.ts';
 
 // Deleted links are counted too (no deleted_at filter); RETURNING hands over each link's account,
-// and a link missing from it is unknown.
+// and a link missing from it is unknown. The latest click only moves forward (GREATEST skips a
+// NULL: bot hits alone leave it).
 const COUNT_ON_LINKS = `UPDATE links SET clicks = links.clicks + v.clicks, bot_hits = links.bot_hits + v.bot_hits,
-  unique_visitors = links.unique_visitors + v.visitors
-  FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::bigint[]) AS v (id, clicks, bot_hits, visitors)
+  unique_visitors = links.unique_visitors + v.visitors,
+  last_clicked_at = GREATEST(links.last_clicked_at, v.last_at)
+  FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::bigint[], $5::bigint[])
+    AS v (id, clicks, bot_hits, visitors, last_at)
   WHERE links.id = v.id RETURNING links.id, links.workspace_id`;
 const ACCOUNTS_OF_LINKS = 'SELECT id, workspace_id FROM links WHERE id = ANY($1::bigint[])';
 
@@ -61,6 +64,7 @@ export function writeClicks(db: Db, batch: CheckedBatch): Promise<void> {
             counted.map(([, [clicks]]) => clicks),
             counted.map(([, [, botHits]]) => botHits),
             counted.map(([, [, , visitors]]) => visitors),
+            counted.map(([, [, , , lastAt]]) => lastAt),
           ])),
       ...(named.length === 0 ? [] : await query(tx, ACCOUNTS_OF_LINKS, [named.map(([id]) => id)])),
     ];

@@ -41,6 +41,8 @@ export interface CheckedBatch {
   bots: BotEntry[];
   /** Click events for webhooks, written in the same transaction; plain data too. */
   notices: ClickNotices | undefined;
+  /** When the store was handed the batch (epoch ms): no click of its counts is later than this. */
+  at: number;
 }
 
 const DEVICES = new Set(['desktop', 'mobile', 'tablet', 'other']);
@@ -136,7 +138,11 @@ function tableOf(events: VisitBatch['events']): EventTable {
  * Every entry checked before anything is written: a malformed one is a bug in the caller, and the
  * batch is refused whole (RangeError). Values longer than DIMENSION_VALUE_MAX are cut.
  */
-export function checkedBatch(batch: readonly ClickCount[], visits?: VisitBatch): CheckedBatch {
+export function checkedBatch(
+  batch: readonly ClickCount[],
+  visits?: VisitBatch,
+  at = Date.now(),
+): CheckedBatch {
   return {
     counts: batch.map(checkedCount),
     events: checkedEvents(tableOf(visits?.events ?? [])),
@@ -160,6 +166,7 @@ export function checkedBatch(batch: readonly ClickCount[], visits?: VisitBatch):
       };
     }),
     notices: checkedNotices(visits?.notices),
+    at,
   };
 }
 

@@ -22,30 +22,56 @@ export interface DailyWrites {
   events: { table: EventTable; rows: number[]; accounts: number[] };
 }
 
+/** What a link gains on its own row: clicks, bot hits, new visitors, and its latest click (or null). */
+export type LinkTotal = [number, number, number, number | null];
+
 /**
- * What each link named anywhere in the batch gains on its own row: [clicks, bot hits, new
- * visitors], in ascending id order (concurrent flushes then lock rows in the same order). A link
- * named only by events or bot kinds is listed with zeros, so its account is looked up all the same.
+ * The time of a link's latest click in a batch: its latest event's when the batch carries its
+ * events (TRACKING=full), else the time the batch was handed over, kept within the day its clicks
+ * were counted on (a count a failed write carried past midnight stays on its day).
  */
-export function linkTotals(batch: CheckedBatch): Array<[number, [number, number, number]]> {
-  const totals = new Map<number, [number, number, number]>();
+function countedUntil(batchAt: number, day: number | null): number {
+  if (day === null) return batchAt;
+  return Math.min(Math.max(batchAt, day * DAY_MS), (day + 1) * DAY_MS - 1);
+}
+
+/**
+ * What each link named anywhere in the batch gains on its own row (LinkTotal), in ascending id
+ * order (concurrent flushes then lock rows in the same order). A link named only by events or bot
+ * kinds is listed with zeros, so its account is looked up all the same. Only human clicks move the
+ * latest click: a link with bot hits alone keeps it.
+ */
+export function linkTotals(batch: CheckedBatch): Array<[number, LinkTotal]> {
+  // [clicks, bot hits, new visitors, latest bound of its counts, latest event]; -1: none.
+  const totals = new Map<number, [number, number, number, number, number]>();
   const at = (linkId: number) => {
     let total = totals.get(linkId);
     if (!total) {
-      total = [0, 0, 0];
+      total = [0, 0, 0, -1, -1];
       totals.set(linkId, total);
     }
     return total;
   };
-  for (const { linkId, clicks, botHits } of batch.counts) {
+  for (const { linkId, day, clicks, botHits } of batch.counts) {
     const total = at(linkId);
     total[0] += clicks;
     total[1] += botHits;
+    if (clicks > 0) total[3] = Math.max(total[3], countedUntil(batch.at, day));
   }
   for (const { linkId, ofLink } of batch.visitors) at(linkId)[2] += ofLink;
-  for (let i = 0; i < batch.events.length; i++) at(batch.events.linkId(i));
+  const events = batch.events;
+  for (let i = 0; i < events.length; i++) {
+    const total = at(events.linkId(i));
+    const clickedAt = events.at(i);
+    if (clickedAt > total[4]) total[4] = clickedAt;
+  }
   for (const { linkId } of batch.bots) at(linkId);
-  return [...totals].sort((a, b) => a[0] - b[0]);
+  return [...totals]
+    .sort((a, b) => a[0] - b[0])
+    .map(([id, [clicks, botHits, visitors, bound, latest]]) => [
+      id,
+      [clicks, botHits, visitors, clicks === 0 ? null : latest >= 0 ? latest : bound],
+    ]);
 }
 
 class Sums<Row extends unknown[]> {

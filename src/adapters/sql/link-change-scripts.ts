@@ -1,7 +1,8 @@
 /** A link's changes on either dialect: its new target, title, group or tags; tags and group counts. */
-import type { Link, LinkChange } from '../../core/entities.ts';
-import type { LinkStore, UpdateLinkResult } from '../../core/ports/store.ts';
+import type { Link } from '../../core/entities.ts';
+import type { LinkStore, LinkUpdate, UpdateLinkResult } from '../../core/ports/store.ts';
 import type { LinkEventSink } from '../../core/ports/webhook-store.ts';
+import { AliasTaken, renameCode } from './alias-scripts.ts';
 import { CHANGE_SQL, changeStatement, countMap, tagMap } from './link-change.ts';
 import { linkEvent } from './outbox-scripts.ts';
 import { mapFirst, toLink } from './rows.ts';
@@ -63,11 +64,12 @@ function* change(
   workspaceId: number,
   domainId: number,
   code: string,
-  linkChange: LinkChange,
+  linkChange: LinkUpdate,
   events: LinkEventSink | undefined,
 ): Script<Link | undefined> {
   const id = mapFirst(yield q(CHANGE_SQL.liveId, workspaceId, domainId, code), (row) => row.id as number);
   if (id === undefined) return undefined;
+  if (linkChange.code !== undefined) yield* renameCode({ id, domainId, code }, linkChange.code);
   const { sql, values } = changeStatement(linkChange, Date.now());
   // A new target that another live link has fails here, on links_live_url, and the error ends the
   // script: PostgreSQL has aborted the transaction by then, so nothing may run after it in there.
@@ -93,6 +95,8 @@ export function linkChangeStore(
         const link = await runner.write(change(workspaceId, domainId, code, linkChange, events));
         return link ? { kind: 'updated', link } : { kind: 'not-found' };
       } catch (error) {
+        // The new code is another link's, or its alias: nothing changed.
+        if (error instanceof AliasTaken || violates(error, UNIQUE.linkCode)) return { kind: 'code-taken' };
         // The new target is another live link's: the statement failed, the transaction rolled back.
         if (!linkChange.target || !violates(error, UNIQUE.linkLiveUrl)) throw error;
         const existing = await runner.read(

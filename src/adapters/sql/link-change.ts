@@ -31,6 +31,8 @@ export function changeStatement(
     sets.push('title = ?');
     values.push(change.title);
   }
+  // A literal, not a parameter: the column is an INTEGER on SQLite and a BOOLEAN on PostgreSQL.
+  if (change.archived !== undefined) sets.push(change.archived ? 'archived = TRUE' : 'archived = FALSE');
   if (change.groupId !== undefined) {
     sets.push('group_id = ?');
     values.push(change.groupId);

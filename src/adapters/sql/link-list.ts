@@ -1,4 +1,4 @@
-import type { LinkQuery } from '../../core/link-query.ts';
+import type { LinkFind, LinkQuery, LinkState } from '../../core/link-query.ts';
 import { containsPattern, LINK_COLUMNS } from './rows.ts';
 
 /**
@@ -17,9 +17,11 @@ export interface ListingSql {
   reversed: boolean;
 }
 
+// A link never clicked sorts as clicked at 0; the index links_workspace_last_click (020) holds the same expression.
 const ORDER_COLUMN = {
   created: 'created_at',
   clicks: 'clicks',
+  last_click: 'COALESCE(last_clicked_at, 0)',
   title: 'title',
   long_url: 'long_url',
   code: 'code',
@@ -30,13 +32,61 @@ export const MAX_FILTER_TAGS = 20;
 
 type Param = (value: number | string) => string;
 
+/** `text%` for LIKE, the wildcards and the escape character of the text taken literally. */
+const prefixPattern = (text: string) => `${text.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+
+/** Past expiry, or out of clicks: the link answers 410. */
+const expiredAt = (now: string) =>
+  `((expires_at IS NOT NULL AND expires_at <= ${now}) OR (max_clicks IS NOT NULL AND limit_used >= max_clicks))`;
+
+/** The condition of a state, or none for every link. */
+function stateCondition(state: LinkState, now: () => string): string | undefined {
+  switch (state) {
+    case 'all':
+      return undefined;
+    case 'listed':
+      return 'archived = false';
+    case 'archived':
+      return 'archived = true';
+    case 'disabled':
+      return 'disabled_at IS NOT NULL';
+    case 'expired':
+      return expiredAt(now());
+    case 'broken':
+      // No link is known broken until link health is checked (a later issue): the state lists none.
+      return '1 = 0';
+    case 'active':
+      return `(archived = false AND disabled_at IS NULL AND NOT ${expiredAt(now())})`;
+  }
+}
+
+/**
+ * The search box: a short URL pasted whole finds its link by the unique (domain, code) index; any
+ * other text is a code prefix or a substring of the title, target or a tag, read along the order.
+ */
+function findCondition(find: LinkFind, param: Param): string | undefined {
+  if (find.address)
+    return `(domain_id = ${param(find.address.domainId)} AND code = ${param(find.address.code)})`;
+  const text = find.text.trim();
+  if (text === '') return undefined;
+  // Each placeholder is pushed as it is written: in the order it appears in the statement.
+  const like = (column: string, pattern: string) => `lower(${column}) LIKE ${param(pattern)} ESCAPE '\\'`;
+  const contains = containsPattern(text);
+  const code = like('code', prefixPattern(text));
+  const title = like('title', contains);
+  const target = like('long_url', contains);
+  const tagged = `links.id IN (SELECT t.link_id FROM link_tags t WHERE ${like('t.tag', contains)})`;
+  return `(${code} OR ${title} OR ${target} OR ${tagged})`;
+}
+
 /** The filters of the query beyond the account and liveness, as SQL conditions. */
 function filters(query: LinkQuery, param: Param): string[] {
   const conditions: string[] = [];
   if (query.domainId !== undefined) conditions.push(`domain_id = ${param(query.domainId)}`);
   if (query.groupId !== undefined) conditions.push(`group_id = ${param(query.groupId)}`);
+  // IN, not EXISTS: the planner may start from the tag's index (link_tags_tag) instead of every link.
   const tagged = (tags: readonly string[]) =>
-    `EXISTS (SELECT 1 FROM link_tags t WHERE t.link_id = links.id AND t.tag IN (${tags.map(param).join(', ')}))`;
+    `links.id IN (SELECT t.link_id FROM link_tags t WHERE t.tag IN (${tags.map(param).join(', ')}))`;
   if (query.tag !== undefined) conditions.push(tagged([query.tag]));
   const tags = [...new Set(query.tags?.values ?? [])].slice(0, MAX_FILTER_TAGS);
   if (tags.length > 0 && query.tags?.all) conditions.push(...tags.map((tag) => tagged([tag])));
@@ -52,6 +102,10 @@ function filters(query: LinkQuery, param: Param): string[] {
   if (query.created?.from !== undefined) conditions.push(`created_at >= ${param(query.created.from)}`);
   if (query.created?.to !== undefined) conditions.push(`created_at <= ${param(query.created.to)}`);
   if (query.belowMaxClicks) conditions.push('(max_clicks IS NULL OR clicks < max_clicks)');
+  const state = query.state && stateCondition(query.state.is, () => param(query.state?.now ?? 0));
+  if (state) conditions.push(state);
+  const found = query.find && findCondition(query.find, param);
+  if (found) conditions.push(found);
   const search = query.search?.trim();
   if (search) {
     const pattern = containsPattern(search);
@@ -82,23 +136,30 @@ export function linkListing(
   };
   const conditions = [`workspace_id = ${param(workspaceId)}`, 'deleted_at IS NULL', ...filters(query, param)];
   // Unfiltered, the total is the account's counter of live links (kept by every insert and delete):
-  // constant time where counting takes milliseconds per 100,000 links.
+  // constant time where counting takes milliseconds per 100,000 links. The default list (all but
+  // the archived) takes the few archived links off it, counted on their own index.
   const filtered = conditions.length > 2;
-  const countParams = filtered ? [...params] : [workspaceId];
+  const unarchived = conditions.length === 3 && conditions[2] === stateCondition('listed', () => '');
+  const countParams = unarchived ? [workspaceId, workspaceId] : filtered ? [...params] : [workspaceId];
   const count =
     query.counted === false
       ? undefined
-      : filtered
-        ? `SELECT COUNT(*) AS n FROM links WHERE ${conditions.join(' AND ')}`
-        : `SELECT link_count AS n FROM workspaces WHERE id = ${placeholder(1)}`;
+      : unarchived
+        ? `SELECT link_count - (SELECT COUNT(*) FROM links WHERE workspace_id = ${placeholder(1)} AND deleted_at IS NULL AND archived = true) AS n FROM workspaces WHERE id = ${placeholder(2)}`
+        : filtered
+          ? `SELECT COUNT(*) AS n FROM links WHERE ${conditions.join(' AND ')}`
+          : `SELECT link_count AS n FROM workspaces WHERE id = ${placeholder(1)}`;
   const column = ORDER_COLUMN[query.order ?? 'created'];
   const reversed = query.after === undefined && query.before !== undefined;
   const position = query.after ?? query.before;
+  // Read lowest first (ascending, or a page back up a descending order): past the position is above it.
+  const upwards = reversed !== Boolean(query.ascending);
   if (position) {
-    const comparison = reversed ? '>' : '<';
-    conditions.push(`(${column}, id) ${comparison} (${param(position.value)}, ${param(position.id)})`);
+    conditions.push(
+      `(${column}, id) ${upwards ? '>' : '<'} (${param(position.value)}, ${param(position.id)})`,
+    );
   }
-  const direction = reversed !== Boolean(query.ascending) ? 'ASC' : 'DESC';
+  const direction = upwards ? 'ASC' : 'DESC';
   const limit = `LIMIT ${param(query.limit + 1)}`;
   const offset = query.offset ? ` OFFSET ${param(Math.max(0, Math.floor(query.offset)))}` : '';
   const select =

@@ -3,6 +3,7 @@ import type { Link, NewLink } from '../../core/entities.ts';
 import type { LinkPage, LinkQuery } from '../../core/link-query.ts';
 import type { InsertLinkResult, LinkStore } from '../../core/ports/store.ts';
 import type { LinkEventSink } from '../../core/ports/webhook-store.ts';
+import { aliasStore, isAlias } from './alias-scripts.ts';
 import { addTags, linkChangeStore, liveLinkByUrlHash } from './link-change-scripts.ts';
 import { type ListingSql, linkListing, pageOf } from './link-list.ts';
 import { linkEvent } from './outbox-scripts.ts';
@@ -29,7 +30,9 @@ const FIND_LINK_OF_WORKSPACE = `SELECT ${LINK_COLUMNS} FROM links
  */
 const INSERT_LINK = `INSERT INTO links (${NEW_LINK_COLUMNS})
   VALUES (${NEW_LINK_PLACEHOLDERS(() => '?')}) ON CONFLICT DO NOTHING RETURNING ${LINK_COLUMNS}`;
-const CODE_EXISTS = 'SELECT 1 AS found FROM links WHERE domain_id = ? AND code = ?';
+// A code is issued once its domain has it as a link's code or alias (alias-scripts.ts).
+const CODE_EXISTS = `SELECT 1 AS found FROM links WHERE domain_id = ? AND code = ?
+  UNION ALL SELECT 1 AS found FROM link_aliases WHERE domain_id = ? AND code = ?`;
 // Takes the slot only while the account is under its plan's quota; no row back = quota full.
 const TAKE_QUOTA_SLOT = `UPDATE workspaces SET link_count = link_count + 1
   WHERE id = ? AND link_count < (SELECT url_quota FROM plans WHERE plans.id = workspaces.plan_id)
@@ -61,6 +64,8 @@ export function* createLink(link: NewLink, events: LinkEventSink | undefined): S
   for (let attempt = 1; attempt <= INSERT_ATTEMPTS; attempt++) {
     const created = mapFirst(yield q(INSERT_LINK, ...values), toLink);
     if (created) {
+      // A former code of a renamed link: checked after the insert, as a rename checks (renameCode).
+      if (yield* isAlias(link.domainId, link.code)) return { kind: 'code-taken' };
       yield* addTags(created.id, link.tags ?? []);
       // Last before the commit: the account row stays locked for as short a time as can be.
       const slot = yield q(TAKE_QUOTA_SLOT, link.workspaceId);
@@ -72,7 +77,8 @@ export function* createLink(link: NewLink, events: LinkEventSink | undefined): S
     // a new code would only meet the same duplicate.
     const existing = yield* liveLinkByUrlHash(link.workspaceId, link.domainId, link.urlHash);
     if (existing) return { kind: 'duplicate', existing };
-    if ((yield q(CODE_EXISTS, link.domainId, link.code)).length > 0) return { kind: 'code-taken' };
+    if ((yield q(CODE_EXISTS, link.domainId, link.code, link.domainId, link.code)).length > 0)
+      return { kind: 'code-taken' };
     // Neither: the duplicate that refused the row was deleted in between. Try again.
   }
   throw new Error(`link ${link.code} was refused ${INSERT_ATTEMPTS} times without a visible conflict`);
@@ -145,7 +151,7 @@ export function linkStore(
       writes.create(createLink(link, events), (result) => result.kind === 'created'),
 
     async isCodeIssued(domainId, code) {
-      return (await runner.read(rowsOf(CODE_EXISTS, domainId, code))).length > 0;
+      return (await runner.read(rowsOf(CODE_EXISTS, domainId, code, domainId, code))).length > 0;
     },
 
     findLinkByCode: (domainId, code) => runner.read(firstLink(FIND_LINK_BY_CODE, domainId, code)),
@@ -177,5 +183,6 @@ export function linkStore(
     },
 
     ...linkChangeStore(runner, readers),
+    ...aliasStore(runner),
   };
 }

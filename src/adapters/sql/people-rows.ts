@@ -1,6 +1,7 @@
 /** Users, workspaces, members and invitations as both adapters select them. */
 import { isRole, type Role } from '../../core/authorization.ts';
 import type { Account, Invitation, Member, MembershipOf, User, Workspace } from '../../core/entities.ts';
+import { zoneOrUtc } from '../../core/time-zone.ts';
 import { dateOrNull, JOINED_PLAN_COLUMNS, type Row, toJoinedPlan, truthy } from './rows.ts';
 
 /** Users aliased `u`, their columns prefixed `user_` so they can share a row with a workspace. */
@@ -11,7 +12,7 @@ export const USER_COLUMNS =
   'u.created_at AS user_created_at';
 
 /** Workspaces aliased `w`, joined with their plan `p`. */
-export const WORKSPACE_COLUMNS = `w.id, w.slug, w.name, w.personal_of, w.default_domain, w.suspended_at, w.suspended_reason, w.created_at, ${JOINED_PLAN_COLUMNS}`;
+export const WORKSPACE_COLUMNS = `w.id, w.slug, w.name, w.personal_of, w.default_domain, w.suspended_at, w.suspended_reason, w.timezone, w.created_at, ${JOINED_PLAN_COLUMNS}`;
 
 export const WORKSPACE_FROM = 'workspaces w JOIN plans p ON p.id = w.plan_id';
 
@@ -52,6 +53,7 @@ export function toWorkspace(row: Row): Workspace {
       row.suspended_at === null || row.suspended_at === undefined
         ? null
         : { at: date(row.suspended_at), reason: String(row.suspended_reason ?? '') },
+    timezone: zoneOrUtc((row.timezone as string | null) ?? undefined),
     createdAt: date(row.created_at),
   };
 }

@@ -128,6 +128,10 @@ export function* createWorkspace(
   return { kind: 'created', workspace };
 }
 
+export function* setWorkspaceTimezone(workspaceId: number, timezone: string): Script<void> {
+  yield q('UPDATE workspaces SET timezone = ? WHERE id = ?', timezone, workspaceId);
+}
+
 export function* workspacesOf(userId: number): Script<MembershipOf[]> {
   const sql = `SELECT ${WORKSPACE_COLUMNS}, m.role
     FROM memberships m JOIN workspaces w ON w.id = m.workspace_id JOIN plans p ON p.id = w.plan_id

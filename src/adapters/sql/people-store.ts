@@ -55,6 +55,8 @@ export function peopleStore({ read, write }: ScriptRunner): PeopleStore {
       write(update('UPDATE workspaces SET plan_id = ? WHERE id = ?', planId, workspaceId)),
     renameWorkspace: (workspaceId, name) =>
       write(update('UPDATE workspaces SET name = ? WHERE id = ?', name, workspaceId)),
+    setWorkspaceTimezone: (workspaceId, timezone) =>
+      write(people.setWorkspaceTimezone(workspaceId, timezone)),
     workspacesOf: (userId) => read(people.workspacesOf(userId)),
     roleOf: (workspaceId, userId) => read(people.roleOf(workspaceId, userId)),
     listMembers: (workspaceId) => read(people.listMembers(workspaceId)),

@@ -43,7 +43,7 @@ export const JOINED_PLAN_COLUMNS = PLAN_COLUMNS.split(', ')
 export const LINK_COLUMNS =
   'id, code, domain_id, workspace_id, group_id, long_url, normalized_url, title, clicks, bot_hits, unique_visitors, ' +
   'created_at, updated_at, expires_at, max_clicks, limit_used, password_hash, rules, disabled_at, disabled_reason, ' +
-  'forward_query, preview';
+  'forward_query, preview, archived, last_clicked_at';
 
 /** The columns a new link is inserted with, in the order of `newLinkValues`. */
 export const NEW_LINK_COLUMNS =
@@ -197,6 +197,8 @@ export function toLink(row: Row): Link {
         : { at: new Date(Number(row.disabled_at)), reason: String(row.disabled_reason ?? '') },
     forwardQuery: truthy(row.forward_query),
     preview: previewOf(row.preview),
+    archived: truthy(row.archived),
+    lastClickedAt: dateOrNull(row.last_clicked_at),
   };
 }
 

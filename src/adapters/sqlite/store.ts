@@ -1,5 +1,6 @@
 /** The Store on one SQLite file (WAL): every port, plus migrations and lifecycle. */
 import type { Store } from '../../core/ports/store.ts';
+import { ALIAS_SQL } from '../sql/alias-scripts.ts';
 import { billingStore } from '../sql/billing-scripts.ts';
 import { blocklistStore } from '../sql/blocklist-store.ts';
 import { clickStore } from '../sql/click-scripts.ts';
@@ -70,6 +71,8 @@ export function openSqliteStore(path: string, options: { threads?: boolean } = {
     exportLinksPage: readers.exportLinksPage,
     // The redirect's cold path, answered at once: one cached statement, no script.
     findLinkByCodeNow: (domainId, code) => mapRow(conn.stmt(FIND_LINK_BY_CODE).get(domainId, code), toLink),
+    // Asked only for a code no link has: a renamed link's alias.
+    findLinkByAliasNow: (domainId, code) => mapRow(conn.stmt(ALIAS_SQL.linkOf).get(domainId, code), toLink),
     ...clickStore(direct, (batch) => clickWriter.write(batch)),
     ...statsStore({ stats: readers.stats, purge: (beforeMs) => clickWriter.purge(beforeMs) }),
     ...sessionStore(direct),

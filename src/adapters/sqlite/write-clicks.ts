@@ -11,9 +11,11 @@ import type { Connection } from './connection.ts';
 import { runNow } from './run-script.ts';
 
 // Deleted links are counted too (no deleted_at filter); RETURNING hands over the account for the
-// account's rows, and no row means the link is unknown.
-const COUNT_ON_LINK = `UPDATE links SET clicks = clicks + ?, bot_hits = bot_hits + ?,
-  unique_visitors = unique_visitors + ? WHERE id = ? RETURNING workspace_id`;
+// account's rows, and no row means the link is unknown. The latest click only moves forward (a
+// late batch never takes it back) and stays as it is for a NULL: bot hits alone.
+const COUNT_ON_LINK = `UPDATE links SET clicks = clicks + ?1, bot_hits = bot_hits + ?2,
+  unique_visitors = unique_visitors + ?3, last_clicked_at = coalesce(max(last_clicked_at, ?4), ?4, last_clicked_at)
+  WHERE id = ?5 RETURNING workspace_id`;
 const ACCOUNT_OF_LINK = 'SELECT workspace_id FROM links WHERE id = ?';
 
 const addDay = (table: 'link' | 'workspace') => `INSERT INTO ${table}_daily_clicks
@@ -46,11 +48,11 @@ export const NEXT_EVENT_ACCOUNT =
 export function writeClicks(conn: Connection, batch: CheckedBatch): void {
   conn.transaction(() => {
     const accountOf = new Map<number, number>();
-    for (const [linkId, [clicks, botHits, visitors]] of linkTotals(batch)) {
+    for (const [linkId, [clicks, botHits, visitors, lastAt]] of linkTotals(batch)) {
       const row =
         clicks + botHits + visitors === 0
           ? conn.stmt(ACCOUNT_OF_LINK).get(linkId)
-          : conn.stmt(COUNT_ON_LINK).get(clicks, botHits, visitors, linkId);
+          : conn.stmt(COUNT_ON_LINK).get(clicks, botHits, visitors, lastAt, linkId);
       // An unknown link is skipped rather than thrown, so it cannot lose the rest of the batch.
       if (row !== undefined) accountOf.set(linkId, row.workspace_id as number);
     }

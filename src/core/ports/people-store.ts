@@ -67,6 +67,8 @@ export interface WorkspaceStore {
   listWorkspaces(): Promise<Workspace[]>;
   setWorkspacePlan(workspaceId: number, planId: number): Promise<void>;
   renameWorkspace(workspaceId: number, name: string): Promise<void>;
+  /** Sets the workspace's time zone, an IANA name the caller has checked (core/time-zone.ts). */
+  setWorkspaceTimezone(workspaceId: number, timezone: string): Promise<void>;
   /** The workspaces the user belongs to, personal first, then by name. */
   workspacesOf(userId: number): Promise<MembershipOf[]>;
   roleOf(workspaceId: number, userId: number): Promise<Role | undefined>;

@@ -17,6 +17,7 @@ import type { LinkPage, LinkQuery } from '../link-query.ts';
 import type { AbuseStore, AuditStore } from './abuse-store.ts';
 import type { BillingStore } from './billing-store.ts';
 import type { DomainStore } from './domain-store.ts';
+import type { LinkCodeStore } from './link-code-store.ts';
 import type { LinkExportStore } from './link-export-store.ts';
 import type { AccountStore, InvitationStore, UserTokenStore, WorkspaceStore } from './people-store.ts';
 import type { TagStore, VisitListStore } from './tag-store.ts';
@@ -76,7 +77,11 @@ export interface GroupStore {
 export type UpdateLinkResult =
   | { kind: 'updated'; link: Link }
   | { kind: 'not-found' }
-  | { kind: 'duplicate'; existing: Link };
+  | { kind: 'duplicate'; existing: Link }
+  | { kind: 'code-taken' };
+
+/** A change, and maybe a new code on the same domain: the old one stays the link's alias (§18). */
+export type LinkUpdate = LinkChange & { code?: string };
 
 export type InsertLinkResult =
   | { kind: 'created'; link: Link }
@@ -84,7 +89,8 @@ export type InsertLinkResult =
   | { kind: 'quota-exceeded' }
   | { kind: 'code-taken' };
 
-export interface LinkStore {
+/** Links; finding one by its code, or by a code a rename left it, is LinkCodeStore's (link-code-store.ts). */
+export interface LinkStore extends LinkCodeStore {
   /** The account's live (not deleted) link on the domain to this normalized-URL hash, if any. */
   findLiveLinkByUrlHash(workspaceId: number, domainId: number, urlHash: string): Promise<Link | undefined>;
   countLiveLinks(workspaceId: number): Promise<number>;
@@ -102,15 +108,6 @@ export interface LinkStore {
   takeVisit(linkId: number): Promise<boolean>;
   /** Visits taken of a link's limit, as the store counts them. */
   visitsTaken(linkId: number): Promise<number>;
-  /** Whether any link on the domain, deleted ones included, ever had this code (never issued twice there). */
-  isCodeIssued(domainId: number, code: string): Promise<boolean>;
-  /** A live link by its domain and code; deleted links are not found. */
-  findLinkByCode(domainId: number, code: string): Promise<Link | undefined>;
-  /**
-   * The same look-up answered at once, on a store embedded in the process (SQLite): the redirect
-   * then answers a cold code below the router. Network stores leave it out.
-   */
-  findLinkByCodeNow?(domainId: number, code: string): Link | undefined;
   /** Soft delete: the row (and so its code) stays forever. Returns false when not the owner's. */
   deleteLink(workspaceId: number, domainId: number, code: string, events?: LinkEventSink): Promise<boolean>;
   /**
@@ -131,7 +128,7 @@ export interface LinkStore {
     workspaceId: number,
     domainId: number,
     code: string,
-    change: LinkChange,
+    change: LinkUpdate,
     events?: LinkEventSink,
   ): Promise<UpdateLinkResult>;
   /** The tags of each link, sorted; links without tags are absent from the map. */

@@ -105,6 +105,8 @@ export function demoLinkStore(real: Pick<LinkStore, 'isCodeIssued'>): CreateLink
         rules: guards?.rules ?? [],
         forwardQuery: guards?.forwardQuery ?? false,
         preview: guards?.preview ?? null,
+        archived: false,
+        lastClickedAt: null,
       };
       return { kind: 'created', link: stored };
     },

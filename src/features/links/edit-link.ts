@@ -1,11 +1,11 @@
-import type { Link, LinkChange } from '../../core/entities.ts';
+import type { Link } from '../../core/entities.ts';
 import { Refusal } from '../../core/errors.ts';
 import { campaignUrl } from '../../core/link-campaign.ts';
-import { checkLinkRules, checkTags, checkTitle, guardsOf } from '../../core/link-fields.ts';
+import { checkLinkRules, checkSlug, checkTags, checkTitle, guardsOf } from '../../core/link-fields.ts';
 import { linkKey } from '../../core/link-key.ts';
 import type { Inspector } from '../../core/ports/inspector.ts';
 import type { LinkEvents, WindowCounter } from '../../core/ports/shared-state.ts';
-import type { GroupStore, LinkStore } from '../../core/ports/store.ts';
+import type { GroupStore, LinkStore, LinkUpdate } from '../../core/ports/store.ts';
 import type { LinkEventSink } from '../../core/ports/webhook-store.ts';
 import { spendWindow, workspaceRateWindow } from '../../core/rate-window.ts';
 import type { SocialMatcher } from '../../core/social.ts';
@@ -42,6 +42,7 @@ export interface EditLinkDeps {
 }
 
 const noSuchLink = () => new Refusal('314', 'This account has no live link with that code.');
+const codeTaken = () => new Refusal('313', 'A link has had this code; codes are never issued twice.');
 const duplicateOf = (holder: Link) =>
   new Refusal('305', undefined, { existingCode: holder.code, existingDomainId: holder.domainId });
 
@@ -64,7 +65,9 @@ export function linkEditor(deps: EditLinkDeps): LinkEditor {
     if (deps.isSuspended?.(workspaceId)) throw new Refusal('303', 'This workspace is suspended.');
     const link = await deps.store.findLinkOfWorkspace(workspaceId, domainId, code);
     if (!link) throw noSuchLink();
-    const change: LinkChange = {};
+    const change: LinkUpdate = {};
+    // A bad shape is refused before anything else is looked at; a taken code by the store (313).
+    if (patch.slug !== undefined && patch.slug !== code) change.code = checkSlug(patch.slug);
     // The checks in the order of creating a link; what needs no fetch first, so a refused field
     // never costs an inspection.
     const url = patch.utm === undefined ? patch.url : campaignUrl(patch.url ?? link.longUrl, patch.utm);
@@ -74,6 +77,7 @@ export function linkEditor(deps: EditLinkDeps): LinkEditor {
       change.groupId = (await groupOrRefuse(deps.store, workspaceId, patch.group)).id;
     if (patch.title !== undefined) change.title = checkTitle(patch.title);
     if (patch.tags !== undefined) change.tags = checkTags(patch.tags);
+    if (patch.archived !== undefined) change.archived = patch.archived;
     const rules = checkLinkRules(patch, now());
     const moved = target === undefined ? undefined : await newTarget(link, target);
     refuseRuleTargets(rules.rules, deps, deps.baseUrl, deps.domains.isOwnHost);
@@ -90,7 +94,10 @@ export function linkEditor(deps: EditLinkDeps): LinkEditor {
     const result = await deps.store.updateLink(workspaceId, domainId, code, change, deps.events);
     if (result.kind === 'not-found') throw noSuchLink();
     if (result.kind === 'duplicate') throw duplicateOf(result.existing);
+    if (result.kind === 'code-taken') throw codeTaken();
     await deps.linkEvents.changed(linkKey(domainId, code));
+    // The new code may be cached as unknown; the old one now resolves as an alias.
+    if (change.code !== undefined) await deps.linkEvents.changed(linkKey(domainId, change.code));
     return result.link;
   }
 

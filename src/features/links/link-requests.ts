@@ -54,6 +54,10 @@ export interface LinkPatch extends LinkRuleFields {
   tags?: readonly string[];
   /** Written into the new url's query, or the link's current one when no url is given. */
   utm?: unknown;
+  /** true hides the link from the default list; it keeps redirecting and counting. */
+  archived?: boolean;
+  /** A new code on the link's domain (300, 313); the old one stays the link's alias. */
+  slug?: string;
 }
 
 /**

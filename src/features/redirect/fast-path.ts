@@ -101,6 +101,7 @@ export function fastRedirect(
       // The route asks again and answers the failure as it does (a stale link, or 503).
       return undefined;
     }
+    // The look-up answers a renamed link's alias too, so a code it does not know is unknown.
     cache.settle(key, link);
     return link;
   };

@@ -2,7 +2,7 @@ import { LRUCache } from 'lru-cache';
 import { ruleHost } from '../../core/blocklist-format.ts';
 import type { Link } from '../../core/entities.ts';
 import { UnavailableError } from '../../core/errors.ts';
-import { parseLinkKey } from '../../core/link-key.ts';
+import { linkKey, parseLinkKey } from '../../core/link-key.ts';
 import { extrasOf, type LinkExtras } from './link-extras.ts';
 import { guardOf, type LinkGuard } from './link-guard.ts';
 
@@ -50,6 +50,8 @@ const STALE_RETRY_MS = 5000;
 export class LinkCache {
   readonly #entries: LRUCache<string, CachedLink | typeof MISSING>;
   readonly #pending = new Map<string, Promise<CachedLink | undefined>>();
+  /** The alias keys cached for a link's key: a change to the link, announced under its code, drops them too. */
+  readonly #aliases = new Map<string, Set<string>>();
   readonly #load: (code: string) => Promise<CachedLink | undefined>;
   readonly #missTtlMs: number;
   hits = 0;
@@ -117,16 +119,34 @@ export class LinkCache {
     this.#entries.set(code, link);
   }
 
-  /** Forget a code after its link was created, changed or deleted. */
+  /**
+   * A key that reaches a link as its former code (an alias), loaded under that key: it is forgotten
+   * with the link's own key. Called by the loader before its answer is kept.
+   */
+  noteAlias(aliasKey: string, linkKey: string): void {
+    const aliases = this.#aliases.get(linkKey);
+    if (aliases) aliases.add(aliasKey);
+    else this.#aliases.set(linkKey, new Set([aliasKey]));
+  }
+
+  /** Forget a code after its link was created, changed or deleted, and the aliases cached for it. */
   invalidate(code: string): void {
     this.#entries.delete(code);
     this.#pending.delete(code);
+    const aliases = this.#aliases.get(code);
+    if (aliases === undefined) return;
+    this.#aliases.delete(code);
+    for (const alias of aliases) {
+      this.#entries.delete(alias);
+      this.#pending.delete(alias);
+    }
   }
 
   /** Forget everything: changes may have been missed (the change subscription was down). */
   clear(): void {
     this.#entries.clear();
     this.#pending.clear();
+    this.#aliases.clear();
   }
 
   get size(): number {
@@ -160,17 +180,27 @@ function targetHosts(target: URL, link: Link): string[] {
   return [...hosts];
 }
 
-/** The hot-link cache over a store's look-up by domain and code; unknown codes are remembered for 5 s. */
+/**
+ * The hot-link cache over a store's look-up by domain and code; unknown codes are remembered for 5 s.
+ * A code no link has is looked up once more as a renamed link's alias (only then: links without
+ * aliases cost nothing more) and cached like a link, under the alias's key.
+ */
 export function linkCacheOver(
   findLinkByCode: (domainId: number, code: string) => Promise<Link | undefined>,
   options: { max: number; ttlMs: number },
+  findLinkByAlias?: (domainId: number, code: string) => Promise<Link | undefined>,
 ) {
-  return new LinkCache(
+  const cache: LinkCache = new LinkCache(
     async (key) => {
       const { domainId, code } = parseLinkKey(key);
       const link = await findLinkByCode(domainId, code);
-      return link && cachedLink(link);
+      if (link) return cachedLink(link);
+      const renamed = await findLinkByAlias?.(domainId, code);
+      if (!renamed) return undefined;
+      cache.noteAlias(key, linkKey(renamed.domainId, renamed.code));
+      return cachedLink(renamed);
     },
     { ...options, missTtlMs: 5000 },
   );
+  return cache;
 }

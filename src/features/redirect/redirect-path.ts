@@ -13,7 +13,7 @@ import {
   redirectAnswer,
 } from './fast-path.ts';
 import { fastTargeting } from './fast-targeting.ts';
-import { type CachedLink, cachedLink, linkCacheOver } from './link-cache.ts';
+import { type CachedLink, cachedLink, type LinkCache, linkCacheOver } from './link-cache.ts';
 import { hostMiss } from './miss-pages.ts';
 
 /**
@@ -22,9 +22,9 @@ import { hostMiss } from './miss-pages.ts';
  */
 export interface RedirectPathOptions {
   /** The store as requests use it (deadlines, metrics). */
-  store: Pick<LinkStore, 'findLinkByCode'>;
+  store: Pick<LinkStore, 'findLinkByCode' | 'findLinkByAlias'>;
   /** The store itself: when embedded (SQLite), its look-up at once answers cold codes below the router. */
-  embedded: Pick<LinkStore, 'findLinkByCodeNow'>;
+  embedded: Pick<LinkStore, 'findLinkByCodeNow' | 'findLinkByAliasNow'>;
   linkEvents: LinkEvents;
   /** The domain a request's Host reaches (features/domains). */
   domainOf: DomainOfHost;
@@ -41,15 +41,25 @@ export interface RedirectPathOptions {
   now: () => number;
 }
 
-/** The redirect's look-up at once, when the store is embedded (docs/adr/021-cold-codes-below-the-router.md). */
+/**
+ * The redirect's look-up at once, when the store is embedded (docs/adr/021-cold-codes-below-the-router.md):
+ * the link of the code, else the link a rename left the code to as an alias (only then, so links
+ * without aliases cost nothing more), noted in the cache so the link's changes drop it too.
+ */
 function lookupNow(
-  store: Pick<LinkStore, 'findLinkByCodeNow'>,
+  store: Pick<LinkStore, 'findLinkByCodeNow' | 'findLinkByAliasNow'>,
+  cache: LinkCache,
 ): ((domainId: number, code: string) => CachedLink | undefined) | undefined {
   const find = store.findLinkByCodeNow?.bind(store);
-  if (!find) return undefined;
+  const findAlias = store.findLinkByAliasNow?.bind(store);
+  if (!find || !findAlias) return undefined;
   return (domainId, code) => {
     const link = find(domainId, code);
-    return link && cachedLink(link);
+    if (link) return cachedLink(link);
+    const renamed = findAlias(domainId, code);
+    if (!renamed) return undefined;
+    cache.noteAlias(linkKey(domainId, code), linkKey(renamed.domainId, renamed.code));
+    return cachedLink(renamed);
   };
 }
 
@@ -57,6 +67,7 @@ export function redirectPath(options: RedirectPathOptions) {
   const cache = linkCacheOver(
     (domainId, code) => options.store.findLinkByCode(domainId, code),
     options.cache,
+    (domainId, code) => options.store.findLinkByAlias(domainId, code),
   );
   // The domains feature hears DOMAINS_CHANGED itself.
   options.linkEvents.onChanged((key) => {
@@ -71,7 +82,7 @@ export function redirectPath(options: RedirectPathOptions) {
     options.redirectStatus,
     everyAnswerHeaders(options.https),
     fastTargeting({ now: options.now, countries: options.countries, socketIsClient: options.socketIsClient }),
-    lookupNow(options.embedded),
+    lookupNow(options.embedded, cache),
     hostMiss(pageAnswerHeaders(options.https), everyAnswerHeaders(options.https)),
     options.screen,
   );

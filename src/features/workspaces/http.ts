@@ -24,9 +24,9 @@ export const workspaceHttp: FeatureHttp<
     managementApi(v1, (await kernel.use('workspaces')).keys);
   },
   async api(v1, kernel, ports) {
-    const { members, invitations } = await kernel.use('workspaces');
+    const { members, invitations, admin } = await kernel.use('workspaces');
     const store = joinPorts(ports);
-    await v1.register(accountApiRoutes, { store });
+    await v1.register(accountApiRoutes, { store, admin });
     await v1.register(memberRoutes, { members, invitations, store, origin: kernel.origin });
   },
   async routes(app, kernel) {

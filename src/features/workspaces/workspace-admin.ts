@@ -2,6 +2,7 @@ import type { Workspace } from '../../core/entities.ts';
 import { Refusal } from '../../core/errors.ts';
 import { CLI_ACTOR, NO_AUDIT, type RecordAudit } from '../../core/moderation.ts';
 import type { AccountStore, WorkspaceStore } from '../../core/ports/store.ts';
+import { isTimeZone } from '../../core/time-zone.ts';
 import { isWorkspaceSlug } from '../../core/workspace-slug.ts';
 import { type Auditor, auditFact } from './audit-actor.ts';
 
@@ -15,6 +16,7 @@ export type WorkspaceAdminStore = Pick<
   | 'findWorkspaceBySlug'
   | 'listWorkspaces'
   | 'renameWorkspace'
+  | 'setWorkspaceTimezone'
   | 'findPlanByName'
   | 'findUserByEmail'
 >;
@@ -32,9 +34,20 @@ export function workspaceName(value: unknown): string {
   return name;
 }
 
+/** An IANA time zone this runtime knows, or `UTC` (docs/api.md §18); anything else is 300. */
+export function workspaceTimezone(value: unknown): string {
+  if (!isTimeZone(value)) {
+    throw new Refusal(
+      '300',
+      'The time zone is not one this Snip knows: an IANA name such as Europe/Paris, or UTC.',
+    );
+  }
+  return value;
+}
+
 /**
- * Each change is recorded in the audit log (`audit`, none by default): workspace.create and
- * workspace.rename, the slug the target.
+ * Each change is recorded in the audit log (`audit`, none by default): workspace.create,
+ * workspace.rename and workspace.timezone, the slug the target.
  */
 export function workspaceAdmin(store: WorkspaceAdminStore, audit: RecordAudit = NO_AUDIT) {
   return {
@@ -79,6 +92,19 @@ export function workspaceAdmin(store: WorkspaceAdminStore, audit: RecordAudit = 
         { name: next },
       );
       await audit({ ...by, ...fact });
+    },
+
+    /** The workspace with its new time zone (unchanged when it already had it). */
+    async setTimezone(workspace: Workspace, zone: unknown, by: Auditor): Promise<Workspace> {
+      const next = workspaceTimezone(zone);
+      if (next === workspace.timezone) return workspace;
+      await store.setWorkspaceTimezone(workspace.id, next);
+      const before = { timezone: workspace.timezone };
+      await audit({
+        ...by,
+        ...auditFact(workspace.id, 'workspace.timezone', workspace.slug, before, { timezone: next }),
+      });
+      return { ...workspace, timezone: next };
     },
   };
 }

@@ -289,7 +289,7 @@ document.addEventListener('click', (event) => {
     if (answer?.error) throw Object.assign(new Error(answer.error.message), { code: answer.error.code });
     if (response.status === 403)
       throw new Error('Your role or this page’s session does not allow this. Reload the page.');
-    throw new Error(`Snip could not do this (HTTP ${response.status}). Try again in a moment.`);
+    throw new Error('Snip could not do this just now. Try again in a moment.');
   }
 
   /** Sends the rows in batches (rows that share a key go together), answers each row's outcome. */

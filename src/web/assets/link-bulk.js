@@ -228,7 +228,7 @@
     const answer = json ? await response.json() : undefined;
     if (response.ok && Array.isArray(answer?.items)) return answer.items;
     if (answer?.error) throw new Error(answer.error.message);
-    throw new Error(`Snip could not take these rows (HTTP ${response.status}). Try again in a moment.`);
+    throw new Error('Snip could not take these rows just now. Try again in a moment.');
   }
 
   function apply(batch, items) {

@@ -44,6 +44,7 @@ export function workspaceFrame(here: InWorkspace): Frame {
       name: workspace.name,
       role,
       all: memberships.map((m) => ({ slug: m.workspace.slug, name: m.workspace.name })),
+      timeZone: workspace.timezone,
     },
   };
 }

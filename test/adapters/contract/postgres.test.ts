@@ -12,6 +12,8 @@ import { loadMigrations } from '../../../src/adapters/sql/migrations.ts';
 import type { Link } from '../../../src/core/entities.ts';
 import { DEFAULT_PLANS } from '../../../src/core/plans.ts';
 import type { InsertLinkResult, Store } from '../../../src/core/ports/store.ts';
+import { runAliasContract } from './alias-contract.ts';
+import { runArchiveContract } from './archive-contract.ts';
 import { runDomainContract } from './domain-contract.ts';
 import { givenAccount, newLink, planInput, runStoreContract } from './store-contract.ts';
 import { runWorkspaceContract } from './workspace-contract.ts';
@@ -48,6 +50,8 @@ describe('on PostgreSQL', { skip: databaseUrl ? false : 'TEST_DATABASE_URL is no
 
   runStoreContract('PostgreSQL', () => openMigrated());
   runDomainContract('PostgreSQL', () => openMigrated());
+  runAliasContract('PostgreSQL', () => openMigrated());
+  runArchiveContract('PostgreSQL', () => openMigrated());
   runWorkspaceContract('PostgreSQL', () => openMigrated(), {
     openPair: async () => {
       const url = await freshSchema();

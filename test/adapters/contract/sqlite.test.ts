@@ -13,6 +13,8 @@ import { openSqliteStore } from '../../../src/adapters/sqlite/store.ts';
 import { NEXT_EVENT_ACCOUNT, PURGE_EVENTS } from '../../../src/adapters/sqlite/write-clicks.ts';
 import type { NewLink } from '../../../src/core/entities.ts';
 import type { Store } from '../../../src/core/ports/store.ts';
+import { runAliasContract } from './alias-contract.ts';
+import { runArchiveContract } from './archive-contract.ts';
 import { runDomainContract } from './domain-contract.ts';
 import { givenAccount, newLink, planInput, runStoreContract } from './store-contract.ts';
 import { runWorkspaceContract } from './workspace-contract.ts';
@@ -39,6 +41,8 @@ async function openMigrated(path: string = freshPath()): Promise<Store> {
 
 runStoreContract('SQLite', () => openMigrated());
 runDomainContract('SQLite', () => openMigrated());
+runAliasContract('SQLite', () => openMigrated());
+runArchiveContract('SQLite', () => openMigrated());
 runWorkspaceContract('SQLite', () => openMigrated(), {
   openPair: async () => {
     const path = freshPath();

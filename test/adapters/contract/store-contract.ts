@@ -445,6 +445,8 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
           disabled: null,
           forwardQuery: false,
           preview: null,
+          archived: false,
+          lastClickedAt: null,
         });
         assert.deepEqual(await store.findLinkByCode(0, input.code), result.link);
         assert.deepEqual(await store.findLiveLinkByUrlHash(account.id, 0, input.urlHash), result.link);

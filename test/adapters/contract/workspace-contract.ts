@@ -96,6 +96,22 @@ export function runWorkspaceContract(
         assert.equal((await store.workspacesOf(bob.id)).length, 1, 'bob got nothing');
       });
 
+      it('keeps a time zone per workspace, UTC until one is set, read back everywhere', async () => {
+        const [ada] = await people('ada@example.com');
+        assert.ok(ada);
+        const team = await givenTeam(store, 'acme', plan, ada);
+        const personal = (await store.workspacesOf(ada.id)).find((m) => m.workspace.id !== team);
+        assert.equal((await store.findWorkspaceById(team))?.timezone, 'UTC');
+        await store.setWorkspaceTimezone(team, 'Europe/Paris');
+        assert.equal((await store.findWorkspaceById(team))?.timezone, 'Europe/Paris');
+        assert.equal((await store.findWorkspaceBySlug('acme'))?.timezone, 'Europe/Paris');
+        const ofAda = await store.workspacesOf(ada.id);
+        assert.equal(ofAda.find((m) => m.workspace.id === team)?.workspace.timezone, 'Europe/Paris');
+        assert.equal(personal?.workspace.timezone, 'UTC', 'the other workspace keeps its zone');
+        const account = await store.findAccountByEmail('ada@example.com');
+        assert.equal(account?.workspace.timezone, 'UTC');
+      });
+
       it('lists the workspaces of a user, personal first, then by name, each with the role', async () => {
         const [zed, ada] = await people('zed@example.com', 'ada@example.com');
         assert.ok(zed && ada);

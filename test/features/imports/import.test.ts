@@ -513,6 +513,7 @@ describe('importLinks', () => {
       personalOf: 1,
       defaultDomain: null,
       suspended: null,
+      timezone: 'UTC',
       createdAt: new Date(0),
     };
     const summary = await importLinks(

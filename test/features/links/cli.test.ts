@@ -3,7 +3,7 @@ import { before, describe, it } from 'node:test';
 import { openStore } from '../../../src/adapters/open-store.ts';
 import { cliStore, FakeInspector, OPS_ON_TEAM, passing } from '../../fixtures/cli-harness.ts';
 
-/** `snip link show|list|edit|delete` (docs/api.md §6), each with --json. */
+/** `snip link show|list|edit|rename|delete` (docs/api.md §6, §18), each with --json. */
 
 const { env, snip, snipWith, withStore, seedLink } = cliStore(OPS_ON_TEAM);
 
@@ -307,6 +307,40 @@ describe('snip link edit and link delete', () => {
 // Empty when unset: the suite below is then skipped.
 const redisUrl = process.env.TEST_REDIS_URL ?? '';
 
+describe('snip link rename', () => {
+  const email = 'renamer@example.com';
+
+  before(async () => {
+    assert.equal((await snip('account', 'create', email, '--plan', 'pro', '--json')).code, 0);
+    await seedLink(email, 'OldName', 'https://example.com/rename');
+    await seedLink(email, 'TakenName', 'https://example.com/taken');
+  });
+
+  it('gives the link a new code, keeps the old one as its alias and prints both', async () => {
+    const { code, json } = await snip('link', 'rename', 'OldName', 'NewName', '--json');
+    assert.equal(code, 0);
+    assert.equal(json.short_code, 'NewName');
+    assert.equal(json.short_url, 'https://sn.ip/NewName');
+    assert.deepEqual(json.aliases, ['OldName']);
+    assert.deepEqual((await snip('link', 'show', 'NewName', '--json')).json.aliases, ['OldName']);
+    assert.equal((await snip('link', 'show', 'OldName', '--json')).code, 1);
+    const alias = await withStore((store) => store.findLinkByAlias(0, 'OldName'));
+    assert.equal(alias?.code, 'NewName');
+  });
+
+  it('refuses a taken or aliased code with 313 and a bad shape with 300, exit 1', async () => {
+    const taken = await snip('link', 'rename', 'NewName', 'TakenName', '--json');
+    assert.deepEqual([taken.code, taken.json.code], [1, '313']);
+    const other = await snip('link', 'rename', 'TakenName', 'OldName', '--json');
+    assert.deepEqual([other.code, other.json.code], [1, '313']);
+    const shape = await snip('link', 'rename', 'NewName', 'no way', '--json');
+    assert.deepEqual([shape.code, shape.json.code], [1, '300']);
+    const unknown = await snip('link', 'rename', 'NoSuchCode', 'Whatever', '--json');
+    assert.deepEqual([unknown.code, unknown.json.code], [1, '314']);
+    assert.equal((await snip('link', 'rename', 'NewName')).code, 64);
+  });
+});
+
 describe('snip link edit with REDIS_URL', { skip: redisUrl ? false : 'TEST_REDIS_URL is not set' }, () => {
   it('announces the change to running servers on their channel', { timeout: 10_000 }, async () => {
     const { connectRedis } = await import('../../../src/adapters/redis/connect.ts');
@@ -335,6 +369,38 @@ describe('snip link edit with REDIS_URL', { skip: redisUrl ? false : 'TEST_REDIS
       const removal = nextAnnounced();
       assert.equal((await snipWith({ env: redisEnv }, 'link', 'delete', 'Announced', '--json')).code, 0);
       assert.equal(await removal, 'Announced');
+    } finally {
+      await events.close();
+      await server.close();
+    }
+  });
+
+  it('announces both codes of a rename: servers drop the old code and the new one', {
+    timeout: 10_000,
+  }, async () => {
+    const { connectRedis } = await import('../../../src/adapters/redis/connect.ts');
+    const { RedisLinkEvents } = await import('../../../src/adapters/redis/link-events.ts');
+    const prefix = `snip-cli-rename-${process.pid}-${Date.now()}:`;
+    const server = await connectRedis(redisUrl, prefix);
+    const events = await RedisLinkEvents.open(server.client, server.subscriber, prefix);
+    const heard: string[] = [];
+    const both = new Promise<void>((resolve) =>
+      events.onChanged((key) => {
+        heard.push(key);
+        if (heard.length === 2) resolve();
+      }),
+    );
+    try {
+      assert.equal(
+        (await snip('account', 'create', 'rename@example.com', '--plan', 'pro', '--json')).code,
+        0,
+      );
+      await seedLink('rename@example.com', 'HeardOld', 'https://example.com/heard');
+      const redisEnv = { REDIS_URL: redisUrl, REDIS_PREFIX: prefix };
+      const renamed = await snipWith({ env: redisEnv }, 'link', 'rename', 'HeardOld', 'HeardNew', '--json');
+      assert.equal(renamed.code, 0);
+      await both;
+      assert.deepEqual([...heard].sort(), ['HeardNew', 'HeardOld']);
     } finally {
       await events.close();
       await server.close();

@@ -81,3 +81,43 @@ describe('the hot-link cache', () => {
     assert.deepEqual(await cache.load('Abcdefg'), second);
   });
 });
+
+describe("the hot-link cache and a renamed link's aliases", () => {
+  it("forgets an alias's entry with its link's code, and no other", async () => {
+    const { state, load } = loader();
+    const cache: LinkCache = new LinkCache(load, { max: 10, ttlMs: 60_000, missTtlMs: 1000 });
+    state.answer = async (code) => {
+      if (code === 'old-code' || code === 'older-code') cache.noteAlias(code, 'new-code');
+      return first;
+    };
+    await cache.load('old-code');
+    await cache.load('older-code');
+    await cache.load('other-code');
+    assert.deepEqual(cache.peek('old-code'), first);
+    cache.invalidate('new-code');
+    assert.equal(cache.peek('old-code'), undefined);
+    assert.equal(cache.peek('older-code'), undefined);
+    assert.deepEqual(cache.peek('other-code'), first);
+    // Told once: loaded again, the alias is noted again.
+    await cache.load('old-code');
+    cache.invalidate('new-code');
+    assert.equal(cache.peek('old-code'), undefined);
+  });
+
+  it('keeps no answer for an alias whose link changed while it loaded', async () => {
+    const { state, load } = loader();
+    const cache: LinkCache = new LinkCache(load, { max: 10, ttlMs: 60_000, missTtlMs: 1000 });
+    let release = () => {};
+    state.answer = (code) => {
+      cache.noteAlias(code, 'new-code');
+      return new Promise((resolve) => {
+        release = () => resolve(first);
+      });
+    };
+    const loading = cache.load('old-code');
+    cache.invalidate('new-code');
+    release();
+    assert.deepEqual(await loading, first);
+    assert.equal(cache.peek('old-code'), undefined);
+  });
+});

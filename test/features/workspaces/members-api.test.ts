@@ -409,6 +409,7 @@ describe('what the keys of each role may do, and the workspace they describe', (
       name: 'Works Ltd',
       personal: false,
       role: 'viewer',
+      timezone: 'UTC',
       email: 'vi@example.com',
       plan: 'tester',
       api_access: true,

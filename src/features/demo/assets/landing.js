@@ -4,6 +4,36 @@ const data = JSON.parse(document.getElementById('page-data').textContent);
 const form = document.getElementById('demo-box');
 const result = document.getElementById('demo-result');
 
+// A URL typed without a scheme whose rest is a host gets https:// (docs/api.md §18), as the
+// dashboard's forms do (core/url-input.ts withAssumedScheme); `localhost`, `foo` or `javascript:…`
+// are sent as typed, for the API to refuse.
+function withAssumedScheme(typed) {
+  const url = String(typed ?? '').trim();
+  if (url === '' || /^[a-z][a-z0-9+.-]*:(?!\d)/i.test(url) || /^[/\\]/.test(url)) return typed;
+  let host;
+  try {
+    host = new URL(`https://${url}`).hostname;
+  } catch {
+    return typed;
+  }
+  if (/[@\s]/.test(url.split(/[/?#]/)[0])) return typed;
+  const ip = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
+  if (ip) return ip.slice(1).every((part) => Number(part) <= 255) ? `https://${url}` : typed;
+  const labels = host.replace(/\.$/, '').split('.');
+  const top = labels.at(-1) ?? '';
+  const ok =
+    labels.length >= 2 &&
+    labels.every((label) => /^(?!-)[a-z0-9-]{1,63}(?<!-)$/.test(label)) &&
+    /^(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/.test(top);
+  return ok ? `https://${url}` : typed;
+}
+
+// A refusal in a sentence: a URL of the wrong shape by its cause, else the plain sentence of its code.
+function sentenceOf(body) {
+  const fault = body.error === '300' ? data.urlFaults?.[body.message] : undefined;
+  return fault ?? data.errors[body.error]?.plain ?? body.message;
+}
+
 function line(label, value) {
   const row = document.createElement('div');
   const term = document.createElement('dt');
@@ -33,7 +63,8 @@ function invitation() {
 
 form.addEventListener('submit', async (event) => {
   event.preventDefault();
-  const url = new FormData(form).get('url');
+  const url = withAssumedScheme(new FormData(form).get('url'));
+  form.elements.url.value = url;
   const button = form.querySelector('button');
   button.disabled = true;
   result.hidden = false;
@@ -50,11 +81,11 @@ form.addEventListener('submit', async (event) => {
     facts.dataset.status = String(response.status);
     if (body.success === 'true') {
       facts.append(line('Short URL', body.short_url), line('Title', body.title || '(none)'));
-      facts.append(line('Answer', `HTTP ${response.status}: created`));
+      facts.append(line('Answer', 'Created'));
     } else {
-      // Said as the dashboard says it (page data from the server's one table), else the answer's own words.
-      const why = data.errors[body.error]?.plain ?? body.message;
-      facts.append(line('Answer', `HTTP ${response.status}, error ${body.error}`), line('Why', why));
+      // Said as the dashboard says it (page data from the server's tables), never as a code or a status.
+      facts.dataset.error = String(body.error);
+      facts.append(line('Answer', 'Not shortened'), line('Why', sentenceOf(body)));
     }
     result.replaceChildren(facts);
     if (body.success === 'true') result.append(invitation());

@@ -12,6 +12,36 @@ const SHOWN_HEADERS = [
   'content-type',
 ];
 
+// A URL typed without a scheme whose rest is a host gets https:// (docs/api.md §18), as the
+// dashboard's forms do (core/url-input.ts withAssumedScheme); `localhost`, `foo` or `javascript:…`
+// are sent as typed, for the API to refuse.
+function withAssumedScheme(typed) {
+  const url = String(typed ?? '').trim();
+  if (url === '' || /^[a-z][a-z0-9+.-]*:(?!\d)/i.test(url) || /^[/\\]/.test(url)) return typed;
+  let host;
+  try {
+    host = new URL(`https://${url}`).hostname;
+  } catch {
+    return typed;
+  }
+  if (/[@\s]/.test(url.split(/[/?#]/)[0])) return typed;
+  const ip = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
+  if (ip) return ip.slice(1).every((part) => Number(part) <= 255) ? `https://${url}` : typed;
+  const labels = host.replace(/\.$/, '').split('.');
+  const top = labels.at(-1) ?? '';
+  const ok =
+    labels.length >= 2 &&
+    labels.every((label) => /^(?!-)[a-z0-9-]{1,63}(?<!-)$/.test(label)) &&
+    /^(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/.test(top);
+  return ok ? `https://${url}` : typed;
+}
+
+// A refusal in a sentence: a URL of the wrong shape by its cause, else the plain sentence of its code.
+function sentenceOf(body) {
+  const fault = body.error === '300' ? data.urlFaults?.[body.message] : undefined;
+  return fault ?? data.errors[body.error]?.plain ?? body.message;
+}
+
 function shellQuote(value) {
   return `'${String(value).replace(/'/g, `'\\''`)}'`;
 }
@@ -46,14 +76,13 @@ function requestFor(encoding, fields) {
   return { headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body };
 }
 
-// A refusal said as the dashboard says it: the plain sentence of its code (page data, from the
-// server's one table), else the answer's own message; the code and the status stay beside it.
+// A refusal said as the dashboard says it: the plain sentence of its cause or code (page data, from
+// the server's tables), else the answer's own message. The code and the status are in the answer
+// shown above, as data; the sentence is for the person.
 function explain(body) {
-  if (body.success === 'true') return 'success "true": the short link was created. Location holds short_url.';
-  const row = data.errors[body.error];
-  if (!row) return 'The server could not complete the request.';
-  const why = row.plain ?? (typeof body.message === 'string' ? body.message : '');
-  return `error "${body.error}" (HTTP ${row.status} in rest mode): ${why}`;
+  if (body.success === 'true') return 'The short link was created: it is in short_url (and Location).';
+  if (!data.errors[body.error]) return 'The server could not complete the request.';
+  return `Not shortened. ${sentenceOf(body) ?? ''}`;
 }
 
 function showAnswer(response, text, curl) {
@@ -89,7 +118,12 @@ form.addEventListener('submit', async (event) => {
   const values = new FormData(form);
   const endpoint = values.get('endpoint');
   const encoding = values.get('encoding');
-  const fields = { url: values.get('url'), group: values.get('group').trim(), apikey: values.get('apikey') };
+  const fields = {
+    url: withAssumedScheme(values.get('url')),
+    group: values.get('group').trim(),
+    apikey: values.get('apikey'),
+  };
+  form.elements.url.value = fields.url;
   const curl = curlFor(endpoint, encoding, fields);
   const button = form.querySelector('button[type=submit]');
   button.disabled = true;

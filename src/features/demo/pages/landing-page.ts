@@ -1,7 +1,7 @@
 import type { Frame } from '../../../web/frame.ts';
 import { html } from '../../../web/html.ts';
 import { page } from '../../../web/layout.ts';
-import { demoRefusals } from './refusal-sentences.ts';
+import { demoRefusals, demoUrlFaults } from './refusal-sentences.ts';
 
 /** GET /: what Snip does, tried on the spot with the demo key, and where to go next. */
 export function landingPage(demoKey: string, origin: string, frame?: Frame): string {
@@ -13,7 +13,7 @@ export function landingPage(demoKey: string, origin: string, frame?: Frame): str
       'Snip turns long URLs into short links, checking every target first, and counts honest clicks.',
     styles: ['landing.css'],
     scripts: ['landing.js'],
-    data: { demoKey, errors: demoRefusals() },
+    data: { demoKey, errors: demoRefusals(), urlFaults: demoUrlFaults() },
     body: html`<section class="hero">
 <div>
 <h1>Short links, checked before they are made</h1>

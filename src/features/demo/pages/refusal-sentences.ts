@@ -1,6 +1,7 @@
 import { CREATE_ERROR_CODES } from '../../../core/errors.ts';
+import { URL_FAULT_MESSAGE, type UrlFault } from '../../../core/url-input.ts';
 import { API_STATUS } from '../../../http/api-statuses.ts';
-import { LINK_REFUSAL_TEXT, OWN_URL_TEXT } from '../../../web/link-refusal-text.ts';
+import { LINK_REFUSAL_TEXT, OWN_URL_TEXT, URL_FAULT_TEXT } from '../../../web/link-refusal-text.ts';
 
 /** What the demo's scripts say of one code: its status (rest mode) and the plain sentence, if any. */
 export interface DemoRefusal {
@@ -21,4 +22,13 @@ export function demoRefusals(): Record<string, DemoRefusal> {
       return [code, { status: API_STATUS[code], ...(plain ? { plain } : {}) }];
     }),
   );
+}
+
+/**
+ * A 300 about the URL says its cause in its message (core/url-input.ts); the scripts find the
+ * dashboard's sentence for it by that message, both read from the same two tables.
+ */
+export function demoUrlFaults(): Record<string, string> {
+  const faults = Object.keys(URL_FAULT_MESSAGE) as UrlFault[];
+  return Object.fromEntries(faults.map((fault) => [URL_FAULT_MESSAGE[fault], URL_FAULT_TEXT[fault]]));
 }

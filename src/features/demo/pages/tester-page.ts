@@ -1,7 +1,7 @@
 import type { Frame } from '../../../web/frame.ts';
 import { html } from '../../../web/html.ts';
 import { page } from '../../../web/layout.ts';
-import { demoRefusals } from './refusal-sentences.ts';
+import { demoRefusals, demoUrlFaults } from './refusal-sentences.ts';
 
 /** GET /tester: compose a /create request, see the whole answer, and watch the demo log live. */
 export function testerPage(demoKey: string, frame?: Frame): string {
@@ -12,7 +12,7 @@ export function testerPage(demoKey: string, frame?: Frame): string {
     styles: ['tester.css'],
     frame: frame,
     scripts: ['tester.js'],
-    data: { demoKey, errors: demoRefusals() },
+    data: { demoKey, errors: demoRefusals(), urlFaults: demoUrlFaults() },
     body: html`<h1>API tester</h1>
 <p class="lead">Send a request to <code>/demo/create</code> (nothing is stored) or to the live <code>/create</code> with your own key.</p>
 <div class="tester">

@@ -54,8 +54,9 @@ const LIST = {
       operationId: 'listLinks',
       summary: 'List links',
       description:
-        'Live links, newest first, a page at a time: pass `next_cursor` back as `cursor` for the ' +
-        'next one. Links added or deleted between pages never shift a page.',
+        'Live links but the archived (see `state`), newest first (see `sort` and `order`), a page at ' +
+        'a time: pass `next_cursor` back as `cursor` for the next one, with the same sort and order. ' +
+        'Links added or deleted between pages never shift a page.',
       tag: 'Links',
       scope: 'links:read',
       ok: { 200: okResponse(LinkListSchema, 'One page of links.') },

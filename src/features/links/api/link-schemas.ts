@@ -99,6 +99,18 @@ export const LinkSchema = Type.Object(
         'design, so one person on two days counts twice.',
     }),
     bot_hits: Type.Integer({ minimum: 0, description: 'Redirects of bots, previews and prefetches.' }),
+    archived: Type.Boolean({
+      description: 'Hidden from the default list; an archived link keeps redirecting and counting.',
+    }),
+    last_clicked_at: Type.Union(
+      [time('The latest human click counted (UTC); bot hits leave it.'), Type.Null()],
+      {
+        description: 'null: never clicked. Written with the counts, within seconds of the click.',
+      },
+    ),
+    aliases: Type.Optional(
+      Type.Array(Type.String(), { description: 'Codes renames left, oldest first (§18); not in webhooks.' }),
+    ),
     ...CAMPAIGN_RESOURCE,
   },
   { $id: 'Link', additionalProperties: false },
@@ -115,6 +127,9 @@ export const LinkListSchema = Type.Object(
   },
   { $id: 'LinkList', additionalProperties: false },
 );
+
+/** A code asked for, checked by the services (300 for its shape, 313 when taken). */
+const slug = (description: string) => Type.Optional(Type.String({ maxLength: 256, description }));
 
 const groupRef = Type.Union([Type.String({ minLength: 1, maxLength: 64 }), Type.Integer({ minimum: 1 })], {
   description: "A group's numeric ID or API identifier.",
@@ -165,12 +180,7 @@ export const CreateLinkBody = Type.Object(
       }),
     ),
     group: Type.Optional(groupRef),
-    slug: Type.Optional(
-      Type.String({
-        maxLength: 256,
-        description: '3-64 characters of A-Z, a-z, 0-9, "_", "-"; case-sensitive; never a path of Snip.',
-      }),
-    ),
+    slug: slug('3-64 characters of A-Z, a-z, 0-9, "_", "-"; case-sensitive; never a path of Snip.'),
     title: Type.Optional(title),
     tags: Type.Optional(tags),
     domain: Type.Optional(
@@ -198,6 +208,13 @@ export const PatchLinkBody = Type.Object(
       Type.Union([groupRef, Type.Null()], { description: 'null takes the link out of its group.' }),
     ),
     tags: Type.Optional(tags),
+    archived: Type.Optional(
+      Type.Boolean({
+        description:
+          'true hides the link from the default list (it keeps redirecting and counting); false shows it again.',
+      }),
+    ),
+    slug: slug("A new code, checked as on create (300, 313); the old one stays the link's alias (§18)."),
     ...ruleFields,
   },
   {
@@ -209,31 +226,10 @@ export const PatchLinkBody = Type.Object(
 
 export type PatchLinkBodyType = Static<typeof PatchLinkBody>;
 
-export const ListLinksQuery = Type.Object(
-  {
-    q: Type.Optional(
-      Type.String({ maxLength: 200, description: 'The long URL or the title contains this.' }),
-    ),
-    group: Type.Optional(
-      Type.String({ maxLength: 64, description: "A group's numeric ID or API identifier." }),
-    ),
-    tag: Type.Optional(Type.String({ maxLength: MAX_TAG_LENGTH * 4 })),
-    expired: Type.Optional(
-      Type.Boolean({ description: 'Only links past their expires_at, or only the others.' }),
-    ),
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
-    cursor: Type.Optional(Type.String({ maxLength: 200, description: 'next_cursor of the previous page.' })),
-    domain: Type.Optional(
-      Type.String({ maxLength: 1024, description: 'Only the links on this domain (host).' }),
-    ),
-  },
-  { additionalProperties: false },
-);
+export { ListLinksQuery, type ListLinksQueryType } from './list-schemas.ts';
 
 /** `?domain=` of a link's own address and of the export. */
 export const DomainQuery = Type.Object({ domain: DOMAIN_PARAM }, { additionalProperties: false });
-
-export type ListLinksQueryType = Static<typeof ListLinksQuery>;
 
 export const CodeParams = Type.Object({
   code: Type.String({ maxLength: 64, description: 'The short code.' }),

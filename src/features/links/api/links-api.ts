@@ -1,11 +1,12 @@
 import type { Actor, Link } from '../../../core/entities.ts';
 import { Refusal } from '../../../core/errors.ts';
+import { linkFind, positionOf } from '../../../core/link-query.ts';
 import type { GroupStore, LinkExportStore, LinkStore } from '../../../core/ports/store.ts';
 import type { LinkOrigins } from '../../../core/short-url.ts';
 import type { AddressedDomain } from '../../domains/index.ts';
 import { groupOrRefuse } from '../../groups/index.ts';
 import type { CreateLinkAs, LinkEditor, LinkPatch } from '../link-requests.ts';
-import type { PageCursors } from './cursor.ts';
+import type { CursorOrder, PageCursors } from './cursor.ts';
 import type {
   CreateLinkBodyType,
   LinkResource,
@@ -20,7 +21,13 @@ import { linkResources } from './resources.ts';
 export interface LinksApiDeps {
   store: Pick<
     GroupStore & LinkStore & LinkExportStore,
-    'findLinkOfWorkspace' | 'listLinks' | 'tagsOf' | 'listGroups' | 'findGroupOfWorkspace' | 'exportLinksPage'
+    | 'findLinkOfWorkspace'
+    | 'listLinks'
+    | 'tagsOf'
+    | 'aliasesOf'
+    | 'listGroups'
+    | 'findGroupOfWorkspace'
+    | 'exportLinksPage'
   >;
   createLinkAs: CreateLinkAs;
   editor: LinkEditor;
@@ -60,6 +67,15 @@ export function linksApi(deps: LinksApiDeps) {
   const filterOf = (actor: Actor, domain: string | undefined) =>
     domain === undefined ? undefined : deps.domainOf(actor.workspaceId, domain);
 
+  /** A domain the workspace sees, by a host pasted in a search; undefined for any other. */
+  const knownDomain = (actor: Actor, host: string): number | undefined => {
+    try {
+      return deps.domainOf(actor.workspaceId, host);
+    } catch {
+      return undefined;
+    }
+  };
+
   async function resource(workspaceId: number, link: Link): Promise<LinkResource> {
     const [one] = await linkResources(store, origins, workspaceId, [link]);
     if (!one) throw new Error('a link without its resource');
@@ -69,16 +85,22 @@ export function linksApi(deps: LinksApiDeps) {
   return {
     async list(actor: Actor, query: ListLinksQueryType) {
       const limit = query.limit ?? 50;
+      const order: CursorOrder = { sort: query.sort ?? 'created', ascending: query.order === 'asc' };
       const after =
-        query.cursor === undefined ? undefined : deps.cursors.read(actor.workspaceId, query.cursor);
+        query.cursor === undefined ? undefined : deps.cursors.readIn(actor.workspaceId, query.cursor, order);
       const group =
         query.group === undefined ? undefined : await groupOrRefuse(store, actor.workspaceId, query.group);
+      const tags = query.tag === undefined ? [] : [query.tag].flat();
+      const now = deps.now();
       const page = await store.listLinks(actor.workspaceId, {
         domainId: filterOf(actor, query.domain),
         groupId: group?.id,
-        search: query.q,
-        tag: query.tag,
-        expired: query.expired === undefined ? undefined : { is: query.expired, now: deps.now() },
+        find: linkFind(query.q, (host) => knownDomain(actor, host)),
+        tags: tags.length === 0 ? undefined : { values: tags, all: true },
+        state: { is: query.state ?? 'listed', now },
+        expired: query.expired === undefined ? undefined : { is: query.expired, now },
+        order: order.sort,
+        ascending: order.ascending,
         limit,
         after,
         counted: false,
@@ -88,7 +110,7 @@ export function linksApi(deps: LinksApiDeps) {
         items: await linkResources(store, origins, actor.workspaceId, page.links),
         next_cursor:
           page.more && last
-            ? deps.cursors.issue(actor.workspaceId, { value: last.createdAt.getTime(), id: last.id })
+            ? deps.cursors.issue(actor.workspaceId, positionOf(last, order.sort), order)
             : null,
       };
     },
@@ -120,6 +142,8 @@ export function linksApi(deps: LinksApiDeps) {
         title: body.title,
         group: body.group === undefined || body.group === null ? body.group : String(body.group),
         tags: body.tags,
+        archived: body.archived,
+        slug: body.slug,
         ...ruleFields(body),
       };
       const domainId = deps.domainOf(actor.workspaceId, domain);

@@ -10,8 +10,10 @@ export function linkResource(
   link: Link,
   group: Group | undefined,
   tags: readonly string[],
+  /** Its former codes, oldest first; left out where they are not read (webhook payloads). */
+  aliases?: readonly string[],
 ): LinkResource {
-  return {
+  const resource: LinkResource = {
     short_code: link.code,
     short_url: shortUrl(origins, link),
     domain: origins.hostOf(link.domainId),
@@ -30,12 +32,17 @@ export function linkResource(
     clicks: link.clicks,
     unique_visitors: link.uniqueVisitors,
     bot_hits: link.botHits,
+    archived: link.archived,
+    last_clicked_at: link.lastClickedAt?.toISOString() ?? null,
     forward_query: link.forwardQuery,
     preview: link.preview && { ...link.preview },
   };
+  if (aliases) resource.aliases = [...aliases];
+  return resource;
 }
 
-export type ResourceStore = Pick<GroupStore & LinkStore, 'listGroups' | 'tagsOf'>;
+export type ResourceStore = Pick<GroupStore & LinkStore, 'listGroups' | 'tagsOf'> &
+  Partial<Pick<LinkStore, 'aliasesOf'>>;
 
 /** The groups of an account by ID, read once for a page of links. */
 export async function groupsById(store: ResourceStore, workspaceId: number): Promise<Map<number, Group>> {
@@ -50,9 +57,11 @@ export async function linkResources(
   links: readonly Link[],
 ): Promise<LinkResource[]> {
   if (links.length === 0) return [];
-  const [groups, tags] = await Promise.all([
+  const ids = links.map((link) => link.id);
+  const [groups, tags, aliases] = await Promise.all([
     groupsById(store, workspaceId),
-    store.tagsOf(links.map((link) => link.id)),
+    store.tagsOf(ids),
+    store.aliasesOf?.(ids),
   ]);
   return links.map((link) =>
     linkResource(
@@ -60,6 +69,7 @@ export async function linkResources(
       link,
       link.groupId === null ? undefined : groups.get(link.groupId),
       tags.get(link.id) ?? [],
+      aliases && (aliases.get(link.id) ?? []),
     ),
   );
 }

@@ -102,6 +102,16 @@ export const LINK_COMMANDS: Record<string, LinkCommand> = {
       return linkJson(details, await ctx.origins());
     },
   },
+  'link rename': {
+    run: async (ctx) => {
+      const [code = '', slug = ''] = ctx.args;
+      const domainId = await ctx.domainOf(ctx.values.domain);
+      const details = await ctx.withLinkEditor((editor) =>
+        linkOperations(ctx.store).edit(editor, domainId, code, { slug }),
+      );
+      return linkJson(details, await ctx.origins());
+    },
+  },
   'link delete': {
     run: async (ctx) => {
       const [code = ''] = ctx.args;

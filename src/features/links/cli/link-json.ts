@@ -2,7 +2,7 @@ import { type LinkOrigins, shortUrl } from '../../../core/short-url.ts';
 import type { LinkDetails } from './link-operations.ts';
 
 /** A link as `link show`, `link list` and `link edit` print it; its group by API identifier. */
-export function linkJson({ link, group, tags }: LinkDetails, origins: LinkOrigins) {
+export function linkJson({ link, group, tags, aliases }: LinkDetails, origins: LinkOrigins) {
   return {
     short_code: link.code,
     short_url: shortUrl(origins, link),
@@ -11,6 +11,7 @@ export function linkJson({ link, group, tags }: LinkDetails, origins: LinkOrigin
     title: link.title,
     group: group?.apiId ?? null,
     tags,
+    aliases,
     clicks: link.clicks,
     bot_hits: link.botHits,
     expires_at: link.expiresAt?.toISOString() ?? null,

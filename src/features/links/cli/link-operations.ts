@@ -11,26 +11,30 @@ import { LINK_LIST_DEFAULT, LINK_LIST_MAX } from './link-usage.ts';
  * by its code. Changes go through the link editor, so they pass the checks of the API.
  */
 
-/** A link with what it is shown with: its group and its tags. */
+/** A link with what it is shown with: its group, its tags and its former codes (oldest first). */
 export interface LinkDetails {
   link: Link;
   group: Group | null;
   tags: string[];
+  aliases: string[];
 }
 
 export function linkOperations(store: LinkStore & GroupStore & AccountStore) {
   /** Links of one account, with their groups and tags read once for all of them. */
   async function detailed(workspaceId: number, links: readonly Link[]): Promise<LinkDetails[]> {
     if (links.length === 0) return [];
-    const [tags, groups] = await Promise.all([
-      store.tagsOf(links.map((link) => link.id)),
+    const ids = links.map((link) => link.id);
+    const [tags, groups, aliases] = await Promise.all([
+      store.tagsOf(ids),
       store.listGroups(workspaceId),
+      store.aliasesOf(ids),
     ]);
     const byId = new Map(groups.map((group) => [group.id, group]));
     return links.map((link) => ({
       link,
       group: link.groupId === null ? null : (byId.get(link.groupId) ?? null),
       tags: tags.get(link.id) ?? [],
+      aliases: aliases.get(link.id) ?? [],
     }));
   }
 

@@ -47,7 +47,7 @@ bot_hits, created_at, updated_at.`,
   'link edit': {
     synopsis:
       '<short_code> [--url U] [--title T] [--group G | --no-group] [--tags a,b,c] [--expires-at T] [--max-clicks N] [--password P | --no-password] [--rules JSON]',
-    about: 'changes a link with the checks of the API; its code never changes',
+    about: 'changes a link with the checks of the API; `snip link rename` changes its code',
     details: `  --url U           a new target, checked as on create (300, 310, 305, 306-311; fetched once)
   --title T         a new title ('' clears it)
   --group G         moves it to this group of its account (ID or API identifier; 312 if none)
@@ -76,6 +76,17 @@ ${CACHE_NOTE}`,
       'rules',
     ],
     args: 1,
+  },
+  'link rename': {
+    synopsis: '<short_code> <new_code> [--domain HOST]',
+    about: 'gives a link a new code; the old one stays its alias (redirects, counts, never issued again)',
+    details: `${DOMAIN_NOTE}
+The new code is checked as a slug on create: 300 for a bad shape, 313 for a code a link or an
+alias on the domain has or ever had. Renaming to one of the link's own aliases makes it the code
+again. Prints the link as \`snip link list\` does, with its aliases, oldest first.
+${CACHE_NOTE}`,
+    flags: ['domain'],
+    args: 2,
   },
   'link delete': {
     synopsis: '<short_code> [--domain HOST]',

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Actor } from '../../../core/entities.ts';
 import { Refusal, UnavailableError } from '../../../core/errors.ts';
+import { urlFault, withAssumedScheme } from '../../../core/url-input.ts';
 import { pageRefusal } from '../../../web/page-refusals.ts';
 import { sendPage } from '../../../web/send-page.ts';
 import {
@@ -51,6 +52,8 @@ function rowsOf(body: unknown): Record<string, unknown>[] | undefined {
       const value = (item as Record<string, unknown>)[name];
       if (value !== undefined && value !== '') row[name] = value;
     }
+    // Typed without a scheme, a URL whose rest is a host gets https:// (docs/api.md §18).
+    if (typeof row.url === 'string') row.url = withAssumedScheme(row.url);
     rows.push(row);
   }
   return rows;
@@ -85,12 +88,15 @@ type BulkRun = (actor: Actor, options: BulkOptions) => Promise<BulkItem[]>;
 /**
  * Each refused item said in plain words, as the create and edit forms say it; its code stays. A row
  * of a bulk create names its group in text (an ID, identifier or name), not by a choice that went
- * stale: its 312 keeps the service's sentence, which names what the row asked for.
+ * stale: its 312 keeps the service's sentence, which names what the row asked for. A 300 of a row
+ * whose URL is of the wrong shape says why, as the create form does.
  */
-function plainItems(items: readonly BulkItem[], rows: boolean): BulkItem[] {
-  return items.map((item) => {
+function plainItems(items: readonly BulkItem[], rows?: readonly Record<string, unknown>[]): BulkItem[] {
+  return items.map((item, index) => {
     if (!('error' in item) || (rows && item.error.code === '312')) return item;
-    const said = linkRefusal({ code: item.error.code, message: item.error.detail });
+    const url = rows?.[index]?.url;
+    const fault = item.error.code === '300' && typeof url === 'string' ? urlFault(url) : undefined;
+    const said = linkRefusal({ code: item.error.code, message: item.error.detail, urlFault: fault });
     return said ? { ...item, error: { ...item.error, detail: said.error.message } } : item;
   });
 }
@@ -102,7 +108,7 @@ async function answer(
   reply: FastifyReply,
   user: InWorkspace,
   run: BulkRun,
-  rows = false,
+  rows?: readonly Record<string, unknown>[],
 ) {
   try {
     const actor = await options.dashboard.actorOf(user.workspace);
@@ -163,7 +169,7 @@ export async function bulkRoutes(app: FastifyInstance, options: DashboardRouteOp
         reply,
         user,
         (actor, itemOptions) => options.bulk.create(actor, rows, request.ip, itemOptions),
-        true,
+        rows,
       );
     }),
   );

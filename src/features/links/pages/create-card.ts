@@ -3,7 +3,7 @@ import type { Group, Link } from '../../../core/entities.ts';
 import { isApiErrorCode } from '../../../core/errors.ts';
 import { SLUG_MAX_LENGTH, SLUG_MIN_LENGTH } from '../../../core/short-code.ts';
 import type { LinkOrigins } from '../../../core/short-url.ts';
-import { type Frame, here } from '../../../web/frame.ts';
+import { type Frame, here, zoneHere } from '../../../web/frame.ts';
 import { html, type SafeHtml } from '../../../web/html.ts';
 import { csrfField, errorNotice, type PageError } from '../../../web/notices.ts';
 import { namesPreview, namesUtm, previewFieldset, utmFieldset } from './campaign-fields.ts';
@@ -125,7 +125,7 @@ ${created}
   ${mainFields(view, draft, refusal)}
   <p class="hint form-help" id="slug-hint">A custom code is ${SLUG_MIN_LENGTH}–${SLUG_MAX_LENGTH} letters, digits, <code>_</code> or <code>-</code>; left empty, a 7-character code is drawn.</p>
   <details class="more"${namesRules(draft.rules) ? html` open` : html``}><summary>Expiry, visit limit, password and targeting</summary>
-  <div class="stack">${ruleFields(draft.rules ?? EMPTY_RULE_FORM)}
+  <div class="stack">${ruleFields(draft.rules ?? { ...EMPTY_RULE_FORM, zone: zoneHere(view.frame) })}
   <button type="submit">Shorten with these rules</button></div>
   </details>
   ${campaignDetails(view, refusal?.error)}

@@ -2,7 +2,7 @@ import type { Link } from '../../../core/entities.ts';
 import { isApiErrorCode } from '../../../core/errors.ts';
 import type { LinkOrigins } from '../../../core/short-url.ts';
 import { dailyBars, horizontalBars } from '../../../web/charts.ts';
-import { type Frame, here, mayHere } from '../../../web/frame.ts';
+import { type Frame, here, mayHere, zoneHere } from '../../../web/frame.ts';
 import { html, type SafeHtml } from '../../../web/html.ts';
 import { page } from '../../../web/layout.ts';
 import { doneNotice, errorNotice, type PageError } from '../../../web/notices.ts';
@@ -34,6 +34,8 @@ export interface DashboardView {
 
 const DONE: Record<string, string> = {
   'link-deleted': 'The link was deleted. Its code will never be given out again.',
+  'link-archived': 'The link was archived: it is hidden from this list, and still redirects and counts.',
+  'link-unarchived': 'The link is back in the list.',
   'group-created': 'The group was created.',
   'group-renamed': 'The group was saved.',
   'group-deleted': 'The group was deleted; its links stay, ungrouped.',
@@ -112,6 +114,7 @@ export function dashboardPage(view: DashboardView): string {
     overview,
     filter: view.filter,
     keysHref: mayHere(frame, 'keys:write') ? here(frame, '/keys') : undefined,
+    zone: zoneHere(frame),
   });
   return page({
     title: 'Links',

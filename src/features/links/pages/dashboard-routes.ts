@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { withAssumedScheme } from '../../../core/url-input.ts';
 import { field } from '../../../web/form-fields.ts';
 import { workspacePath } from '../../../web/frame.ts';
 import { refusedOn } from '../../../web/page-refusals.ts';
@@ -23,11 +24,12 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardRo
     '/w/:workspace/links',
     workspaceForm(options, 'links:create', async (request, reply, user) => {
       const draft = {
-        url: field(request.body, 'url'),
+        // Typed without a scheme, a URL whose rest is a host gets https:// (docs/api.md §18).
+        url: withAssumedScheme(field(request.body, 'url')),
         group: field(request.body, 'group'),
         slug: field(request.body, 'slug').trim(),
         domain: field(request.body, 'domain').trim(),
-        rules: readRuleForm(request.body),
+        rules: readRuleForm(request.body, user.workspace.timezone),
         campaign: readCampaignForm(request.body),
       };
       const campaign = campaignDraft(draft.campaign);
@@ -51,7 +53,7 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardRo
         return reply.redirect(`${workspacePath(user.workspace.slug)}?created=${link.code}${on}`, 303);
       } catch (error) {
         const refused = refusedOn(reply, error);
-        const sent = { expiresAt: ruleDraft(draft.rules).expiresAt };
+        const sent = { url: draft.url, expiresAt: ruleDraft(draft.rules).expiresAt };
         const shown = plainFault(linkPageError(error, refused.error), sent);
         const fault = shown.code === '300' ? campaignFault(draft.url, campaign) : undefined;
         return render(request, reply, user, refused.status, { error: shown, draft, fault });

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { MAX_TAG_LENGTH } from '../../../core/link-fields.ts';
 import { DEFAULT_DOMAIN_ID } from '../../../core/link-key.ts';
-import type { LinkPosition } from '../../../core/link-query.ts';
+import { type LinkOrder, type LinkPosition, linkFind } from '../../../core/link-query.ts';
 import type { LinkOrigins } from '../../../core/short-url.ts';
 import { positiveInt } from '../../../web/form-fields.ts';
 import { messagePage } from '../../../web/message-page.ts';
@@ -54,21 +54,63 @@ export function pageDomain(
 export type Query = Record<string, unknown>;
 const MAX_SEARCH = 200;
 
-/** A page position in an address: `<value>.<id>`; anything else is no position (the first page). */
-function position(raw: unknown): LinkPosition | undefined {
-  const match = typeof raw === 'string' ? /^(\d{1,15})\.(\d{1,15})$/.exec(raw) : null;
+const SORTS: readonly LinkOrder[] = ['created', 'clicks', 'last_click', 'title'];
+const STATES = ['active', 'archived', 'expired', 'disabled', 'broken', 'all'] as const;
+const MAX_TAGS = 20;
+
+/**
+ * A page position in an address: `<value>.<id>`, the value digits (a time or clicks) or, sorted by
+ * title, the title itself; anything else is no position (the first page).
+ */
+function position(raw: unknown, order: LinkOrder): LinkPosition | undefined {
+  if (typeof raw !== 'string') return undefined;
+  if (order === 'title') {
+    const match = /^([\s\S]{0,2048})\.(\d{1,15})$/.exec(raw);
+    return match ? { value: match[1] ?? '', id: Number(match[2]) } : undefined;
+  }
+  const match = /^(\d{1,15})\.(\d{1,15})$/.exec(raw);
   return match ? { value: Number(match[1]), id: Number(match[2]) } : undefined;
 }
 
-function filterOf(query: Query): LinkFilter {
-  const tag = typeof query.tag === 'string' ? query.tag.trim().slice(0, MAX_TAG_LENGTH) : '';
+const oneOf = <T extends string>(values: readonly T[], raw: unknown): T | undefined =>
+  values.find((value) => value === raw);
+
+/** Every value of a parameter given once or repeated. */
+const valuesOf = (raw: unknown): unknown[] => (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]);
+
+/**
+ * The list an address asks for: the API's parameters (docs/api.md §18), each unknown value taken as
+ * its default (a page never refuses an address); `order=clicks`, the older address of the clicks
+ * sort, still sorts by clicks. `domainOf` is the workspace's domain of a host, undefined for another.
+ */
+export function filterOf(
+  query: Query,
+  domainOf: (host: string) => number | undefined = () => undefined,
+): LinkFilter {
+  const tags = [
+    ...new Set(
+      valuesOf(query.tag)
+        .filter((tag): tag is string => typeof tag === 'string')
+        .map((tag) => tag.trim().slice(0, MAX_TAG_LENGTH))
+        .filter((tag) => tag !== ''),
+    ),
+  ].slice(0, MAX_TAGS);
+  const search = typeof query.q === 'string' ? query.q.trim().slice(0, MAX_SEARCH) : '';
+  const host = typeof query.domain === 'string' ? query.domain.trim().slice(0, 253) : '';
+  const order = oneOf(SORTS, query.sort) ?? (query.order === 'clicks' ? 'clicks' : 'created');
+  const state = oneOf(STATES, query.state);
+  const find = linkFind(search, domainOf);
   return {
-    search: typeof query.q === 'string' ? query.q.trim().slice(0, MAX_SEARCH) : '',
+    search,
+    ...(find ? { find } : {}),
     groupId: positiveInt(query.group),
-    ...(tag === '' ? {} : { tag }),
-    order: query.order === 'clicks' ? 'clicks' : 'created',
-    after: position(query.after),
-    before: position(query.before),
+    ...(tags[0] === undefined ? {} : { tag: tags[0], tags }),
+    ...(host === '' ? {} : { domain: { host, id: domainOf(host) ?? -1 } }),
+    ...(state ? { state } : {}),
+    order,
+    ...(query.order === 'asc' ? { ascending: true } : {}),
+    after: position(query.after, order),
+    before: position(query.before, order),
   };
 }
 
@@ -91,7 +133,13 @@ export function dashboardRenderer(options: DashboardRouteOptions) {
     extra: Partial<DashboardView> = {},
   ) {
     const query = request.query as Query;
-    const filter = filterOf(query);
+    const filter = filterOf(query, (host) => {
+      try {
+        return options.domainOf(user.workspace.id, host);
+      } catch {
+        return undefined;
+      }
+    });
     const overview = await dashboard.overview(user.workspace, filter);
     const createdCode = typeof query.created === 'string' ? query.created : undefined;
     const createdOn = pageDomain(options, user.workspace.id, { domain: query.created_domain });

@@ -1,7 +1,14 @@
 import { HOUR_MS } from '../../../core/days.ts';
 import type { Actor, Group, Link, Workspace } from '../../../core/entities.ts';
 import { UnavailableError } from '../../../core/errors.ts';
-import type { LinkOrder, LinkPage, LinkPosition } from '../../../core/link-query.ts';
+import {
+  type LinkFind,
+  type LinkOrder,
+  type LinkPage,
+  type LinkPosition,
+  type LinkState,
+  positionOf as placeOf,
+} from '../../../core/link-query.ts';
 import type { WindowCounter } from '../../../core/ports/shared-state.ts';
 import type { ClickStore, GroupStore, KeyStore, LinkStore } from '../../../core/ports/store.ts';
 import { secondsUntil, windowAt, workspaceRateWindow } from '../../../core/rate-window.ts';
@@ -17,9 +24,7 @@ export const CHART_DAYS = 30;
 const TOP_LINKS = 5;
 
 /** A link's place in the order it is listed in. */
-export function positionOf(link: Link, order: LinkOrder): LinkPosition {
-  return { value: order === 'clicks' ? link.clicks : link.createdAt.getTime(), id: link.id };
-}
+export const positionOf = (link: Link, order: LinkOrder): LinkPosition => placeOf(link, order);
 
 /** Where the pages around this one start: read backwards, `more` means newer links remain. */
 function neighbours(page: LinkPage, filter: LinkFilter): { newer?: LinkPosition; older?: LinkPosition } {
@@ -36,10 +41,21 @@ function neighbours(page: LinkPage, filter: LinkFilter): { newer?: LinkPosition;
 
 export interface LinkFilter {
   search: string;
+  /** The search as the store takes it (a short URL pasted whole found by its domain and code). */
+  find?: LinkFind;
   groupId: number | undefined;
-  /** Only links with this tag. */
+  /** Only links with this tag (the first of `tags`). */
   tag?: string;
+  /** Only links with every one of these tags (the address's repeated `tag`). */
+  tags?: string[];
+  /** Only the links on this domain: its host as in the address, and its id (-1 for one not the workspace's). */
+  domain?: { host: string; id: number };
+  /** Only links in this state; without it, every link but the archived (docs/api.md §18). */
+  state?: Exclude<LinkState, 'listed'>;
+  /** The sort (`sort` in the address). */
   order: LinkOrder;
+  /** Lowest first (`order=asc`). */
+  ascending?: boolean;
   /** The page after (older, or less clicked than) this position, or before it. */
   after?: LinkPosition;
   before?: LinkPosition;
@@ -79,6 +95,8 @@ export interface LinkDetail {
   chart: ClickSeries;
   /** The link's tags, sorted. */
   tags: string[];
+  /** Its former codes, oldest first: each still leads to it (docs/api.md §18). */
+  aliases: string[];
 }
 
 /** The link page's form as sent: its target, title, group (an ID, or empty for none) and rules. */
@@ -92,6 +110,8 @@ export interface LinkForm {
   campaign?: CampaignForm;
   /** The tags, separated by commas; absent, they stay as they are. */
   tags?: string;
+  /** The short code; absent or empty, it stays as it is. */
+  slug?: string;
 }
 
 /** Tags as typed: separated by commas, trimmed, each once, in the order typed. */
@@ -108,6 +128,8 @@ export function linkChanges(link: Link, form: LinkForm, tags: readonly string[] 
   }
   if (form.url.trim() !== link.longUrl) patch.url = form.url;
   if (form.title.trim() !== link.title) patch.title = form.title;
+  const slug = form.slug?.trim() ?? '';
+  if (slug !== '' && slug !== link.code) patch.slug = slug;
   const group = form.group.trim();
   if (group !== (link.groupId === null ? '' : String(link.groupId)))
     patch.group = group === '' ? null : group;
@@ -129,6 +151,7 @@ export interface DashboardOptions {
     | 'dailyClicksOfLink'
     | 'findLinkOfWorkspace'
     | 'tagsOf'
+    | 'aliasesOf'
   >;
   /** The counter /create spends, read without spending. */
   counter: WindowCounter;
@@ -164,6 +187,12 @@ async function usageOf(options: DashboardOptions, account: Workspace, at: number
   };
 }
 
+/** The tags a list asks for, every one to hold. */
+function tagsOf(filter: LinkFilter): { values: string[]; all: true } | undefined {
+  const values = filter.tags ?? (filter.tag ? [filter.tag] : []);
+  return values.length === 0 ? undefined : { values, all: true };
+}
+
 export function dashboardService(options: DashboardOptions) {
   const { store } = options;
   const now = options.now ?? Date.now;
@@ -180,9 +209,12 @@ export function dashboardService(options: DashboardOptions) {
       const [links, groups, used, series, top] = await Promise.all([
         store.listLinks(account.id, {
           groupId: filter.groupId,
-          search: filter.search || undefined,
-          tag: filter.tag || undefined,
+          domainId: filter.domain?.id,
+          find: filter.find ?? (filter.search ? { text: filter.search } : undefined),
+          tags: tagsOf(filter),
+          state: { is: filter.state ?? 'listed', now: now() },
           order: filter.order,
+          ascending: filter.ascending,
           limit: PAGE_SIZE,
           after: filter.after,
           before: filter.before,
@@ -208,13 +240,15 @@ export function dashboardService(options: DashboardOptions) {
     async link(account: Workspace, domainId: number, code: string): Promise<LinkDetail | undefined> {
       const link = await store.findLinkOfWorkspace(account.id, domainId, code);
       if (!link) return undefined;
-      const [groups, series, tags] = await Promise.all([
+      const [groups, series, tags, aliases] = await Promise.all([
         store.listGroups(account.id),
         chart((from, to) => store.dailyClicksOfLink(link.id, from, to)),
         store.tagsOf([link.id]),
+        store.aliasesOf([link.id]),
       ]);
       const group = groups.find((candidate) => candidate.id === link.groupId);
-      return { link, group, groups, chart: series, tags: tags.get(link.id) ?? [] };
+      const [shownTags, former] = [tags.get(link.id) ?? [], aliases.get(link.id) ?? []];
+      return { link, group, groups, chart: series, tags: shownTags, aliases: former };
     },
 
     /** The account's groups, for a choice of group. */

@@ -1,6 +1,12 @@
 import { Refusal } from '../../../core/errors.ts';
+import type { UrlFault } from '../../../core/url-input.ts';
 import { html, type SafeHtml } from '../../../web/html.ts';
-import { type LinkField, OWN_URL_TEXT, LINK_REFUSAL_TEXT as PLAIN } from '../../../web/link-refusal-text.ts';
+import {
+  type LinkField,
+  OWN_URL_TEXT,
+  LINK_REFUSAL_TEXT as PLAIN,
+  URL_FAULT_TEXT,
+} from '../../../web/link-refusal-text.ts';
 import type { PageError } from '../../../web/notices.ts';
 
 /**
@@ -16,6 +22,8 @@ export { OWN_URL_TEXT };
 export interface LinkPageError extends PageError {
   /** The URL points at this Snip (its host or a short URL of it), rather than being one the workspace has a link to. */
   ownUrl?: boolean;
+  /** A 300 about the long URL as sent (plain-faults.ts): why it is refused. */
+  urlFault?: UrlFault;
 }
 
 /**
@@ -45,6 +53,10 @@ export function linkRefusal(
   options: { urlKept?: boolean; ruleUrls?: boolean } = {},
 ): LinkRefusal | undefined {
   if (!error) return undefined;
+  // Found by looking at the long URL itself: about it, whatever rules the form holds.
+  if (error.urlFault) {
+    return { field: 'url', error: { code: error.code, message: URL_FAULT_TEXT[error.urlFault] } };
+  }
   const plain = error.ownUrl ? { field: 'url' as const, text: OWN_URL_TEXT } : PLAIN[error.code];
   if (!plain) return { error };
   if (plain.field === 'url' && (options.urlKept || /^A rule/.test(error.message))) {

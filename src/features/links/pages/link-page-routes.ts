@@ -1,5 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Link } from '../../../core/entities.ts';
 import { Refusal } from '../../../core/errors.ts';
+import { LINK_CODE_PATTERN } from '../../../core/short-code.ts';
+import { withAssumedScheme } from '../../../core/url-input.ts';
 import { field } from '../../../web/form-fields.ts';
 import { workspacePath } from '../../../web/frame.ts';
 import { refusedOn } from '../../../web/page-refusals.ts';
@@ -26,6 +29,9 @@ import { plainFault } from './plain-faults.ts';
 import { PREVIEW_CARD_POLICY } from './preview-card.ts';
 import { readRuleForm } from './rule-form.ts';
 
+/** A new code of the wrong shape, refused before the change is tried: said next to the field. */
+const SLUG_SHAPE = 'A short code is 3 to 64 characters: letters, digits, “_” and “-”.';
+
 /** The link page, whose preview cards show their images from any https address. */
 function sendLinkPage(reply: FastifyReply, status: number, view: LinkView) {
   reply.header('content-security-policy', PREVIEW_CARD_POLICY);
@@ -33,16 +39,18 @@ function sendLinkPage(reply: FastifyReply, status: number, view: LinkView) {
 }
 
 /** The edit panel's fields as sent. */
-function linkFormOf(body: unknown): LinkForm {
+function linkFormOf(body: unknown, zone: string): LinkForm {
   return {
-    url: field(body, 'url'),
+    // Typed without a scheme, a URL whose rest is a host gets https:// (docs/api.md §18).
+    url: withAssumedScheme(field(body, 'url')),
     title: field(body, 'title'),
     group: field(body, 'group'),
-    rules: readRuleForm(body),
+    rules: readRuleForm(body, zone),
     campaign: readCampaignForm(body),
     // A form without the field (an older page, a script) leaves the tags as they are.
     tags:
       typeof (body as Record<string, unknown> | null)?.tags === 'string' ? field(body, 'tags') : undefined,
+    slug: field(body, 'slug'),
   };
 }
 
@@ -83,27 +91,33 @@ export async function linkPageRoutes(app: FastifyInstance, options: DashboardRou
     workspaceForm(options, 'links:write', async (request, reply, user) => {
       const detail = await detailOf(request, user);
       if (!detail) return notFound(reply, user, 'link');
-      const form = linkFormOf(request.body);
+      const form = linkFormOf(request.body, user.workspace.timezone);
       const patch = linkChanges(detail.link, form, detail.tags);
-      const page = linkPath(workspacePath(user.workspace.slug), options.origins, detail.link);
-      const done = (what: string) => `${page}${page.includes('?') ? '&' : '?'}done=${what}`;
+      const pageOf = (link: Link) => linkPath(workspacePath(user.workspace.slug), options.origins, link);
+      const done = (what: string, page = pageOf(detail.link)) =>
+        `${page}${page.includes('?') ? '&' : '?'}done=${what}`;
       if (Object.keys(patch).length === 0) return reply.redirect(done('unchanged'), 303);
+      const badSlug = patch.slug !== undefined && !LINK_CODE_PATTERN.test(patch.slug);
       try {
         const actor = await dashboard.actorOf(user.workspace);
+        if (badSlug) throw new Refusal('300', SLUG_SHAPE);
         const { link } = await options.editor.editFor(actor, detail.link.domainId, detail.link.code, patch);
         // "Saved" says the target changed only when it did (a new URL, or UTM values written into it).
         const retargeted = link.longUrl !== detail.link.longUrl;
-        return reply.redirect(done(retargeted ? 'saved&target=new' : 'saved'), 303);
+        // A new code moves the page to the new code's address.
+        return reply.redirect(done(retargeted ? 'saved&target=new' : 'saved', pageOf(link)), 303);
       } catch (error) {
         const refused = refusedOn(reply, error);
         const { status } = refused;
-        const sent = { title: patch.title, expiresAt: patch.expiresAt };
+        const sent = { url: badSlug ? undefined : patch.url, title: patch.title, expiresAt: patch.expiresAt };
         const shown = plainFault(linkPageError(error, refused.error), sent);
         if (shown.code === '314') return notFound(reply, user, 'link');
         const fault =
-          shown.code === '300' ? campaignFault(form.url.trim() || detail.link.longUrl, patch) : undefined;
+          shown.code === '300' && !badSlug
+            ? campaignFault(form.url.trim() || detail.link.longUrl, patch)
+            : undefined;
         const view = { frame: workspaceFrame(user), origins: options.origins, detail, form, fault };
-        return sendLinkPage(reply, status, { ...view, editing: true, error: shown });
+        return sendLinkPage(reply, status, { ...view, editing: true, error: shown, slugFault: badSlug });
       }
     }),
   );

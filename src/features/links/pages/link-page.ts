@@ -1,5 +1,5 @@
 import { dailyBars } from '../../../web/charts.ts';
-import { here, mayHere } from '../../../web/frame.ts';
+import { here, mayHere, zoneHere } from '../../../web/frame.ts';
 import { html, type SafeHtml } from '../../../web/html.ts';
 import { page } from '../../../web/layout.ts';
 import { doneNotice } from '../../../web/notices.ts';
@@ -10,7 +10,7 @@ import { cardOptions, editCard, type LinkView } from './link-edit.ts';
 
 export type { LinkView } from './link-edit.ts';
 
-import { copyableShortUrl, deleteLinkForm, linkPath } from './link-parts.ts';
+import { archivedBadge, archiveLinkForm, copyableShortUrl, deleteLinkForm, linkPath } from './link-parts.ts';
 import { linkChips } from './link-row.ts';
 import { previewCard } from './preview-card.ts';
 import { qrSection } from './qr-designer.ts';
@@ -25,6 +25,8 @@ import { ruleBadges, ruleFacts } from './rule-badges.ts';
 const DONE: Record<string, string> = {
   saved: 'Saved.',
   unchanged: 'Nothing to save: nothing was changed.',
+  archived: 'Archived: the link is hidden from the list of links, and still redirects and counts.',
+  unarchived: 'The link is back in the list of links.',
 };
 
 /** The same, after a change that gave the link a new target. */
@@ -53,14 +55,31 @@ function head(view: LinkView, pagePath: string): SafeHtml {
       ? html`<a class="button" href="${editPath(pagePath)}" data-edit>Edit</a>`
       : html``
   }<a class="button secondary" href="${linkPath(base, origins, link, '/stats')}">Stats</a>${
+    canEdit
+      ? archiveLinkForm(
+          linkPath(base, origins, link, '/archive'),
+          link.archived,
+          frame.csrfToken,
+          pagePath,
+          'secondary',
+        )
+      : ''
+  }${
     canEdit ? deleteLinkForm(linkPath(base, origins, link, '/delete'), link.code, frame.csrfToken, base) : ''
   }</div>`;
   return html`<div class="link-head" data-code="${link.code}">
 <div class="link-name"><h1>${link.title || link.code}</h1>
 <div class="short-link">${copyableShortUrl(origins, link)}</div>
 <p class="target"><span aria-hidden="true">→ </span>${longUrlLink(link, true)}</p>
-${linkChips(base, WHOLE_LIST, { group, tags: view.detail.tags, badges: ruleBadges(link, Date.now()) })}</div>
+${linkChips(base, WHOLE_LIST, { group, tags: view.detail.tags, badges: html`${archivedBadge(link)}${ruleBadges(link, Date.now(), zoneHere(view.frame))}` })}</div>
 ${actions}</div>`;
+}
+
+/** When the latest human click was counted, in the workspace's zone; "never" before the first. */
+function lastClick(view: LinkView): SafeHtml {
+  const at = view.detail.link.lastClickedAt;
+  if (!at) return html`<span class="hint">never</span>`;
+  return html`<time datetime="${at.toISOString()}">${when(at, zoneHere(view.frame))}</time>`;
 }
 
 function figures(view: LinkView, recent: number): SafeHtml {
@@ -69,7 +88,8 @@ function figures(view: LinkView, recent: number): SafeHtml {
   <div><dt>Clicks</dt><dd data-clicks="${link.clicks}">${figure(link.clicks)}</dd></div>
   <div><dt>Last 30 days</dt><dd>${figure(recent)}</dd></div>
   <div><dt>Bot hits</dt><dd>${figure(link.botHits)}</dd></div>
-  <div><dt>Created</dt><dd class="small"><time datetime="${link.createdAt.toISOString()}" title="${when(link.createdAt)}">${day(link.createdAt)}</time></dd></div>
+  <div><dt>Last click</dt><dd class="small" data-last-click>${lastClick(view)}</dd></div>
+  <div><dt>Created</dt><dd class="small"><time datetime="${link.createdAt.toISOString()}" title="${when(link.createdAt, zoneHere(view.frame))}">${day(link.createdAt, zoneHere(view.frame))}</time></dd></div>
 </dl>`;
 }
 
@@ -88,13 +108,22 @@ function chartCard(view: LinkView, total: number): SafeHtml {
 <a class="button ghost small" href="${linkPath(here(view.frame), view.origins, link, '/stats')}">All stats</a></div>${chart}</section>`;
 }
 
+/** The codes a rename left: each still leads to the link and counts on it. */
+function formerCodes(aliases: readonly string[]): SafeHtml {
+  if (aliases.length === 0) return html``;
+  const codes = aliases.map((code, i) => html`${i === 0 ? '' : ', '}<code>${code}</code>`);
+  return html`<dt>Earlier codes</dt><dd data-aliases>${codes} <span class="hint">still lead here</span></dd>`;
+}
+
 function settingsCard(view: LinkView): SafeHtml {
   const { link, group } = view.detail;
   return html`<section class="card" aria-labelledby="facts-heading">
 <h2 id="facts-heading">Settings</h2>
 <dl class="facts">
   <dt>Group</dt><dd>${group ? html`${group.name} <span class="hint">(<code>${group.apiId}</code>)</span>` : html`<span class="hint">none</span>`}</dd>
-  ${ruleFacts(link, Date.now())}
+  ${ruleFacts(link, Date.now(), zoneHere(view.frame))}
+  ${formerCodes(view.detail.aliases)}
+  <dt>Archived</dt><dd data-fact="archived">${link.archived ? 'yes: hidden from the list of links; it still redirects and counts' : html`<span class="hint">no</span>`}</dd>
   <dt>Query</dt><dd data-forward-query="${link.forwardQuery}">${link.forwardQuery ? 'passed on to the target' : html`<span class="hint">not passed on</span>`}</dd>
 </dl>
 <p class="hint">Link previews, prefetches and crawlers are redirected but counted as bot hits, not clicks.</p>

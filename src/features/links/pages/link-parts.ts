@@ -63,6 +63,28 @@ export function deleteLinkForm(action: string, code: string, csrfToken: string, 
 ${csrfField(csrfToken)}<input type="hidden" name="back" value="${back}"><button type="submit" class="danger small">Delete link</button></form>`;
 }
 
+/** A badge on an archived link, wherever it is shown; nothing on the others. */
+export function archivedBadge(link: Pick<Link, 'archived'>): SafeHtml {
+  return link.archived
+    ? html`<span class="badge" data-badge="archived" title="Hidden from the list of links; it still redirects and counts">Archived</span>`
+    : html``;
+}
+
+/**
+ * Archives the link, or shows an archived one again: no question asked, since an archived link
+ * keeps redirecting and counting and the same button undoes it.
+ */
+export function archiveLinkForm(
+  action: string,
+  archived: boolean,
+  csrfToken: string,
+  back: string,
+  style = 'ghost small',
+): SafeHtml {
+  return html`<form method="post" action="${action}" class="inline">
+${csrfField(csrfToken)}<input type="hidden" name="back" value="${back}"><input type="hidden" name="archived" value="${archived ? 'false' : 'true'}"><button type="submit" class="${style}">${archived ? 'Unarchive' : 'Archive'}</button></form>`;
+}
+
 /**
  * A menu of actions in a popover: drawn in the top layer, so no scroll box or card clips it;
  * dashboard.js sets it beside its button. Without script it opens in the middle of the screen.
@@ -73,16 +95,17 @@ export function popoverMenu(id: string, label: string, items: SafeHtml, wide = f
 }
 
 export interface LinkActionsView {
-  /** The link's page, its stats page and its delete form's address. */
+  /** The link's page, its stats page, and its archive and delete forms' addresses. */
   page: string;
   stats: string;
+  archiveAction: string;
   deleteAction: string;
-  link: Addressed;
+  link: Addressed & Pick<Link, 'archived'>;
   /** How it reads, e.g. snip.test/launch. */
   name: string;
   csrfToken: string;
   back: string;
-  /** Whether the user may delete it. */
+  /** Whether the user may archive and delete it. */
   canEdit: boolean;
 }
 
@@ -94,7 +117,7 @@ export function linkActions(view: LinkActionsView): SafeHtml {
     `Actions for ${view.name}`,
     html`<a class="button ghost small" href="${view.page}">Open the link's page</a>
 <a class="button ghost small" href="${view.stats}">Visit stats</a>
-${view.canEdit ? deleteLinkForm(view.deleteAction, view.link.code, view.csrfToken, view.back) : html``}`,
+${view.canEdit ? html`${archiveLinkForm(view.archiveAction, view.link.archived, view.csrfToken, view.back)}${deleteLinkForm(view.deleteAction, view.link.code, view.csrfToken, view.back)}` : html``}`,
   );
 }
 

@@ -4,7 +4,7 @@ import { type LinkOrigins, shortUrl } from '../../../core/short-url.ts';
 import { html, raw, type SafeHtml } from '../../../web/html.ts';
 import { day, longUrlLink, when } from '../../../web/page-parts.ts';
 import type { LinkFilter } from './dashboard.ts';
-import { copyButton, linkActions, linkPath, shortUrlText } from './link-parts.ts';
+import { archivedBadge, copyButton, linkActions, linkPath, shortUrlText } from './link-parts.ts';
 import { dashboardHref } from './links-href.ts';
 import { ruleBadges } from './rule-badges.ts';
 
@@ -29,6 +29,8 @@ export interface RowContext {
   back: string;
   /** Expired or not is judged once for the whole page. */
   now: number;
+  /** The workspace's time zone, which dates are shown in (docs/api.md §18); UTC when untold. */
+  zone?: string;
 }
 
 /** Bars of a chart: what the figure beside it counts, on a phone where no column heading says it. */
@@ -60,7 +62,11 @@ export function linkChips(
 
 function chips(context: RowContext, link: Link, tags: readonly string[]): SafeHtml {
   const group = link.groupId === null ? undefined : context.groups.get(link.groupId);
-  return linkChips(context.base, context.filter, { group, tags, badges: ruleBadges(link, context.now) });
+  return linkChips(context.base, context.filter, {
+    group,
+    tags,
+    badges: html`${archivedBadge(link)}${ruleBadges(link, context.now, context.zone)}`,
+  });
 }
 
 /** The box that ticks the link for a bulk change, with what that change reads of it: its domain and tags. */
@@ -84,6 +90,7 @@ export function linkRow(context: RowContext, link: Link): SafeHtml {
   const actions = linkActions({
     page,
     stats: linkPath(base, origins, link, '/stats'),
+    archiveAction: linkPath(base, origins, link, '/archive'),
     deleteAction: linkPath(base, origins, link, '/delete'),
     link,
     name,
@@ -100,7 +107,7 @@ ${selectBox(context, link, name, domain, tags)}<td class="link-cell"><div class=
 <div class="sub-line">${title}${longUrlLink(link)}</div>
 ${chips(context, link, tags)}</div></td>
 <td class="num clicks" data-clicks="${link.clicks}">${CLICKS_ICON}${link.clicks.toLocaleString('en-US')}<span class="visually-hidden"> ${link.clicks === 1 ? 'click' : 'clicks'}</span></td>
-<td class="created"><time datetime="${link.createdAt.toISOString()}" title="${when(link.createdAt)}">${day(link.createdAt)}</time></td>
+<td class="created"><time datetime="${link.createdAt.toISOString()}" title="${when(link.createdAt, context.zone)}">${day(link.createdAt, context.zone)}</time></td>
 <td class="actions">${actions}</td>
 </tr>`;
 }

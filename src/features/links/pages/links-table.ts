@@ -26,13 +26,16 @@ export interface LinksView {
   canCreate?: boolean;
   /** The API keys page, when the user may open it. */
   keysHref?: string;
+  /** The workspace's time zone, which dates are shown in; UTC when untold. */
+  zone?: string;
 }
 
 /** A column heading that orders the list by it (most first); the current order is announced. */
 function sortable(view: LinksView, order: LinkOrder, label: string, className: string): SafeHtml {
   const current = view.filter.order === order;
-  const sort = current ? html` aria-sort="descending"` : html``;
-  return html`<th scope="col" class="${className}"${sort}><a href="${dashboardHref(view.base, view.filter, { order })}">${label}${current ? ' ↓' : ''}</a></th>`;
+  const up = current && view.filter.ascending === true;
+  const sort = current ? html` aria-sort="${up ? 'ascending' : 'descending'}"` : html``;
+  return html`<th scope="col" class="${className}"${sort}><a href="${dashboardHref(view.base, view.filter, { order })}">${label}${current ? (up ? ' ↑' : ' ↓') : ''}</a></th>`;
 }
 
 /** How to create links from a script: only for a plan with API access. */
@@ -70,14 +73,25 @@ ${older ? html`<a class="button secondary small" href="${dashboardHref(view.base
 function filterForm(view: LinksView, filtered: boolean): SafeHtml {
   const { filter, overview, base } = view;
   const selected = filter.groupId === undefined ? '' : String(filter.groupId);
-  const cleared = { ...filter, search: '', groupId: undefined, tag: undefined };
+  const cleared = {
+    ...filter,
+    search: '',
+    groupId: undefined,
+    tag: undefined,
+    domain: undefined,
+    state: undefined,
+  };
   const tag = filter.tag
     ? html`<input type="hidden" name="tag" value="${filter.tag}"><a class="pill tag-pill removable" href="${dashboardHref(base, { ...filter, tag: undefined })}" aria-label="Tag ${filter.tag}: show links with any tag">${filter.tag} <span aria-hidden="true">×</span></a>`
     : html``;
   return html`<form method="get" action="${base}" class="row filter" role="search" aria-label="Filter links">
-  <label class="grow">Search URL or title <input type="search" name="q" value="${filter.search}"></label>
+  <label class="grow">Search code, URL, title or tag <input type="search" name="q" value="${filter.search}"></label>
   <label>Group <select name="group">${groupOptions(overview.groups, selected, 'All groups')}</select></label>
-  ${filter.order === 'created' ? html`` : html`<input type="hidden" name="order" value="${filter.order}">`}
+  ${filter.order === 'created' ? html`` : html`<input type="hidden" name="sort" value="${filter.order}">`}
+  ${filter.ascending ? html`<input type="hidden" name="order" value="asc">` : html``}
+  ${(filter.tags ?? []).slice(1).map((more) => html`<input type="hidden" name="tag" value="${more}">`)}
+  ${filter.domain ? html`<input type="hidden" name="domain" value="${filter.domain.host}">` : html``}
+  ${filter.state ? html`<input type="hidden" name="state" value="${filter.state}">` : html``}
   <button type="submit" class="secondary">Filter</button>
   ${tag}${filtered ? html`<a href="${dashboardHref(base, cleared)}" class="button ghost">Clear</a>` : html``}
 </form>`;
@@ -95,6 +109,7 @@ function table(view: LinksView): SafeHtml {
     csrfToken: view.csrfToken,
     back: dashboardHref(view.base, filter, { after: filter.after, before: filter.before }),
     now: Date.now(),
+    zone: view.zone,
   };
   const pick = view.canEdit
     ? html`<th scope="col" class="pick"><input type="checkbox" data-pick-all aria-label="Select every link on this page"></th>`
@@ -107,7 +122,12 @@ function table(view: LinksView): SafeHtml {
 
 export function linksCard(view: LinksView): SafeHtml {
   const { overview, filter } = view;
-  const filtered = filter.search !== '' || filter.groupId !== undefined || filter.tag !== undefined;
+  const filtered =
+    filter.search !== '' ||
+    filter.groupId !== undefined ||
+    filter.tag !== undefined ||
+    filter.domain !== undefined ||
+    filter.state !== undefined;
   const total = overview.links.total ?? 0;
   const listed = overview.links.links.length > 0;
   return html`<section class="card" id="links" aria-labelledby="links-heading">

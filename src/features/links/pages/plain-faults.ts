@@ -1,15 +1,18 @@
 import { MAX_TITLE_LENGTH } from '../../../core/link-fields.ts';
-import type { PageError } from '../../../web/notices.ts';
+import { urlFault } from '../../../core/url-input.ts';
+import type { LinkPageError } from './link-field-errors.ts';
 
 /**
- * A 300 of the link forms about the title or the expiry, said the way a person reads it (docs/api.md
- * §18: the pages never show a raw field name such as `expires_at`). Which field it is about is found
- * by looking again at what was sent, as campaignFault does, never by reading the API's message; the
- * code stays 300. A 300 about anything else keeps its message.
+ * A 300 of the link forms about the long URL, the title or the expiry, said the way a person reads
+ * it (docs/api.md §18: the pages never show a raw field name such as `expires_at`). Which field it
+ * is about is found by looking again at what was sent, as campaignFault does, never by reading the
+ * API's message; the code stays 300. A 300 about anything else keeps its message.
  */
 
-/** What a form sent of the fields said here: the title and the expiry as the service was given them. */
+/** What a form sent of the fields said here, as the service was given them. */
 export interface SentFields {
+  /** The long URL, when the form asked for one (absent: an edit that kept it). */
+  url?: string;
   title?: string;
   expiresAt?: string | null;
 }
@@ -31,10 +34,13 @@ function expiryFault(expiresAt: string | null | undefined, nowMs: number): strin
   return at <= nowMs ? 'The expiry date is in the past. Choose a later one.' : undefined;
 }
 
-export function plainFault(shown: PageError, sent: SentFields, nowMs = Date.now()): PageError {
+export function plainFault(shown: LinkPageError, sent: SentFields, nowMs = Date.now()): LinkPageError {
   if (shown.code !== '300') return shown;
+  // The URL is checked first: a 300 for a URL of the wrong shape is about it, said by its cause.
+  const fault = sent.url === undefined ? undefined : urlFault(sent.url);
+  if (fault) return { ...shown, urlFault: fault };
   const said = [titleFault(sent.title), expiryFault(sent.expiresAt, nowMs)].filter(
     (sentence): sentence is string => sentence !== undefined,
   );
-  return said.length === 0 ? shown : { code: shown.code, message: said.join(' ') };
+  return said.length === 0 ? shown : { ...shown, message: said.join(' ') };
 }

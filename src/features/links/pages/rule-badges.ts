@@ -13,7 +13,7 @@ const isUsedUp = (link: Link) => link.maxClicks !== null && visitsTaken(link) >=
 const none = html`<span class="hint">none</span>`;
 
 /** A link's rules in the list of links: gone (expired, used up) first, then what it has. */
-export function ruleBadges(link: Link, now: number): SafeHtml {
+export function ruleBadges(link: Link, now: number, zone = 'UTC'): SafeHtml {
   const badges: SafeHtml[] = [];
   const expired = isExpired(link, now);
   const usedUp = isUsedUp(link);
@@ -27,7 +27,7 @@ export function ruleBadges(link: Link, now: number): SafeHtml {
   if (usedUp) badges.push(html`<span class="badge gone" data-badge="used-up">Used up</span>`);
   if (link.expiresAt !== null && !expired) {
     badges.push(
-      html`<span class="badge" data-badge="expires" title="Expires ${when(link.expiresAt)}">Expires ${day(link.expiresAt)}</span>`,
+      html`<span class="badge" data-badge="expires" title="Expires ${when(link.expiresAt, zone)}">Expires ${day(link.expiresAt, zone)}</span>`,
     );
   }
   if (link.maxClicks !== null && !usedUp) {
@@ -51,9 +51,9 @@ function condition(rule: Link['rules'][number]): string {
 }
 
 /** The rows of the link page's facts list: expiry, visit limit, password, targeting. */
-export function ruleFacts(link: Link, now: number): SafeHtml {
+export function ruleFacts(link: Link, now: number, zone = 'UTC'): SafeHtml {
   const expires = link.expiresAt
-    ? html`${when(link.expiresAt)}${isExpired(link, now) ? html` <span class="badge gone">Expired</span>` : html``}`
+    ? html`${when(link.expiresAt, zone)}${isExpired(link, now) ? html` <span class="badge gone">Expired</span>` : html``}`
     : none;
   const limit =
     link.maxClicks === null

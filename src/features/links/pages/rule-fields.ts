@@ -1,12 +1,14 @@
 import type { Link } from '../../../core/entities.ts';
 import { MAX_CLICKS_LIMIT, MAX_LINK_PASSWORD } from '../../../core/link-fields.ts';
 import { DEVICES, MAX_RULES } from '../../../core/targeting.ts';
+import { DEFAULT_TIME_ZONE } from '../../../core/time-zone.ts';
 import { html, type SafeHtml } from '../../../web/html.ts';
 import { type RuleForm, type RuleRow, SPARE_RULE_ROWS } from './rule-form.ts';
 
 /**
- * The rule fields of the create and edit forms (docs/api.md §8.2–8.3): expiry in UTC, a visit
- * limit, a write-only password and a fixed number of targeting rows, all usable without script.
+ * The rule fields of the create and edit forms (docs/api.md §8.2–8.3): expiry in the workspace's
+ * time zone (§18), a visit limit, a write-only password and a fixed number of targeting rows, all
+ * usable without script.
  */
 
 export const DEVICE_NAMES: Record<string, string> = {
@@ -56,7 +58,7 @@ export function ruleFields(form: RuleForm, link?: Link): SafeHtml {
   const hasPassword = link?.passwordHash != null;
   const passwordHint = hasPassword ? 'Set. Leave empty to keep it.' : 'Optional. Visitors must enter it.';
   return html`<div class="limits">
-<label>Expires (UTC)
+<label>Expires (${form.zone ?? DEFAULT_TIME_ZONE})
   <input type="datetime-local" name="expires_at"${seconds ? html` step="1"` : html``} value="${expires}">
   <span class="help">Optional. Afterwards the link stops working.</span></label>
 <label>Visit limit

@@ -1,11 +1,13 @@
 import type { Link } from '../../../core/entities.ts';
 import type { LinkRuleFields } from '../../../core/link-fields.ts';
 import { MAX_RULES } from '../../../core/targeting.ts';
+import { DEFAULT_TIME_ZONE, instantInZone, wallInputOf } from '../../../core/time-zone.ts';
 
 /**
  * The rule fields of the dashboard's forms (docs/api.md §8.2–8.3) as sent, and what they ask of the
  * service. Shapes are checked by the service alone (300 for a bad one); this only maps text to the
- * fields it names. The expiry is a date and time in UTC: the form says so, and no script is needed.
+ * fields it names. The expiry is a date and time in the workspace's time zone (§18): the form says
+ * which, and no script is needed.
  */
 
 /** One targeting row: a device (or empty for any), a country, a language and the URL to go to. */
@@ -17,8 +19,10 @@ export interface RuleRow {
 }
 
 export interface RuleForm {
-  /** As typed, `YYYY-MM-DDTHH:MM` in UTC; undefined when the form did not send the field. */
+  /** As typed, `YYYY-MM-DDTHH:MM` in `zone`; undefined when the form did not send the field. */
   expiresAt: string | undefined;
+  /** The workspace's time zone the expiry is entered and shown in; UTC when untold. */
+  zone?: string;
   /** As typed; undefined when not sent. */
   maxClicks: string | undefined;
   /** Write-only: read from the form, never shown back. */
@@ -31,14 +35,12 @@ export interface RuleForm {
 /** Empty rows a form offers below the rules it has. */
 export const SPARE_RULE_ROWS = 3;
 
-const INPUT_TIME = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})(:\d{2}(?:\.\d{1,3})?)?$/;
-
 function text(body: Record<string, unknown>, name: string): string | undefined {
   const value = body[name];
   return typeof value === 'string' ? value : undefined;
 }
 
-export function readRuleForm(raw: unknown): RuleForm {
+export function readRuleForm(raw: unknown, zone: string = DEFAULT_TIME_ZONE): RuleForm {
   const body = raw !== null && typeof raw === 'object' ? (raw as Record<string, unknown>) : {};
   const rows: RuleRow[] = [];
   let sent = false;
@@ -60,22 +62,23 @@ export function readRuleForm(raw: unknown): RuleForm {
     password: text(body, 'password') ?? '',
     removePassword: text(body, 'remove_password') !== undefined,
     rules: sent ? rows : undefined,
+    zone,
   };
 }
 
 /**
- * The RFC 3339 instant of a form's UTC date and time; anything else is passed on as typed, for the
- * service to refuse (or to take, when it already is RFC 3339).
+ * The RFC 3339 instant of a form's date and time in `zone` (core/time-zone.ts says which instant a
+ * time the clocks skip or repeat is); anything else is passed on as typed, for the service to
+ * refuse (or to take, when it already is RFC 3339).
  */
-export function instantOf(value: string): string {
-  const match = INPUT_TIME.exec(value);
-  return match ? `${match[1]}T${match[2]}${match[3] ?? ':00'}Z` : value;
+export function instantOf(value: string, zone: string = DEFAULT_TIME_ZONE): string {
+  const at = instantInZone(value, zone);
+  return at === undefined ? value : new Date(at).toISOString().replace('.000Z', 'Z');
 }
 
-/** A stored instant as a `datetime-local` value in UTC: minutes, and seconds only when it has some. */
-export function inputTimeOf(date: Date): string {
-  const iso = date.toISOString();
-  return iso.slice(17, 19) === '00' ? iso.slice(0, 16) : iso.slice(0, 19);
+/** A stored instant as a `datetime-local` value in `zone`: minutes, and seconds only when it has some. */
+export function inputTimeOf(date: Date, zone: string = DEFAULT_TIME_ZONE): string {
+  return wallInputOf(date, zone);
 }
 
 /** An empty limit is none; anything else is a number for the service to check (NaN is refused). */
@@ -97,7 +100,7 @@ function rulesOf(rows: readonly RuleRow[]) {
 /** What a create form asks for: only what it fills in. */
 export function ruleDraft(form: RuleForm): LinkRuleFields {
   const draft: LinkRuleFields = {};
-  if (form.expiresAt) draft.expiresAt = instantOf(form.expiresAt);
+  if (form.expiresAt) draft.expiresAt = instantOf(form.expiresAt, form.zone);
   if (form.maxClicks) draft.maxClicks = limitOf(form.maxClicks);
   if (form.password !== '') draft.password = form.password;
   if (form.rules && form.rules.length > 0) draft.rules = rulesOf(form.rules);
@@ -127,8 +130,8 @@ export function ruleChanges(link: Link, form: RuleForm): LinkRuleFields {
   if (form.expiresAt !== undefined) {
     // Compared as instants to the second the form shows: a browser may send `12:00` for `12:00:00`.
     const shown = link.expiresAt ? Math.floor(link.expiresAt.getTime() / 1000) * 1000 : null;
-    const sent = form.expiresAt === '' ? null : Date.parse(instantOf(form.expiresAt));
-    if (sent !== shown) patch.expiresAt = form.expiresAt === '' ? null : instantOf(form.expiresAt);
+    const sent = form.expiresAt === '' ? null : Date.parse(instantOf(form.expiresAt, form.zone));
+    if (sent !== shown) patch.expiresAt = form.expiresAt === '' ? null : instantOf(form.expiresAt, form.zone);
   }
   if (form.maxClicks !== undefined && form.maxClicks !== String(link.maxClicks ?? '')) {
     patch.maxClicks = limitOf(form.maxClicks);
@@ -144,10 +147,11 @@ export function ruleChanges(link: Link, form: RuleForm): LinkRuleFields {
   return patch;
 }
 
-/** The form of a stored link: its rules as rows; the password is never shown. */
-export function ruleFormOf(link: Link): RuleForm {
+/** The form of a stored link: its rules as rows, its expiry in `zone`; the password is never shown. */
+export function ruleFormOf(link: Link, zone: string = DEFAULT_TIME_ZONE): RuleForm {
   return {
-    expiresAt: link.expiresAt ? inputTimeOf(link.expiresAt) : '',
+    expiresAt: link.expiresAt ? inputTimeOf(link.expiresAt, zone) : '',
+    zone,
     maxClicks: link.maxClicks === null ? '' : String(link.maxClicks),
     password: '',
     removePassword: false,

@@ -1,16 +1,26 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { ROLES } from '../../../core/authorization.ts';
+import { may, ROLES } from '../../../core/authorization.ts';
+import type { Workspace } from '../../../core/entities.ts';
 import { type RateState, Refusal } from '../../../core/errors.ts';
 import type { Authenticated } from '../../../core/ports/key-auth.ts';
-import type { AccountStore as AccountPort, LinkStore, WorkspaceStore } from '../../../core/ports/store.ts';
+import type {
+  AccountStore as AccountPort,
+  KeyStore,
+  LinkStore,
+  WorkspaceStore,
+} from '../../../core/ports/store.ts';
 import { callerOf } from '../../../http/api-auth.ts';
+import { apiRoute } from '../../../http/management-api.ts';
 import { refuseOtherMethods } from '../../../http/method-guard.ts';
 import { okResponse, operationDoc } from '../../../http/operation-doc.ts';
+import { apiAuditor } from '../audit-actor.ts';
+import type { WorkspaceAdmin } from '../workspace-admin.ts';
 
 /**
  * GET /api/v1/workspace, and GET /api/v1/account, its first name (docs/api.md §7.3, §11): the key's
  * workspace, its plan and this hour's use. `email` is the key's maker (an owner for the operator's).
+ * PATCH /api/v1/workspace changes its time zone (§18), as Settings does: a key of an admin or owner.
  */
 
 const ACCOUNT_FIELDS = {
@@ -34,14 +44,27 @@ export const WorkspaceSchema = Type.Object(
       ROLES.map((role) => Type.Literal(role)),
       { description: "The role of the key's maker, which bounds what the key may do." },
     ),
+    timezone: Type.String({
+      description:
+        'The IANA time zone the pages enter and show dates in (docs/api.md §18); `UTC` by default.',
+    }),
     ...ACCOUNT_FIELDS,
   },
   { $id: 'Workspace', additionalProperties: false },
 );
 
+const PatchWorkspaceBody = Type.Object(
+  {
+    timezone: Type.Optional(
+      Type.String({ maxLength: 64, description: 'An IANA time zone name such as `Europe/Paris`, or `UTC`.' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
 export type AccountStore = Pick<
-  AccountPort & LinkStore & WorkspaceStore,
-  'findWorkspaceById' | 'countLiveLinks' | 'findUserById' | 'listMembers'
+  AccountPort & LinkStore & WorkspaceStore & KeyStore,
+  'findWorkspaceById' | 'countLiveLinks' | 'findUserById' | 'listMembers' | 'listLiveKeys'
 >;
 
 async function makerEmail(store: AccountStore, caller: Authenticated): Promise<string> {
@@ -52,20 +75,26 @@ async function makerEmail(store: AccountStore, caller: Authenticated): Promise<s
   return owner?.email ?? '';
 }
 
-export async function workspaceResource(store: AccountStore, caller: Authenticated) {
+async function workspaceOf(store: AccountStore, caller: Authenticated): Promise<Workspace> {
+  const workspace = await store.findWorkspaceById(caller.actor.workspaceId);
+  if (!workspace) throw new Refusal('303', 'The workspace of this key no longer exists.');
+  return workspace;
+}
+
+export async function workspaceResource(store: AccountStore, caller: Authenticated, known?: Workspace) {
   const { actor, rate, maker } = caller;
   const [workspace, used, email] = await Promise.all([
-    store.findWorkspaceById(actor.workspaceId),
+    known ?? workspaceOf(store, caller),
     store.countLiveLinks(actor.workspaceId),
     makerEmail(store, caller),
   ]);
-  if (!workspace) throw new Refusal('303', 'The workspace of this key no longer exists.');
   const { plan } = workspace;
   return {
     slug: workspace.slug,
     name: workspace.name,
     personal: workspace.personalOf !== null,
     role: maker.role,
+    timezone: workspace.timezone,
     email,
     plan: plan.name,
     api_access: plan.apiAccess,
@@ -79,7 +108,7 @@ export async function workspaceResource(store: AccountStore, caller: Authenticat
 const requestsThisHour = (rate: RateState) => Math.min(rate.limit, rate.limit - rate.remaining);
 
 export async function accountResource(store: AccountStore, caller: Authenticated) {
-  const { slug, name, personal, role, ...account } = await workspaceResource(store, caller);
+  const { slug, name, personal, role, timezone, ...account } = await workspaceResource(store, caller);
   return account;
 }
 
@@ -98,9 +127,25 @@ const doc = (
   }),
 });
 
+const PATCH_WORKSPACE = apiRoute(
+  {
+    tag: 'Workspace',
+    scope: undefined,
+    operationId: 'patchWorkspace',
+    summary: 'Change the workspace',
+    description:
+      "Changes the workspace's `timezone`; a field not sent stays as it is. Only a key whose maker's role may change the workspace's settings (admin, owner): any other is 403 `315`.",
+  },
+  {
+    body: PatchWorkspaceBody,
+    ok: { 200: okResponse(WorkspaceSchema, 'The workspace.') },
+    refusals: { 403: ['315'] },
+  },
+);
+
 export async function accountApiRoutes(
   v1: FastifyInstance,
-  { store }: { store: AccountStore },
+  { store, admin }: { store: AccountStore; admin: WorkspaceAdmin },
 ): Promise<void> {
   v1.get(
     '/account',
@@ -110,6 +155,18 @@ export async function accountApiRoutes(
   v1.get('/workspace', doc('getWorkspace', 'Get the workspace', WorkspaceSchema), (request) =>
     workspaceResource(store, callerOf(request)),
   );
+  v1.patch<{ Body: { timezone?: string } }>('/workspace', PATCH_WORKSPACE, async (request) => {
+    const caller = callerOf(request);
+    if (!may(caller.maker.role, 'settings:write')) {
+      throw new Refusal('315', "The role of this key's maker may not change the workspace's settings.");
+    }
+    let workspace = await workspaceOf(store, caller);
+    if (request.body.timezone !== undefined) {
+      const by = await apiAuditor(store, caller);
+      workspace = await admin.setTimezone(workspace, request.body.timezone, by);
+    }
+    return workspaceResource(store, caller, workspace);
+  });
   refuseOtherMethods(v1, '/account', ['GET']);
-  refuseOtherMethods(v1, '/workspace', ['GET']);
+  refuseOtherMethods(v1, '/workspace', ['GET', 'PATCH']);
 }

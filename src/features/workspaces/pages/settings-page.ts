@@ -1,12 +1,13 @@
 import type { Workspace } from '../../../core/entities.ts';
+import { timeZones } from '../../../core/time-zone.ts';
 import { type Frame, here, mayHere } from '../../../web/frame.ts';
-import { html } from '../../../web/html.ts';
+import { html, type SafeHtml } from '../../../web/html.ts';
 import { page } from '../../../web/layout.ts';
 import { csrfField, doneNotice, errorNotice, type PageError } from '../../../web/notices.ts';
 import { when } from '../../../web/page-parts.ts';
 import { WORKSPACE_NAME_MAX } from '../workspace-admin.ts';
 
-/** GET /w/<slug>/settings: the workspace's name, address, plan and default domain. */
+/** GET /w/<slug>/settings: the workspace's name and time zone, address, plan and default domain. */
 
 export interface SettingsView {
   frame: Frame;
@@ -16,9 +17,28 @@ export interface SettingsView {
   done?: string;
   error?: PageError;
   draft?: string;
+  /** The zone a refused form sent. */
+  draftZone?: string;
 }
 
-const DONE: Record<string, string> = { renamed: 'The workspace was renamed.' };
+const DONE: Record<string, string> = {
+  renamed: 'The workspace was renamed.',
+  saved: 'The settings were saved.',
+};
+
+/**
+ * Every zone this Snip knows, the workspace's selected: a long list, which type-ahead walks. A zone
+ * set by the API under a name the list spells otherwise (Asia/Kolkata) is offered too, so that
+ * saving the name never changes it.
+ */
+function zoneOptions(selected: string): SafeHtml[] {
+  const zones = timeZones().includes(selected) ? timeZones() : [selected, ...timeZones()];
+  return zones.map((zone) =>
+    zone === selected
+      ? html`<option value="${zone}" selected>${zone}</option>`
+      : html`<option value="${zone}">${zone}</option>`,
+  );
+}
 
 export function settingsPage(view: SettingsView): string {
   const { workspace } = view;
@@ -32,12 +52,14 @@ export function settingsPage(view: SettingsView): string {
 ${doneNotice(view.done, DONE)}
 ${errorNotice(view.error)}
 <section class="card" aria-labelledby="name-heading">
-<h2 id="name-heading">Name</h2>
+<h2 id="name-heading">Name and time zone</h2>
 <form method="post" action="${here(view.frame, '/settings')}" class="row">
   ${csrfField(view.frame.csrfToken)}
   <label class="grow">Name <input type="text" name="name" required maxlength="${WORKSPACE_NAME_MAX}" value="${view.draft ?? workspace.name}"></label>
+  <label class="grow">Time zone <select name="timezone" aria-describedby="timezone-hint">${zoneOptions(view.draftZone ?? workspace.timezone)}</select></label>
   <button type="submit">Save</button>
 </form>
+<p class="hint" id="timezone-hint">Link expiry dates and the times on link pages are entered and shown in this zone.</p>
 </section>
 <section class="card" aria-labelledby="facts-heading">
 <h2 id="facts-heading">The workspace</h2>

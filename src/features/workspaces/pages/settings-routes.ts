@@ -10,10 +10,10 @@ import {
   workspacePage,
 } from '../../../web/session/workspace-pages.ts';
 import { userAuditor } from '../audit-actor.ts';
-import type { WorkspaceAdmin } from '../workspace-admin.ts';
+import { type WorkspaceAdmin, workspaceName, workspaceTimezone } from '../workspace-admin.ts';
 import { settingsPage } from './settings-page.ts';
 
-/** /w/<slug>/settings: admins and owners rename the workspace. */
+/** /w/<slug>/settings: admins and owners rename the workspace and set its time zone. */
 
 export interface SettingsRouteOptions extends WorkspaceDeps {
   admin: WorkspaceAdmin;
@@ -40,9 +40,22 @@ export async function settingsRoutes(app: FastifyInstance, options: SettingsRout
     '/w/:workspace/settings',
     workspaceForm(options, 'settings:write', async (request, reply, here) => {
       const name = field(request.body, 'name');
+      // A form without the field (an older page, a script) leaves the zone as it is.
+      const zone = typeof (request.body as Record<string, unknown> | null)?.timezone === 'string';
+      const timezone = zone ? field(request.body, 'timezone') : undefined;
       try {
-        await options.admin.rename(here.workspace, name, userAuditor(here.user));
-        return reply.redirect(workspacePath(here.workspace.slug, '/settings?done=renamed'), 303);
+        const by = userAuditor(here.user);
+        // Both checked before either is saved, so a refused form changes nothing.
+        if (timezone !== undefined) workspaceTimezone(timezone);
+        workspaceName(name);
+        await options.admin.rename(here.workspace, name, by);
+        const before = here.workspace.timezone;
+        const after =
+          timezone === undefined
+            ? before
+            : (await options.admin.setTimezone(here.workspace, timezone, by)).timezone;
+        const done = after === before ? 'renamed' : 'saved';
+        return reply.redirect(workspacePath(here.workspace.slug, `/settings?done=${done}`), 303);
       } catch (error) {
         const { status, error: shown } = refusedOn(reply, error);
         const view = {
@@ -50,7 +63,8 @@ export async function settingsRoutes(app: FastifyInstance, options: SettingsRout
           workspace: here.workspace,
           shortHost: shortHost(here.workspace.defaultDomain),
         };
-        return sendPage(reply, status, settingsPage({ ...view, error: shown, draft: name }));
+        const draft = { draft: name, draftZone: timezone };
+        return sendPage(reply, status, settingsPage({ ...view, error: shown, ...draft }));
       }
     }),
   );
