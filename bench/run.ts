@@ -77,6 +77,7 @@ async function queriesOnly(phase: 'stats' | 'search'): Promise<void> {
   writeResults(RESULTS.replace(/latest\.json$/, `${phase}-latest.json`), {
     date: new Date().toISOString(),
     [phase === 'stats' ? 'statsQueries' : 'linkSearch']: results.figures,
+    ...('list' in results ? { linkList: results.list } : {}),
     goals: results.goals,
     notes: results.notes,
   });
@@ -86,7 +87,7 @@ function printQueries(phase: 'stats' | 'search', results: StatsQueryResults | Se
   const title =
     phase === 'stats'
       ? 'stats queries (bench/stats-query.ts)'
-      : "operator's link search (bench/search-query.ts)";
+      : "the link list (bench/list-query.ts) and the operator's link search (bench/search-query.ts)";
   console.log(`\n${title}:\n${results.lines.join('\n')}`);
   for (const goal of results.goals)
     console.log(`${goal.met ? 'met   ' : 'MISSED'}  ${goal.goal}: ${goal.actual}`);
@@ -249,7 +250,7 @@ async function main(): Promise<void> {
     ...(blocklist ? { blocklist: blocklist.figures } : {}),
     ...(webhooks ? { webhooks: webhooks.figures } : {}),
     ...(stats ? { statsQueries: stats.figures } : {}),
-    ...(search ? { linkSearch: search.figures } : {}),
+    ...(search ? { linkSearch: search.figures, linkList: search.list } : {}),
     ...(cli ? { cli: cli.figures } : {}),
     goals: [...goals, ...(stalls?.goals ?? []), ...(search?.goals ?? []), ...(cli?.goals ?? [])],
     notes: [...notes, ...(search?.notes ?? []), ...(cli?.notes ?? [])],
