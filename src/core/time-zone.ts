@@ -53,7 +53,8 @@ interface Wall {
 
 const formats = new Map<string, Intl.DateTimeFormat>();
 
-function formatOf(zone: string): Intl.DateTimeFormat {
+/** A zone's wall clock as parts (year … second, 24-hour), one formatter per zone for the process. */
+export function formatOf(zone: string): Intl.DateTimeFormat {
   let format = formats.get(zone);
   if (!format) {
     format = new Intl.DateTimeFormat('en-US', {

@@ -1,24 +1,6 @@
+import { formatOf } from './time-zone.ts';
+
 /** `timestamps` of the envelope: `YYYY/MM/DD HH:MM:SS` in the configured IANA zone (docs/api.md §2.2). */
-
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function formatterFor(timeZone: string): Intl.DateTimeFormat {
-  let formatter = formatters.get(timeZone);
-  if (!formatter) {
-    formatter = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-      hourCycle: 'h23',
-    });
-    formatters.set(timeZone, formatter);
-  }
-  return formatter;
-}
 
 // Every answer of a busy second carries the same text: format it once per second and zone.
 let last = { second: Number.NaN, timeZone: '', text: '' };
@@ -34,6 +16,6 @@ export function formatTimestamp(date: Date, timeZone: string): string {
 
 function formatParts(date: Date, timeZone: string): string {
   const parts: Record<string, string> = {};
-  for (const part of formatterFor(timeZone).formatToParts(date)) parts[part.type] = part.value;
+  for (const part of formatOf(timeZone).formatToParts(date)) parts[part.type] = part.value;
   return `${parts.year}/${parts.month}/${parts.day} ${parts.hour}:${parts.minute}:${parts.second}`;
 }

@@ -39,6 +39,7 @@ interface DemoFeatureOptions {
 }
 
 const DEMO_ASSETS: Readonly<Record<string, URL>> = {
+  'demo-input.js': new URL('./assets/demo-input.js', import.meta.url),
   'tester.js': new URL('./assets/tester.js', import.meta.url),
   'landing.js': new URL('./assets/landing.js', import.meta.url),
   'landing.css': new URL('./assets/landing.css', import.meta.url),

@@ -1,6 +1,7 @@
 // The tester page: composes /create requests, shows the whole answer, follows the demo log live.
 // Every value from a response or the log is shown with textContent, never as markup.
 const data = JSON.parse(document.getElementById('page-data').textContent);
+const { withAssumedScheme, sentenceOf } = globalThis.demoInput;
 const form = document.getElementById('compose');
 const $ = (id) => document.getElementById(id);
 const SHOWN_HEADERS = [
@@ -11,36 +12,6 @@ const SHOWN_HEADERS = [
   'location',
   'content-type',
 ];
-
-// A URL typed without a scheme whose rest is a host gets https:// (docs/api.md §18), as the
-// dashboard's forms do (core/url-input.ts withAssumedScheme); `localhost`, `foo` or `javascript:…`
-// are sent as typed, for the API to refuse.
-function withAssumedScheme(typed) {
-  const url = String(typed ?? '').trim();
-  if (url === '' || /^[a-z][a-z0-9+.-]*:(?!\d)/i.test(url) || /^[/\\]/.test(url)) return typed;
-  let host;
-  try {
-    host = new URL(`https://${url}`).hostname;
-  } catch {
-    return typed;
-  }
-  if (/[@\s]/.test(url.split(/[/?#]/)[0])) return typed;
-  const ip = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
-  if (ip) return ip.slice(1).every((part) => Number(part) <= 255) ? `https://${url}` : typed;
-  const labels = host.replace(/\.$/, '').split('.');
-  const top = labels.at(-1) ?? '';
-  const ok =
-    labels.length >= 2 &&
-    labels.every((label) => /^(?!-)[a-z0-9-]{1,63}(?<!-)$/.test(label)) &&
-    /^(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/.test(top);
-  return ok ? `https://${url}` : typed;
-}
-
-// A refusal in a sentence: a URL of the wrong shape by its cause, else the plain sentence of its code.
-function sentenceOf(body) {
-  const fault = body.error === '300' ? data.urlFaults?.[body.message] : undefined;
-  return fault ?? data.errors[body.error]?.plain ?? body.message;
-}
 
 function shellQuote(value) {
   return `'${String(value).replace(/'/g, `'\\''`)}'`;
@@ -82,7 +53,7 @@ function requestFor(encoding, fields) {
 function explain(body) {
   if (body.success === 'true') return 'The short link was created: it is in short_url (and Location).';
   if (!data.errors[body.error]) return 'The server could not complete the request.';
-  return `Not shortened. ${sentenceOf(body) ?? ''}`;
+  return `Not shortened. ${sentenceOf(data, body) ?? ''}`;
 }
 
 function showAnswer(response, text, curl) {

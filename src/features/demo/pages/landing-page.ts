@@ -12,7 +12,7 @@ export function landingPage(demoKey: string, origin: string, frame?: Frame): str
     description:
       'Snip turns long URLs into short links, checking every target first, and counts honest clicks.',
     styles: ['landing.css'],
-    scripts: ['landing.js'],
+    scripts: ['demo-input.js', 'landing.js'],
     data: { demoKey, errors: demoRefusals(), urlFaults: demoUrlFaults() },
     body: html`<section class="hero">
 <div>

@@ -11,7 +11,7 @@ export function testerPage(demoKey: string, frame?: Frame): string {
     current: '/tester',
     styles: ['tester.css'],
     frame: frame,
-    scripts: ['tester.js'],
+    scripts: ['demo-input.js', 'tester.js'],
     data: { demoKey, errors: demoRefusals(), urlFaults: demoUrlFaults() },
     body: html`<h1>API tester</h1>
 <p class="lead">Send a request to <code>/demo/create</code> (nothing is stored) or to the live <code>/create</code> with your own key.</p>
