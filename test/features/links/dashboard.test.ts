@@ -245,6 +245,40 @@ describe('the dashboard', () => {
     }
   });
 
+  it('takes a title and tags on the create form, and keeps them when the link is refused', async () => {
+    const t = await startTestApp();
+    try {
+      const client = await signedIn(t, 'tess@example.com');
+      await client.open(client.at(''));
+      const made = await client.post(client.at('/links'), {
+        url: 'https://example.com/titled',
+        title: '  Spring launch  ',
+        tags: 'launch, social, launch',
+      });
+      assert.equal(made.statusCode, 303, made.body);
+      const code = /created=([0-9A-Za-z]{7})/.exec(String(made.headers.location))?.[1];
+      assert.ok(code);
+      const workspace = (await t.store.findUserByEmail('tess@example.com')) as { id: number };
+      const [membership] = await t.store.workspacesOf(workspace.id);
+      const link = await t.store.findLinkOfWorkspace(membership?.workspace.id ?? 0, 0, code);
+      assert.equal(link?.title, 'Spring launch');
+      assert.deepEqual((await t.store.tagsOf([link?.id ?? 0])).get(link?.id ?? 0), ['launch', 'social']);
+
+      const long = 'x'.repeat(600);
+      const refused = await client.post(client.at('/links'), {
+        url: 'https://example.com/too-long-title',
+        title: long,
+        tags: 'kept',
+      });
+      assert.equal(refused.statusCode, 400);
+      assert.equal(attribute(refused.body, 'data-error'), '300');
+      assert.match(refused.body, new RegExp(`name="title"[^>]*value="${long}"`), 'the title stays as typed');
+      assert.match(refused.body, /name="tags"[^>]*value="kept"/);
+    } finally {
+      await t.close();
+    }
+  });
+
   it('lets a plan without API access create links too, within its hourly limit', async () => {
     const t = await startTestApp();
     try {

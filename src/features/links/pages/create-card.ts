@@ -30,6 +30,9 @@ export interface CreateDraft {
   url: string;
   group: string;
   slug: string;
+  /** The title and the tags (separated by commas), as typed. */
+  title?: string;
+  tags?: string;
   domain?: string;
   rules?: RuleForm;
   campaign?: CampaignForm;
@@ -127,6 +130,11 @@ ${created}
   <details class="more"${namesRules(draft.rules) ? html` open` : html``}><summary>Expiry, visit limit, password and targeting</summary>
   <div class="stack">${ruleFields(draft.rules ?? { ...EMPTY_RULE_FORM, zone: zoneHere(view.frame) })}
   <button type="submit">Shorten with these rules</button></div>
+  </details>
+  <details class="more"${draft.title || draft.tags ? html` open` : html``}><summary>Title and tags</summary>
+  <div class="stack"><label>Title <input type="text" name="title" placeholder="The target page’s title when empty" value="${draft.title ?? ''}"></label>
+  <label>Tags <input type="text" name="tags" autocomplete="off" spellcheck="false" placeholder="launch, social" value="${draft.tags ?? ''}">
+  <span class="help">Separated by commas. Tags filter your list of links.</span></label></div>
   </details>
   ${campaignDetails(view, refusal?.error)}
 </form>

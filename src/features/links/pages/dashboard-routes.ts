@@ -5,6 +5,7 @@ import { workspacePath } from '../../../web/frame.ts';
 import { refusedOn } from '../../../web/page-refusals.ts';
 import { workspaceForm, workspacePage } from '../../../web/session/workspace-pages.ts';
 import { campaignDraft, campaignFault, readCampaignForm } from './campaign-form.ts';
+import { tagsOfText } from './dashboard.ts';
 import { type DashboardRouteOptions, dashboardRenderer } from './dashboard-view.ts';
 import { linkPageError } from './link-field-errors.ts';
 import { plainFault } from './plain-faults.ts';
@@ -28,6 +29,8 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardRo
         url: withAssumedScheme(field(request.body, 'url')),
         group: field(request.body, 'group'),
         slug: field(request.body, 'slug').trim(),
+        title: field(request.body, 'title'),
+        tags: field(request.body, 'tags'),
         domain: field(request.body, 'domain').trim(),
         rules: readRuleForm(request.body, user.workspace.timezone),
         campaign: readCampaignForm(request.body),
@@ -40,6 +43,9 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardRo
           group: draft.group,
           // An empty custom code is none: a code is drawn.
           slug: draft.slug === '' ? undefined : draft.slug,
+          // An empty title is none: the target page's own is read.
+          ...(draft.title.trim() === '' ? {} : { title: draft.title }),
+          ...(tagsOfText(draft.tags).length === 0 ? {} : { tags: tagsOfText(draft.tags) }),
           domain: draft.domain === '' ? undefined : draft.domain,
           ...ruleDraft(draft.rules),
           ...campaign,
@@ -53,7 +59,7 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardRo
         return reply.redirect(`${workspacePath(user.workspace.slug)}?created=${link.code}${on}`, 303);
       } catch (error) {
         const refused = refusedOn(reply, error);
-        const sent = { url: draft.url, expiresAt: ruleDraft(draft.rules).expiresAt };
+        const sent = { url: draft.url, title: draft.title, expiresAt: ruleDraft(draft.rules).expiresAt };
         const shown = plainFault(linkPageError(error, refused.error), sent);
         const fault = shown.code === '300' ? campaignFault(draft.url, campaign) : undefined;
         return render(request, reply, user, refused.status, { error: shown, draft, fault });
