@@ -6,28 +6,13 @@
  * disabled) are set with direct SQL.
  */
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
-import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
-import postgres from 'postgres';
-import { numbered } from '../../../src/adapters/postgres/client.ts';
-import { openPostgresStore } from '../../../src/adapters/postgres/store.ts';
-import { openSqliteStore } from '../../../src/adapters/sqlite/store.ts';
+import { afterEach, beforeEach, describe, it } from 'node:test';
 import type { Link } from '../../../src/core/entities.ts';
 import { type LinkOrder, type LinkQuery, positionOf } from '../../../src/core/link-query.ts';
-import type { Store } from '../../../src/core/ports/store.ts';
-import type { Row } from '../../fixtures/old-database.ts';
-import { copyMigratedDatabase } from '../../fixtures/template-db.ts';
 import { givenAccount, newLink, planInput } from './store-contract.ts';
+import { onBothStores, type StoreHarness } from './store-harness.ts';
 
-interface Harness {
-  store: Store;
-  sql(text: string, ...params: Array<string | number | null>): Promise<Row[]>;
-  close(): Promise<void>;
-}
+type Harness = StoreHarness;
 
 const NOW = 10_000;
 
@@ -159,62 +144,4 @@ function linkListContract(name: string, open: () => Promise<Harness>) {
   });
 }
 
-let dir: string;
-let fileCounter = 0;
-before(() => {
-  dir = mkdtempSync(join(tmpdir(), 'snip-list-'));
-});
-after(() => {
-  rmSync(dir, { recursive: true, force: true });
-});
-
-linkListContract('on SQLite', async () => {
-  fileCounter += 1;
-  const path = join(dir, `store-${fileCounter}`, 'snip.db');
-  await copyMigratedDatabase(path);
-  const store = openSqliteStore(path);
-  await store.migrate();
-  return {
-    store,
-    async sql(text, ...params) {
-      const db = new DatabaseSync(path, { timeout: 5000 });
-      try {
-        return db.prepare(text).all(...params) as Row[];
-      } finally {
-        db.close();
-      }
-    },
-    close: () => store.close(),
-  };
-});
-
-const databaseUrl = process.env.TEST_DATABASE_URL;
-
-describe('on PostgreSQL', { skip: databaseUrl ? false : 'TEST_DATABASE_URL is not set' }, () => {
-  const admin = postgres(databaseUrl as string, { max: 1, onnotice: () => {} });
-  const schemas: string[] = [];
-  after(async () => {
-    for (const schema of schemas) await admin.unsafe(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await admin.end({ timeout: 5 });
-  });
-
-  linkListContract('on PostgreSQL', async () => {
-    const schema = `snip_test_${randomBytes(6).toString('hex')}`;
-    schemas.push(schema);
-    await admin.unsafe(`CREATE SCHEMA "${schema}"`);
-    const url = new URL(databaseUrl as string);
-    url.searchParams.set('search_path', schema);
-    const store = openPostgresStore(url.toString());
-    await store.migrate();
-    const int8 = { to: 20, from: [20], serialize: String, parse: Number };
-    const db = postgres(url.toString(), { max: 1, onnotice: () => {}, types: { int8 } });
-    return {
-      store,
-      sql: async (text, ...params) => [...(await db.unsafe(numbered(text), params as never[]))],
-      async close() {
-        await db.end({ timeout: 5 });
-        await store.close();
-      },
-    };
-  });
-});
+onBothStores('snip-list-', (name, open) => linkListContract(`on ${name}`, open));
