@@ -29,11 +29,14 @@ export function refuseListedHost(hostname: string, lists: HostLists, rule = fals
     throw new Refusal('316', rule ? 'A rule’s target is on a blocklist.' : undefined);
 }
 
+/** The 305 of a URL pointing at this shortener, told apart from a duplicate's by this message. */
+export const OWN_HOST_MESSAGE = 'The URL points at this shortener.';
+
 /** A link to this shortener itself would loop (305). */
 export function refuseOwnHost(target: TargetUrl, baseUrl: URL, isOwnHost?: (host: string) => boolean): void {
   const own =
     pointsAtOwnHost(target.parsed, baseUrl) || isOwnHost?.(stripTrailingDot(target.parsed.hostname)) === true;
-  if (own) throw new Refusal('305', 'The URL points at this shortener.');
+  if (own) throw new Refusal('305', OWN_HOST_MESSAGE);
 }
 
 /** The target page fetched and judged (306–311); its title when it passes. */

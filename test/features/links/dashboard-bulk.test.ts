@@ -173,6 +173,21 @@ describe('the dashboard’s bulk changes', () => {
     assert.match(missing, /“Autumn Sale”/);
   });
 
+  it('says a row pointing at this Snip and a row already shortened each in its own sentence', async () => {
+    const rows = [{ url: `${t.config.baseUrl.origin}/elsewhere` }, { url: 'https://example.com/bulk/1' }];
+    const made = await postJson(owner, '/w/acme/bulk', { _csrf: owner.csrf, items: rows });
+    assert.equal(made.statusCode, 200, made.body);
+    const items = made.json().items as Array<{ error?: { code: string; detail: string } }>;
+    assert.deepEqual(
+      items.map((item) => item.error?.code),
+      ['305', '305'],
+    );
+    const own = linkRefusal({ code: '305', message: '', ownUrl: true })?.error.message;
+    assert.equal(items[0]?.error?.detail, own);
+    assert.notEqual(items[1]?.error?.detail, own);
+    assert.equal(items[1]?.error?.detail, linkRefusal({ code: '305', message: '' })?.error.message);
+  });
+
   it('refuses a viewer (403) and a request without the session token, changing nothing', async () => {
     const before = await link(codes[3] ?? '');
     const denied = [

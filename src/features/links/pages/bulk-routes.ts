@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Actor } from '../../../core/entities.ts';
 import { Refusal, UnavailableError } from '../../../core/errors.ts';
+import { OWN_HOST_MESSAGE } from '../../../core/target-checks.ts';
 import { urlFault, withAssumedScheme } from '../../../core/url-input.ts';
 import { pageRefusal } from '../../../web/page-refusals.ts';
 import { sendPage } from '../../../web/send-page.ts';
@@ -96,7 +97,8 @@ function plainItems(items: readonly BulkItem[], rows?: readonly Record<string, u
     if (!('error' in item) || (rows && item.error.code === '312')) return item;
     const url = rows?.[index]?.url;
     const fault = item.error.code === '300' && typeof url === 'string' ? urlFault(url) : undefined;
-    const said = linkRefusal({ code: item.error.code, message: item.error.detail, urlFault: fault });
+    const ownUrl = item.error.code === '305' && item.error.detail === OWN_HOST_MESSAGE;
+    const said = linkRefusal({ code: item.error.code, message: item.error.detail, urlFault: fault, ownUrl });
     return said ? { ...item, error: { ...item.error, detail: said.error.message } } : item;
   });
 }
