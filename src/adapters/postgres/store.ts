@@ -18,6 +18,7 @@ import { tagStore } from '../sql/tag-scripts.ts';
 import { webhookStore } from '../sql/webhook-scripts.ts';
 import { postgresBulkLinks } from './bulk-links.ts';
 import { openPool, type PoolOptions, transaction } from './client.ts';
+import { purgePartitionedEvents } from './event-partitions.ts';
 import { migratePostgres } from './migrate.ts';
 import { postgresScripts, runIn } from './run-script.ts';
 import { rerunWhenRolledBack, writeClicks } from './write-clicks.ts';
@@ -58,7 +59,10 @@ export function openPostgresStore(url: string, options: PoolOptions = {}): Store
       scripts,
       rerunWhenRolledBack((batch) => writeClicks(db, batch)),
     ),
-    ...statsStore(scriptedStats(scripts)),
+    ...statsStore({
+      ...scriptedStats(scripts),
+      purge: (beforeMs, nowMs) => purgePartitionedEvents(db, beforeMs, nowMs),
+    }),
     ...sessionStore(scripts),
     ...secretStore(scripts),
     migrate: () => migratePostgres(db),

@@ -22,30 +22,18 @@ export function* statsOf(scope: StatsScope, range: StatsRange): Script<StoredSta
 }
 
 /**
- * One statement, counted where it runs so the deleted rows never travel back: PostgreSQL's purge.
- * SQLite purges in slices on the click writer's thread instead (sqlite/write-clicks.ts), so a purge
- * never holds its single write lock for long.
+ * Where a dialect runs the stats and the purge. The purge is each dialect's own (docs/adr/042):
+ * PostgreSQL drops day partitions whole (postgres/event-partitions.ts), SQLite deletes in slices on
+ * the click writer's thread (sqlite/click-writer.ts).
  */
-function* purgeEvents(beforeMs: number): Script<number> {
-  const [purged] = yield q(
-    'WITH gone AS (DELETE FROM click_events WHERE at < ? RETURNING 1) SELECT COUNT(*) AS purged FROM gone',
-    beforeMs,
-  );
-  return Number(purged?.purged ?? 0);
-}
-
-/** Where a dialect runs the stats and the purge. */
 export interface StatsRuns {
   stats(scope: StatsScope, range: StatsRange): Promise<StoredStats>;
-  purge(beforeMs: number): Promise<number>;
+  purge(beforeMs: number, nowMs: number): Promise<number>;
 }
 
-/** Both as scripts on `runner`, on its own connections (PostgreSQL). */
-export function scriptedStats(runner: ScriptRunner): StatsRuns {
-  return {
-    stats: (scope, range) => runner.read(statsOf(scope, range)),
-    purge: (beforeMs) => runner.read(purgeEvents(beforeMs)),
-  };
+/** The stats as scripts on `runner`, on its own connections (PostgreSQL). */
+export function scriptedStats(runner: ScriptRunner): Pick<StatsRuns, 'stats'> {
+  return { stats: (scope, range) => runner.read(statsOf(scope, range)) };
 }
 
 export function statsStore(runs: StatsRuns): StatsStore {
@@ -56,9 +44,10 @@ export function statsStore(runs: StatsRuns): StatsStore {
       return runs.stats(scope, range);
     },
 
-    async purgeEvents(beforeMs) {
-      if (!Number.isSafeInteger(beforeMs)) throw new RangeError(`not a time in epoch ms: ${beforeMs}`);
-      return runs.purge(beforeMs);
+    async purgeEvents(beforeMs, nowMs = Date.now()) {
+      for (const time of [beforeMs, nowMs])
+        if (!Number.isSafeInteger(time)) throw new RangeError(`not a time in epoch ms: ${time}`);
+      return runs.purge(beforeMs, nowMs);
     },
   };
 }

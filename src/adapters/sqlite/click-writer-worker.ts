@@ -1,7 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { type Job, type Reply, received } from './click-writer.ts';
 import { openConnection } from './connection.ts';
-import { purgeEvents, writeClicks } from './write-clicks.ts';
+import { purgeSlice, writeClicks } from './write-clicks.ts';
 
 /** The click writer's thread: one connection, one transaction per batch, answers in order. */
 const conn = openConnection((workerData as { path: string }).path);
@@ -30,7 +30,10 @@ parentPort?.on('message', (message: { id: number; job: Job } | { close: true }) 
     if (job.kind === 'write') {
       writeClicks(conn, received(job.batch));
       reply = { id };
-    } else reply = { id, count: purgeEvents(conn, job.beforeMs, job.slice) };
+    } else {
+      const done = purgeSlice(conn, job.beforeMs, job.slice, job.from);
+      reply = { id, count: done.purged, ...(done.next === undefined ? {} : { next: done.next }) };
+    }
   } catch (error) {
     reply = { id, error: error instanceof Error ? error.message : String(error) };
   }

@@ -1,10 +1,15 @@
 import { Worker } from 'node:worker_threads';
 import { type EventColumns, EventTable } from '../../core/analytics/event-table.ts';
 import type { CheckedBatch } from '../sql/flush-batch.ts';
-import { PURGE_SLICE } from '../sql/stats-queries.ts';
 import { workerCalls } from '../worker-calls.ts';
 import type { Connection } from './connection.ts';
-import { purgeEvents, writeClicks } from './write-clicks.ts';
+import { FIRST_ACCOUNT, purgeEvents, writeClicks } from './write-clicks.ts';
+
+/**
+ * Events a purge slice deletes in one transaction: about 5 ms of the write lock (bench/purge.ts),
+ * so a write of the main thread (a new link) never waits long for it.
+ */
+export const SQLITE_PURGE_SLICE = 2_000;
 
 /**
  * Click batches (and the purge of old events) are written by a worker thread with its own
@@ -24,7 +29,9 @@ export interface ClickWriter {
  * events travel as typed arrays moved to the thread, not copied, so even a large batch is one
  * message (the ClickBuffer bounds a batch to 65,536 events).
  */
-export type Job = { kind: 'write'; batch: PostedBatch } | { kind: 'purge'; beforeMs: number; slice: number };
+export type Job =
+  | { kind: 'write'; batch: PostedBatch }
+  | { kind: 'purge'; beforeMs: number; slice: number; from: number };
 
 /** A checked batch as posted: its events as columns (an EventTable's methods do not cross). */
 export type PostedBatch = Omit<CheckedBatch, 'events'> & { events: EventColumns };
@@ -46,8 +53,10 @@ export function received(batch: PostedBatch): CheckedBatch {
 export interface Reply {
   id: number;
   error?: string;
-  /** Rows purged, for a purge. */
+  /** Rows purged, for a purge slice. */
   count?: number;
+  /** Where the purge goes on, for a slice that did not finish it. */
+  next?: number;
 }
 
 export function inPlaceClickWriter(conn: Connection): ClickWriter {
@@ -56,7 +65,7 @@ export function inPlaceClickWriter(conn: Connection): ClickWriter {
       writeClicks(conn, batch);
     },
     async purge(beforeMs) {
-      return purgeEvents(conn, beforeMs, PURGE_SLICE);
+      return purgeEvents(conn, beforeMs, SQLITE_PURGE_SLICE);
     },
     async close() {},
   };
@@ -80,15 +89,22 @@ export function threadClickWriter(path: string, started: () => void = () => {}):
     }
     return thread.calls;
   };
-  const run = async (job: Job, moved: ArrayBuffer[] = []) => (await calls().call({ job }, moved)).count ?? 0;
+  const run = (job: Job, moved: ArrayBuffer[] = []) => calls().call({ job }, moved);
 
   return {
     async write(batch) {
       const { batch: whole, moved } = posted(batch);
       await run({ kind: 'write', batch: whole }, moved);
     },
-    purge(beforeMs) {
-      return run({ kind: 'purge', beforeMs, slice: PURGE_SLICE });
+    /** One job per slice: batches posted meanwhile are written between them, in order. */
+    async purge(beforeMs) {
+      let purged = 0;
+      for (let from: number | undefined = FIRST_ACCOUNT; from !== undefined; ) {
+        const done = await run({ kind: 'purge', beforeMs, slice: SQLITE_PURGE_SLICE, from });
+        purged += done.count ?? 0;
+        from = done.next;
+      }
+      return purged;
     },
     async close() {
       if (!thread || thread.calls.exited) return;

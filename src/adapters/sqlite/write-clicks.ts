@@ -98,18 +98,44 @@ function writeEvents(conn: Connection, { table, rows, accounts }: DailyWrites['e
   }
 }
 
-/** Deletes events older than `beforeMs`, a slice per transaction; how many went. */
+/** Workspaces a slice looks at at most, so one with many workspaces and few old events stays short. */
+const ACCOUNTS_PER_SLICE = 500;
+
+/** What one slice of the purge did, and the workspace the next one starts at (none: done). */
+export interface PurgeSlice {
+  purged: number;
+  next?: number;
+}
+
+/**
+ * One slice of the purge, in one short transaction: at most `slice` events older than `beforeMs`,
+ * workspace by workspace from `from` on. The click writer's thread runs one slice per job
+ * (click-writer.ts), so click batches posted meanwhile are written between slices.
+ */
+export function purgeSlice(conn: Connection, beforeMs: number, slice: number, from: number): PurgeSlice {
+  return conn.transaction(() => {
+    let left = slice;
+    for (let account = from, seen = 0; ; seen++) {
+      left -= Number(conn.stmt(PURGE_EVENTS).run(account, beforeMs, left).changes);
+      if (left === 0 || seen === ACCOUNTS_PER_SLICE) return { purged: slice - left, next: account };
+      // The next workspace with events, found by a seek past this one (a skip scan of the index).
+      const next = conn.stmt(NEXT_EVENT_ACCOUNT).get(account) as { workspace_id: number } | undefined;
+      if (next === undefined) return { purged: slice - left };
+      account = Number(next.workspace_id);
+    }
+  });
+}
+
+/** The workspace a purge starts at: below every id. */
+export const FIRST_ACCOUNT = -1;
+
+/** Deletes events older than `beforeMs`, slice after slice, in place; how many went. */
 export function purgeEvents(conn: Connection, beforeMs: number, slice: number): number {
   let purged = 0;
-  // Each account with events, found by a seek past the previous one (a skip scan of the index).
-  for (let account = -1; ; ) {
-    const next = conn.stmt(NEXT_EVENT_ACCOUNT).get(account) as { workspace_id: number } | undefined;
-    if (next === undefined) return purged;
-    account = Number(next.workspace_id);
-    for (;;) {
-      const { changes } = conn.transaction(() => conn.stmt(PURGE_EVENTS).run(account, beforeMs, slice));
-      purged += Number(changes);
-      if (Number(changes) < slice) break;
-    }
+  for (let from: number | undefined = FIRST_ACCOUNT; from !== undefined; ) {
+    const done = purgeSlice(conn, beforeMs, slice, from);
+    purged += done.purged;
+    from = done.next;
   }
+  return purged;
 }

@@ -180,8 +180,12 @@ export interface StatsStore {
    * read the raw events, so only within the retention.
    */
   stats(scope: StatsScope, range: StatsRange): Promise<StoredStats>;
-  /** Deletes raw events older than `beforeMs` (the aggregates stay); how many went. */
-  purgeEvents(beforeMs: number): Promise<number>;
+  /**
+   * Deletes raw events older than `beforeMs` (the aggregates stay); how many went. `nowMs` (the
+   * clock events are stamped by; default the system's) is where a store that keeps events by day
+   * makes the days ahead (PostgreSQL, docs/adr/042).
+   */
+  purgeEvents(beforeMs: number, nowMs?: number): Promise<number>;
 }
 
 /** Server-side sessions; the cookie holds a random id, the store only its SHA-256. */

@@ -21,7 +21,7 @@ export function retentionSweep(store: Pick<StatsStore, 'purgeEvents'>, options: 
     const now = options.now();
     const before = now - (now % DAY_MS) - options.retentionDays * DAY_MS;
     try {
-      return await store.purgeEvents(before);
+      return await store.purgeEvents(before, now);
     } catch (error) {
       options.onError(error);
       return 0;
