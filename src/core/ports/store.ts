@@ -181,9 +181,8 @@ export interface StatsStore {
    */
   stats(scope: StatsScope, range: StatsRange): Promise<StoredStats>;
   /**
-   * Deletes raw events older than `beforeMs` (the aggregates stay); how many went. `nowMs` (the
-   * clock events are stamped by; default the system's) is where a store that keeps events by day
-   * makes the days ahead (PostgreSQL, docs/adr/042).
+   * Deletes raw events older than `beforeMs` (the aggregates stay); how many went. PostgreSQL makes
+   * its day partitions ahead of `nowMs` (the events' clock, default the system's; docs/adr/042).
    */
   purgeEvents(beforeMs: number, nowMs?: number): Promise<number>;
 }

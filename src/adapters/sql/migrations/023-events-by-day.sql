@@ -19,8 +19,9 @@ CREATE TABLE click_events (
   source TEXT NOT NULL
 ) PARTITION BY RANGE (at);
 CREATE TABLE click_events_default PARTITION OF click_events DEFAULT;
--- A partition for each day the events held fall on (within ten years of today), and for today and
--- the 7 days after it; the sweep keeps making them 7 days ahead (postgres/event-partitions.ts).
+-- A partition for each day the events held fall on from ten years back to a year ahead, and for
+-- today and the 7 days after it; the sweep keeps making them 7 days ahead
+-- (postgres/event-partitions.ts). Events of other days go to DEFAULT.
 DO $$
 DECLARE
   today BIGINT := floor(extract(epoch FROM now()) / 86400);
@@ -28,7 +29,7 @@ DECLARE
 BEGIN
   FOR d IN
     SELECT day FROM (SELECT DISTINCT floor(at / 86400000.0)::BIGINT AS day FROM click_events_unpartitioned) held
-      WHERE day >= today - 3660 AND day > 0
+      WHERE day >= today - 3660 AND day > 0 AND day <= today + 366
     UNION SELECT generate_series(today, today + 7)
     ORDER BY 1
   LOOP
