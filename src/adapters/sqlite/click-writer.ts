@@ -6,10 +6,11 @@ import type { Connection } from './connection.ts';
 import { FIRST_ACCOUNT, purgeEvents, writeClicks } from './write-clicks.ts';
 
 /**
- * Events a purge slice deletes in one transaction: about 5 ms of the write lock (bench/purge.ts),
- * so a write of the main thread (a new link) never waits long for it.
+ * Events a purge slice deletes in one transaction: 6 ms of the write lock (median, 13 ms at most)
+ * with a workspace's events spread over the file among others' (10,000: 160 ms; docs/adr/042), so
+ * a write of the main thread (a new link) never waits long behind it.
  */
-export const SQLITE_PURGE_SLICE = 2_000;
+export const SQLITE_PURGE_SLICE = 500;
 
 /**
  * Click batches (and the purge of old events) are written by a worker thread with its own
