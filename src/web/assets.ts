@@ -25,6 +25,8 @@ export const WEB_ASSETS: AssetFiles = {
   // Every signed-in page: its layout, the copy buttons, the menus and the confirmations.
   'dashboard.css': here('dashboard.css'),
   'dashboard.js': here('dashboard.js'),
+  // The dashboard's list as one works in it: search as one types, filters, headings, keys.
+  'link-list.js': here('link-list.js'),
   // A link's campaign fields and QR designer, and the page that creates many links at once.
   'link-tools.css': here('link-tools.css'),
   'link-fields.js': here('link-fields.js'),

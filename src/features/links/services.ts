@@ -45,7 +45,7 @@ export interface LinkServices {
  */
 export async function linkServices(
   kernel: Kernel,
-  ports: Pick<Ports, 'links' | 'groups' | 'secrets' | 'clicks' | 'keys'>,
+  ports: Pick<Ports, 'links' | 'groups' | 'secrets' | 'clicks' | 'keys' | 'tags'>,
 ): Promise<LinkServices> {
   const { config, counter, now } = kernel;
   const store = joinPorts(ports);

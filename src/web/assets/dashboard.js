@@ -431,6 +431,9 @@ document.addEventListener('click', (event) => {
     );
   });
 
+  // The list shown anew in place (link-list.js): nothing in it is ticked.
+  document.addEventListener('links-replaced', sync);
+
   bar.querySelector('button[data-bulk=clear]').addEventListener('click', () => {
     for (const box of boxes()) box.checked = false;
     sync();

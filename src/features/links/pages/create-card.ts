@@ -10,7 +10,7 @@ import { namesPreview, namesUtm, previewFieldset, utmFieldset } from './campaign
 import { type CampaignFault, type CampaignForm, EMPTY_CAMPAIGN_FORM } from './campaign-form.ts';
 import { groupOptions } from './group-options.ts';
 import { fieldError, formError, invalidWhen, type LinkRefusal, linkRefusal } from './link-field-errors.ts';
-import { copyableShortUrl } from './link-parts.ts';
+import { copyableShortUrl, shortUrlText } from './link-parts.ts';
 import { namesRules, ruleFields } from './rule-fields.ts';
 import { EMPTY_RULE_FORM, type RuleForm } from './rule-form.ts';
 
@@ -52,6 +52,8 @@ export interface CreateView {
   fault?: CampaignFault;
   /** The workspace has no link yet: the form is its first step. */
   first: boolean;
+  /** The link the form is filled in from (the list's Duplicate): said above it. */
+  copyOf?: Link;
 }
 
 const FORM = 'create';
@@ -106,6 +108,12 @@ function mainFields(view: CreateView, draft: CreateDraft, refusal: LinkRefusal |
   <button type="submit" class="create-submit">Shorten</button>`;
 }
 
+/** Says whose copy the form holds, and that it gets a code of its own. */
+function copied(view: CreateView): SafeHtml {
+  if (!view.copyOf || view.error) return html``;
+  return html`<p class="notice" role="status" data-copy-of="${view.copyOf.code}">A copy of ${shortUrlText(view.origins, view.copyOf, 'copy-of')}: change what you like, then Shorten. The copy gets a code of its own.</p>`;
+}
+
 export function createCard(view: CreateView): SafeHtml {
   const draft = view.draft ?? { url: '', group: '', slug: '' };
   const ruleUrls = (draft.rules?.rules ?? []).some((rule) => rule.url.trim() !== '');
@@ -123,6 +131,7 @@ export function createCard(view: CreateView): SafeHtml {
 ${view.first ? html`<p class="lead-in">Paste a long URL: Snip checks that it answers, then gives you a short link to share.</p>` : html``}
 ${view.fault ? html`` : errorNotice(formError(refusal))}
 ${created}
+${copied(view)}
 <form method="post" action="${here(view.frame, '/links')}" class="row create-form" data-link-form>
   ${csrfField(view.frame.csrfToken)}
   ${mainFields(view, draft, refusal)}

@@ -30,6 +30,8 @@ export interface DashboardView {
   draft?: CreateDraft;
   /** The fields a refusal is about, when it is about the campaign fields: shown next to them. */
   fault?: CampaignFault;
+  /** The link the create form is filled in from (`?duplicate=`). */
+  copyOf?: Link;
 }
 
 const DONE: Record<string, string> = {
@@ -102,6 +104,7 @@ export function dashboardPage(view: DashboardView): string {
         error: view.error,
         draft: view.draft,
         fault: view.fault,
+        copyOf: view.copyOf,
         first,
       })
     : html``;
@@ -115,13 +118,14 @@ export function dashboardPage(view: DashboardView): string {
     filter: view.filter,
     keysHref: mayHere(frame, 'keys:write') ? here(frame, '/keys') : undefined,
     zone: zoneHere(frame),
+    hosts: view.domains.hosts,
   });
   return page({
     title: 'Links',
     current: base,
     frame,
     styles: ['dashboard.css', 'stats.css', 'link-tools.css'],
-    scripts: ['dashboard.js', 'link-fields.js'],
+    scripts: ['dashboard.js', 'link-list.js', 'link-fields.js'],
     body: html`<div class="page-head"><h1>Links</h1>${usageFigures(overview.usage, overview.apiAccess)}</div>
 ${doneNotice(view.done, DONE)}
 ${view.error && !isApiErrorCode(view.error.code) ? errorNotice(view.error) : html``}

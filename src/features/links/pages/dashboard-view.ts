@@ -148,6 +148,7 @@ export function dashboardRenderer(options: DashboardRouteOptions) {
         ? await dashboard.ownLink(user.workspace, createdOn, createdCode)
         : undefined;
     const done = typeof query.done === 'string' ? query.done : undefined;
+    const copy = extra.draft ? undefined : await duplicateOf(user, query);
     const view = {
       frame: workspaceFrame(user),
       origins: options.origins,
@@ -156,11 +157,39 @@ export function dashboardRenderer(options: DashboardRouteOptions) {
       filter,
       created,
       done,
+      ...copy,
       ...extra,
     };
     // The create form's preview card shows the image typed in, from wherever it is.
     reply.header('content-security-policy', PREVIEW_CARD_POLICY);
     return sendPage(reply, status, dashboardPage(view));
+  }
+
+  /**
+   * `?duplicate=<code>` (and `duplicate_domain=<host>` off the default domain): the create form
+   * filled in with the link's target, title, tags and group, on another of the workspace's domains
+   * when it has one (the same target on the same domain is refused as already shortened). An
+   * unknown code fills in nothing.
+   */
+  async function duplicateOf(user: InWorkspace, query: Query): Promise<Partial<DashboardView>> {
+    const code = typeof query.duplicate === 'string' ? query.duplicate.trim().slice(0, 200) : '';
+    const domainId = pageDomain(options, user.workspace.id, { domain: query.duplicate_domain });
+    if (code === '' || domainId === undefined) return {};
+    const original = await dashboard.original(user.workspace, domainId, code);
+    if (!original) return {};
+    const { link, tags } = original;
+    const { hosts, chosen } = options.domainChoices(user.workspace.id);
+    const own = options.origins.hostOf(link.domainId);
+    const domain = hosts.length < 2 ? '' : (hosts.find((host) => host !== own) ?? chosen);
+    const draft = {
+      url: link.longUrl,
+      title: link.title,
+      tags: tags.join(', '),
+      group: link.groupId === null ? '' : String(link.groupId),
+      slug: '',
+      domain,
+    };
+    return { draft, copyOf: link };
   }
 
   function notFound(reply: FastifyReply, user: InWorkspace, what: string) {

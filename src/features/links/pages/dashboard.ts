@@ -11,6 +11,7 @@ import {
 } from '../../../core/link-query.ts';
 import type { WindowCounter } from '../../../core/ports/shared-state.ts';
 import type { ClickStore, GroupStore, KeyStore, LinkStore } from '../../../core/ports/store.ts';
+import type { TagStore } from '../../../core/ports/tag-store.ts';
 import { secondsUntil, windowAt, workspaceRateWindow } from '../../../core/rate-window.ts';
 import type { LinkPatch } from '../link-requests.ts';
 import { type CampaignForm, campaignChanges } from './campaign-form.ts';
@@ -85,6 +86,8 @@ export interface Overview {
   tags: Map<number, string[]>;
   /** Whether the workspace's plan lets it use the API (else no page tells it to). */
   apiAccess: boolean;
+  /** Every tag of the workspace's links, sorted: the list's choice of tag. */
+  allTags: string[];
 }
 
 export interface LinkDetail {
@@ -142,7 +145,7 @@ export function linkChanges(link: Link, form: LinkForm, tags: readonly string[] 
 
 export interface DashboardOptions {
   store: Pick<
-    ClickStore & GroupStore & KeyStore & LinkStore,
+    ClickStore & GroupStore & KeyStore & LinkStore & TagStore,
     | 'listLinks'
     | 'listGroups'
     | 'countLiveLinks'
@@ -152,6 +155,7 @@ export interface DashboardOptions {
     | 'findLinkOfWorkspace'
     | 'tagsOf'
     | 'aliasesOf'
+    | 'tagStats'
   >;
   /** The counter /create spends, read without spending. */
   counter: WindowCounter;
@@ -206,7 +210,7 @@ export function dashboardService(options: DashboardOptions) {
     actorOf: (account: Workspace) => actorOf(store, account),
 
     async overview(account: Workspace, filter: LinkFilter): Promise<Overview> {
-      const [links, groups, used, series, top] = await Promise.all([
+      const [links, groups, used, series, top, allTags] = await Promise.all([
         store.listLinks(account.id, {
           groupId: filter.groupId,
           domainId: filter.domain?.id,
@@ -223,6 +227,7 @@ export function dashboardService(options: DashboardOptions) {
         usageOf(options, account, now()),
         chart((from, to) => store.dailyClicksOfWorkspace(account.id, from, to)),
         store.listLinks(account.id, { order: 'clicks', limit: TOP_LINKS }),
+        store.tagStats(account.id),
       ]);
       return {
         links,
@@ -233,6 +238,7 @@ export function dashboardService(options: DashboardOptions) {
         top: top.links.filter((link) => link.clicks > 0),
         tags: await store.tagsOf(links.links.map((link) => link.id)),
         apiAccess: account.plan.apiAccess,
+        allTags: allTags.map((stat) => stat.tag),
       };
     },
 
@@ -256,6 +262,13 @@ export function dashboardService(options: DashboardOptions) {
 
     /** Links against the quota and requests this hour, without the rest of the overview. */
     usage: (account: Workspace) => usageOf(options, account, now()),
+
+    /** A live link of the account with its tags: what a copy of it starts from. */
+    async original(account: Workspace, domainId: number, code: string) {
+      const link = await store.findLinkOfWorkspace(account.id, domainId, code);
+      if (!link) return undefined;
+      return { link, tags: (await store.tagsOf([link.id])).get(link.id) ?? [] };
+    },
 
     /** A live link of the account, without its chart. */
     async ownLink(account: Workspace, domainId: number, code: string): Promise<Link | undefined> {

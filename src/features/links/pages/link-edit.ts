@@ -22,6 +22,8 @@ export interface LinkView {
   newTarget?: boolean;
   /** The edit panel is open: asked for, or a change was refused. */
   editing?: boolean;
+  /** The QR designer is open (`?qr`, the list's QR action). */
+  designing?: boolean;
   /** A refused change: the form shows the reason and what was sent. */
   error?: PageError;
   form?: LinkForm;

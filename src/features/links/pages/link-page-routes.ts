@@ -70,12 +70,13 @@ export async function linkPageRoutes(app: FastifyInstance, options: DashboardRou
     workspacePage(options, 'links:read', async (request, reply, user) => {
       const detail = await detailOf(request, user);
       if (!detail) return notFound(reply, user, 'link');
-      const { done, edit, target } = request.query as Query;
+      const { done, edit, target, qr } = request.query as Query;
       const view = {
         frame: workspaceFrame(user),
         origins: options.origins,
         detail,
         editing: edit !== undefined,
+        designing: qr !== undefined,
       };
       return sendLinkPage(reply, 200, {
         ...view,

@@ -131,7 +131,7 @@ function settingsCard(view: LinkView): SafeHtml {
 }
 
 function qrCard(view: LinkView): SafeHtml {
-  return html`<section class="card" aria-labelledby="qr-heading"><h2 id="qr-heading">QR code</h2>${qrSection(view.origins, view.detail.link)}</section>`;
+  return html`<section class="card" id="qr" aria-labelledby="qr-heading"><h2 id="qr-heading">QR code</h2>${qrSection(view.origins, view.detail.link, view.designing === true)}</section>`;
 }
 
 function previewSection(view: LinkView): SafeHtml {

@@ -100,6 +100,11 @@ export interface LinkActionsView {
   stats: string;
   archiveAction: string;
   deleteAction: string;
+  /** The link page with its edit panel open, and with its QR designer open. */
+  edit: string;
+  qr: string;
+  /** The create form filled in with a copy of the link; absent for one who may not create links. */
+  duplicate?: string;
   link: Addressed & Pick<Link, 'archived'>;
   /** How it reads, e.g. snip.test/launch. */
   name: string;
@@ -109,16 +114,27 @@ export interface LinkActionsView {
   canEdit: boolean;
 }
 
-/** The actions of one link, behind a menu button so that no destructive button sits on every row. */
+/**
+ * The actions of one link, behind a menu button so that no destructive button sits on every row:
+ * copy its short URL, edit it, its QR code, a copy of it, its page and stats, archive, delete.
+ */
 export function linkActions(view: LinkActionsView): SafeHtml {
   const id = `menu-${shortId(view.link)}`;
+  const item = (href: string, label: string, action: string) =>
+    html`<a class="button ghost small" href="${href}" data-action="${action}">${label}</a>`;
   return popoverMenu(
     id,
     `Actions for ${view.name}`,
-    html`<a class="button ghost small" href="${view.page}">Open the link's page</a>
-<a class="button ghost small" href="${view.stats}">Visit stats</a>
+    html`<button type="button" class="ghost small" data-copy-from="${shortId(view.link)}" data-action="copy">Copy short URL</button>
+${view.canEdit ? item(view.edit, 'Edit', 'edit') : html``}${item(view.qr, 'QR code', 'qr')}${view.duplicate ? item(view.duplicate, 'Duplicate', 'duplicate') : html``}
+${item(view.page, "Open the link's page", 'open')}${item(view.stats, 'Visit stats', 'stats')}
 ${view.canEdit ? html`${archiveLinkForm(view.archiveAction, view.link.archived, view.csrfToken, view.back)}${deleteLinkForm(view.deleteAction, view.link.code, view.csrfToken, view.back)}` : html``}`,
   );
+}
+
+/** The link page with `flag` in its address (after `?domain=` when it has one), then `#fragment`. */
+export function withFlag(pagePath: string, flag: string, fragment = ''): string {
+  return `${pagePath}${pagePath.includes('?') ? '&' : '?'}${flag}${fragment ? `#${fragment}` : ''}`;
 }
 
 /** A page of a link under the workspace's address: `rest` after its code, then `?domain=` off the default domain. */

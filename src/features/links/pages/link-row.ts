@@ -4,7 +4,7 @@ import { type LinkOrigins, shortUrl } from '../../../core/short-url.ts';
 import { html, raw, type SafeHtml } from '../../../web/html.ts';
 import { day, longUrlLink, when } from '../../../web/page-parts.ts';
 import type { LinkFilter } from './dashboard.ts';
-import { archivedBadge, copyButton, linkActions, linkPath, shortUrlText } from './link-parts.ts';
+import { archivedBadge, copyButton, linkActions, linkPath, shortUrlText, withFlag } from './link-parts.ts';
 import { dashboardHref } from './links-href.ts';
 import { ruleBadges } from './rule-badges.ts';
 
@@ -24,6 +24,8 @@ export interface RowContext {
   /** Each listed link's tags. */
   tags: ReadonlyMap<number, readonly string[]>;
   canEdit: boolean;
+  /** Whether the user may create links: the menu then offers a copy of each. */
+  canCreate?: boolean;
   csrfToken: string;
   /** Where a delete goes back to: this very list. */
   back: string;
@@ -41,6 +43,39 @@ const CLICKS_ICON = raw(
 /** How the short URL reads, without its scheme: snip.test/launch. */
 export const shortName = (origins: LinkOrigins, link: Link) =>
   shortUrl(origins, link).replace(/^https?:\/\//, '');
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/** How long ago, as people say it at a glance: just now, 12 min, 3 h, 5 d; a date past six weeks. */
+export function ago(at: Date, now: number, zone?: string): string {
+  const past = Math.max(0, now - at.getTime());
+  if (past < MINUTE) return 'just now';
+  if (past < HOUR) return `${Math.floor(past / MINUTE)} min ago`;
+  if (past < DAY) return `${Math.floor(past / HOUR)} h ago`;
+  if (past < 42 * DAY) return `${Math.floor(past / DAY)} d ago`;
+  return day(at, zone);
+}
+
+/** The latest click: how long ago, the exact time in the workspace's zone on hover; Never before the first. */
+function lastClickCell(context: RowContext, link: Link): SafeHtml {
+  const at = link.lastClickedAt;
+  const shown = at
+    ? html`<time datetime="${at.toISOString()}" title="${when(at, context.zone)}">${ago(at, context.now, context.zone)}</time>`
+    : html`<span class="never">Never</span>`;
+  return html`<td class="last-click"><span class="visually-hidden">Last click: </span>${shown}</td>`;
+}
+
+/** The address of the create form filled in with a copy of the link (docs/adr/040). */
+function duplicateHref(context: RowContext, link: Link): string | undefined {
+  if (!context.canCreate) return undefined;
+  const on =
+    link.domainId === DEFAULT_DOMAIN_ID
+      ? ''
+      : `&duplicate_domain=${encodeURIComponent(context.origins.hostOf(link.domainId))}`;
+  return `${context.base}?duplicate=${encodeURIComponent(link.code)}${on}#create`;
+}
 
 /** A link's group and tags as chips that filter the list, then its rule badges; nothing when it has none. */
 export function linkChips(
@@ -92,6 +127,9 @@ export function linkRow(context: RowContext, link: Link): SafeHtml {
     stats: linkPath(base, origins, link, '/stats'),
     archiveAction: linkPath(base, origins, link, '/archive'),
     deleteAction: linkPath(base, origins, link, '/delete'),
+    edit: withFlag(page, 'edit', 'edit'),
+    qr: withFlag(page, 'qr', 'qr'),
+    duplicate: duplicateHref(context, link),
     link,
     name,
     csrfToken: context.csrfToken,
@@ -107,6 +145,7 @@ ${selectBox(context, link, name, domain, tags)}<td class="link-cell"><div class=
 <div class="sub-line">${title}${longUrlLink(link)}</div>
 ${chips(context, link, tags)}</div></td>
 <td class="num clicks" data-clicks="${link.clicks}">${CLICKS_ICON}${link.clicks.toLocaleString('en-US')}<span class="visually-hidden"> ${link.clicks === 1 ? 'click' : 'clicks'}</span></td>
+${lastClickCell(context, link)}
 <td class="created"><time datetime="${link.createdAt.toISOString()}" title="${when(link.createdAt, context.zone)}">${day(link.createdAt, context.zone)}</time></td>
 <td class="actions">${actions}</td>
 </tr>`;

@@ -3,7 +3,7 @@ import type { LinkOrigins } from '../../../core/short-url.ts';
 import { html, type SafeHtml } from '../../../web/html.ts';
 import { bulkBar } from './bulk-bar.ts';
 import type { LinkFilter, Overview } from './dashboard.ts';
-import { groupOptions } from './group-options.ts';
+import { type FilterView, filterChips, filterForm, isFiltered } from './link-filters.ts';
 import { linkRow, type RowContext } from './link-row.ts';
 import { dashboardHref } from './links-href.ts';
 
@@ -28,14 +28,24 @@ export interface LinksView {
   keysHref?: string;
   /** The workspace's time zone, which dates are shown in; UTC when untold. */
   zone?: string;
+  /** The hosts the workspace's links may be on: a choice of domain when more than one. */
+  hosts?: readonly string[];
 }
 
-/** A column heading that orders the list by it (most first); the current order is announced. */
+/** Orders whose first click lists the lowest first: titles from A. */
+const ASCENDING_FIRST: ReadonlySet<LinkOrder> = new Set(['title']);
+
+/**
+ * A column heading that orders the list by it (most first; titles from A), the current order
+ * announced; clicked again, it flips the order.
+ */
 function sortable(view: LinksView, order: LinkOrder, label: string, className: string): SafeHtml {
   const current = view.filter.order === order;
-  const up = current && view.filter.ascending === true;
+  const up = current ? view.filter.ascending === true : false;
+  const next = current ? !up : ASCENDING_FIRST.has(order);
   const sort = current ? html` aria-sort="${up ? 'ascending' : 'descending'}"` : html``;
-  return html`<th scope="col" class="${className}"${sort}><a href="${dashboardHref(view.base, view.filter, { order })}">${label}${current ? (up ? ' ↑' : ' ↓') : ''}</a></th>`;
+  const href = dashboardHref(view.base, view.filter, { order, ascending: next });
+  return html`<th scope="col" class="${className}"${sort}><a href="${href}" data-sort="${order}">${label}<span class="sort-mark" aria-hidden="true">${current ? (up ? ' ↑' : ' ↓') : ''}</span></a></th>`;
 }
 
 /** How to create links from a script: only for a plan with API access. */
@@ -70,33 +80,6 @@ ${older ? html`<a class="button secondary small" href="${dashboardHref(view.base
 </nav>`;
 }
 
-function filterForm(view: LinksView, filtered: boolean): SafeHtml {
-  const { filter, overview, base } = view;
-  const selected = filter.groupId === undefined ? '' : String(filter.groupId);
-  const cleared = {
-    ...filter,
-    search: '',
-    groupId: undefined,
-    tag: undefined,
-    domain: undefined,
-    state: undefined,
-  };
-  const tag = filter.tag
-    ? html`<input type="hidden" name="tag" value="${filter.tag}"><a class="pill tag-pill removable" href="${dashboardHref(base, { ...filter, tag: undefined })}" aria-label="Tag ${filter.tag}: show links with any tag">${filter.tag} <span aria-hidden="true">×</span></a>`
-    : html``;
-  return html`<form method="get" action="${base}" class="row filter" role="search" aria-label="Filter links">
-  <label class="grow">Search code, URL, title or tag <input type="search" name="q" value="${filter.search}"></label>
-  <label>Group <select name="group">${groupOptions(overview.groups, selected, 'All groups')}</select></label>
-  ${filter.order === 'created' ? html`` : html`<input type="hidden" name="sort" value="${filter.order}">`}
-  ${filter.ascending ? html`<input type="hidden" name="order" value="asc">` : html``}
-  ${(filter.tags ?? []).slice(1).map((more) => html`<input type="hidden" name="tag" value="${more}">`)}
-  ${filter.domain ? html`<input type="hidden" name="domain" value="${filter.domain.host}">` : html``}
-  ${filter.state ? html`<input type="hidden" name="state" value="${filter.state}">` : html``}
-  <button type="submit" class="secondary">Filter</button>
-  ${tag}${filtered ? html`<a href="${dashboardHref(base, cleared)}" class="button ghost">Clear</a>` : html``}
-</form>`;
-}
-
 function table(view: LinksView): SafeHtml {
   const { overview, filter } = view;
   const context: RowContext = {
@@ -106,6 +89,7 @@ function table(view: LinksView): SafeHtml {
     groups: new Map(overview.groups.map((group) => [group.id, group])),
     tags: overview.tags,
     canEdit: view.canEdit,
+    canCreate: view.canCreate === true,
     csrfToken: view.csrfToken,
     back: dashboardHref(view.base, filter, { after: filter.after, before: filter.before }),
     now: Date.now(),
@@ -115,25 +99,28 @@ function table(view: LinksView): SafeHtml {
     ? html`<th scope="col" class="pick"><input type="checkbox" data-pick-all aria-label="Select every link on this page"></th>`
     : html``;
   return html`<div class="table-wrap"><table class="links${view.canEdit ? ' selectable' : ''}">
-<colgroup>${view.canEdit ? html`<col class="col-pick">` : html``}<col class="col-link"><col class="col-clicks"><col class="col-created"><col class="col-actions"></colgroup>
-<thead><tr>${pick}<th scope="col" class="col-link">Link</th>${sortable(view, 'clicks', 'Clicks', 'num')}${sortable(view, 'created', 'Created', 'created')}<th scope="col" class="actions"><span class="visually-hidden">Actions</span></th></tr></thead>
+<colgroup>${view.canEdit ? html`<col class="col-pick">` : html``}<col class="col-link"><col class="col-clicks"><col class="col-last"><col class="col-created"><col class="col-actions"></colgroup>
+<thead><tr>${pick}${sortable(view, 'title', 'Link', 'col-link')}${sortable(view, 'clicks', 'Clicks', 'num')}${sortable(view, 'last_click', 'Last click', 'last-click')}${sortable(view, 'created', 'Created', 'created')}<th scope="col" class="actions"><span class="visually-hidden">Actions</span></th></tr></thead>
 <tbody>${overview.links.links.map((link) => linkRow(context, link))}</tbody></table></div>`;
 }
 
 export function linksCard(view: LinksView): SafeHtml {
   const { overview, filter } = view;
-  const filtered =
-    filter.search !== '' ||
-    filter.groupId !== undefined ||
-    filter.tag !== undefined ||
-    filter.domain !== undefined ||
-    filter.state !== undefined;
+  const filtered = isFiltered(filter);
   const total = overview.links.total ?? 0;
   const listed = overview.links.links.length > 0;
+  const filters: FilterView = {
+    base: view.base,
+    filter,
+    groups: overview.groups,
+    tags: overview.allTags,
+    hosts: view.hosts ?? [],
+  };
+  const shown = total === 0 && !filtered ? html`` : html`${filterForm(filters)}${filterChips(filters)}`;
   return html`<section class="card" id="links" aria-labelledby="links-heading">
 <h2 id="links-heading">Links <span class="hint" id="links-total" data-refresh data-total="${total}">${total.toLocaleString('en-US')} ${filtered ? 'matching' : 'in all'}</span></h2>
-${total === 0 && !filtered ? html`` : filterForm(view, filtered)}
-${view.canEdit && listed ? bulkBar(view.base, overview.groups, view.csrfToken) : html``}
+${shown}
+${view.canEdit && (listed || filtered) ? bulkBar(view.base, overview.groups, view.csrfToken) : html``}
 <div id="links-list" data-refresh>
 ${listed ? table(view) : emptyState(view, filtered)}
 ${pager(view)}

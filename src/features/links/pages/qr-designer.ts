@@ -44,9 +44,9 @@ function numberField(
 <p class="field-error" id="qr-${name}-error" data-qr-error="${name}" hidden>Between ${range.min} and ${range.max}, a whole number; until then the image keeps the last good value.</p>`;
 }
 
-function designer(base: string, domain: string, address: string): SafeHtml {
+function designer(base: string, domain: string, address: string, open: boolean): SafeHtml {
   const look = QR_DEFAULT_LOOK;
-  return html`<details class="more qr-design"><summary>Size, colours and margin</summary><fieldset class="qr-designer" data-qr-designer data-qr-base="${base}" data-qr-domain="${domain}" data-min-contrast="${MIN_QR_CONTRAST}">
+  return html`<details class="more qr-design"${open ? html` open` : html``}><summary>Size, colours and margin</summary><fieldset class="qr-designer" data-qr-designer data-qr-base="${base}" data-qr-domain="${domain}" data-min-contrast="${MIN_QR_CONTRAST}">
 <legend class="visually-hidden">Design of the QR code</legend>
 <div class="qr-grid">
 <div>${numberField('size', 'Size', `pixels, ${QR_SIZE.min}–${QR_SIZE.max}`, QR_SIZE, DOWNLOAD_SIZE)}</div>
@@ -63,8 +63,12 @@ function designer(base: string, domain: string, address: string): SafeHtml {
 </fieldset></details>`;
 }
 
-/** The code as the page shows it, its downloads, and the designer. */
-export function qrSection(origins: LinkOrigins, link: Pick<Link, 'domainId' | 'code'>): SafeHtml {
+/** The code as the page shows it, its downloads, and the designer (open when `designing`). */
+export function qrSection(
+  origins: LinkOrigins,
+  link: Pick<Link, 'domainId' | 'code'>,
+  designing = false,
+): SafeHtml {
   // Drawn here (`?domain=` names the link's domain), so the page works before its domain's DNS does.
   const query = domainQuery(origins, link);
   const base = `/qrcode/${link.code}`;
@@ -73,5 +77,5 @@ export function qrSection(origins: LinkOrigins, link: Pick<Link, 'domainId' | 'c
   const domain = query === '' ? '' : origins.hostOf(link.domainId);
   return html`<figure class="qr"><img src="${file('png', 'size=256')}" width="256" height="256" alt="QR code of ${shortUrl(origins, link)}" data-qr-preview>
 <figcaption><span class="downloads"><span class="hint">Download</span> ${downloads(file, link.code)}</span></figcaption></figure>
-${designer(base, domain, qrCodeUrl(origins, link))}`;
+${designer(base, domain, qrCodeUrl(origins, link), designing)}`;
 }
