@@ -450,7 +450,7 @@ describe('the list of links in Chromium, at 1280 and 390 px', () => {
   it('opens a link when its row is clicked, but not when its copy button is', async () => {
     const { page, trouble, close } = await open(DESKTOP);
     const row = page.locator('tr[data-code="docs"]');
-    await row.locator('button[data-copy-from]').click();
+    await row.locator('.short-line button[data-copy-from]').click();
     await page.waitForSelector('tr[data-code="docs"] button[data-copied]');
     assert.equal(new URL(page.url()).pathname, `/w/${slug}`);
     await row.locator('td.created').click();
