@@ -13,6 +13,7 @@ import { auditStore, moderationStore, reportStore } from '../sql/moderation-scri
 import { peopleStore } from '../sql/people-store.ts';
 import { planStore } from '../sql/plan-scripts.ts';
 import { secretStore, sessionStore } from '../sql/session-scripts.ts';
+import { purgeHours } from '../sql/stats-hourly.ts';
 import { scriptedStats, statsStore } from '../sql/stats-store.ts';
 import { tagStore } from '../sql/tag-scripts.ts';
 import { webhookStore } from '../sql/webhook-scripts.ts';
@@ -61,7 +62,12 @@ export function openPostgresStore(url: string, options: PoolOptions = {}): Store
     ),
     ...statsStore({
       ...scriptedStats(scripts),
-      purge: (beforeMs, nowMs) => purgePartitionedEvents(db, beforeMs, nowMs),
+      async purge(beforeMs, nowMs) {
+        const purged = await purgePartitionedEvents(db, beforeMs, nowMs);
+        // The hourly rollup is kept as long as the events (docs/adr/041).
+        await scripts.read(purgeHours(beforeMs));
+        return purged;
+      },
     }),
     ...sessionStore(scripts),
     ...secretStore(scripts),

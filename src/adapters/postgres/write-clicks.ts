@@ -6,6 +6,7 @@
 
 import { EVENT_DIMENSIONS } from '../../core/analytics/model.ts';
 import type { CheckedBatch } from '../sql/flush-batch.ts';
+import type { HourlyWrites, HourRow, HourStatRow } from '../sql/flush-hourly.ts';
 import { type DayRow, dailyWrites, linkTotals, type StatRow, visitorNumber } from '../sql/flush-rows.ts';
 import { writeEvents as writeOutboxEvents } from '../sql/outbox-scripts.ts';
 import { type Db, type Param, query, transaction } from './client.ts';
@@ -33,10 +34,27 @@ const addStats = (table: 'link' | 'workspace') => `INSERT INTO ${table}_daily_st
   SELECT * FROM unnest($1::bigint[], $2::integer[], $3::text[], $4::text[], $5::bigint[])
   ON CONFLICT (${table}_id, day, dimension, value)
   DO UPDATE SET clicks = ${table}_daily_stats.clicks + excluded.clicks`;
+const addHours = (table: 'link' | 'workspace') => `INSERT INTO ${table}_hourly_clicks
+  (${table}_id, hour, clicks, visitors)
+  SELECT * FROM unnest($1::bigint[], $2::integer[], $3::bigint[], $4::bigint[])
+  ON CONFLICT (${table}_id, hour) DO UPDATE SET clicks = ${table}_hourly_clicks.clicks + excluded.clicks,
+  visitors = ${table}_hourly_clicks.visitors + excluded.visitors`;
+const addHourStats = (table: 'link' | 'workspace') => `INSERT INTO ${table}_hourly_stats
+  (${table}_id, hour, dimension, value, clicks)
+  SELECT * FROM unnest($1::bigint[], $2::integer[], $3::text[], $4::text[], $5::bigint[])
+  ON CONFLICT (${table}_id, hour, dimension, value)
+  DO UPDATE SET clicks = ${table}_hourly_stats.clicks + excluded.clicks`;
 const ADD_LINK_DAYS = addDays('link');
 const ADD_ACCOUNT_DAYS = addDays('workspace');
 const ADD_LINK_STATS = addStats('link');
 const ADD_ACCOUNT_STATS = addStats('workspace');
+/** The hourly rollup's four statements, in the order of the daily ones (docs/adr/041). */
+const HOURLY: Array<[keyof HourlyWrites, string, number]> = [
+  ['linkHours', addHours('link'), 4],
+  ['workspaceHours', addHours('workspace'), 4],
+  ['linkStats', addHourStats('link'), 5],
+  ['workspaceStats', addHourStats('workspace'), 5],
+];
 // One statement for the batch's events; the visitor ids travel as decimal text (a JS number cannot
 // hold 64 bits) and become BIGINT here.
 const INSERT_EVENTS = `INSERT INTO click_events
@@ -47,7 +65,7 @@ const INSERT_EVENTS = `INSERT INTO click_events
   AS v (link_id, workspace_id, at, visitor, referrer, country, device, os, browser, language, source)`;
 
 /** Rows as the parallel arrays unnest takes. */
-function columns(rows: readonly (DayRow | StatRow)[], width: number): Param[] {
+function columns(rows: readonly (DayRow | StatRow | HourRow | HourStatRow)[], width: number): Param[] {
   return Array.from({ length: width }, (_, i) => rows.map((row) => row[i] as string | number));
 }
 
@@ -76,6 +94,10 @@ export function writeClicks(db: Db, batch: CheckedBatch): Promise<void> {
     if (writes.linkStats.length > 0) await query(tx, ADD_LINK_STATS, columns(writes.linkStats, 5));
     if (writes.workspaceStats.length > 0)
       await query(tx, ADD_ACCOUNT_STATS, columns(writes.workspaceStats, 5));
+    for (const [part, text, width] of HOURLY) {
+      const rows = writes.hourly[part];
+      if (rows.length > 0) await query(tx, text, columns(rows, width));
+    }
     const { table, rows, accounts } = writes.events;
     if (rows.length > 0) {
       await query(tx, INSERT_EVENTS, [

@@ -17,6 +17,7 @@ function* emptyWorkspace(id: number, now: number): Script<void> {
     id,
   );
   yield q('DELETE FROM memberships WHERE workspace_id = ?', id);
+  yield* deleteHourlyRollup(id);
   // Its webhook endpoints go with what they heard of (docs/api.md §14).
   yield q(
     'DELETE FROM webhook_deliveries WHERE endpoint_id IN (SELECT id FROM webhook_endpoints WHERE workspace_id = ?)',
@@ -31,6 +32,18 @@ function* emptyWorkspace(id: number, now: number): Script<void> {
     id,
   );
   yield q('UPDATE abuse_state SET takedowns_version = takedowns_version + 1 WHERE id = 1');
+}
+
+/**
+ * The hourly rollup of the workspace and its links goes with it (docs/adr/041): nothing of it
+ * answers any more, and those rows are a copy of its raw events kept for speed alone.
+ */
+function* deleteHourlyRollup(id: number): Script<void> {
+  yield q('DELETE FROM workspace_hourly_clicks WHERE workspace_id = ?', id);
+  yield q('DELETE FROM workspace_hourly_stats WHERE workspace_id = ?', id);
+  for (const table of ['link_hourly_clicks', 'link_hourly_stats']) {
+    yield q(`DELETE FROM ${table} WHERE link_id IN (SELECT id FROM links WHERE workspace_id = ?)`, id);
+  }
 }
 
 function* deleteWorkspace(id: number, now: number): Script<DeleteResult> {

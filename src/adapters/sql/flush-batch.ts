@@ -21,6 +21,8 @@ export interface CountEntry {
 export interface VisitorEntry {
   linkId: number;
   day: number;
+  /** Hour of the day (0–23) of the first sightings, or null: the link's earliest event's that day. */
+  hour: number | null;
   ofLink: number;
   ofWorkspace: number;
 }
@@ -54,6 +56,12 @@ function whole(value: unknown, what: string): number {
     throw new RangeError(`${what} is not a whole number >= 0: ${String(value)}`);
   }
   return value;
+}
+
+function hourOfDay(value: unknown, what: string): number {
+  const hour = whole(value, `${what}: hour`);
+  if (hour > 23) throw new RangeError(`${what}: hour ${hour} is not 0 to 23`);
+  return hour;
 }
 
 function text(value: unknown, what: string): string {
@@ -152,6 +160,7 @@ export function checkedBatch(
       return {
         linkId: whole(entry.linkId, what),
         day: dayNumber(entry.day),
+        hour: entry.hour === undefined ? null : hourOfDay(entry.hour, what),
         ofLink: whole(entry.ofLink, what),
         ofWorkspace: whole(entry.ofWorkspace, what),
       };

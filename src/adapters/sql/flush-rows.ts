@@ -5,8 +5,10 @@
 
 import type { EventTable } from '../../core/analytics/event-table.ts';
 import { EVENT_DIMENSIONS } from '../../core/analytics/model.ts';
-import { DAY_MS } from '../../core/days.ts';
+import { DAY_MS, HOUR_MS } from '../../core/days.ts';
 import type { CheckedBatch } from './flush-batch.ts';
+import { type HourlyWrites, hourlyWrites } from './flush-hourly.ts';
+import { addTally, bump, StatTally, Sums } from './flush-tally.ts';
 
 /** [id, day, clicks, bot hits, new visitors] of link_daily_clicks / workspace_daily_clicks. */
 export type DayRow = [number, number, number, number, number];
@@ -20,6 +22,8 @@ export interface DailyWrites {
   workspaceStats: StatRow[];
   /** The events of known links: their rows in the batch's table, and each one's account as stored. */
   events: { table: EventTable; rows: number[]; accounts: number[] };
+  /** The hourly rollup's rows of both scopes (flush-hourly.ts). */
+  hourly: HourlyWrites;
 }
 
 /** What a link gains on its own row: clicks, bot hits, new visitors, and its latest click (or null). */
@@ -74,71 +78,6 @@ export function linkTotals(batch: CheckedBatch): Array<[number, LinkTotal]> {
     ]);
 }
 
-class Sums<Row extends unknown[]> {
-  readonly rows = new Map<string, Row>();
-  add(key: string, make: () => Row, index: number, amount: number): void {
-    const row = this.rows.get(key);
-    if (row) (row[index] as number) += amount;
-    else {
-      const made = make();
-      (made[index] as number) = amount;
-      this.rows.set(key, made);
-    }
-  }
-  sorted(): Row[] {
-    return [...this.rows.values()].sort(compareRows);
-  }
-}
-
-/** Clicks per dimension and value of one id's day. */
-type Tally = Map<string, Map<string, number>>;
-
-function bump(tally: Tally, dim: string, value: string, n: number): void {
-  let values = tally.get(dim);
-  if (!values) {
-    values = new Map();
-    tally.set(dim, values);
-  }
-  values.set(value, (values.get(value) ?? 0) + n);
-}
-
-/** The daily stat rows of one scope, summed in nested maps: no key is built per click. */
-class StatTally {
-  readonly #days = new Map<number, Map<number, Tally>>();
-  of(id: number, dayNo: number): Tally {
-    let days = this.#days.get(id);
-    if (!days) {
-      days = new Map();
-      this.#days.set(id, days);
-    }
-    let tally = days.get(dayNo);
-    if (!tally) {
-      tally = new Map();
-      days.set(dayNo, tally);
-    }
-    return tally;
-  }
-  *tallies(): Generator<[number, number, Tally]> {
-    for (const [id, days] of this.#days) for (const [dayNo, tally] of days) yield [id, dayNo, tally];
-  }
-  rows(): StatRow[] {
-    const rows: StatRow[] = [];
-    for (const [id, dayNo, tally] of this.tallies())
-      for (const [dim, values] of tally)
-        for (const [value, n] of values) rows.push([id, dayNo, dim, value, n]);
-    return rows.sort(compareRows);
-  }
-}
-
-function compareRows(a: unknown[], b: unknown[]): number {
-  for (let i = 0; i < 4; i++) {
-    const [x, y] = [a[i], b[i]];
-    if (x === y || x === undefined) continue;
-    return (x as number | string) < (y as number | string) ? -1 : 1;
-  }
-  return 0;
-}
-
 /**
  * The daily rows of both scopes and the events, for the links `accountOf` knows (the others are
  * unknown and skipped, like their counts). Counts without a day (TRACKING=off) add no daily row.
@@ -167,7 +106,8 @@ export function dailyWrites(batch: CheckedBatch, accountOf: ReadonlyMap<number, 
     day(workspaceDays, workspaceId, dayNo, 4, ofWorkspace);
   }
 
-  const linkStats = new StatTally();
+  // Events are tallied per link and hour once; a day's stats are the sum of its hours'.
+  const linkHours = new StatTally();
   const table = batch.events;
   const events: DailyWrites['events'] = { table, rows: [], accounts: [] };
   for (let i = 0; i < table.length; i++) {
@@ -176,17 +116,19 @@ export function dailyWrites(batch: CheckedBatch, accountOf: ReadonlyMap<number, 
     if (workspaceId === undefined) continue;
     events.rows.push(i);
     events.accounts.push(workspaceId);
-    const tally = linkStats.of(linkId, Math.floor(table.at(i) / DAY_MS));
+    const tally = linkHours.of(linkId, Math.floor(table.at(i) / HOUR_MS));
     for (const [k, dim] of EVENT_DIMENSIONS.entries()) bump(tally, dim, table.value(i, k), 1);
   }
+  const linkStats = new StatTally();
+  for (const [linkId, hour, tally] of linkHours.tallies())
+    addTally(linkStats.of(linkId, Math.floor((hour * HOUR_MS) / DAY_MS)), tally);
   for (const { linkId, day: dayNo, kind, hits } of batch.bots) {
     if (accountOf.has(linkId) && hits > 0) bump(linkStats.of(linkId, dayNo), 'bot', kind, hits);
   }
   // An account's day is the sum of its links' days.
   const workspaceStats = new StatTally();
   for (const [linkId, dayNo, tally] of linkStats.tallies()) {
-    const into = workspaceStats.of(accountOf.get(linkId) as number, dayNo);
-    for (const [dim, values] of tally) for (const [value, n] of values) bump(into, dim, value, n);
+    addTally(workspaceStats.of(accountOf.get(linkId) as number, dayNo), tally);
   }
   return {
     linkDays: linkDays.sorted(),
@@ -194,6 +136,7 @@ export function dailyWrites(batch: CheckedBatch, accountOf: ReadonlyMap<number, 
     linkStats: linkStats.rows(),
     workspaceStats: workspaceStats.rows(),
     events,
+    hourly: hourlyWrites(batch, accountOf, linkHours),
   };
 }
 

@@ -4,6 +4,7 @@ import type { StatsRange, StatsScope, StoredStats } from '../../core/analytics/m
 import { DAY_MS } from '../../core/days.ts';
 import type { StatsStore } from '../../core/ports/store.ts';
 import { q, type Script, type ScriptRunner } from './script.ts';
+import { HOURLY_SQL, hourlyParams } from './stats-hourly.ts';
 import { checkedQuery, dailyStats, hourlyStats, touchedDays } from './stats-queries.ts';
 
 /** The stats of a scope and range; SQLite's reader threads run it too (readers.ts). */
@@ -15,7 +16,10 @@ export function* statsOf(scope: StatsScope, range: StatsRange): Script<StoredSta
     return dailyStats(series, yield q(sql.breakdowns, ...days));
   }
   const days = [id, ...touchedDays(range)];
-  const rows = yield q(sql.hourly, id, range.from, range.to);
+  const rows = yield q(
+    HOURLY_SQL['linkId' in scope ? 'link' : 'workspace'],
+    ...hourlyParams(id, range.from, range.to),
+  );
   const bots = yield q(sql.bots, ...days);
   const [botHits] = yield q(sql.botHits, ...days);
   return hourlyStats(rows, bots, Number(botHits?.bot_hits ?? 0));

@@ -8,6 +8,7 @@ import type { CheckedBatch } from '../sql/flush-batch.ts';
 import { type DailyWrites, dailyWrites, linkTotals, visitorNumber } from '../sql/flush-rows.ts';
 import { writeEvents as writeOutboxEvents } from '../sql/outbox-scripts.ts';
 import type { Connection } from './connection.ts';
+import { purgeHours } from './purge-hours.ts';
 import { runNow } from './run-script.ts';
 
 // Deleted links are counted too (no deleted_at filter); RETURNING hands over the account for the
@@ -26,6 +27,14 @@ const addStat = (table: 'link' | 'workspace') => `INSERT INTO ${table}_daily_sta
   (${table}_id, day, dimension, value, clicks) VALUES (?, ?, ?, ?, ?)
   ON CONFLICT (${table}_id, day, dimension, value) DO UPDATE SET clicks = clicks + excluded.clicks`;
 
+const addHour = (table: 'link' | 'workspace') => `INSERT INTO ${table}_hourly_clicks
+  (${table}_id, hour, clicks, visitors) VALUES (?, ?, ?, ?)
+  ON CONFLICT (${table}_id, hour) DO UPDATE SET clicks = clicks + excluded.clicks,
+  visitors = visitors + excluded.visitors`;
+const addHourStat = (table: 'link' | 'workspace') => `INSERT INTO ${table}_hourly_stats
+  (${table}_id, hour, dimension, value, clicks) VALUES (?, ?, ?, ?, ?)
+  ON CONFLICT (${table}_id, hour, dimension, value) DO UPDATE SET clicks = clicks + excluded.clicks`;
+
 const EVENT_COLUMNS = `link_id, workspace_id, at, ${EVENT_DIMENSIONS.join(', ')}, visitor`;
 /** Events per INSERT: 64 rows of 11 values, well below SQLite's limit of bound values. */
 const EVENT_ROWS = 64;
@@ -37,6 +46,10 @@ const ADD_LINK_DAY = addDay('link');
 const ADD_ACCOUNT_DAY = addDay('workspace');
 const ADD_LINK_STAT = addStat('link');
 const ADD_ACCOUNT_STAT = addStat('workspace');
+const ADD_LINK_HOUR = addHour('link');
+const ADD_ACCOUNT_HOUR = addHour('workspace');
+const ADD_LINK_HOUR_STAT = addHourStat('link');
+const ADD_ACCOUNT_HOUR_STAT = addHourStat('workspace');
 
 // The sweep goes account by account along click_events_account_at, exact and without an index on
 // `at` alone, which cost a write per click event (docs/adr/022).
@@ -61,6 +74,11 @@ export function writeClicks(conn: Connection, batch: CheckedBatch): void {
     for (const row of writes.workspaceDays) conn.stmt(ADD_ACCOUNT_DAY).run(...row);
     for (const row of writes.linkStats) conn.stmt(ADD_LINK_STAT).run(...row);
     for (const row of writes.workspaceStats) conn.stmt(ADD_ACCOUNT_STAT).run(...row);
+    const { hourly } = writes;
+    for (const row of hourly.linkHours) conn.stmt(ADD_LINK_HOUR).run(...row);
+    for (const row of hourly.workspaceHours) conn.stmt(ADD_ACCOUNT_HOUR).run(...row);
+    for (const row of hourly.linkStats) conn.stmt(ADD_LINK_HOUR_STAT).run(...row);
+    for (const row of hourly.workspaceStats) conn.stmt(ADD_ACCOUNT_HOUR_STAT).run(...row);
     writeEvents(conn, writes.events);
     if (batch.notices) runNow(conn, writeOutboxEvents(batch.notices.events, batch.notices.stream));
   });
@@ -113,6 +131,13 @@ export interface PurgeSlice {
  * (click-writer.ts), so click batches posted meanwhile are written between slices.
  */
 export function purgeSlice(conn: Connection, beforeMs: number, slice: number, from: number): PurgeSlice {
+  const done = sliceOfEvents(conn, beforeMs, slice, from);
+  // The hourly rollup is kept as long as the events (docs/adr/041): its hours go once they have.
+  if (done.next === undefined) purgeHours(conn, beforeMs);
+  return done;
+}
+
+function sliceOfEvents(conn: Connection, beforeMs: number, slice: number, from: number): PurgeSlice {
   return conn.transaction(() => {
     let left = slice;
     for (let account = from, seen = 0; ; seen++) {

@@ -61,6 +61,11 @@ export interface NewVisitors {
   workspaceId: number;
   /** UTC day, YYYY-MM-DD. */
   day: string;
+  /**
+   * The UTC hour of that day (0–23) these visitors were first seen in, for the hourly rollup; when
+   * absent, the hour of the link's earliest event of that day in the same batch (docs/adr/041).
+   */
+  hour?: number;
   /** Visitors first seen today on this link. */
   ofLink: number;
   /** Visitors first seen today on any link of the account. */

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { EventTable } from '../../../core/analytics/event-table.ts';
 import type { NewVisitors } from '../../../core/analytics/model.ts';
-import { DAY_MS, dayText } from '../../../core/days.ts';
+import { DAY_MS, dayText, HOUR_MS } from '../../../core/days.ts';
 import type { CountryLookup } from '../../../core/ports/geo.ts';
 import type { VisitorMember, Visitors } from '../../../core/ports/visitors.ts';
 import { VisitFacts } from './visit-facts.ts';
@@ -55,6 +55,8 @@ export function visitBatchMaker(options: VisitBatchOptions) {
       // numbered in order of appearance, so a link's visitor is one number too.
       const ids = new Map<number, { id: string; n: number }>();
       const members = new Map<number, VisitorMember>();
+      // The UTC hour of each member's first visit in the batch: where its first sighting counts.
+      const firstHours = new Map<number, number>();
       for (let i = 0; i < raws.length; i++) {
         // A second of clicks can be tens of thousands: let the redirects between them run.
         if (i > 0 && i % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
@@ -70,19 +72,26 @@ export function visitBatchMaker(options: VisitBatchOptions) {
         const linkId = raws.linkId(i);
         events.push(facts.event(i, visitor.id));
         const member = linkId * WHO_SPAN + visitor.n;
-        if (!members.has(member))
+        if (!members.has(member)) {
           members.set(member, { linkId, workspaceId: raws.workspaceId(i), visitor: visitor.id });
+          firstHours.set(member, Math.floor((raws.at(i) % DAY_MS) / HOUR_MS));
+        }
       }
       const list2 = [...members.values()];
+      const hours = [...firstHours.values()];
       const seen = await options.visitors.add(day, list2);
+      // One entry per link and hour of first sighting (the hourly rollup counts them there).
       const perLink = new Map<number, NewVisitors>();
       list2.forEach((member, i) => {
         const first = seen[i];
         if (!first || (!first.ofLink && !first.ofWorkspace)) return;
-        let entry = perLink.get(member.linkId);
+        const hour = hours[i] as number;
+        const key = member.linkId * 24 + hour;
+        let entry = perLink.get(key);
         if (!entry) {
-          entry = { linkId: member.linkId, workspaceId: member.workspaceId, day, ofLink: 0, ofWorkspace: 0 };
-          perLink.set(member.linkId, entry);
+          const { linkId, workspaceId } = member;
+          entry = { linkId, workspaceId, day, hour, ofLink: 0, ofWorkspace: 0 };
+          perLink.set(key, entry);
         }
         if (first.ofLink) entry.ofLink++;
         if (first.ofWorkspace) entry.ofWorkspace++;

@@ -1,0 +1,26 @@
+/**
+ * SQLite's purge of the hourly rollup's hours that ended before a time, on the click writer's
+ * thread with the events' purge (docs/adr/041): id by id along each table's primary key (a skip
+ * scan, no index on `hour` to keep up per write), one short transaction per id. The sweep asks
+ * hourly and its time moves once a day, so a time already purged on this connection is skipped.
+ */
+import { HOURLY_TABLES, hoursBefore } from '../sql/stats-hourly.ts';
+import type { Connection } from './connection.ts';
+
+const purgedBefore = new WeakMap<Connection, number>();
+
+export function purgeHours(conn: Connection, beforeMs: number): void {
+  const hour = hoursBefore(beforeMs);
+  if ((purgedBefore.get(conn) ?? Number.NEGATIVE_INFINITY) >= hour) return;
+  for (const [table, id] of HOURLY_TABLES) {
+    const next = `SELECT ${id} AS id FROM ${table} WHERE ${id} > ? ORDER BY ${id} LIMIT 1`;
+    const purge = `DELETE FROM ${table} WHERE ${id} = ? AND hour < ?`;
+    for (let at = -1; ; ) {
+      const row = conn.stmt(next).get(at) as { id: number } | undefined;
+      if (row === undefined) break;
+      at = Number(row.id);
+      conn.transaction(() => conn.stmt(purge).run(at, hour));
+    }
+  }
+  purgedBefore.set(conn, hour);
+}
