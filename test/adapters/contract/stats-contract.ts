@@ -163,12 +163,13 @@ export function runStatsContract(store: () => Store): void {
       ]);
     });
 
-    it('reads a link back per hour from its events, visitors distinct per hour and per day', async () => {
+    it('reads a link back per hour, each visitor counted in the hour of its first sighting of the day', async () => {
       const { a } = await givenVisits();
       const answer = await store().stats({ linkId: a.id }, hours(D1, D3));
       assert.deepEqual(answer.series, [
         { t: D1 + 10 * HOUR, clicks: 2, uniqueVisitors: 2 },
-        { t: D1 + 11 * HOUR, clicks: 1, uniqueVisitors: 1 },
+        // V1 again, first seen at 10:15 (docs/adr/041).
+        { t: D1 + 11 * HOUR, clicks: 1, uniqueVisitors: 0 },
         { t: D2 + 9 * HOUR, clicks: 1, uniqueVisitors: 1 },
       ]);
       // V1 on both days counts twice; bot hits are those of the whole days touched.
@@ -203,7 +204,7 @@ export function runStatsContract(store: () => Store): void {
       const hourly = await store().stats({ workspaceId: a.workspaceId }, hours(D1, D3));
       assert.deepEqual(hourly.series, [
         { t: D1 + 10 * HOUR, clicks: 3, uniqueVisitors: 3 },
-        { t: D1 + 11 * HOUR, clicks: 1, uniqueVisitors: 1 },
+        { t: D1 + 11 * HOUR, clicks: 1, uniqueVisitors: 0 },
         { t: D2 + 9 * HOUR, clicks: 1, uniqueVisitors: 1 },
       ]);
       assert.deepEqual(hourly.totals, { clicks: 5, uniqueVisitors: 4, botHits: 2, qrScans: 2 });
