@@ -222,6 +222,15 @@ describe('visitRecorder', () => {
         [2, 1, 0],
       ],
     );
+    // Each first sighting names the UTC hour of its first click, where the hourly rollup counts it.
+    const firstHours = visitors.map(({ linkId }) => {
+      const first = events.find((event) => event.linkId === linkId);
+      return new Date(first?.at ?? Number.NaN).getUTCHours();
+    });
+    assert.deepEqual(
+      visitors.map(({ hour }) => hour),
+      firstHours,
+    );
   });
 
   it('never lets the address or the user agent reach the store', async () => {
