@@ -91,7 +91,7 @@ function wallAt(ms: number, zone: string): Wall {
 const asUtc = (w: Wall) => Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second);
 
 /** How far `zone`'s wall clock is ahead of UTC at the instant `ms`, whole seconds. */
-function offsetAt(ms: number, zone: string): number {
+export function offsetAt(ms: number, zone: string): number {
   const whole = Math.floor(ms / 1000) * 1000;
   return asUtc(wallAt(whole, zone)) - whole;
 }

@@ -15,15 +15,23 @@ function scopeSql(scope: 'link' | 'workspace'): string {
       FROM ${scope}_hourly_clicks WHERE ${inHours} AND (clicks > 0 OR visitors > 0)
     UNION ALL SELECT 'visitors', '', COALESCE(SUM(visitors), 0), 0 FROM ${scope}_hourly_clicks WHERE ${inHours}
     UNION ALL SELECT dimension, value, SUM(clicks), 0 FROM ${scope}_hourly_stats WHERE ${inHours}
-      GROUP BY dimension, value`;
+      GROUP BY dimension, value
+    UNION ALL SELECT 'url', l.long_url, SUM(h.clicks), 0 ${urlsOf[scope]}
+      AND h.hour >= ? AND h.hour < ? AND h.clicks > 0 GROUP BY l.long_url`;
 }
+
+/** Clicks per long URL (the UTM breakdowns, docs/adr/044), as the daily answer reads them per day. */
+const urlsOf = {
+  link: 'FROM link_hourly_clicks h JOIN links l ON l.id = h.link_id WHERE h.link_id = ?',
+  workspace: 'FROM links l JOIN link_hourly_clicks h ON h.link_id = l.id WHERE l.workspace_id = ?',
+} as const;
 
 export const HOURLY_SQL = { link: scopeSql('link'), workspace: scopeSql('workspace') } as const;
 
-/** The statement's parameters: the id and the range as hour numbers, three times. */
+/** The statement's parameters: the id and the range as hour numbers, once for each of its four parts. */
 export function hourlyParams(id: number, from: number, to: number): number[] {
   const range = [id, from / HOUR_MS, to / HOUR_MS];
-  return [...range, ...range, ...range];
+  return [...range, ...range, ...range, ...range];
 }
 
 /** The rollup tables, and the id column each is keyed by first. */

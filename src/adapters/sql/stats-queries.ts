@@ -31,7 +31,12 @@ export interface ScopeSql {
   botHits: string;
   /** Hourly: (dimension, value, clicks, visitors) rows over [at, at), see `hourlyRows`. */
   hourly: string;
+  /** Daily clicks per long URL of the clicked links over [day, day) (the UTM breakdowns). */
+  urls: string;
 }
+
+/** Clicks per long URL of the events of `e` (a CTE with link_id). */
+export const URL_PART = `SELECT 'url', l.long_url, COUNT(*), 0 FROM e JOIN links l ON l.id = e.link_id GROUP BY l.long_url`;
 
 function scopeSql(scope: 'link' | 'workspace'): ScopeSql {
   const id = `${scope}_id`;
@@ -44,7 +49,12 @@ function scopeSql(scope: 'link' | 'workspace'): ScopeSql {
     // Unique visitors of a range are summed per day (an id lives one day): distinct (day, id) pairs.
     `SELECT 'visitors', '', COUNT(*), 0 FROM (SELECT DISTINCT at / ${DAY_MS} AS day, visitor FROM e) AS d`,
     ...EVENT_DIMENSIONS.map((dim) => `SELECT '${dim}', ${dim}, COUNT(*), 0 FROM e GROUP BY ${dim}`),
+    URL_PART,
   ];
+  const urlsOf =
+    scope === 'link'
+      ? `FROM link_daily_clicks d JOIN links l ON l.id = d.link_id WHERE d.link_id = ?`
+      : `FROM links l JOIN link_daily_clicks d ON d.link_id = l.id WHERE l.workspace_id = ?`;
   return {
     days,
     series: `SELECT day, clicks, visitors, bot_hits FROM ${days}
@@ -55,9 +65,11 @@ function scopeSql(scope: 'link' | 'workspace'): ScopeSql {
       WHERE ${inDays} AND dimension = 'bot' GROUP BY value`,
     botHits: `SELECT COALESCE(SUM(bot_hits), 0) AS bot_hits FROM ${days} WHERE ${inDays}`,
     hourly: `WITH e AS MATERIALIZED (
-        SELECT at, visitor, ${EVENT_DIMENSIONS.join(', ')} FROM click_events
+        SELECT link_id, at, visitor, ${EVENT_DIMENSIONS.join(', ')} FROM click_events
         WHERE ${id} = ? AND at >= ? AND at < ?)
       ${hourlyParts.join('\n      UNION ALL ')}`,
+    urls: `SELECT l.long_url AS value, SUM(d.clicks) AS clicks ${urlsOf}
+      AND d.day >= ? AND d.day < ? AND d.clicks > 0 GROUP BY l.long_url`,
   };
 }
 
@@ -95,11 +107,11 @@ function emptyBreakdowns(): Record<Dimension, BreakdownRow[]> {
 }
 
 /** Clicks first, then value by code unit: the same order whatever the database's collation. */
-function sortBreakdown(rows: BreakdownRow[]): BreakdownRow[] {
+export function sortBreakdown(rows: BreakdownRow[]): BreakdownRow[] {
   return rows.sort((a, b) => b.clicks - a.clicks || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
 }
 
-function breakdownsFrom(rows: readonly Row[]): Record<Dimension, BreakdownRow[]> {
+export function breakdownsFrom(rows: readonly Row[]): Record<Dimension, BreakdownRow[]> {
   const breakdowns = emptyBreakdowns();
   for (const row of rows) {
     const list = breakdowns[row.dimension as Dimension];
@@ -109,11 +121,18 @@ function breakdownsFrom(rows: readonly Row[]): Record<Dimension, BreakdownRow[]>
   return breakdowns;
 }
 
-const qrScans = (breakdowns: Record<Dimension, BreakdownRow[]>) =>
+export const qrScans = (breakdowns: Record<Dimension, BreakdownRow[]>) =>
   breakdowns.source.find((row) => row.value === 'qr')?.clicks ?? 0;
 
-/** A daily answer from the `series` and `breakdowns` rows. */
-export function dailyStats(seriesRows: readonly Row[], breakdownRows: readonly Row[]): StoredStats {
+const urlRows = (rows: readonly Row[]): BreakdownRow[] =>
+  sortBreakdown(rows.map((row) => ({ value: String(row.value), clicks: Number(row.clicks) })));
+
+/** A daily answer from the `series`, `breakdowns` and `urls` rows. */
+export function dailyStats(
+  seriesRows: readonly Row[],
+  breakdownRows: readonly Row[],
+  urls: readonly Row[] = [],
+): StoredStats {
   const totals = { clicks: 0, uniqueVisitors: 0, botHits: 0, qrScans: 0 };
   const series = seriesRows.map((row) => {
     const [clicks, uniqueVisitors] = [Number(row.clicks), Number(row.visitors)];
@@ -124,7 +143,7 @@ export function dailyStats(seriesRows: readonly Row[], breakdownRows: readonly R
   });
   const breakdowns = breakdownsFrom(breakdownRows);
   totals.qrScans = qrScans(breakdowns);
-  return { totals, series, breakdowns };
+  return { totals, series, breakdowns, urls: urlRows(urls) };
 }
 
 /**
@@ -135,8 +154,10 @@ export function hourlyStats(rows: readonly Row[], botRows: readonly Row[], botHi
   const series: StoredStats['series'] = [];
   let uniqueVisitors = 0;
   const rest: Row[] = [];
+  const urls: Row[] = [];
   for (const row of rows) {
-    if (row.dimension === 'hour') {
+    if (row.dimension === 'url') urls.push(row);
+    else if (row.dimension === 'hour') {
       series.push({
         t: Number(row.value) * HOUR_MS,
         clicks: Number(row.clicks),
@@ -151,5 +172,10 @@ export function hourlyStats(rows: readonly Row[], botRows: readonly Row[], botHi
     botRows.map((row) => ({ value: row.value as string, clicks: Number(row.clicks) })),
   );
   const clicks = series.reduce((sum, bucket) => sum + bucket.clicks, 0);
-  return { totals: { clicks, uniqueVisitors, botHits, qrScans: qrScans(breakdowns) }, series, breakdowns };
+  return {
+    totals: { clicks, uniqueVisitors, botHits, qrScans: qrScans(breakdowns) },
+    series,
+    breakdowns,
+    urls: urlRows(urls),
+  };
 }

@@ -1,19 +1,35 @@
 /** Visit analytics read back on either dialect (stats-queries.ts), and the purge of old events. */
 
-import type { StatsRange, StatsScope, StoredStats } from '../../core/analytics/model.ts';
+import {
+  type EventFilter,
+  keepsAll,
+  type StatsRange,
+  type StatsScope,
+  type StoredStats,
+} from '../../core/analytics/model.ts';
+import { isUtc } from '../../core/analytics/stats-zone.ts';
 import { DAY_MS } from '../../core/days.ts';
 import type { StatsStore } from '../../core/ports/store.ts';
 import { q, type Script, type ScriptRunner } from './script.ts';
+import { eventStats } from './stats-events.ts';
 import { HOURLY_SQL, hourlyParams } from './stats-hourly.ts';
 import { checkedQuery, dailyStats, hourlyStats, touchedDays } from './stats-queries.ts';
 
-/** The stats of a scope and range; SQLite's reader threads run it too (readers.ts). */
-export function* statsOf(scope: StatsScope, range: StatsRange): Script<StoredStats> {
+/**
+ * The stats of a scope and range; SQLite's reader threads run it too (readers.ts). Unfiltered UTC
+ * days read the daily aggregates, unfiltered UTC hours the events as ever; a filter or a zone's
+ * days read the events through stats-events.ts.
+ */
+export function* statsOf(scope: StatsScope, range: StatsRange, filter?: EventFilter): Script<StoredStats> {
   const { sql, id } = checkedQuery(scope, range);
+  if (!keepsAll(filter) || !isUtc(range.zone)) {
+    return yield* eventStats('linkId' in scope ? 'link' : 'workspace', id, range, filter, sql);
+  }
   if (range.interval === 'day') {
     const days = [id, range.from / DAY_MS, range.to / DAY_MS];
     const series = yield q(sql.series, ...days);
-    return dailyStats(series, yield q(sql.breakdowns, ...days));
+    const breakdowns = yield q(sql.breakdowns, ...days);
+    return dailyStats(series, breakdowns, yield q(sql.urls, ...days));
   }
   const days = [id, ...touchedDays(range)];
   const rows = yield q(
@@ -31,21 +47,21 @@ export function* statsOf(scope: StatsScope, range: StatsRange): Script<StoredSta
  * the click writer's thread (sqlite/click-writer.ts).
  */
 export interface StatsRuns {
-  stats(scope: StatsScope, range: StatsRange): Promise<StoredStats>;
+  stats(scope: StatsScope, range: StatsRange, filter?: EventFilter): Promise<StoredStats>;
   purge(beforeMs: number, nowMs: number): Promise<number>;
 }
 
 /** The stats as scripts on `runner`, on its own connections (PostgreSQL). */
 export function scriptedStats(runner: ScriptRunner): Pick<StatsRuns, 'stats'> {
-  return { stats: (scope, range) => runner.read(statsOf(scope, range)) };
+  return { stats: (scope, range, filter) => runner.read(statsOf(scope, range, filter)) };
 }
 
 export function statsStore(runs: StatsRuns): StatsStore {
   return {
-    async stats(scope, range) {
+    async stats(scope, range, filter) {
       // Refused here, as a RangeError, before the read goes to another thread.
       checkedQuery(scope, range);
-      return runs.stats(scope, range);
+      return runs.stats(scope, range, filter);
     },
 
     async purgeEvents(beforeMs, nowMs = Date.now()) {

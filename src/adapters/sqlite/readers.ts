@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { StatsRange, StatsScope, StoredStats } from '../../core/analytics/model.ts';
+import type { EventFilter, StatsRange, StatsScope, StoredStats } from '../../core/analytics/model.ts';
 import type { LinkPage, LinkQuery } from '../../core/link-query.ts';
 import type { LinkCsvAsk, LinkCsvPage } from '../../core/ports/store.ts';
 import { countPerGroup } from '../sql/link-change-scripts.ts';
@@ -18,13 +18,13 @@ import { runNow } from './run-script.ts';
  * CSV there too: the redirect's thread only passes its text on.
  */
 export type ReadJob =
-  | { kind: 'stats'; scope: StatsScope; range: StatsRange }
+  | { kind: 'stats'; scope: StatsScope; range: StatsRange; filter?: EventFilter }
   | { kind: 'links'; workspaceId: number; query: LinkQuery }
   | { kind: 'perGroup'; workspaceId: number }
   | { kind: 'csv'; ask: LinkCsvAsk };
 
 export interface Readers {
-  stats(scope: StatsScope, range: StatsRange): Promise<StoredStats>;
+  stats(scope: StatsScope, range: StatsRange, filter?: EventFilter): Promise<StoredStats>;
   listLinks(workspaceId: number, query: LinkQuery): Promise<LinkPage>;
   countLinksPerGroup(workspaceId: number): Promise<Map<number, number>>;
   exportLinksPage(ask: LinkCsvAsk): Promise<LinkCsvPage>;
@@ -36,7 +36,7 @@ export function runRead(
   conn: Connection,
   job: ReadJob,
 ): StoredStats | LinkPage | Map<number, number> | LinkCsvPage {
-  if (job.kind === 'stats') return runNow(conn, statsOf(job.scope, job.range));
+  if (job.kind === 'stats') return runNow(conn, statsOf(job.scope, job.range, job.filter));
   if (job.kind === 'perGroup') return runNow(conn, countPerGroup(job.workspaceId));
   if (job.kind === 'csv') return runNow(conn, linkCsvPage(job.ask));
   return runNow(conn, listLinks(job.workspaceId, job.query));
@@ -45,7 +45,8 @@ export function runRead(
 /** For `:memory:`, which no other connection can open: the reads run in place. */
 export function inPlaceReaders(conn: Connection): Readers {
   return {
-    stats: async (scope, range) => runRead(conn, { kind: 'stats', scope, range }) as StoredStats,
+    stats: async (scope, range, filter) =>
+      runRead(conn, { kind: 'stats', scope, range, filter }) as StoredStats,
     listLinks: async (workspaceId, query) => runRead(conn, { kind: 'links', workspaceId, query }) as LinkPage,
     countLinksPerGroup: async (workspaceId) =>
       runRead(conn, { kind: 'perGroup', workspaceId }) as Map<number, number>,
@@ -77,7 +78,8 @@ export function threadReaders(path: string, size = 2): Readers {
     return (await idle.calls.call({ job })).result;
   };
   return {
-    stats: async (scope, range) => (await read({ kind: 'stats', scope, range })) as StoredStats,
+    stats: async (scope, range, filter) =>
+      (await read({ kind: 'stats', scope, range, filter })) as StoredStats,
     listLinks: async (workspaceId, query) => (await read({ kind: 'links', workspaceId, query })) as LinkPage,
     countLinksPerGroup: async (workspaceId) =>
       (await read({ kind: 'perGroup', workspaceId })) as Map<number, number>,

@@ -82,11 +82,44 @@ export interface BotKindCount {
 
 export type StatsInterval = 'hour' | 'day';
 
-/** A stats range: whole hours or whole UTC days, `from` inclusive, `to` exclusive, epoch ms. */
+/**
+ * A stats range: whole hours or whole days of `zone` (UTC when absent), `from` inclusive, `to`
+ * exclusive, epoch ms. A zone's day may last 23 or 25 hours (core/analytics/stats-zone.ts).
+ */
 export interface StatsRange {
   from: number;
   to: number;
   interval: StatsInterval;
+  /** An IANA zone; absent or `UTC`: UTC days, read from the daily aggregates when unfiltered. */
+  zone?: string;
+}
+
+/**
+ * What a filtered answer keeps (docs/api.md §19): every part given holds. Event columns compare
+ * equal; a referrer source matches its hosts (referrer-sources.ts); UTM values are read from each
+ * link's long URL; group, tag and domain name the link's (ids resolved by the caller).
+ */
+export interface EventFilter {
+  equal: Partial<Record<(typeof EVENT_DIMENSIONS)[number], string>>;
+  referrerSource?: { exact: string[]; prefixes: string[]; except: string[] };
+  utm: Partial<Record<'utm_source' | 'utm_medium' | 'utm_campaign', string>>;
+  groupId?: number;
+  tag?: string;
+  domainId?: number;
+}
+
+/** Whether a filter keeps every event (the answer can then come from the daily aggregates). */
+export function keepsAll(filter: EventFilter | undefined): boolean {
+  if (!filter) return true;
+  const { equal, referrerSource, utm, groupId, tag, domainId } = filter;
+  return (
+    Object.keys(equal).length === 0 &&
+    Object.keys(utm).length === 0 &&
+    referrerSource === undefined &&
+    groupId === undefined &&
+    tag === undefined &&
+    domainId === undefined
+  );
 }
 
 export type StatsScope = { linkId: number } | { workspaceId: number };
@@ -99,7 +132,13 @@ export interface BreakdownRow {
 /** The store's answer for a scope and range; breakdowns complete and sorted, clicks then value. */
 export interface StoredStats {
   totals: { clicks: number; uniqueVisitors: number; botHits: number; qrScans: number };
-  /** Buckets with clicks or bot hits only, oldest first; `t` is the bucket's start, epoch ms. */
+  /**
+   * Buckets with clicks or bot hits only, oldest first; `t` is the bucket's start, epoch ms — for
+   * days of a zone other than UTC, the local midnight read as if it were UTC (the day number times
+   * DAY_MS), which the answer maps to the instant.
+   */
   series: Array<{ t: number; clicks: number; uniqueVisitors: number }>;
   breakdowns: Record<Dimension, BreakdownRow[]>;
+  /** Human clicks per long URL of the clicked links (the UTM breakdowns are read from these). */
+  urls: BreakdownRow[];
 }

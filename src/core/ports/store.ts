@@ -1,4 +1,4 @@
-import type { StatsRange, StatsScope, StoredStats } from '../analytics/model.ts';
+import type { EventFilter, StatsRange, StatsScope, StoredStats } from '../analytics/model.ts';
 import type { VisitBatch } from '../analytics/visit-batch.ts';
 import type {
   ApiKeyInfo,
@@ -179,7 +179,7 @@ export interface StatsStore {
    * range. Daily answers read the per-day aggregates (kept for the link's life); hourly answers
    * read the raw events, so only within the retention.
    */
-  stats(scope: StatsScope, range: StatsRange): Promise<StoredStats>;
+  stats(scope: StatsScope, range: StatsRange, filter?: EventFilter): Promise<StoredStats>;
   /**
    * Deletes raw events older than `beforeMs` (the aggregates stay); how many went. PostgreSQL makes
    * its day partitions ahead of `nowMs` (the events' clock, default the system's; docs/adr/042).

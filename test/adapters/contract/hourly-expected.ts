@@ -88,6 +88,8 @@ export function expectedHourly(
   scope: Scope,
   from: number,
   to: number,
+  /** Each link's long URL: the answer's clicks per URL (the UTM breakdowns). */
+  urlOf: ReadonlyMap<number, string>,
 ): StoredStats {
   const mine = events.filter((event) => inScope(scope, event));
   const firsts = new Map<string, number>();
@@ -135,5 +137,12 @@ export function expectedHourly(
     },
     series,
     breakdowns,
+    urls: sorted(countBy(inRange, (event) => urlOf.get(event.linkId) ?? '')),
   };
+}
+
+function countBy<T>(items: readonly T[], key: (item: T) => string): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const item of items) counts.set(key(item), (counts.get(key(item)) ?? 0) + 1);
+  return counts;
 }

@@ -89,6 +89,8 @@ async function givenClicks(store: Store): Promise<Given> {
   return { a, b, c, events, bots };
 }
 
+const urlsOf = (given: Given) => new Map([given.a, given.b, given.c].map((link) => [link.id, link.longUrl]));
+
 /** Whole days, day edges, single hours, an hour without clicks, an empty range. */
 const RANGES: Array<[number, number]> = [
   [D1, D3 + DAY],
@@ -109,7 +111,7 @@ async function assertAnswers(store: Store, given: Given, what: string): Promise<
     for (const [from, to] of RANGES) {
       assert.deepEqual(
         await store.stats(scope, hours(from, to)),
-        expectedHourly(given.events, given.bots, scope, from, to),
+        expectedHourly(given.events, given.bots, scope, from, to, urlsOf(given)),
         `${what}: ${JSON.stringify(scope)} ${new Date(from).toISOString()} – ${new Date(to).toISOString()}`,
       );
     }
@@ -198,7 +200,7 @@ onBothStores('snip-hourly-', (name, open) => {
       assert.ok(after > 0 && after < before, `${after} of ${before} rollup rows left`);
       assert.deepEqual(
         await harness.store.stats({ linkId: given.a.id }, hours(D2, D3 + DAY)),
-        expectedHourly(given.events, given.bots, { linkId: given.a.id }, D2, D3 + DAY),
+        expectedHourly(given.events, given.bots, { linkId: given.a.id }, D2, D3 + DAY, urlsOf(given)),
       );
     } finally {
       await harness.close();

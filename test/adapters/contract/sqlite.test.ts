@@ -251,7 +251,17 @@ describe('SQLite store', () => {
       }));
       await store.addClicks([{ linkId: created.link.id, day: '2024-03-01', clicks: 5000, botHits: 0 }], {
         events,
-        visitors: [],
+        // Their first sightings, as the collector counts them (hourly visitors: docs/adr/041).
+        visitors: [
+          {
+            linkId: created.link.id,
+            workspaceId: account.id,
+            day: '2024-03-01',
+            hour: 12,
+            ofLink: 5000,
+            ofWorkspace: 5000,
+          },
+        ],
         bots: [],
       });
       const answer = await store.stats(

@@ -38,7 +38,7 @@ function emptyStats(botHits = 0, bot: BreakdownRow[] = []): StoredStats {
     BreakdownRow[]
   >;
   breakdowns.bot = bot;
-  return { totals: { clicks: 0, uniqueVisitors: 0, botHits, qrScans: 0 }, series: [], breakdowns };
+  return { totals: { clicks: 0, uniqueVisitors: 0, botHits, qrScans: 0 }, series: [], breakdowns, urls: [] };
 }
 
 export function runStatsContract(store: () => Store): void {
@@ -130,6 +130,7 @@ export function runStatsContract(store: () => Store): void {
       source: rows(['link', 2], ['qr', 2]),
       bot: rows(['prefetch', 4], ['Googlebot', 1], ['head', 1]),
     },
+    urls: rows(['https://example.com/0', 4]),
   };
 
   describe('visit analytics', () => {
@@ -151,6 +152,7 @@ export function runStatsContract(store: () => Store): void {
           source: rows(['qr', 1]),
           bot: [],
         },
+        urls: rows(['https://example.com/0', 1]),
       });
       assert.deepEqual(await store().stats({ linkId: a.id }, days(D4, D4 + 30 * DAY)), emptyStats());
     });

@@ -244,6 +244,7 @@ function answer(
     breakdowns: Object.fromEntries(
       Object.entries(breakdowns).map(([dimension, list]) => [dimension, rows(list)]),
     ) as StoredStats['breakdowns'],
+    urls: [],
   };
 }
 

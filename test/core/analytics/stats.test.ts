@@ -214,6 +214,7 @@ describe('statsAnswer', () => {
         totals: { clicks: 5, uniqueVisitors: 3, botHits: 2, qrScans: 1 },
         series: [{ t: Date.UTC(2026, 10, 2), clicks: 5, uniqueVisitors: 3 }],
         breakdowns,
+        urls: [],
       },
       r,
     );
@@ -242,6 +243,7 @@ describe('statsAnswer', () => {
         totals: { clicks: 0, uniqueVisitors: 0, botHits: 0, qrScans: 0 },
         series: [],
         breakdowns: emptyBreakdowns(),
+        urls: [],
       },
       { from, to: from + 3 * HOUR, interval: 'hour' },
     );

@@ -128,7 +128,8 @@ for (const kind of STORES) {
         { t: '2026-11-24T08:00:00Z', clicks: 0, unique_visitors: 0 },
         { t: '2026-11-24T09:00:00Z', clicks: 2, unique_visitors: 1 },
         { t: '2026-11-24T10:00:00Z', clicks: 0, unique_visitors: 0 },
-        { t: '2026-11-24T11:00:00Z', clicks: 1, unique_visitors: 1 },
+        // A visitor counts once a day, in the hour of its first click (docs/adr/041).
+        { t: '2026-11-24T11:00:00Z', clicks: 1, unique_visitors: 0 },
       ]);
       assert.equal((answer.body.totals as { clicks: number }).clicks, 3);
       assert.equal((answer.body.totals as { unique_visitors: number }).unique_visitors, 1);
