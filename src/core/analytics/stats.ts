@@ -1,4 +1,7 @@
 import { DAY_MS, HOUR_MS } from '../days.ts';
+import { DEFAULT_TIME_ZONE } from '../time-zone.ts';
+import { DERIVED_KEYS, type DerivedDimension, type DerivedKey, derivedBreakdowns } from './derived-breakdowns.ts';
+import { bucketStarts, dayStartIn, hourShift, isUtc, localDay, rfc3339In } from './stats-zone.ts';
 import {
   type BreakdownRow,
   DIMENSIONS,
@@ -39,6 +42,8 @@ export interface RangeOptions {
   now: number;
   /** ANALYTICS_RETENTION_DAYS: hourly answers need raw events, which are kept this long. */
   retentionDays: number;
+  /** The zone whose days and hours the range is in; UTC when absent. */
+  zone?: string;
 }
 
 const invalid = (field: 'from' | 'to' | 'interval', reason: string): ParsedRange => ({
@@ -47,7 +52,6 @@ const invalid = (field: 'from' | 'to' | 'interval', reason: string): ParsedRange
   reason,
 });
 const floorTo = (ms: number, step: number) => ms - (((ms % step) + step) % step);
-const ceilTo = (ms: number, step: number) => floorTo(ms + step - 1, step);
 
 /** The start of a calendar day; NaN for one that is not (Date.parse rolls 2023-02-30 over). */
 function dayStart(day: string): number {
@@ -55,52 +59,61 @@ function dayStart(day: string): number {
   return Number.isFinite(ms) && new Date(ms).toISOString().slice(0, 10) === day ? ms : Number.NaN;
 }
 
-/** A time as given: a day (its start, or for `to` its end) or an RFC 3339 date-time. */
-function instant(value: unknown, endOfDay: boolean): number | undefined {
+/** A time as given: a day (its number) or an RFC 3339 date-time (its instant). */
+function instant(value: unknown): { day: number } | { at: number } | undefined {
   if (typeof value !== 'string' || value.length > 40) return undefined;
-  let ms: number;
-  let end = 0;
   if (DAY_ONLY.test(value)) {
-    ms = dayStart(value);
-    if (endOfDay) end = DAY_MS;
-  } else {
-    const dateTime = DATE_TIME.exec(value);
-    // The day of a date-time must be a calendar day too: Date.parse takes 2026-02-30T10:00:00Z.
-    if (!dateTime || !Number.isFinite(dayStart(dateTime[1] ?? ''))) return undefined;
-    ms = Date.parse(value.toUpperCase().replace(' ', 'T'));
+    const ms = dayStart(value);
+    return Number.isFinite(ms) && ms >= 0 && ms <= LATEST_MS ? { day: ms / DAY_MS } : undefined;
   }
-  return Number.isFinite(ms) && ms >= 0 && ms <= LATEST_MS ? ms + end : undefined;
+  const dateTime = DATE_TIME.exec(value);
+  // The day of a date-time must be a calendar day too: Date.parse takes 2026-02-30T10:00:00Z.
+  if (!dateTime || !Number.isFinite(dayStart(dateTime[1] ?? ''))) return undefined;
+  const ms = Date.parse(value.toUpperCase().replace(' ', 'T'));
+  return Number.isFinite(ms) && ms >= 0 && ms <= LATEST_MS ? { at: ms } : undefined;
 }
 
 /**
- * The range a query asks for: whole buckets, `from` rounded down and `to` up (a day given as `to`
- * includes that day). Refused: a time that is not a day nor an RFC 3339 date-time, `from` after
- * `to`, more than MAX_RANGE_DAYS, and hours older than the retention (their events are gone).
+ * The range a query asks for: whole buckets of the zone (UTC by default), `from` rounded down and
+ * `to` up (a day given as `to` includes that day; a day is the zone's, 23 to 25 hours). Refused: a
+ * time that is not a day nor an RFC 3339 date-time, `from` after `to`, more than MAX_RANGE_DAYS,
+ * and hours older than the retention (their events are gone).
  */
 export function parseStatsRange(query: StatsQueryInput, options: RangeOptions): ParsedRange {
   const interval = query.interval === undefined ? 'day' : query.interval;
   if (interval !== 'day' && interval !== 'hour') return invalid('interval', 'interval is hour or day');
-  const step = interval === 'hour' ? HOUR_MS : DAY_MS;
-  let to = floorTo(options.now, DAY_MS) + DAY_MS;
+  const zone = options.zone ?? 'UTC';
+  const shift = hourShift(options.now, zone);
+  const floor = (at: number) =>
+    interval === 'hour' ? floorTo(at - shift, HOUR_MS) + shift : dayStartIn(localDay(at, zone), zone);
+  const ceil = (at: number) => {
+    const down = floor(at);
+    return down === at ? at : interval === 'hour' ? down + HOUR_MS : dayStartIn(localDay(at, zone) + 1, zone);
+  };
+  let to = dayStartIn(localDay(options.now, zone) + 1, zone);
   if (query.to !== undefined) {
-    const given = instant(query.to, true);
+    const given = instant(query.to);
     if (given === undefined) return invalid('to', 'to is a day (YYYY-MM-DD) or an RFC 3339 date-time');
-    to = ceilTo(given, step);
+    to = 'day' in given ? dayStartIn(given.day + 1, zone) : ceil(given.at);
   }
   // The default start keeps the default length whole buckets, whatever `to` was rounded to.
-  let from = to - DEFAULT_RANGE_DAYS * DAY_MS;
+  let from =
+    interval === 'hour'
+      ? to - DEFAULT_RANGE_DAYS * DAY_MS
+      : dayStartIn(localDay(to, zone) - DEFAULT_RANGE_DAYS, zone);
   if (query.from !== undefined) {
-    const given = instant(query.from, false);
+    const given = instant(query.from);
     if (given === undefined) return invalid('from', 'from is a day (YYYY-MM-DD) or an RFC 3339 date-time');
-    from = floorTo(given, step);
+    from = 'day' in given ? dayStartIn(given.day, zone) : floor(given.at);
   }
   if (from >= to) return invalid('from', 'from must be before to');
-  if (to - from > MAX_RANGE_DAYS * DAY_MS)
+  if (localDay(to - 1, zone) - localDay(from, zone) >= MAX_RANGE_DAYS)
     return invalid('to', `a range spans at most ${MAX_RANGE_DAYS} days`);
   if (interval === 'hour' && from < floorTo(options.now, DAY_MS) - options.retentionDays * DAY_MS) {
     return invalid('interval', `hourly stats reach back ${options.retentionDays} days; ask for interval=day`);
   }
-  return { kind: 'ok', range: { from: Math.max(from, 0), to, interval } };
+  const range: StatsRange = { from: Math.max(from, 0), to, interval };
+  return { kind: 'ok', range: isUtc(zone) ? range : { ...range, zone } };
 }
 
 /** The answer's name of each breakdown. */
@@ -115,12 +128,14 @@ export const BREAKDOWN_KEYS = {
   bot: 'bots',
 } as const satisfies Record<Dimension, string>;
 
-export type BreakdownKey = (typeof BREAKDOWN_KEYS)[Dimension];
+export type BreakdownKey = (typeof BREAKDOWN_KEYS)[Dimension] | DerivedKey;
 
 export interface StatsAnswer {
   from: string;
   to: string;
   interval: StatsInterval;
+  /** The zone whose days and hours the buckets are. */
+  timezone: string;
   totals: { clicks: number; unique_visitors: number; bot_hits: number; qr_scans: number };
   /** Every bucket of the range, oldest first, empty ones as 0. */
   series: Array<{ t: string; clicks: number; unique_visitors: number }>;
@@ -132,6 +147,14 @@ export interface StatsAnswer {
   languages: BreakdownRow[];
   sources: BreakdownRow[];
   bots: BreakdownRow[];
+  referrer_sources: BreakdownRow[];
+  utm_sources: BreakdownRow[];
+  utm_mediums: BreakdownRow[];
+  utm_campaigns: BreakdownRow[];
+  /** Set when the answer read raw events and the range starts before the oldest kept. */
+  retained_from?: string;
+  /** With `compare=previous`: the same figures for the period of equal length just before. */
+  previous?: Omit<StatsAnswer, 'previous'>;
 }
 
 /** RFC 3339 UTC, whole seconds. */
@@ -154,20 +177,24 @@ export function topRows(rows: readonly BreakdownRow[], top = TOP_ROWS): Breakdow
 }
 
 export function statsAnswer(stored: StoredStats, range: StatsRange): StatsAnswer {
-  const step = range.interval === 'hour' ? HOUR_MS : DAY_MS;
+  const zone = range.zone ?? DEFAULT_TIME_ZONE;
+  // Zoned days come back keyed by their local midnight read as UTC (StoredStats.series).
+  const key = (start: number) =>
+    range.interval === 'day' && !isUtc(zone) ? localDay(start, zone) * DAY_MS : start;
   const byStart = new Map(stored.series.map((point) => [point.t, point]));
-  const series: StatsAnswer['series'] = [];
-  for (let t = range.from; t < range.to; t += step) {
-    const point = byStart.get(t);
-    series.push({ t: rfc3339(t), clicks: point?.clicks ?? 0, unique_visitors: point?.uniqueVisitors ?? 0 });
-  }
+  const series = bucketStarts(range.from, range.to, range.interval, zone).map((start) => {
+    const point = byStart.get(key(start));
+    return { t: rfc3339In(start, zone), clicks: point?.clicks ?? 0, unique_visitors: point?.uniqueVisitors ?? 0 };
+  });
   const breakdowns = Object.fromEntries(
     DIMENSIONS.map((dimension) => [BREAKDOWN_KEYS[dimension], topRows(stored.breakdowns[dimension] ?? [])]),
-  ) as Record<BreakdownKey, BreakdownRow[]>;
+  ) as Record<(typeof BREAKDOWN_KEYS)[Dimension], BreakdownRow[]>;
+  const derived = derivedBreakdowns(stored.breakdowns.referrer ?? [], stored.urls ?? []);
   return {
-    from: rfc3339(range.from),
-    to: rfc3339(range.to),
+    from: rfc3339In(range.from, zone),
+    to: rfc3339In(range.to, zone),
     interval: range.interval,
+    timezone: zone,
     totals: {
       clicks: stored.totals.clicks,
       unique_visitors: stored.totals.uniqueVisitors,
@@ -176,5 +203,11 @@ export function statsAnswer(stored: StoredStats, range: StatsRange): StatsAnswer
     },
     series,
     ...breakdowns,
+    ...(Object.fromEntries(
+      Object.entries(DERIVED_KEYS).map(([dimension, name]) => [
+        name,
+        topRows(derived[dimension as DerivedDimension]),
+      ]),
+    ) as Record<DerivedKey, BreakdownRow[]>),
   };
 }

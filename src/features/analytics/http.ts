@@ -15,7 +15,7 @@ declare module 'fastify' {
 }
 
 /** The stats of /api/v1 and the stats pages with their CSV. */
-export const analyticsHttp: FeatureHttp<'links' | 'stats' | 'clicks'> = {
+export const analyticsHttp: FeatureHttp<'links' | 'stats' | 'clicks' | 'groups' | 'workspaces'> = {
   schemas: STATS_SCHEMAS,
   async routes(app, kernel) {
     const { clicks, sweep } = await kernel.use('analytics');

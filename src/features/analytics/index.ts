@@ -16,7 +16,7 @@ declare module '../../kernel/kernel.ts' {
 
 export const analyticsFeature = feature({
   name: 'analytics',
-  ports: ['clicks', 'stats', 'links'],
+  ports: ['clicks', 'stats', 'links', 'groups', 'workspaces'],
   services: async (kernel, ports) => (await import('./services.ts')).analyticsServices(kernel, ports),
   http: async () => (await import('./http.ts')).analyticsHttp,
   cli: {

@@ -9,7 +9,7 @@ import { visitStats } from './visit-stats.ts';
  * records into and its flushes (what is written with each flush is asked on `clicks.flushing`),
  * the hourly sweep of raw events, and the stats read back.
  */
-export async function analyticsServices(kernel: Kernel, ports: Pick<Ports, 'clicks' | 'stats' | 'links'>) {
+export async function analyticsServices(kernel: Kernel, ports: Pick<Ports, 'clicks' | 'stats' | 'links' | 'groups' | 'workspaces'>) {
   const { config, bus } = kernel;
   const store = joinPorts(ports);
   const collection = visitCollection({
@@ -34,10 +34,12 @@ export async function analyticsServices(kernel: Kernel, ports: Pick<Ports, 'clic
     collection.sweep.stop();
     await collection.clicks.close();
   });
+  const domains = await kernel.use('domains');
   const stats = visitStats({
     store,
     now: kernel.now,
     retentionDays: config.analyticsRetentionDays,
+    domainOf: domains.addressed,
   });
   return { ...collection, stats };
 }

@@ -1,8 +1,12 @@
 import type { StatsRange, StatsScope } from '../../core/analytics/model.ts';
-import { parseStatsRange, type StatsAnswer, statsAnswer } from '../../core/analytics/stats.ts';
+import type { StatsAnswer } from '../../core/analytics/stats.ts';
+import { FILTERS } from '../../core/analytics/stats-filters.ts';
 import { DAY_MS } from '../../core/days.ts';
 import type { Link, Workspace } from '../../core/entities.ts';
-import type { LinkStore, StatsStore } from '../../core/ports/store.ts';
+import { Refusal } from '../../core/errors.ts';
+import type { GroupStore, LinkStore, StatsStore } from '../../core/ports/store.ts';
+import type { AddressedDomain } from '../domains/index.ts';
+import { statsAnswers } from './stats-answers.ts';
 
 /**
  * The dashboard's visit stats (docs/api.md §9.4) of an account or one of its links: the range the
@@ -14,6 +18,8 @@ export interface StatsQuery {
   from: string;
   to: string;
   interval: string;
+  /** tz, compare and the filters of docs/api.md §19, passed through to the answer as given. */
+  more: Record<string, string>;
 }
 
 export interface StatsReport {
@@ -31,7 +37,8 @@ export interface StatsReport {
 }
 
 export interface VisitStatsOptions {
-  store: Pick<LinkStore & StatsStore, 'stats' | 'findLinkOfWorkspace'>;
+  store: Pick<LinkStore & StatsStore & GroupStore, 'stats' | 'findLinkOfWorkspace' | 'findGroupOfWorkspace'>;
+  domainOf: AddressedDomain;
   now: () => number;
   /** ANALYTICS_RETENTION_DAYS: how far back hourly stats reach. */
   retentionDays: number;
@@ -42,31 +49,46 @@ const text = (value: unknown) => (typeof value === 'string' ? value.trim().slice
 /** The form's fields of a query string: anything but a short string counts as not given. */
 export function statsQuery(raw: unknown): StatsQuery {
   const query = (raw ?? {}) as Record<string, unknown>;
-  return { from: text(query.from), to: text(query.to), interval: text(query.interval) };
+  const more: Record<string, string> = {};
+  for (const name of [...FILTERS, 'tz', 'compare']) {
+    const value = query[name];
+    if (typeof value === 'string' && value.trim() !== '') more[name] = value.slice(0, 253);
+  }
+  return { from: text(query.from), to: text(query.to), interval: text(query.interval), more };
 }
 
 export function visitStats(options: VisitStatsOptions) {
   const { store, retentionDays } = options;
 
-  async function report(scope: StatsScope, rawQuery: unknown): Promise<StatsReport> {
+  const answers = statsAnswers(options);
+
+  async function report(scope: StatsScope, workspace: Workspace, rawQuery: unknown): Promise<StatsReport> {
     const now = options.now();
     const query = statsQuery(rawQuery);
     const given = {
       ...(query.from ? { from: query.from } : {}),
       ...(query.to ? { to: query.to } : {}),
       ...(query.interval ? { interval: query.interval } : {}),
+      ...query.more,
     };
-    const parsed = parseStatsRange(given, { now, retentionDays });
-    const fallback = parseStatsRange({}, { now, retentionDays });
-    const range = parsed.kind === 'ok' ? parsed.range : fallback.kind === 'ok' ? fallback.range : undefined;
-    if (!range) throw new Error('the default stats range was refused');
+    const ask = { scope, workspaceId: workspace.id, zone: workspace.timezone };
+    let refused: StatsReport['refused'];
+    let read: { answer: StatsAnswer; range: StatsRange };
+    try {
+      read = await answers({ ...ask, query: given });
+    } catch (error) {
+      if (!(error instanceof Refusal)) throw error;
+      const said = /^The query parameter (\w+) is invalid: (.*)\.$/.exec(error.message);
+      refused = { field: said?.[1] ?? error.code, reason: said?.[2] ?? error.message };
+      read = await answers({ ...ask, query: {} });
+    }
     const today = now - (now % DAY_MS);
     return {
-      answer: statsAnswer(await store.stats(scope, range), range),
-      range,
+      answer: read.answer,
+      range: read.range,
       query,
-      ...(parsed.kind === 'invalid' ? { refused: { field: parsed.field, reason: parsed.reason } } : {}),
-      hourlyAllowed: range.from >= today - retentionDays * DAY_MS,
+      ...(refused ? { refused } : {}),
+      hourlyAllowed: read.range.from >= today - retentionDays * DAY_MS,
       retentionDays,
       today,
     };
@@ -75,7 +97,7 @@ export function visitStats(options: VisitStatsOptions) {
   return {
     /** Every link of the account together. */
     ofWorkspace(account: Workspace, query: unknown): Promise<StatsReport> {
-      return report({ workspaceId: account.id }, query);
+      return report({ workspaceId: account.id }, account, query);
     },
 
     /** One live link of the account; undefined for anyone else's link or a deleted one. */
@@ -87,7 +109,7 @@ export function visitStats(options: VisitStatsOptions) {
     ): Promise<{ link: Link; report: StatsReport } | undefined> {
       const link = await store.findLinkOfWorkspace(account.id, domainId, code);
       if (!link) return undefined;
-      return { link, report: await report({ linkId: link.id }, query) };
+      return { link, report: await report({ linkId: link.id }, account, query) };
     },
   };
 }

@@ -20,6 +20,7 @@ export const ANSWER_KEYS = [
   'from',
   'to',
   'interval',
+  'timezone',
   'totals',
   'series',
   'referrers',
@@ -30,6 +31,10 @@ export const ANSWER_KEYS = [
   'languages',
   'sources',
   'bots',
+  'referrer_sources',
+  'utm_sources',
+  'utm_mediums',
+  'utm_campaigns',
 ];
 
 export interface LinkIds {

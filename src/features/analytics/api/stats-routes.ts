@@ -1,26 +1,22 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { StatsScope } from '../../../core/analytics/model.ts';
-import {
-  parseStatsRange,
-  type StatsAnswer,
-  type StatsQueryInput,
-  statsAnswer,
-} from '../../../core/analytics/stats.ts';
+import type { StatsAnswer } from '../../../core/analytics/stats.ts';
 import type { Actor } from '../../../core/entities.ts';
 import { Refusal } from '../../../core/errors.ts';
-import type { LinkStore, StatsStore } from '../../../core/ports/store.ts';
+import type { GroupStore, LinkStore, StatsStore, WorkspaceStore } from '../../../core/ports/store.ts';
 import { callerOf } from '../../../http/api-auth.ts';
 import { DOMAIN_PARAM } from '../../../http/domain-param.ts';
 import { refuseOtherMethods } from '../../../http/method-guard.ts';
 import { okResponse, operationDoc } from '../../../http/operation-doc.ts';
 import type { AddressedDomain } from '../../domains/index.ts';
-import { StatsQuery, type StatsQueryType, StatsSchema } from './stats-schemas.ts';
+import { statsAnswers } from '../stats-answers.ts';
+import { LinkStatsFilters, StatsQuery, type StatsQueryType, StatsSchema } from './stats-schemas.ts';
 
 /** GET /api/v1/links/{code}/stats and GET /api/v1/stats (docs/api.md §9.4), inside the management API. */
 
 export interface StatsApiDeps {
-  store: Pick<LinkStore & StatsStore, 'findLinkOfWorkspace' | 'stats'>;
+  store: Pick<LinkStore & StatsStore & GroupStore & WorkspaceStore, 'findLinkOfWorkspace' | 'stats' | 'findGroupOfWorkspace' | 'findWorkspaceById'>;
   /** The domain `?domain=` names for the workspace (317 for one it does not see). */
   domainOf: AddressedDomain;
   now: () => number;
@@ -30,23 +26,17 @@ export interface StatsApiDeps {
 
 /** The stats of one live link of the account, or of the whole account. */
 export function statsApi(deps: StatsApiDeps) {
-  return async (
-    actor: Actor,
-    query: StatsQueryInput & { domain?: string },
-    code?: string,
-  ): Promise<StatsAnswer> => {
-    const parsed = parseStatsRange(query, { now: deps.now(), retentionDays: deps.retentionDays });
-    if (parsed.kind === 'invalid') {
-      throw new Refusal('300', `The query parameter ${parsed.field} is invalid: ${parsed.reason}.`);
-    }
+  const answers = statsAnswers(deps);
+  return async (actor: Actor, query: Record<string, unknown>, code?: string): Promise<StatsAnswer> => {
     let scope: StatsScope = { workspaceId: actor.workspaceId };
     if (code !== undefined) {
-      const domainId = deps.domainOf(actor.workspaceId, query.domain);
+      const domainId = deps.domainOf(actor.workspaceId, query.domain as string | undefined);
       const link = await deps.store.findLinkOfWorkspace(actor.workspaceId, domainId, code);
       if (!link) throw new Refusal('314', 'This account has no live link with that code.');
       scope = { linkId: link.id };
     }
-    return statsAnswer(await deps.store.stats(scope, parsed.range), parsed.range);
+    const zone = (await deps.store.findWorkspaceById(actor.workspaceId))?.timezone;
+    return (await answers({ scope, workspaceId: actor.workspaceId, zone, query })).answer;
   };
 }
 
@@ -56,9 +46,11 @@ const STATS_NOTE =
   'one person on three days counts three times. Hourly answers need the raw events, kept ' +
   'ANALYTICS_RETENTION_DAYS (90 by default); daily answers reach back as far as the link. A range ' +
   'Snip cannot read (`from` after `to`, longer than 366 days, hours past the retention, not a day ' +
-  'nor an RFC 3339 date-time) is 300.';
+  'nor an RFC 3339 date-time) is 300. Days and hours are those of the workspace\'s time zone, or of ' +
+  '`tz`. Filters all hold; a filtered or zoned answer reads the raw events, so it covers the ' +
+  'retained part of its range only and says from when in `retained_from` (docs/api.md §19).';
 
-const LinkStatsQuery = Type.Composite([StatsQuery, Type.Object({ domain: DOMAIN_PARAM })], {
+const LinkStatsQuery = Type.Composite([LinkStatsFilters, Type.Object({ domain: DOMAIN_PARAM })], {
   additionalProperties: false,
 });
 
@@ -94,6 +86,7 @@ const ACCOUNT_STATS = {
       tag: 'Stats',
       scope: 'stats:read',
       ok: { 200: okResponse(StatsSchema, 'Totals, series and breakdowns over all links of the account.') },
+      refusals: { 400: ['317'], 422: ['312'] },
     }),
   },
 } as const;

@@ -1,4 +1,5 @@
 import { DIMENSIONS } from '../../../core/analytics/model.ts';
+import { DERIVED_KEYS } from '../../../core/analytics/derived-breakdowns.ts';
 import { BREAKDOWN_KEYS, type StatsAnswer } from '../../../core/analytics/stats.ts';
 import { csvLine } from '../../../core/csv.ts';
 
@@ -19,6 +20,9 @@ export function statsCsv(answer: StatsAnswer): string {
     ...answer.series.map((point) => csvLine(['series', point.t, point.clicks, point.unique_visitors])),
     ...DIMENSIONS.flatMap((dimension) =>
       answer[BREAKDOWN_KEYS[dimension]].map((row) => csvLine([dimension, row.value, row.clicks, ''])),
+    ),
+    ...Object.entries(DERIVED_KEYS).flatMap(([dimension, key]) =>
+      answer[key].map((row) => csvLine([dimension, row.value, row.clicks, ''])),
     ),
   ];
   return lines.join('');
