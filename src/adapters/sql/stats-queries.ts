@@ -85,8 +85,10 @@ export function checkedQuery(scope: StatsScope, range: StatsRange): { sql: Scope
   if (!Number.isSafeInteger(id) || id < 0) throw new RangeError(`not a ${kind} id: ${String(id)}`);
   const unit = range.interval === 'hour' ? HOUR_MS : range.interval === 'day' ? DAY_MS : 0;
   if (unit === 0) throw new RangeError(`not a stats interval: ${String(range.interval)}`);
+  // A zone's days and hours start where its offset puts them: on a quarter hour at least.
+  const step = range.zone === undefined || range.zone === 'UTC' ? unit : 15 * 60_000;
   for (const edge of [range.from, range.to]) {
-    if (!Number.isSafeInteger(edge) || edge % unit !== 0) {
+    if (!Number.isSafeInteger(edge) || edge % step !== 0) {
       throw new RangeError(`stats range edge ${String(edge)} is not a whole ${range.interval} in epoch ms`);
     }
   }
