@@ -31,9 +31,14 @@ export function derivedBreakdowns(
 ): Record<DerivedDimension, BreakdownRow[]> {
   const utms = urls.map((row) => [utmOf(row.value), row.clicks] as const);
   const utm = (field: UtmField) =>
-    summed(utms.flatMap(([found, clicks]) => (found[field] ? [[found[field], clicks] as [string, number]] : [])));
+    summed(
+      utms.flatMap(([found, clicks]) => (found[field] ? [[found[field], clicks] as [string, number]] : [])),
+    );
   return {
     referrer_source: summed(referrers.map((row) => [sourceOf(row.value), row.clicks])),
-    ...(Object.fromEntries(UTM_FIELDS.map((field) => [field, utm(field)])) as Record<UtmField, BreakdownRow[]>),
+    ...(Object.fromEntries(UTM_FIELDS.map((field) => [field, utm(field)])) as Record<
+      UtmField,
+      BreakdownRow[]
+    >),
   };
 }

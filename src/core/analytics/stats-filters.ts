@@ -7,7 +7,15 @@ import { UTM_VALUE_MAX } from './utm.ts';
  * the store: `group` and `domain` are named as the API names them and resolved by the caller.
  */
 
-export const EVENT_FILTERS = ['country', 'device', 'os', 'browser', 'language', 'referrer', 'source'] as const;
+export const EVENT_FILTERS = [
+  'country',
+  'device',
+  'os',
+  'browser',
+  'language',
+  'referrer',
+  'source',
+] as const;
 export const UTM_FILTERS = ['utm_source', 'utm_medium', 'utm_campaign'] as const;
 /** Filters only the workspace's answer takes (a link's `domain` names the link's own domain). */
 export const WORKSPACE_FILTERS = ['group', 'tag', 'domain'] as const;
@@ -41,7 +49,10 @@ const CHECKS: Record<FilterName, { check: Check; reason: string }> = {
     check: (value) => (/^[A-Za-z]{2}$/.test(value) ? value.toUpperCase() : undefined),
     reason: 'an ISO 3166-1 alpha-2 code (ZZ: unknown)',
   },
-  device: { check: oneOf('desktop', 'mobile', 'tablet', 'other'), reason: 'desktop, mobile, tablet or other' },
+  device: {
+    check: oneOf('desktop', 'mobile', 'tablet', 'other'),
+    reason: 'desktop, mobile, tablet or other',
+  },
   os: { check: text(64), reason: 'an OS family, at most 64 characters' },
   browser: { check: text(64), reason: 'a browser family, at most 64 characters' },
   language: {
@@ -79,14 +90,18 @@ export function parseStatsFilters(
     const raw = query[name];
     if (raw === undefined) continue;
     const value = typeof raw === 'string' ? CHECKS[name].check(raw) : undefined;
-    if (value === undefined) return { kind: 'invalid', field: name, reason: `${name} is ${CHECKS[name].reason}` };
+    if (value === undefined)
+      return { kind: 'invalid', field: name, reason: `${name} is ${CHECKS[name].reason}` };
     filters[name] = value;
   }
   return { kind: 'ok', filters };
 }
 
 /** What the store matches: the given filters, with the group's and domain's ids resolved. */
-export function eventFilterOf(given: GivenFilters, ids: { groupId?: number; domainId?: number } = {}): EventFilter {
+export function eventFilterOf(
+  given: GivenFilters,
+  ids: { groupId?: number; domainId?: number } = {},
+): EventFilter {
   const filter: EventFilter = { equal: {}, utm: {} };
   for (const name of EVENT_FILTERS) {
     const value = given[name];

@@ -1,7 +1,11 @@
 import { DAY_MS, HOUR_MS } from '../days.ts';
 import { DEFAULT_TIME_ZONE } from '../time-zone.ts';
-import { DERIVED_KEYS, type DerivedDimension, type DerivedKey, derivedBreakdowns } from './derived-breakdowns.ts';
-import { bucketStarts, dayStartIn, hourShift, isUtc, localDay, rfc3339In } from './stats-zone.ts';
+import {
+  DERIVED_KEYS,
+  type DerivedDimension,
+  type DerivedKey,
+  derivedBreakdowns,
+} from './derived-breakdowns.ts';
 import {
   type BreakdownRow,
   DIMENSIONS,
@@ -10,6 +14,7 @@ import {
   type StatsRange,
   type StoredStats,
 } from './model.ts';
+import { bucketStarts, dayStartIn, hourShift, isUtc, localDay, rfc3339In } from './stats-zone.ts';
 
 /**
  * The stats answer (docs/api.md §9.4): which range a query asks for, and the store's numbers shaped
@@ -184,7 +189,11 @@ export function statsAnswer(stored: StoredStats, range: StatsRange): StatsAnswer
   const byStart = new Map(stored.series.map((point) => [point.t, point]));
   const series = bucketStarts(range.from, range.to, range.interval, zone).map((start) => {
     const point = byStart.get(key(start));
-    return { t: rfc3339In(start, zone), clicks: point?.clicks ?? 0, unique_visitors: point?.uniqueVisitors ?? 0 };
+    return {
+      t: rfc3339In(start, zone),
+      clicks: point?.clicks ?? 0,
+      unique_visitors: point?.uniqueVisitors ?? 0,
+    };
   });
   const breakdowns = Object.fromEntries(
     DIMENSIONS.map((dimension) => [BREAKDOWN_KEYS[dimension], topRows(stored.breakdowns[dimension] ?? [])]),

@@ -9,7 +9,10 @@ import { visitStats } from './visit-stats.ts';
  * records into and its flushes (what is written with each flush is asked on `clicks.flushing`),
  * the hourly sweep of raw events, and the stats read back.
  */
-export async function analyticsServices(kernel: Kernel, ports: Pick<Ports, 'clicks' | 'stats' | 'links' | 'groups' | 'workspaces'>) {
+export async function analyticsServices(
+  kernel: Kernel,
+  ports: Pick<Ports, 'clicks' | 'stats' | 'links' | 'groups' | 'workspaces'>,
+) {
   const { config, bus } = kernel;
   const store = joinPorts(ports);
   const collection = visitCollection({

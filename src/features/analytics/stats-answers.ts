@@ -44,7 +44,8 @@ const refuse = (field: string, reason: string) =>
 
 /** The period of equal length just before: as many of the zone's days, or as many hours. */
 function previousOf(range: StatsRange): StatsRange {
-  if (range.interval === 'hour') return { ...range, from: range.from - (range.to - range.from), to: range.from };
+  if (range.interval === 'hour')
+    return { ...range, from: range.from - (range.to - range.from), to: range.from };
   const zone = range.zone ?? 'UTC';
   const days = localDay(range.to - 1, zone) - localDay(range.from, zone) + 1;
   return { ...range, from: dayStartIn(localDay(range.from, zone) - days, zone), to: range.from };
@@ -61,7 +62,10 @@ export function statsAnswers(deps: StatsAnswerDeps) {
     }
     const answer = statsAnswer(await deps.store.stats(scope, range, filter), range);
     const readsEvents = range.interval === 'hour' || !keepsAll(filter) || !isUtc(range.zone);
-    return { range, answer: readsEvents && range.from < kept ? { ...answer, retained_from: rfc3339(kept) } : answer };
+    return {
+      range,
+      answer: readsEvents && range.from < kept ? { ...answer, retained_from: rfc3339(kept) } : answer,
+    };
   }
 
   return async (ask: StatsAsk): Promise<{ answer: StatsAnswer; range: StatsRange }> => {
@@ -74,7 +78,8 @@ export function statsAnswers(deps: StatsAnswerDeps) {
     const ofWorkspace = 'workspaceId' in ask.scope;
     const filters = parseStatsFilters(query, ofWorkspace ? FILTERS : [...EVENT_FILTERS, ...UTM_FILTERS]);
     if (filters.kind === 'invalid') throw refuse(filters.field, filters.reason);
-    if (query.compare !== undefined && query.compare !== 'previous') refuseWith('compare', 'compare is previous');
+    if (query.compare !== undefined && query.compare !== 'previous')
+      refuseWith('compare', 'compare is previous');
     const { group, domain } = filters.filters;
     const groupId =
       group === undefined ? undefined : (await groupOrRefuse(deps.store, ask.workspaceId, group)).id;

@@ -332,7 +332,17 @@ for (const kind of STORES) {
           .filter((parameter) => parameter.in === 'query')
           .map((parameter) => parameter.name);
         // A link's stats also name its domain (docs/api.md §12); the workspace's filter by one.
-        const filters = ['browser', 'compare', 'country', 'device', 'language', 'os', 'referrer', 'source', 'tz'];
+        const filters = [
+          'browser',
+          'compare',
+          'country',
+          'device',
+          'language',
+          'os',
+          'referrer',
+          'source',
+          'tz',
+        ];
         const utm = ['utm_campaign', 'utm_medium', 'utm_source'];
         const common = ['from', 'interval', 'to', ...filters, ...utm];
         const expected =

@@ -10,7 +10,6 @@ import { givenLinkOf, type LinkIds, linkIds, STORES, VisitSeeder } from './stats
  * §19) on both stores. Today is 31 March 2026: Europe/Berlin went from +01:00 to +02:00 on the 29th.
  */
 
-const HOUR = 3_600_000;
 const DAY = 86_400_000;
 const NOW = Date.UTC(2026, 2, 31, 12);
 const RETENTION_DAYS = 10;
@@ -35,7 +34,10 @@ for (const kind of STORES) {
     before(async () => {
       t = await kind.start({ now: () => NOW, env: { ANALYTICS_RETENTION_DAYS: String(RETENTION_DAYS) } });
       seed = new VisitSeeder(t.store);
-      const group = await callApi(t.app, 'POST', '/groups', { key: t.apiKey, body: { name: 'Spring', api_id: 'spring' } });
+      const group = await callApi(t.app, 'POST', '/groups', {
+        key: t.apiKey,
+        body: { name: 'Spring', api_id: 'spring' },
+      });
       assert.equal(group.status, 201, JSON.stringify(group.body));
       const made = await callApi(t.app, 'POST', '/links', {
         key: t.apiKey,
@@ -58,7 +60,15 @@ for (const kind of STORES) {
       await seed.visits(
         tagged,
         [
-          { at, country: 'DE', device: 'mobile', os: 'Android', browser: 'Firefox', language: 'de', referrer: 'www.google.de' },
+          {
+            at,
+            country: 'DE',
+            device: 'mobile',
+            os: 'Android',
+            browser: 'Firefox',
+            language: 'de',
+            referrer: 'www.google.de',
+          },
           { at, country: 'DE', device: 'desktop', referrer: 'google.com', source: 'qr' },
           { at, country: 'FR', device: 'mobile', referrer: 'mail.google.com' },
         ],
@@ -101,12 +111,22 @@ for (const kind of STORES) {
       assert.equal((await stats(`/links/${tagged.code}/stats?device=mobile`)).totals.clicks, 2);
       assert.equal((await stats(`/links/${plain.code}/stats?utm_source=news`)).totals.clicks, 0);
       assert.equal((await stats(`/links/${tagged.code}/stats?utm_source=news`)).totals.clicks, 3);
-      assertProblem(await callApi(t.app, 'GET', `/links/${tagged.code}/stats?tag=promo`, { key: t.apiKey }), 400, '300');
+      assertProblem(
+        await callApi(t.app, 'GET', `/links/${tagged.code}/stats?tag=promo`, { key: t.apiKey }),
+        400,
+        '300',
+      );
     });
 
     it('groups referrer hosts into sources; a source as filter lists its hosts', async () => {
       const all = await stats('/stats');
-      assert.deepEqual(rows(all.referrer_sources), { Google: 2, Email: 1, X: 1, 'news.example': 1, direct: 1 });
+      assert.deepEqual(rows(all.referrer_sources), {
+        Google: 2,
+        Email: 1,
+        X: 1,
+        'news.example': 1,
+        direct: 1,
+      });
       const google = await stats('/stats?referrer=Google');
       assert.equal(google.totals.clicks, 2);
       assert.deepEqual(rows(google.referrers), { 'www.google.de': 1, 'google.com': 1 });
@@ -158,7 +178,10 @@ for (const kind of STORES) {
     });
 
     it("takes the workspace's zone when tz is not given", async () => {
-      const changed = await callApi(t.app, 'PATCH', '/workspace', { key: t.apiKey, body: { timezone: 'Europe/Berlin' } });
+      const changed = await callApi(t.app, 'PATCH', '/workspace', {
+        key: t.apiKey,
+        body: { timezone: 'Europe/Berlin' },
+      });
       assert.equal(changed.status, 200, JSON.stringify(changed.body));
       try {
         const answer = await stats('/stats?from=2026-03-29&to=2026-03-29');
@@ -197,7 +220,11 @@ for (const kind of STORES) {
         assertProblem(await callApi(t.app, 'GET', `/stats?${query}`, { key: t.apiKey }), 400, '300');
       }
       assertProblem(await callApi(t.app, 'GET', '/stats?group=nope', { key: t.apiKey }), 422, '312');
-      assertProblem(await callApi(t.app, 'GET', '/stats?domain=elsewhere.example', { key: t.apiKey }), 400, '317');
+      assertProblem(
+        await callApi(t.app, 'GET', '/stats?domain=elsewhere.example', { key: t.apiKey }),
+        400,
+        '317',
+      );
     });
 
     it('lets the pages and their CSV follow the filters, zone and comparison', async () => {

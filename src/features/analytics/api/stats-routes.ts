@@ -16,7 +16,10 @@ import { LinkStatsFilters, StatsQuery, type StatsQueryType, StatsSchema } from '
 /** GET /api/v1/links/{code}/stats and GET /api/v1/stats (docs/api.md §9.4), inside the management API. */
 
 export interface StatsApiDeps {
-  store: Pick<LinkStore & StatsStore & GroupStore & WorkspaceStore, 'findLinkOfWorkspace' | 'stats' | 'findGroupOfWorkspace' | 'findWorkspaceById'>;
+  store: Pick<
+    LinkStore & StatsStore & GroupStore & WorkspaceStore,
+    'findLinkOfWorkspace' | 'stats' | 'findGroupOfWorkspace' | 'findWorkspaceById'
+  >;
   /** The domain `?domain=` names for the workspace (317 for one it does not see). */
   domainOf: AddressedDomain;
   now: () => number;
@@ -46,7 +49,7 @@ const STATS_NOTE =
   'one person on three days counts three times. Hourly answers need the raw events, kept ' +
   'ANALYTICS_RETENTION_DAYS (90 by default); daily answers reach back as far as the link. A range ' +
   'Snip cannot read (`from` after `to`, longer than 366 days, hours past the retention, not a day ' +
-  'nor an RFC 3339 date-time) is 300. Days and hours are those of the workspace\'s time zone, or of ' +
+  "nor an RFC 3339 date-time) is 300. Days and hours are those of the workspace's time zone, or of " +
   '`tz`. Filters all hold; a filtered or zoned answer reads the raw events, so it covers the ' +
   'retained part of its range only and says from when in `retained_from` (docs/api.md §19).';
 

@@ -26,9 +26,12 @@ const COMMON = {
   ),
   country: filter('ISO 3166-1 alpha-2 (`ZZ`: unknown).', 2),
   device: Type.Optional(
-    Type.Union([Type.Literal('desktop'), Type.Literal('mobile'), Type.Literal('tablet'), Type.Literal('other')], {
-      description: 'Filter: the device type.',
-    }),
+    Type.Union(
+      [Type.Literal('desktop'), Type.Literal('mobile'), Type.Literal('tablet'), Type.Literal('other')],
+      {
+        description: 'Filter: the device type.',
+      },
+    ),
   ),
   os: filter('an OS family.'),
   browser: filter('a browser family.'),
@@ -48,7 +51,7 @@ const COMMON = {
 export const StatsQuery = Type.Object(
   {
     ...COMMON,
-    group: filter("links of a group: its ID or API identifier (none such: 312)."),
+    group: filter('links of a group: its ID or API identifier (none such: 312).'),
     tag: filter('links with this tag.', 100),
     domain: filter('links on this domain: a host (one the workspace does not see: 317).', 253),
     from: Type.Optional(
@@ -79,7 +82,9 @@ export const StatsQuery = Type.Object(
 export type StatsQueryType = Static<typeof StatsQuery>;
 
 /** A link's stats take the same but group, tag and domain (its `domain` names the link's own). */
-export const LinkStatsFilters = Type.Omit(StatsQuery, ['group', 'tag', 'domain'], { additionalProperties: false });
+export const LinkStatsFilters = Type.Omit(StatsQuery, ['group', 'tag', 'domain'], {
+  additionalProperties: false,
+});
 
 const count = (description: string) => Type.Integer({ minimum: 0, description });
 
@@ -103,52 +108,57 @@ const breakdown = (description: string) => ({
 });
 
 const ANSWER = {
-    from: time('Start of the first bucket, inclusive, in the answer\'s zone\'s offset.'),
-    to: time('End of the last bucket, exclusive.'),
-    interval: Type.Union([Type.Literal('day'), Type.Literal('hour')]),
-    timezone: Type.String({
-      description: 'The zone whose days and hours the buckets are (`UTC` when a zoned unfiltered range reached past the retention).',
-    }),
-    totals: Type.Object(
+  from: time("Start of the first bucket, inclusive, in the answer's zone's offset."),
+  to: time('End of the last bucket, exclusive.'),
+  interval: Type.Union([Type.Literal('day'), Type.Literal('hour')]),
+  timezone: Type.String({
+    description:
+      'The zone whose days and hours the buckets are (`UTC` when a zoned unfiltered range reached past the retention).',
+  }),
+  totals: Type.Object(
+    {
+      clicks: count('Human clicks in the range.'),
+      unique_visitors: count(
+        'The sum of daily unique visitors: a visitor id changes every UTC day by design, so one ' +
+          'person on two days counts twice.',
+      ),
+      bot_hits: count('Redirects of bots, previews and prefetches.'),
+      qr_scans: count('Human clicks that came from the QR code.'),
+    },
+    { additionalProperties: false },
+  ),
+  series: Type.Array(
+    Type.Object(
       {
-        clicks: count('Human clicks in the range.'),
+        t: time('Start of the bucket (UTC).'),
+        clicks: count('Human clicks in the bucket.'),
         unique_visitors: count(
-          'The sum of daily unique visitors: a visitor id changes every UTC day by design, so one ' +
-            'person on two days counts twice.',
+          'Unique visitors in the bucket (a day, or an hour of one day: a visitor id lives one UTC day).',
         ),
-        bot_hits: count('Redirects of bots, previews and prefetches.'),
-        qr_scans: count('Human clicks that came from the QR code.'),
       },
       { additionalProperties: false },
     ),
-    series: Type.Array(
-      Type.Object(
-        {
-          t: time('Start of the bucket (UTC).'),
-          clicks: count('Human clicks in the bucket.'),
-          unique_visitors: count(
-            'Unique visitors in the bucket (a day, or an hour of one day: a visitor id lives one UTC day).',
-          ),
-        },
-        { additionalProperties: false },
-      ),
-      { description: 'Every bucket of the range, oldest first, empty ones as 0.' },
-    ),
-    referrers: breakdown('Referrer hosts; `direct` when none.'),
-    countries: breakdown('ISO 3166-1 alpha-2; `ZZ` when unknown.'),
-    devices: breakdown('desktop, mobile, tablet, other.'),
-    os: breakdown('Operating system families.'),
-    browsers: breakdown('Browser families.'),
-    languages: breakdown('Primary subtag of the first Accept-Language entry; `unknown` when none.'),
-    sources: breakdown('`qr` (the QR code) or `link`.'),
-    bots: breakdown('Bot hits by kind (a crawler name, prefetch, head, no-agent); `clicks` counts hits. None when filtered.'),
-    referrer_sources: breakdown('Referrer hosts grouped into named sources (Google, X, Email, …); an unnamed host is its own.'),
-    utm_sources: breakdown("utm_source of the clicked links' long URLs; links without one are not listed."),
-    utm_mediums: breakdown("utm_medium of the clicked links' long URLs."),
-    utm_campaigns: breakdown("utm_campaign of the clicked links' long URLs."),
-    retained_from: Type.Optional(
-      time('Set when the answer read raw events and its range starts earlier: it counts from here on.'),
-    ),
+    { description: 'Every bucket of the range, oldest first, empty ones as 0.' },
+  ),
+  referrers: breakdown('Referrer hosts; `direct` when none.'),
+  countries: breakdown('ISO 3166-1 alpha-2; `ZZ` when unknown.'),
+  devices: breakdown('desktop, mobile, tablet, other.'),
+  os: breakdown('Operating system families.'),
+  browsers: breakdown('Browser families.'),
+  languages: breakdown('Primary subtag of the first Accept-Language entry; `unknown` when none.'),
+  sources: breakdown('`qr` (the QR code) or `link`.'),
+  bots: breakdown(
+    'Bot hits by kind (a crawler name, prefetch, head, no-agent); `clicks` counts hits. None when filtered.',
+  ),
+  referrer_sources: breakdown(
+    'Referrer hosts grouped into named sources (Google, X, Email, …); an unnamed host is its own.',
+  ),
+  utm_sources: breakdown("utm_source of the clicked links' long URLs; links without one are not listed."),
+  utm_mediums: breakdown("utm_medium of the clicked links' long URLs."),
+  utm_campaigns: breakdown("utm_campaign of the clicked links' long URLs."),
+  retained_from: Type.Optional(
+    time('Set when the answer read raw events and its range starts earlier: it counts from here on.'),
+  ),
 };
 
 export const StatsSchema = Type.Object(

@@ -1,5 +1,5 @@
-import { DIMENSIONS } from '../../../core/analytics/model.ts';
 import { DERIVED_KEYS } from '../../../core/analytics/derived-breakdowns.ts';
+import { DIMENSIONS } from '../../../core/analytics/model.ts';
 import { BREAKDOWN_KEYS, type StatsAnswer } from '../../../core/analytics/stats.ts';
 import { csvLine } from '../../../core/csv.ts';
 
