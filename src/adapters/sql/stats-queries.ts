@@ -31,7 +31,11 @@ export interface ScopeSql {
   botHits: string;
   /** Hourly: (dimension, value, clicks, visitors) rows over [at, at), see `hourlyRows`. */
   hourly: string;
-  /** Daily clicks per long URL of the clicked links over [day, day) (the UTM breakdowns). */
+  /**
+   * Daily clicks per long URL of the clicked links over [day, day), for the UTM breakdowns: only
+   * URLs that may carry a UTM parameter, so a workspace's links without one cost no probe of
+   * link_daily_clicks.
+   */
   urls: string;
 }
 
@@ -69,7 +73,7 @@ function scopeSql(scope: 'link' | 'workspace'): ScopeSql {
         WHERE ${id} = ? AND at >= ? AND at < ?)
       ${hourlyParts.join('\n      UNION ALL ')}`,
     urls: `SELECT l.long_url AS value, SUM(d.clicks) AS clicks ${urlsOf}
-      AND d.day >= ? AND d.day < ? AND d.clicks > 0 GROUP BY l.long_url`,
+      AND d.day >= ? AND d.day < ? AND d.clicks > 0 AND l.long_url LIKE '%utm%' GROUP BY l.long_url`,
   };
 }
 

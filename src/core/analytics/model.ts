@@ -139,6 +139,9 @@ export interface StoredStats {
    */
   series: Array<{ t: number; clicks: number; uniqueVisitors: number }>;
   breakdowns: Record<Dimension, BreakdownRow[]>;
-  /** Human clicks per long URL of the clicked links (the UTM breakdowns are read from these). */
+  /**
+   * Human clicks per long URL of the clicked links, at least of those whose URL may carry a UTM
+   * parameter: the UTM breakdowns are read from these.
+   */
   urls: BreakdownRow[];
 }

@@ -314,7 +314,8 @@ async function readStats(store: Store, seed: Seed): Promise<StatsAnswers> {
   return {
     link: await store.stats({ linkId: seed.links.grouped.id }, DAYS),
     account: await store.stats({ workspaceId: seed.ada.id }, DAYS),
-    accountHourly: await store.stats({ workspaceId: seed.ada.id }, HOURS),
+    // Clicks per long URL are new (docs/api.md §19) and beside what the rows imply: left out here.
+    accountHourly: { ...(await store.stats({ workspaceId: seed.ada.id }, HOURS)), urls: [] },
     bob: await store.stats({ workspaceId: seed.bob.id }, DAYS),
   };
 }
