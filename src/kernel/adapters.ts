@@ -1,12 +1,14 @@
 import { eventSinks } from '../adapters/event-sinks.ts';
 import { listFetcher } from '../adapters/inspect/fetch-list.ts';
 import { createInspector } from '../adapters/inspect/inspector.ts';
+import { LocalLiveClicks } from '../adapters/memory/live-clicks.ts';
 import { MemoryVisitors } from '../adapters/memory/visitors.ts';
 import { configuredProvider } from '../adapters/oidc/oidc-client.ts';
 import { threadQrImages } from '../adapters/qr/qr-thread.ts';
 import type { CountryLookup } from '../core/ports/geo.ts';
 import type { IdentityProvider } from '../core/ports/identity-provider.ts';
 import type { Inspector } from '../core/ports/inspector.ts';
+import type { LiveClicks } from '../core/ports/live-clicks.ts';
 import type { PaymentGateway } from '../core/ports/payments.ts';
 import type { QrImages } from '../core/ports/qr-images.ts';
 import type { Visitors } from '../core/ports/visitors.ts';
@@ -82,4 +84,15 @@ export function countriesOf(kernel: Kernel): CountryLookup {
 /** The day's unique-visitor sets: Redis's for a fleet (given), else this process's own. */
 export function visitorsOf(kernel: Kernel): Visitors {
   return kernel.given.visitors ?? new MemoryVisitors();
+}
+
+/** Clicks as they are recorded, to live listeners: Redis's for a fleet (given), else this process's own. */
+export function liveClicksOf(kernel: Kernel): LiveClicks {
+  const given = kernel.given.liveClicks;
+  if (given) {
+    // Closed with the other Redis state's users, before its connections.
+    kernel.onClose(() => given.close());
+    return given;
+  }
+  return new LocalLiveClicks();
 }

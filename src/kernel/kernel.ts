@@ -8,6 +8,7 @@ import type { Config } from '../config.ts';
 import type { RecordAudit } from '../core/moderation.ts';
 import type { CountryLookup } from '../core/ports/geo.ts';
 import type { Inspector } from '../core/ports/inspector.ts';
+import type { LiveClicks } from '../core/ports/live-clicks.ts';
 import type { Mailer } from '../core/ports/mailer.ts';
 import type { ReadinessCheck } from '../core/ports/readiness.ts';
 import type { DemoLog, LinkEvents, WindowCounter } from '../core/ports/shared-state.ts';
@@ -58,6 +59,8 @@ export interface KernelDeps {
   demoLog?: DemoLog;
   /** Cache invalidation across instances (Redis pub/sub); in-process by default. */
   linkEvents?: LinkEvents;
+  /** Clicks as they are recorded, to live listeners on every instance (Redis); in-process by default. */
+  liveClicks?: LiveClicks;
   /** Visit limits shared by every instance (Redis); the store's atomic update by default. */
   visitLimits?: VisitLimits;
   /** The country of a client address, for targeting rules and analytics; none known by default. */

@@ -34,6 +34,8 @@ export const WEB_ASSETS: AssetFiles = {
   'link-bulk.js': here('link-bulk.js'),
   // Visit stats and the charts (the dashboard's and the link page's too): bars, bar lists, the range picker.
   'stats.css': here('stats.css'),
+  // The stats page's live panel (docs/api.md §19).
+  'live-clicks.js': here('live-clicks.js'),
 };
 
 /** Country flags from flag-icons (MIT), 4:3, one SVG per ISO 3166 code: /assets/flags/<code>.svg. */

@@ -1,3 +1,4 @@
+import type { LiveClicks } from '../../core/ports/live-clicks.ts';
 import type { ReadinessCheck } from '../../core/ports/readiness.ts';
 import type { DemoLog, LinkEvents, WindowCounter } from '../../core/ports/shared-state.ts';
 import type { Visitors } from '../../core/ports/visitors.ts';
@@ -6,6 +7,7 @@ import { connectRedis } from './connect.ts';
 import { RedisDemoLog } from './demo-log.ts';
 import { FaultTolerantCounter } from './fault-tolerant-counter.ts';
 import { RedisLinkEvents } from './link-events.ts';
+import { RedisLiveClicks } from './live-clicks.ts';
 import { RedisVisitors } from './visitors.ts';
 import { RedisWindowCounter } from './window-counter.ts';
 
@@ -14,6 +16,7 @@ export interface SharedState {
     counter: WindowCounter;
     demoLog: DemoLog;
     linkEvents: LinkEvents;
+    liveClicks: LiveClicks;
     visitors: Visitors;
     readinessChecks: ReadinessCheck[];
   };
@@ -37,6 +40,7 @@ export async function openRedisState(url: string, prefix: string, timeoutMs: num
       counter: new FaultTolerantCounter(new RedisWindowCounter(client, prefix), circuit),
       demoLog: await RedisDemoLog.open(client, subscriber, prefix),
       linkEvents: await RedisLinkEvents.open(client, subscriber, prefix, circuit),
+      liveClicks: await RedisLiveClicks.open(client, subscriber, prefix, circuit),
       visitors: new RedisVisitors(client, prefix),
       readinessChecks: [{ name: 'redis', check: async () => void (await client.ping()) }],
     },

@@ -16,8 +16,15 @@ declare module '../../kernel/kernel.ts' {
 
 export const analyticsFeature = feature({
   name: 'analytics',
-  ports: ['clicks', 'stats', 'links', 'groups', 'workspaces'],
+  ports: ['clicks', 'stats', 'links', 'groups', 'workspaces', 'abuse'],
   services: async (kernel, ports) => (await import('./services.ts')).analyticsServices(kernel, ports),
+  on: {
+    // The live view's clicks (docs/api.md §19): what the flush records, handed on; it answers nothing.
+    'clicks.flushing': (analytics, events) => {
+      analytics.live.heard(events);
+      return undefined;
+    },
+  },
   http: async () => (await import('./http.ts')).analyticsHttp,
   cli: {
     flags: STATS_FLAGS,

@@ -1,7 +1,9 @@
 import { joinPorts, type Ports } from '../../core/ports/store.ts';
-import { countriesOf, visitorsOf } from '../../kernel/adapters.ts';
+import { countriesOf, liveClicksOf, visitorsOf } from '../../kernel/adapters.ts';
 import type { Kernel } from '../../kernel/kernel.ts';
 import { visitCollection } from './collect/collection.ts';
+import { liveFeed } from './live/live-feed.ts';
+import { LiveStreams } from './live/live-streams.ts';
 import { visitStats } from './visit-stats.ts';
 
 /**
@@ -11,7 +13,7 @@ import { visitStats } from './visit-stats.ts';
  */
 export async function analyticsServices(
   kernel: Kernel,
-  ports: Pick<Ports, 'clicks' | 'stats' | 'links' | 'groups' | 'workspaces'>,
+  ports: Pick<Ports, 'clicks' | 'stats' | 'links' | 'groups' | 'workspaces' | 'abuse'>,
 ) {
   const { config, bus } = kernel;
   const store = joinPorts(ports);
@@ -44,7 +46,27 @@ export async function analyticsServices(
     retentionDays: config.analyticsRetentionDays,
     domainOf: domains.addressed,
   });
-  return { ...collection, stats };
+  return { ...collection, stats, live: await liveView(kernel, ports) };
+}
+
+/**
+ * The live view (docs/api.md §19): the recorded clicks of each flush handed to the workspace's
+ * streams, here and (with REDIS_URL) on every instance.
+ */
+async function liveView(kernel: Kernel, ports: Pick<Ports, 'abuse'>) {
+  const clicks = liveClicksOf(kernel);
+  const { registry } = await kernel.use('domains');
+  const feed = liveFeed({ clicks, store: ports.abuse, origins: registry, now: kernel.now });
+  const streams = new LiveStreams({
+    clicks,
+    heartbeatMs: kernel.config.sseHeartbeatSeconds * 1000,
+    maxMs: kernel.config.sseMaxSeconds * 1000,
+  });
+  kernel.onClose(() => streams.endAll());
+  const onError = kernel.log.error('handing clicks to the live view failed');
+  /** What a flush is about to write, handed on without holding the flush up. */
+  const heard = (events: Parameters<typeof feed>[0]) => void feed(events).catch(onError);
+  return { clicks, streams, heard };
 }
 
 export type AnalyticsServices = Awaited<ReturnType<typeof analyticsServices>>;

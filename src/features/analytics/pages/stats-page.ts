@@ -7,6 +7,7 @@ import { page } from '../../../web/layout.ts';
 import { errorNotice } from '../../../web/notices.ts';
 import { longUrlLink } from '../../../web/page-parts.ts';
 import type { StatsReport } from '../visit-stats.ts';
+import { livePanel } from './live-panel.ts';
 import { breakdownCards, type Subject, seriesChart, type TopLink, topLinksCard } from './stats-tables.ts';
 
 /**
@@ -159,6 +160,7 @@ export function statsPage(view: StatsView): string {
     current: link ? undefined : here(view.frame, '/stats'),
     frame: view.frame,
     styles: ['stats.css'],
+    scripts: link ? undefined : ['live-clicks.js'],
     body: html`${back}
 <div class="stats-head"><div class="stats-title">${heading(view)}
 ${link ? longUrlLink(link, true) : ''}
@@ -167,6 +169,7 @@ ${rangePicker(view)}</div>
 ${errorNotice(error)}
 <section class="card" id="series" aria-labelledby="series-heading"><h2 id="series-heading" class="visually-hidden">Clicks and unique visitors</h2>
 ${totals(report)}${seriesChart(report.answer, subject)}</section>
+${link ? '' : livePanel(here(view.frame, '/stats/live'))}
 ${view.top ? topLinksCard(view.top, report.answer) : ''}
 ${breakdownCards(report.answer, subject)}
 ${download(view)}`,
