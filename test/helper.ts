@@ -8,6 +8,7 @@ import { type AppDeps, buildApp } from '../src/app.ts';
 import { type Config, loadConfig } from '../src/config.ts';
 import type { CountryLookup } from '../src/core/ports/geo.ts';
 import type { InspectOutcome, Inspector } from '../src/core/ports/inspector.ts';
+import type { LiveClicks } from '../src/core/ports/live-clicks.ts';
 import type { ReadinessCheck } from '../src/core/ports/readiness.ts';
 import type { WindowCounter } from '../src/core/ports/shared-state.ts';
 import type { Store } from '../src/core/ports/store.ts';
@@ -64,6 +65,8 @@ export interface TestAppOptions {
   countries?: CountryLookup;
   /** The day's visitor sets (Redis in multi-instance tests); in memory by default. */
   visitors?: Visitors;
+  /** Live clicks across instances (Redis in multi-instance tests); in-process by default. */
+  liveClicks?: LiveClicks;
   /** TXT look-ups that verify domains; none are found by default (tests never query real DNS). */
   resolveTxt?: (name: string) => Promise<string[][]>;
   /** Name look-ups of webhook endpoints; none resolve by default (tests never query real DNS). */
@@ -109,6 +112,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     readinessChecks: options.readinessChecks,
     countries: options.countries,
     visitors: options.visitors,
+    liveClicks: options.liveClicks,
     resolveTxt: options.resolveTxt ?? noTxtRecords,
     resolveWebhooks: options.resolveWebhooks ?? noNames,
     background: options.background,

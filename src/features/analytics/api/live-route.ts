@@ -63,7 +63,7 @@ export async function liveApiRoute(v1: FastifyInstance, options: { streams: Live
     const { workspaceId } = callerOf(request).actor;
     if (!streams.admits(workspaceId)) throw tooManyStreams();
     reply.hijack();
-    streams.open(request.raw, reply.raw, workspaceId);
+    streams.open(reply.raw, workspaceId);
   });
   refuseOtherMethods(v1, '/stats/live', ['GET']);
 }

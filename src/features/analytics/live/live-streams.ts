@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import type { LiveClick, LiveClicks } from '../../../core/ports/live-clicks.ts';
 
 /** Streams of one workspace open at once on one instance (docs/api.md §19). */
@@ -42,7 +42,7 @@ export class LiveStreams {
   }
 
   /** Answers the request with the workspace's stream (the caller has checked admits()). */
-  open(request: IncomingMessage, out: ServerResponse, workspaceId: number): void {
+  open(out: ServerResponse, workspaceId: number): void {
     const { clicks, heartbeatMs, maxMs } = this.#options;
     this.#open.set(workspaceId, this.openOf(workspaceId) + 1);
     out.writeHead(200, {
@@ -83,7 +83,6 @@ export class LiveStreams {
       out.end();
     };
     this.#ends.add(end);
-    request.once('close', cleanup);
     out.once('close', cleanup);
     out.once('error', cleanup);
   }

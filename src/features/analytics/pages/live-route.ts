@@ -31,7 +31,7 @@ export async function liveRoute(
         );
       }
       reply.hijack();
-      streams.open(request.raw, reply.raw, workspaceId);
+      streams.open(reply.raw, workspaceId);
       return reply;
     }),
   );
