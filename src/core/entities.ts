@@ -227,6 +227,8 @@ export interface Link {
   /** Archived: off the default list, still redirecting and counting; the latest human click, null: none (§18). */
   archived: boolean;
   lastClickedAt: Date | null;
+  /** Its stats page is shown to anyone at /<code>+ on its domain (docs/api.md §19). */
+  publicStats: boolean;
 }
 
 /** The card a link previewer (a chat app, a social network) shows for a link (docs/api.md §16). */
@@ -262,6 +264,8 @@ export interface NewLink {
   title: string;
   tags?: readonly string[];
   guards?: LinkGuards;
+  /** Its stats page is public (docs/api.md §19); false when left out. */
+  publicStats?: boolean;
 }
 
 /** What a change of a link sets; what it leaves out stays as it is. The code never changes. */
@@ -274,6 +278,7 @@ export interface LinkChange {
   /** What is given of them changes; setting a limit where there was none starts it from the link's clicks. */
   guards?: LinkGuards;
   archived?: boolean;
+  publicStats?: boolean;
 }
 
 /** Counts gathered in memory by the redirect and written in one batch. */

@@ -43,16 +43,16 @@ export const JOINED_PLAN_COLUMNS = PLAN_COLUMNS.split(', ')
 export const LINK_COLUMNS =
   'id, code, domain_id, workspace_id, group_id, long_url, normalized_url, title, clicks, bot_hits, unique_visitors, ' +
   'created_at, updated_at, expires_at, max_clicks, limit_used, password_hash, rules, disabled_at, disabled_reason, ' +
-  'forward_query, preview, archived, last_clicked_at';
+  'forward_query, preview, archived, last_clicked_at, public_stats';
 
 /** The columns a new link is inserted with, in the order of `newLinkValues`. */
 export const NEW_LINK_COLUMNS =
   'code, workspace_id, group_id, long_url, normalized_url, url_hash, title, created_at, ' +
-  'expires_at, max_clicks, password_hash, rules, domain_id, forward_query, preview';
+  'expires_at, max_clicks, password_hash, rules, domain_id, forward_query, preview, public_stats';
 
 /** Placeholders for NEW_LINK_COLUMNS. */
 export const NEW_LINK_PLACEHOLDERS = (mark: (n: number) => string) =>
-  Array.from({ length: 15 }, (_, i) => mark(i + 1)).join(', ');
+  Array.from({ length: 16 }, (_, i) => mark(i + 1)).join(', ');
 
 export function newLinkValues(link: NewLink, createdAt: number): Array<string | number | null> {
   const guards = link.guards ?? {};
@@ -72,6 +72,7 @@ export function newLinkValues(link: NewLink, createdAt: number): Array<string | 
     link.domainId,
     guards.forwardQuery ? 1 : 0,
     previewText(guards.preview),
+    link.publicStats ? 1 : 0,
   ];
 }
 
@@ -199,6 +200,7 @@ export function toLink(row: Row): Link {
     preview: previewOf(row.preview),
     archived: truthy(row.archived),
     lastClickedAt: dateOrNull(row.last_clicked_at),
+    publicStats: truthy(row.public_stats),
   };
 }
 

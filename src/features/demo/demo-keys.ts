@@ -107,6 +107,7 @@ export function demoLinkStore(real: Pick<LinkStore, 'isCodeIssued'>): CreateLink
         preview: guards?.preview ?? null,
         archived: false,
         lastClickedAt: null,
+        publicStats: link.publicStats ?? false,
       };
       return { kind: 'created', link: stored };
     },

@@ -106,6 +106,7 @@ interface Checked {
   title: string;
   tags: readonly string[];
   guards: LinkGuards;
+  publicStats: boolean;
 }
 
 /** Stores the link within the quota under its slug, or under a drawn code (drawn again on a collision). */
@@ -129,6 +130,7 @@ async function store(
         title: link.title,
         tags: link.tags,
         guards: link.guards,
+        publicStats: link.publicStats,
       },
       deps.events,
     );
@@ -174,6 +176,7 @@ export function createLinkService(deps: CreateLinkDeps) {
       title,
       tags,
       guards: await guardsOf(rules),
+      publicStats: draft.publicStats === true,
     });
   }
 

@@ -78,6 +78,7 @@ export function linkEditor(deps: EditLinkDeps): LinkEditor {
     if (patch.title !== undefined) change.title = checkTitle(patch.title);
     if (patch.tags !== undefined) change.tags = checkTags(patch.tags);
     if (patch.archived !== undefined) change.archived = patch.archived;
+    if (patch.publicStats !== undefined) change.publicStats = patch.publicStats;
     const rules = checkLinkRules(patch, now());
     const moved = target === undefined ? undefined : await newTarget(link, target);
     refuseRuleTargets(rules.rules, deps, deps.baseUrl, deps.domains.isOwnHost);

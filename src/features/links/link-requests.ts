@@ -18,6 +18,8 @@ export interface LinkDraft extends LinkRuleFields {
   utm?: unknown;
   /** The host of the domain it goes on (docs/api.md §12); the workspace's default when absent. */
   domain?: string;
+  /** Its stats page is shown to anyone at /<code>+ (docs/api.md §19); false when absent. */
+  publicStats?: boolean;
   clientAddress: string;
 }
 
@@ -56,6 +58,8 @@ export interface LinkPatch extends LinkRuleFields {
   utm?: unknown;
   /** true hides the link from the default list; it keeps redirecting and counting. */
   archived?: boolean;
+  /** true shows its stats page to anyone at /<code>+ (docs/api.md §19); false hides it again. */
+  publicStats?: boolean;
   /** A new code on the link's domain (300, 313); the old one stays the link's alias. */
   slug?: string;
 }

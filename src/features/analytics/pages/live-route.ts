@@ -16,7 +16,7 @@ export async function liveRoute(
   const { streams } = options;
   app.get(
     '/w/:workspace/stats/live',
-    workspacePage(options, 'stats:read', async (request, reply, user) => {
+    workspacePage(options, 'stats:read', async (_request, reply, user) => {
       const workspaceId = user.workspace.id;
       if (!streams.admits(workspaceId)) {
         const error = {

@@ -102,6 +102,9 @@ export const LinkSchema = Type.Object(
     archived: Type.Boolean({
       description: 'Hidden from the default list; an archived link keeps redirecting and counting.',
     }),
+    public_stats: Type.Boolean({
+      description: 'Its stats page is shown to anyone at `/<code>+` on its domain (§19).',
+    }),
     last_clicked_at: Type.Union(
       [time('The latest human click counted (UTC); bot hits leave it.'), Type.Null()],
       {
@@ -191,6 +194,13 @@ export const CreateLinkBody = Type.Object(
           "verified (317 otherwise). By default the workspace's default domain.",
       }),
     ),
+    public_stats: Type.Optional(
+      Type.Boolean({
+        description:
+          'true: its stats page (figures and charts of this link only) is shown to anyone at ' +
+          '`/<code>+` on its domain, without a session or key, marked noindex. Default false.',
+      }),
+    ),
     ...ruleFields,
   },
   { additionalProperties: false, description: 'A new link.' },
@@ -212,6 +222,13 @@ export const PatchLinkBody = Type.Object(
       Type.Boolean({
         description:
           'true hides the link from the default list (it keeps redirecting and counting); false shows it again.',
+      }),
+    ),
+    public_stats: Type.Optional(
+      Type.Boolean({
+        description:
+          'true: its stats page (figures and charts of this link only) is shown to anyone at ' +
+          '`/<code>+` on its domain, without a session or key, marked noindex. false hides it again.',
       }),
     ),
     slug: slug("A new code, checked as on create (300, 313); the old one stays the link's alias (§18)."),

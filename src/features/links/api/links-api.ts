@@ -130,6 +130,7 @@ export function linksApi(deps: LinksApiDeps) {
         title: body.title,
         tags: body.tags,
         domain: body.domain,
+        publicStats: body.public_stats,
         ...ruleFields(body),
         clientAddress,
       });
@@ -143,6 +144,7 @@ export function linksApi(deps: LinksApiDeps) {
         group: body.group === undefined || body.group === null ? body.group : String(body.group),
         tags: body.tags,
         archived: body.archived,
+        publicStats: body.public_stats,
         slug: body.slug,
         ...ruleFields(body),
       };

@@ -33,6 +33,7 @@ export function linkResource(
     unique_visitors: link.uniqueVisitors,
     bot_hits: link.botHits,
     archived: link.archived,
+    public_stats: link.publicStats,
     last_clicked_at: link.lastClickedAt?.toISOString() ?? null,
     forward_query: link.forwardQuery,
     preview: link.preview && { ...link.preview },

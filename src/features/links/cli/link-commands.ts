@@ -57,6 +57,11 @@ function linkPatch({ values, negated }: CommandContext<typeof LINK_FLAGS, LinkCl
   if (values.password !== undefined) patch.password = values.password;
   if (negated.has('no-password')) patch.password = null;
   if (values.rules !== undefined) patch.rules = rulesOf(values.rules);
+  if (values['public-stats'] && negated.has('no-public-stats')) {
+    throw new UsageError('give --public-stats or --no-public-stats, not both');
+  }
+  if (values['public-stats']) patch.publicStats = true;
+  if (negated.has('no-public-stats')) patch.publicStats = false;
   if (Object.keys(patch).length === 0) throw new UsageError('name at least one thing to change');
   return patch;
 }

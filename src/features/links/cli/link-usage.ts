@@ -14,10 +14,11 @@ export const LINK_FLAGS = {
   password: { type: 'string' },
   rules: { type: 'string' },
   domain: { type: 'string' },
+  'public-stats': { type: 'boolean' },
 } as const;
 
 /** Flags that clear what a string flag sets. */
-export const LINK_NEGATED = ['no-group', 'no-password'] as const;
+export const LINK_NEGATED = ['no-group', 'no-password', 'no-public-stats'] as const;
 
 export const CACHE_NOTE = `Running servers drop the link from their caches at once through Redis when REDIS_URL is set;
 without Redis they pick the change up within LINK_CACHE_TTL_SECONDS (30 s by default).`;
@@ -46,7 +47,7 @@ bot_hits, created_at, updated_at.`,
   },
   'link edit': {
     synopsis:
-      '<short_code> [--url U] [--title T] [--group G | --no-group] [--tags a,b,c] [--expires-at T] [--max-clicks N] [--password P | --no-password] [--rules JSON]',
+      '<short_code> [--url U] [--title T] [--group G | --no-group] [--tags a,b,c] [--expires-at T] [--max-clicks N] [--password P | --no-password] [--rules JSON] [--public-stats | --no-public-stats]',
     about: 'changes a link with the checks of the API; `snip link rename` changes its code',
     details: `  --url U           a new target, checked as on create (300, 310, 305, 306-311; fetched once)
   --title T         a new title ('' clears it)
@@ -59,6 +60,8 @@ bot_hits, created_at, updated_at.`,
   --no-password     removes the password
   --rules JSON      targeting rules as the API takes them, e.g.
                     '[{"if": {"device": "ios"}, "url": "https://apps.apple.com/…"}]'; none clears them
+  --public-stats    shows its stats page to anyone at /<code>+ on its domain (docs/api.md §19)
+  --no-public-stats hides it again
 Prints the link as \`snip link list\` does. A refused change changes nothing and exits 1;
 --json then prints {"error", "code"} with the API's code (314: no such live link).
 ${CACHE_NOTE}`,
@@ -74,6 +77,8 @@ ${CACHE_NOTE}`,
       'password',
       'no-password',
       'rules',
+      'public-stats',
+      'no-public-stats',
     ],
     args: 1,
   },

@@ -115,6 +115,8 @@ export interface LinkForm {
   tags?: string;
   /** The short code; absent or empty, it stays as it is. */
   slug?: string;
+  /** Its stats page is public at /<code>+; absent (a form without the box), it stays as it is. */
+  publicStats?: boolean;
 }
 
 /** Tags as typed: separated by commas, trimmed, each once, in the order typed. */
@@ -133,6 +135,8 @@ export function linkChanges(link: Link, form: LinkForm, tags: readonly string[] 
   if (form.title.trim() !== link.title) patch.title = form.title;
   const slug = form.slug?.trim() ?? '';
   if (slug !== '' && slug !== link.code) patch.slug = slug;
+  if (form.publicStats !== undefined && form.publicStats !== link.publicStats)
+    patch.publicStats = form.publicStats;
   const group = form.group.trim();
   if (group !== (link.groupId === null ? '' : String(link.groupId)))
     patch.group = group === '' ? null : group;

@@ -117,6 +117,8 @@ ${view.fault ? html`` : errorNotice(formError(refusal))}
   ${fieldError('edit', 'group', refusal)}
   <label>Tags <input type="text" name="tags" autocomplete="off" spellcheck="false" placeholder="launch, social" value="${form.tags ?? view.detail.tags.join(', ')}">
   <span class="help">Separated by commas. Tags filter your list of links.</span></label>
+  <input type="hidden" name="public_stats_shown" value="1">
+  <label class="check"><input type="checkbox" name="public_stats" value="1"${(form.publicStats ?? link.publicStats) ? html` checked` : html``}> <span>Public stats <span class="help">(anyone with the address can see this link's clicks, and only this link's, at <code>${cardOptions(view).host}/${link.code}+</code>)</span></span></label>
   ${ruleFields(form.rules ?? ruleFormOf(link, zoneHere(view.frame)), link)}
   ${campaignEdit(view, form, view.fault ? view.error : undefined)}
   <div class="form-actions"><button type="submit">Save changes</button><a class="button secondary" href="${page}">Cancel</a></div>

@@ -51,6 +51,8 @@ function linkFormOf(body: unknown, zone: string): LinkForm {
     tags:
       typeof (body as Record<string, unknown> | null)?.tags === 'string' ? field(body, 'tags') : undefined,
     slug: field(body, 'slug'),
+    // An unticked box is not sent: the hidden field says the form had it.
+    publicStats: field(body, 'public_stats_shown') === '' ? undefined : field(body, 'public_stats') !== '',
   };
 }
 

@@ -4,6 +4,7 @@ import { html, type SafeHtml } from '../../../web/html.ts';
 import { page } from '../../../web/layout.ts';
 import { doneNotice } from '../../../web/notices.ts';
 import { day, longUrlLink, when } from '../../../web/page-parts.ts';
+import { shortUrl } from '../../../core/short-url.ts';
 import { campaignFormOf } from './campaign-form.ts';
 import type { LinkFilter } from './dashboard.ts';
 import { cardOptions, editCard, type LinkView } from './link-edit.ts';
@@ -124,6 +125,7 @@ function settingsCard(view: LinkView): SafeHtml {
   ${ruleFacts(link, Date.now(), zoneHere(view.frame))}
   ${formerCodes(view.detail.aliases)}
   <dt>Archived</dt><dd data-fact="archived">${link.archived ? 'yes: hidden from the list of links; it still redirects and counts' : html`<span class="hint">no</span>`}</dd>
+  <dt>Public stats</dt><dd data-fact="public-stats">${link.publicStats ? html`anyone can see them at <a href="${shortUrl(view.origins, link)}+">${shortUrl(view.origins, link)}+</a>` : html`<span class="hint">no: only members see its clicks</span>`}</dd>
   <dt>Query</dt><dd data-forward-query="${link.forwardQuery}">${link.forwardQuery ? 'passed on to the target' : html`<span class="hint">not passed on</span>`}</dd>
 </dl>
 <p class="hint">Link previews, prefetches and crawlers are redirected but counted as bot hits, not clicks.</p>
