@@ -34,7 +34,7 @@ export function changeStatement(
   // A literal, not a parameter: the column is an INTEGER on SQLite and a BOOLEAN on PostgreSQL.
   if (change.archived !== undefined) sets.push(change.archived ? 'archived = TRUE' : 'archived = FALSE');
   if (change.publicStats !== undefined)
-    sets.push(change.publicStats ? 'public_stats = TRUE' : 'public_stats = FALSE');
+    sets.push(change.publicStats ? 'public_stats = 1' : 'public_stats = 0');
   if (change.groupId !== undefined) {
     sets.push('group_id = ?');
     values.push(change.groupId);

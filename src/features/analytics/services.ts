@@ -4,6 +4,7 @@ import type { Kernel } from '../../kernel/kernel.ts';
 import { visitCollection } from './collect/collection.ts';
 import { liveFeed } from './live/live-feed.ts';
 import { LiveStreams } from './live/live-streams.ts';
+import { publicStats } from './public/public-stats.ts';
 import { visitStats } from './visit-stats.ts';
 
 /**
@@ -46,7 +47,15 @@ export async function analyticsServices(
     retentionDays: config.analyticsRetentionDays,
     domainOf: domains.addressed,
   });
-  return { ...collection, stats, live: await liveView(kernel, ports) };
+  const { registry } = await kernel.use('domains');
+  const shown = publicStats({
+    store: ports.links,
+    stats,
+    origins: registry,
+    linkEvents: kernel.linkEvents,
+    now: kernel.now,
+  });
+  return { ...collection, stats, live: await liveView(kernel, ports), publicStats: shown };
 }
 
 /**

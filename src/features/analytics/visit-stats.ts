@@ -100,6 +100,11 @@ export function visitStats(options: VisitStatsOptions) {
       return report({ workspaceId: account.id }, account, query);
     },
 
+    /** A link shown to anyone (docs/api.md §19): the default range, whatever is asked. */
+    ofPublicLink(link: Link): Promise<StatsReport> {
+      return report({ linkId: link.id }, {});
+    },
+
     /** One live link of the account; undefined for anyone else's link or a deleted one. */
     async ofLink(
       account: Workspace,

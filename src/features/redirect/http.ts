@@ -78,6 +78,7 @@ export const redirectHttp: FeatureHttp<'links'> = {
       guarded,
       screen: (await kernel.use('abuse')).screen,
       origins,
+      publicStats: (await kernel.use('analytics')).publicStats,
     });
   },
 };

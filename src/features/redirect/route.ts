@@ -35,6 +35,8 @@ export interface RedirectRouteOptions {
   screen: LinkScreen;
   /** Each domain's origin, for the short URL a preview card names. */
   origins: LinkOrigins;
+  /** The public stats page of a code on a domain (features/analytics), undefined when it shows none. */
+  publicStats?: (domainId: number, code: string) => Promise<string | undefined>;
 }
 
 const MINUTE_MS = 60_000;
@@ -102,7 +104,10 @@ function lookups(options: RedirectRouteOptions) {
    */
   async function linkOf(request: FastifyRequest, reply: FastifyReply, code: string) {
     if (!isLinkCode(code)) {
-      await miss(request, reply);
+      // No code holds a `+`: /<code>+ costs the redirect nothing until here (docs/api.md §19).
+      if (code.endsWith('+') && (request.method === 'GET' || request.method === 'HEAD')) {
+        await statsOf(request, reply, code.slice(0, -1));
+      } else await miss(request, reply);
       return undefined;
     }
     const domain = options.domainOf(request.headers.host);
@@ -131,6 +136,37 @@ function lookups(options: RedirectRouteOptions) {
       return undefined;
     }
     return link;
+  }
+
+  /** /<code>+: the link's public stats page, else the ordinary miss (counted by the same guard). */
+  async function statsOf(request: FastifyRequest, reply: FastifyReply, code: string): Promise<void> {
+    const domain = options.domainOf(request.headers.host);
+    if (!options.publicStats || domain === undefined || !isLinkCode(code)) {
+      await miss(request, reply);
+      return;
+    }
+    if ((await missesOf(request, false)) >= options.notFoundLimit) {
+      sendMiss(request, reply, 429);
+      return;
+    }
+    let page: string | undefined;
+    try {
+      page = await options.publicStats(domain.id, code);
+    } catch (error) {
+      if (!(error instanceof UnavailableError)) throw error;
+      sendMiss(request, reply, 503, error.retryAfterSeconds);
+      return;
+    }
+    if (page === undefined) {
+      await miss(request, reply);
+      return;
+    }
+    reply
+      .code(200)
+      .header('cache-control', 'public, max-age=60')
+      .header('x-robots-tag', 'noindex')
+      .type('text/html; charset=utf-8')
+      .send(page);
   }
 
   return { miss, linkOf };

@@ -95,7 +95,7 @@ function rangePicker(view: StatsView): SafeHtml {
 ${customRange(view, path, custom)}</div>`;
 }
 
-function totals(report: StatsReport): SafeHtml {
+export function totals(report: StatsReport): SafeHtml {
   const { totals } = report.answer;
   return html`<dl class="stats totals" aria-label="Totals of the range">
 <div><dt>Clicks</dt><dd data-total="clicks">${figure(totals.clicks)}</dd></div>
@@ -106,7 +106,7 @@ function totals(report: StatsReport): SafeHtml {
 }
 
 /** The range as people read it: "29 Oct 2026 – 27 Nov 2026 · by day". */
-function rangeText(report: StatsReport): string {
+export function rangeText(report: StatsReport): string {
   const { range } = report;
   const [first, last] = [dateText.format(range.from), dateText.format(range.to - 1)];
   return `${first === last ? first : `${first} – ${last}`} · ${range.interval === 'hour' ? 'by hour' : 'by day'} · UTC`;

@@ -1,10 +1,10 @@
+import { shortUrl } from '../../../core/short-url.ts';
 import { dailyBars } from '../../../web/charts.ts';
 import { here, mayHere, zoneHere } from '../../../web/frame.ts';
 import { html, type SafeHtml } from '../../../web/html.ts';
 import { page } from '../../../web/layout.ts';
 import { doneNotice } from '../../../web/notices.ts';
 import { day, longUrlLink, when } from '../../../web/page-parts.ts';
-import { shortUrl } from '../../../core/short-url.ts';
 import { campaignFormOf } from './campaign-form.ts';
 import type { LinkFilter } from './dashboard.ts';
 import { cardOptions, editCard, type LinkView } from './link-edit.ts';
