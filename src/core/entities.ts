@@ -227,7 +227,7 @@ export interface Link {
   /** Archived: off the default list, still redirecting and counting; the latest human click, null: none (§18). */
   archived: boolean;
   lastClickedAt: Date | null;
-  /** Its stats page is shown to anyone at /<code>+ on its domain (docs/api.md §19). */
+  /** Its stats page is shown to anyone at /<code>+ on its domain (§19); false when a new link leaves it out. */
   publicStats: boolean;
 }
 
@@ -264,7 +264,6 @@ export interface NewLink {
   title: string;
   tags?: readonly string[];
   guards?: LinkGuards;
-  /** Its stats page is public (docs/api.md §19); false when left out. */
   publicStats?: boolean;
 }
 
@@ -296,9 +295,5 @@ export interface DailyClicks {
   clicks: number;
 }
 
-export interface SessionRecord {
-  userId: number;
-  /** The session's CSRF token, embedded in every form of the session's pages. */
-  csrfToken: string;
-  expiresAt: Date;
-}
+/** A signed-in session as stored (its own file; named here too, where it always was). */
+export type { SessionRecord } from './session-record.ts';

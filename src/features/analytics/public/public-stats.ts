@@ -21,7 +21,7 @@ export interface PublicStatsOptions {
 
 /** Whether a link shows its stats to anyone: asked for, and live, neither archived nor disabled. */
 export function showsPublicStats(link: Link | undefined): link is Link {
-  return link !== undefined && link.publicStats && !link.archived && link.disabled === null;
+  return link?.publicStats === true && !link.archived && link.disabled === null;
 }
 
 /**
