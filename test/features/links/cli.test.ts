@@ -149,6 +149,16 @@ describe('snip link edit and link delete', () => {
     assert.deepEqual(ungrouped.json.tags, []);
   });
 
+  it('turns public stats on and off, and refuses both flags at once', async () => {
+    assert.equal((await show('Holder')).public_stats, false);
+    const on = await snip('link', 'edit', 'Holder', '--public-stats', '--json');
+    assert.equal(on.code, 0);
+    assert.equal(on.json.public_stats, true);
+    const off = await snip('link', 'edit', 'Holder', '--no-public-stats', '--json');
+    assert.equal(off.json.public_stats, false);
+    assert.notEqual((await snip('link', 'edit', 'Holder', '--public-stats', '--no-public-stats')).code, 0);
+  });
+
   it('changes the target after inspecting it once', async () => {
     const inspector = passing();
     const { code, json } = await snipWith(

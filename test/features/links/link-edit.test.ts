@@ -66,6 +66,44 @@ describe('changing a link on its page', () => {
     }
   });
 
+  it('turns public stats on and off with its checkbox; a form without the box keeps it', async () => {
+    const t = await startTestApp();
+    try {
+      const client = await signedIn(t, 'pia@example.com');
+      const code = await created(client, { url: 'https://example.com/public' });
+      const link = await t.store.findLinkByCode(0, code);
+      assert.ok(link);
+      const send = (fields: Record<string, string>) =>
+        client.post(client.at(`/links/${code}`), {
+          url: link.longUrl,
+          title: link.title,
+          group: '',
+          ...fields,
+        });
+      const publicPage = async () => (await t.app.inject({ method: 'GET', url: `/${code}+` })).statusCode;
+      const editing = await client.open(client.at(`/links/${code}?edit`));
+      assert.match(editing.body, /<input type="checkbox" name="public_stats" value="1">/);
+      assert.equal(await publicPage(), 404);
+
+      const on = await send({ public_stats_shown: '1', public_stats: '1' });
+      assert.equal(on.headers.location, client.at(`/links/${code}?done=saved`));
+      assert.equal((await t.store.findLinkByCode(0, code))?.publicStats, true);
+      assert.equal(await publicPage(), 200);
+      const page = await client.open(client.at(`/links/${code}?edit`));
+      assert.match(page.body, /name="public_stats" value="1" checked/);
+      const shown = await client.open(client.at(`/links/${code}`));
+      assert.match(shown.body, /data-fact="public-stats">anyone can see them/);
+
+      const kept = await send({});
+      assert.equal(kept.headers.location, client.at(`/links/${code}?done=unchanged`));
+      await send({ public_stats_shown: '1' });
+      assert.equal((await t.store.findLinkByCode(0, code))?.publicStats, false);
+      assert.equal(await publicPage(), 404);
+    } finally {
+      await t.close();
+    }
+  });
+
   it('changes the target, the title and the group; the short URL follows at once', async () => {
     const t = await startTestApp();
     try {

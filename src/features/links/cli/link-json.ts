@@ -18,6 +18,7 @@ export function linkJson({ link, group, tags, aliases }: LinkDetails, origins: L
     max_clicks: link.maxClicks,
     has_password: link.passwordHash !== null,
     rules: link.rules,
+    public_stats: link.publicStats,
     created_at: link.createdAt.toISOString(),
     updated_at: link.updatedAt.toISOString(),
   };
