@@ -4,7 +4,7 @@ import { FILTERS } from '../../core/analytics/stats-filters.ts';
 import { DAY_MS } from '../../core/days.ts';
 import type { Link, Workspace } from '../../core/entities.ts';
 import { Refusal } from '../../core/errors.ts';
-import type { GroupStore, LinkStore, StatsStore } from '../../core/ports/store.ts';
+import type { GroupStore, LinkStore, StatsStore, WorkspaceStore } from '../../core/ports/store.ts';
 import type { AddressedDomain } from '../domains/index.ts';
 import { statsAnswers } from './stats-answers.ts';
 
@@ -37,7 +37,10 @@ export interface StatsReport {
 }
 
 export interface VisitStatsOptions {
-  store: Pick<LinkStore & StatsStore & GroupStore, 'stats' | 'findLinkOfWorkspace' | 'findGroupOfWorkspace'>;
+  store: Pick<
+    LinkStore & StatsStore & GroupStore & WorkspaceStore,
+    'stats' | 'findLinkOfWorkspace' | 'findGroupOfWorkspace' | 'findWorkspaceById'
+  >;
   domainOf: AddressedDomain;
   now: () => number;
   /** ANALYTICS_RETENTION_DAYS: how far back hourly stats reach. */
@@ -62,7 +65,11 @@ export function visitStats(options: VisitStatsOptions) {
 
   const answers = statsAnswers(options);
 
-  async function report(scope: StatsScope, workspace: Workspace, rawQuery: unknown): Promise<StatsReport> {
+  async function report(
+    scope: StatsScope,
+    workspace: Pick<Workspace, 'id' | 'timezone'>,
+    rawQuery: unknown,
+  ): Promise<StatsReport> {
     const now = options.now();
     const query = statsQuery(rawQuery);
     const given = {
@@ -100,9 +107,14 @@ export function visitStats(options: VisitStatsOptions) {
       return report({ workspaceId: account.id }, account, query);
     },
 
-    /** A link shown to anyone (docs/api.md §19): the default range, whatever is asked. */
-    ofPublicLink(link: Link): Promise<StatsReport> {
-      return report({ linkId: link.id }, {});
+    /** A link shown to anyone (docs/api.md §19): the default range in its workspace's zone, whatever is asked. */
+    async ofPublicLink(link: Link): Promise<StatsReport> {
+      const workspace = await store.findWorkspaceById(link.workspaceId);
+      return report(
+        { linkId: link.id },
+        { id: link.workspaceId, timezone: workspace?.timezone ?? 'UTC' },
+        {},
+      );
     },
 
     /** One live link of the account; undefined for anyone else's link or a deleted one. */
