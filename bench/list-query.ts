@@ -3,7 +3,7 @@ import { DatabaseSync } from 'node:sqlite';
 import postgres from 'postgres';
 import { openStore } from '../src/adapters/open-store.ts';
 import { numbered } from '../src/adapters/postgres/client.ts';
-import { linkListing } from '../src/adapters/sql/link-list.ts';
+import { linkListing, type TextIndex } from '../src/adapters/sql/link-list.ts';
 import { type LinkQuery, positionOf } from '../src/core/link-query.ts';
 import type { Store } from '../src/core/ports/store.ts';
 import { createScratch } from './scratch.ts';
@@ -11,8 +11,8 @@ import { codeOf, prepareStore, removeDatabase, seedLinks } from './seed.ts';
 
 /**
  * The link list of GET /api/v1/links and the dashboard (docs/api.md §18) at 100,000 links of one
- * workspace: each sort, a cursor's next page, a code prefix, text, a tag, a domain and a short URL
- * pasted whole, through the store's listLinks (limit 50, the default state: all but the archived),
+ * workspace: each sort, a cursor's next page, a code prefix, text (a title's, a tag's, text every
+ * link holds, two characters), a tag, a domain and a short URL pasted whole, through the store's listLinks (limit 50, the default state: all but the archived),
  * median and p95 of 50 queries each with values picked at random; with each query's plan (SQLite
  * EXPLAIN QUERY PLAN, PostgreSQL EXPLAIN ANALYZE) and whether it reads every link: a full scan
  * (SQLite `SCAN links` without an index, PostgreSQL `Seq Scan on links`), or a filter along the
@@ -38,6 +38,9 @@ type Kind =
   | 'title asc'
   | 'code prefix'
   | 'text'
+  | 'text of a tag'
+  | 'text in every link'
+  | 'two characters'
   | 'tag'
   | 'domain'
   | 'short URL';
@@ -92,6 +95,15 @@ async function queriesOf(store: Store, workspaceId: number): Promise<Record<Kind
     'title asc': q({ order: 'title', ascending: true }),
     'code prefix': async () => ({ ...base, limit: LIMIT, find: { text: codeOf(pick(LINKS)).slice(0, 5) } }),
     text: async () => ({ ...base, limit: LIMIT, find: { text: `article ${pick(LINKS)}` } }),
+    // A tag's text (and any code starting with it), and the worst case of an index: every link matches.
+    'text of a tag': async () => ({ ...base, limit: LIMIT, find: { text: `T${pick(TAGS)}` } }),
+    'text in every link': q({ find: { text: 'example.com/articles' } }),
+    // Too short for a trigram: SQLite reads along the order, as before migration 021.
+    'two characters': async () => ({
+      ...base,
+      limit: LIMIT,
+      find: { text: codeOf(pick(LINKS)).slice(0, 2) },
+    }),
     tag: async () => ({ ...base, limit: LIMIT, tags: { values: [`t${pick(TAGS)}`], all: true } }),
     domain: q({ domainId: OTHER_DOMAIN }),
     'short URL': async () => {
@@ -137,6 +149,7 @@ function readsAll(plan: readonly string[], query: LinkQuery): boolean {
 async function measure(
   store: Store,
   workspaceId: number,
+  index: TextIndex,
   explain: (sql: string, params: Array<string | number>) => Promise<string[]>,
 ): Promise<ListFigures[]> {
   const queries = await queriesOf(store, workspaceId);
@@ -144,7 +157,7 @@ async function measure(
   for (const kind of Object.keys(queries) as Kind[]) {
     const make = queries[kind];
     const query = await make();
-    const sql = linkListing(workspaceId, query, () => '?');
+    const sql = linkListing(workspaceId, query, () => '?', index);
     const plan = await explain(sql.select, sql.selectParams);
     const reads = { fullScan: isFullScan(plan), readsAll: readsAll(plan, query) };
     figures.push({ kind, ...(await time(store, workspaceId, make)), plan, ...reads });
@@ -169,7 +182,7 @@ async function sqliteRun(dir: string): Promise<ListStoreFigures> {
     db.exec('ANALYZE');
     const store = await openStore(databaseUrl, { prepare: false });
     try {
-      const queries = await measure(store, workspaceId, async (sql, params) =>
+      const queries = await measure(store, workspaceId, 'fts5', async (sql, params) =>
         db
           .prepare(`EXPLAIN QUERY PLAN ${sql}`)
           .all(...params)
@@ -196,7 +209,7 @@ async function pgRun(adminUrl: string, redisUrl: string): Promise<ListStoreFigur
     await sql.unsafe('VACUUM ANALYZE link_tags');
     const store = await openStore(scratch.databaseUrl, { prepare: false });
     try {
-      const queries = await measure(store, workspaceId, async (text, params) =>
+      const queries = await measure(store, workspaceId, 'pg_trgm', async (text, params) =>
         (await sql.unsafe(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) ${numbered(text)}`, params)).map((row) =>
           String(row['QUERY PLAN']),
         ),

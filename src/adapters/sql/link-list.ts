@@ -1,5 +1,8 @@
 import type { LinkFind, LinkQuery, LinkState } from '../../core/link-query.ts';
+import { fts5Candidates, type TextIndex, textCondition } from './link-text-search.ts';
 import { containsPattern, LINK_COLUMNS } from './rows.ts';
+
+export type { TextIndex };
 
 /**
  * The SQL of an account's link listing, the same for both dialects but for their placeholders:
@@ -32,9 +35,6 @@ export const MAX_FILTER_TAGS = 20;
 
 type Param = (value: number | string) => string;
 
-/** `text%` for LIKE, the wildcards and the escape character of the text taken literally. */
-const prefixPattern = (text: string) => `${text.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
-
 /** Past expiry, or out of clicks: the link answers 410. */
 const expiredAt = (now: string) =>
   `((expires_at IS NOT NULL AND expires_at <= ${now}) OR (max_clicks IS NOT NULL AND limit_used >= max_clicks))`;
@@ -62,25 +62,17 @@ function stateCondition(state: LinkState, now: () => string): string | undefined
 
 /**
  * The search box: a short URL pasted whole finds its link by the unique (domain, code) index; any
- * other text is a code prefix or a substring of the title, target or a tag, read along the order.
+ * other text is a code prefix or a substring of the title, target or a tag (link-text-search.ts).
  */
-function findCondition(find: LinkFind, param: Param): string | undefined {
+function findCondition(find: LinkFind, param: Param, index: TextIndex | undefined): string | undefined {
   if (find.address)
     return `(domain_id = ${param(find.address.domainId)} AND code = ${param(find.address.code)})`;
   const text = find.text.trim();
-  if (text === '') return undefined;
-  // Each placeholder is pushed as it is written: in the order it appears in the statement.
-  const like = (column: string, pattern: string) => `lower(${column}) LIKE ${param(pattern)} ESCAPE '\\'`;
-  const contains = containsPattern(text);
-  const code = like('code', prefixPattern(text));
-  const title = like('title', contains);
-  const target = like('long_url', contains);
-  const tagged = `links.id IN (SELECT t.link_id FROM link_tags t WHERE ${like('t.tag', contains)})`;
-  return `(${code} OR ${title} OR ${target} OR ${tagged})`;
+  return text === '' ? undefined : textCondition(text, index, param);
 }
 
 /** The filters of the query beyond the account and liveness, as SQL conditions. */
-function filters(query: LinkQuery, param: Param): string[] {
+function filters(query: LinkQuery, param: Param, index: TextIndex | undefined): string[] {
   const conditions: string[] = [];
   if (query.domainId !== undefined) conditions.push(`domain_id = ${param(query.domainId)}`);
   if (query.groupId !== undefined) conditions.push(`group_id = ${param(query.groupId)}`);
@@ -104,7 +96,7 @@ function filters(query: LinkQuery, param: Param): string[] {
   if (query.belowMaxClicks) conditions.push('(max_clicks IS NULL OR clicks < max_clicks)');
   const state = query.state && stateCondition(query.state.is, () => param(query.state?.now ?? 0));
   if (state) conditions.push(state);
-  const found = query.find && findCondition(query.find, param);
+  const found = query.find && findCondition(query.find, param, index);
   if (found) conditions.push(found);
   const search = query.search?.trim();
   if (search) {
@@ -128,13 +120,21 @@ export function linkListing(
   workspaceId: number,
   query: LinkQuery,
   placeholder: (n: number) => string,
+  index?: TextIndex,
 ): ListingSql {
   const params: Array<number | string> = [];
   const param = (value: number | string) => {
     params.push(value);
     return placeholder(params.length);
   };
-  const conditions = [`workspace_id = ${param(workspaceId)}`, 'deleted_at IS NULL', ...filters(query, param)];
+  // SQLite's text search starts from its matches: their placeholders come first, as the FROM does.
+  const text = query.find && !query.find.address ? query.find.text.trim() : '';
+  const from = fts5Candidates(text, workspaceId, index, param) ?? 'links';
+  const conditions = [
+    `workspace_id = ${param(workspaceId)}`,
+    'deleted_at IS NULL',
+    ...filters(query, param, index),
+  ];
   // Unfiltered, the total is the account's counter of live links (kept by every insert and delete):
   // constant time where counting takes milliseconds per 100,000 links. The default list (all but
   // the archived) takes the few archived links off it, counted on their own index.
@@ -147,7 +147,7 @@ export function linkListing(
       : unarchived
         ? `SELECT link_count - (SELECT COUNT(*) FROM links WHERE workspace_id = ${placeholder(1)} AND deleted_at IS NULL AND archived = true) AS n FROM workspaces WHERE id = ${placeholder(2)}`
         : filtered
-          ? `SELECT COUNT(*) AS n FROM links WHERE ${conditions.join(' AND ')}`
+          ? `SELECT COUNT(*) AS n FROM ${from} WHERE ${conditions.join(' AND ')}`
           : `SELECT link_count AS n FROM workspaces WHERE id = ${placeholder(1)}`;
   const column = ORDER_COLUMN[query.order ?? 'created'];
   const reversed = query.after === undefined && query.before !== undefined;
@@ -163,7 +163,7 @@ export function linkListing(
   const limit = `LIMIT ${param(query.limit + 1)}`;
   const offset = query.offset ? ` OFFSET ${param(Math.max(0, Math.floor(query.offset)))}` : '';
   const select =
-    `SELECT ${LINK_COLUMNS} FROM links WHERE ${conditions.join(' AND ')} ` +
+    `SELECT ${LINK_COLUMNS} FROM ${from} WHERE ${conditions.join(' AND ')} ` +
     `ORDER BY ${column} ${direction}, id ${direction} ${limit}${offset}`;
   return { select, selectParams: params, count, countParams, reversed };
 }

@@ -5,7 +5,7 @@ import type { InsertLinkResult, LinkStore } from '../../core/ports/store.ts';
 import type { LinkEventSink } from '../../core/ports/webhook-store.ts';
 import { aliasStore, isAlias } from './alias-scripts.ts';
 import { addTags, linkChangeStore, liveLinkByUrlHash } from './link-change-scripts.ts';
-import { type ListingSql, linkListing, pageOf } from './link-list.ts';
+import { type ListingSql, linkListing, pageOf, type TextIndex } from './link-list.ts';
 import { linkEvent } from './outbox-scripts.ts';
 import {
   LINK_COLUMNS,
@@ -107,9 +107,12 @@ function pageFrom(sql: ListingSql, query: LinkQuery, rows: Row[], counted: Row[]
   return { ...pageOf(rows.map(toLink), query.limit, sql.reversed), total };
 }
 
-/** A page of an account's links, with its total (on SQLite a reader thread runs it: readers.ts). */
-export function* listLinks(workspaceId: number, query: LinkQuery): Script<LinkPage> {
-  const sql = linkListing(workspaceId, query, () => '?');
+/**
+ * A page of an account's links, with its total (on SQLite a reader thread runs it: readers.ts);
+ * `index` is the dialect's index of text for the search box (link-list.ts).
+ */
+export function* listLinks(workspaceId: number, query: LinkQuery, index?: TextIndex): Script<LinkPage> {
+  const sql = linkListing(workspaceId, query, () => '?', index);
   const rows = yield q(sql.select, ...sql.selectParams);
   const counted = sql.count === undefined ? undefined : yield q(sql.count, ...sql.countParams);
   return pageFrom(sql, query, rows, counted);
@@ -174,7 +177,7 @@ export function linkStore(
     async listLinks(workspaceId, query) {
       if (readers) return readers.listLinks(workspaceId, query);
       // Without reader threads (PostgreSQL's pool), the page and its count are read at once.
-      const sql = linkListing(workspaceId, query, () => '?');
+      const sql = linkListing(workspaceId, query, () => '?', 'pg_trgm');
       const [rows, counted] = await Promise.all([
         runner.read(rowsOf(sql.select, ...sql.selectParams)),
         sql.count === undefined ? undefined : runner.read(rowsOf(sql.count, ...sql.countParams)),

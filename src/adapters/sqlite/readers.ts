@@ -39,7 +39,8 @@ export function runRead(
   if (job.kind === 'stats') return runNow(conn, statsOf(job.scope, job.range, job.filter));
   if (job.kind === 'perGroup') return runNow(conn, countPerGroup(job.workspaceId));
   if (job.kind === 'csv') return runNow(conn, linkCsvPage(job.ask));
-  return runNow(conn, listLinks(job.workspaceId, job.query));
+  // The FTS5 trigram table of migration 021.
+  return runNow(conn, listLinks(job.workspaceId, job.query, 'fts5'));
 }
 
 /** For `:memory:`, which no other connection can open: the reads run in place. */

@@ -1,0 +1,97 @@
+import { containsPattern } from './rows.ts';
+
+/**
+ * The list's search box as text (docs/api.md §18, docs/adr/040): a code prefix, or a substring of
+ * the title, the long URL or a tag, case-insensitive — found from an index where the dialect has
+ * one (migration 021) rather than by reading the workspace's links along the list's order:
+ * PostgreSQL through pg_trgm's GIN indexes (its planner weighs them against the order's index),
+ * SQLite through its FTS5 trigram table, whose matches are the candidates the listing starts from.
+ */
+export type TextIndex = 'pg_trgm' | 'fts5';
+
+type Param = (value: number | string) => string;
+
+/** Fewer characters make no trigram: FTS5 then matches nothing, so such text is read along the order. */
+const TRIGRAM = 3;
+
+/** What codes are made of, lowered (core/short-code.ts): other text is no code's prefix. */
+const CODE_TEXT = /^[a-z0-9_-]+$/;
+
+/** `text%` for LIKE, the wildcards and the escape character of the text taken literally. */
+const prefixPattern = (text: string) => `${text.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+
+/**
+ * A code prefix as a range of lowered codes, `[text, next)` where `next` ends in the character after
+ * the text's last: exactly the codes that start with the text, in byte order (ASCII: no surrogates).
+ */
+function codePrefixRange(text: string): [string, string] | undefined {
+  const lowered = text.toLowerCase();
+  if (!CODE_TEXT.test(lowered)) return undefined;
+  return [lowered, lowered.slice(0, -1) + String.fromCharCode(lowered.charCodeAt(lowered.length - 1) + 1)];
+}
+
+/** A quoted FTS5 string: the user's text taken literally, its quotes doubled (no operator, no column). */
+const ftsPhrase = (text: string) => `"${text.replace(/"/g, '""')}"`;
+
+/** Whether SQLite reads this text from link_search (`fts5Candidates`). */
+const fromFts5 = (index: TextIndex | undefined, text: string) =>
+  index === 'fts5' && [...text].length >= TRIGRAM;
+
+/**
+ * SQLite: the links to start from, as the listing's FROM — the trigram matches and the code range,
+ * joined to links by id. CROSS JOIN keeps that order: without statistics (SQLite keeps none unless
+ * analysed) the planner would rather walk the workspace's index and probe the matches per link.
+ * Undefined when the text is not read from the index.
+ */
+export function fts5Candidates(
+  text: string,
+  workspaceId: number,
+  index: TextIndex | undefined,
+  param: Param,
+): string | undefined {
+  if (!fromFts5(index, text)) return undefined;
+  const range = codePrefixRange(text);
+  const matched = `SELECT rowid AS hit_id FROM link_search WHERE link_search MATCH ${param(ftsPhrase(text))}`;
+  const coded = range
+    ? ` UNION SELECT id FROM links WHERE workspace_id = ${param(workspaceId)} AND deleted_at IS NULL` +
+      ` AND lower(code) >= ${param(range[0])} AND lower(code) < ${param(range[1])}`
+    : '';
+  return `(${matched}${coded}) AS hit CROSS JOIN links ON links.id = hit.hit_id`;
+}
+
+/**
+ * The condition of the text, the same results whichever way it is read: on SQLite's candidates
+ * (a trigram match folds case beyond ASCII and spans the joined tags) it decides as a scan would.
+ */
+export function textCondition(text: string, index: TextIndex | undefined, param: Param): string {
+  // Each placeholder is pushed as it is written: in the order it appears in the statement.
+  const like = (column: string, pattern: string) => `lower(${column}) LIKE ${param(pattern)} ESCAPE '\\'`;
+  const contains = containsPattern(text);
+  const range = index === undefined ? undefined : codePrefixRange(text);
+  const collate = index === 'pg_trgm' ? ' COLLATE "C"' : '';
+  const code = () =>
+    range
+      ? `(lower(code)${collate} >= ${param(range[0])} AND lower(code)${collate} < ${param(range[1])})`
+      : undefined;
+  if (index === 'pg_trgm') {
+    // ARRAY(…) is computed once and `id = ANY` is a look-up of the primary key: each term has an
+    // index, so the planner may OR their bitmaps instead of filtering links along the order.
+    const terms = [
+      code(),
+      like('title', contains),
+      like('long_url', contains),
+      `links.id = ANY (ARRAY(SELECT t.link_id FROM link_tags t WHERE ${like('t.tag', contains)}))`,
+    ];
+    return `(${terms.filter(Boolean).join(' OR ')})`;
+  }
+  if (fromFts5(index, text)) {
+    const terms = [code(), like('title', contains), like('long_url', contains)];
+    terms.push(
+      `EXISTS (SELECT 1 FROM link_tags t WHERE t.link_id = links.id AND ${like('t.tag', contains)})`,
+    );
+    return `(${terms.filter(Boolean).join(' OR ')})`;
+  }
+  const terms = [like('code', prefixPattern(text)), like('title', contains), like('long_url', contains)];
+  terms.push(`links.id IN (SELECT t.link_id FROM link_tags t WHERE ${like('t.tag', contains)})`);
+  return `(${terms.join(' OR ')})`;
+}
