@@ -4,6 +4,7 @@ import postgres from 'postgres';
 import { openStore } from '../src/adapters/open-store.ts';
 import { numbered } from '../src/adapters/postgres/client.ts';
 import { linkListing, type TextIndex } from '../src/adapters/sql/link-list.ts';
+import { FTS5_FEW, fts5Probe } from '../src/adapters/sql/link-text-search.ts';
 import { type LinkQuery, positionOf } from '../src/core/link-query.ts';
 import type { Store } from '../src/core/ports/store.ts';
 import { createScratch } from './scratch.ts';
@@ -151,13 +152,18 @@ async function measure(
   workspaceId: number,
   index: TextIndex,
   explain: (sql: string, params: Array<string | number>) => Promise<string[]>,
+  run: (sql: string, params: Array<string | number>) => Promise<Array<Record<string, unknown>>>,
 ): Promise<ListFigures[]> {
   const queries = await queriesOf(store, workspaceId);
   const figures: ListFigures[] = [];
   for (const kind of Object.keys(queries) as Kind[]) {
     const make = queries[kind];
     const query = await make();
-    const sql = linkListing(workspaceId, query, () => '?', index);
+    // SQLite first counts the text's matches (link-text-search.ts): many, and it reads along the order.
+    const probe = fts5Probe(query.find, index);
+    const many =
+      probe && Number((await run(probe.sql, probe.params as Array<string | number>))[0]?.n) >= FTS5_FEW;
+    const sql = linkListing(workspaceId, query, () => '?', many ? undefined : index);
     const plan = await explain(sql.select, sql.selectParams);
     const reads = { fullScan: isFullScan(plan), readsAll: readsAll(plan, query) };
     figures.push({ kind, ...(await time(store, workspaceId, make)), plan, ...reads });
@@ -182,11 +188,16 @@ async function sqliteRun(dir: string): Promise<ListStoreFigures> {
     db.exec('ANALYZE');
     const store = await openStore(databaseUrl, { prepare: false });
     try {
-      const queries = await measure(store, workspaceId, 'fts5', async (sql, params) =>
-        db
-          .prepare(`EXPLAIN QUERY PLAN ${sql}`)
-          .all(...params)
-          .map((row) => String(row.detail)),
+      const queries = await measure(
+        store,
+        workspaceId,
+        'fts5',
+        async (sql, params) =>
+          db
+            .prepare(`EXPLAIN QUERY PLAN ${sql}`)
+            .all(...params)
+            .map((row) => String(row.detail)),
+        async (sql, params) => db.prepare(sql).all(...params),
       );
       return { store: 'sqlite', links: LINKS, queries };
     } finally {
@@ -209,10 +220,15 @@ async function pgRun(adminUrl: string, redisUrl: string): Promise<ListStoreFigur
     await sql.unsafe('VACUUM ANALYZE link_tags');
     const store = await openStore(scratch.databaseUrl, { prepare: false });
     try {
-      const queries = await measure(store, workspaceId, 'pg_trgm', async (text, params) =>
-        (await sql.unsafe(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) ${numbered(text)}`, params)).map((row) =>
-          String(row['QUERY PLAN']),
-        ),
+      const queries = await measure(
+        store,
+        workspaceId,
+        'pg_trgm',
+        async (text, params) =>
+          (await sql.unsafe(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) ${numbered(text)}`, params)).map(
+            (row) => String(row['QUERY PLAN']),
+          ),
+        async () => [],
       );
       return { store: 'postgres', links: LINKS, queries };
     } finally {

@@ -6,6 +6,7 @@ import type { LinkEventSink } from '../../core/ports/webhook-store.ts';
 import { aliasStore, isAlias } from './alias-scripts.ts';
 import { addTags, linkChangeStore, liveLinkByUrlHash } from './link-change-scripts.ts';
 import { type ListingSql, linkListing, pageOf, type TextIndex } from './link-list.ts';
+import { textIndexFor } from './link-text-search.ts';
 import { linkEvent } from './outbox-scripts.ts';
 import {
   LINK_COLUMNS,
@@ -112,7 +113,7 @@ function pageFrom(sql: ListingSql, query: LinkQuery, rows: Row[], counted: Row[]
  * `index` is the dialect's index of text for the search box (link-list.ts).
  */
 export function* listLinks(workspaceId: number, query: LinkQuery, index?: TextIndex): Script<LinkPage> {
-  const sql = linkListing(workspaceId, query, () => '?', index);
+  const sql = linkListing(workspaceId, query, () => '?', yield* textIndexFor(query.find, index));
   const rows = yield q(sql.select, ...sql.selectParams);
   const counted = sql.count === undefined ? undefined : yield q(sql.count, ...sql.countParams);
   return pageFrom(sql, query, rows, counted);

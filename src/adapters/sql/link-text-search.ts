@@ -1,4 +1,6 @@
+import type { LinkFind } from '../../core/link-query.ts';
 import { containsPattern } from './rows.ts';
+import { q, type Script } from './script.ts';
 
 /**
  * The list's search box as text (docs/api.md §18, docs/adr/040): a code prefix, or a substring of
@@ -36,6 +38,32 @@ const ftsPhrase = (text: string) => `"${text.replace(/"/g, '""')}"`;
 /** Whether SQLite reads this text from link_search (`fts5Candidates`). */
 const fromFts5 = (index: TextIndex | undefined, text: string) =>
   index === 'fts5' && [...text].length >= TRIGRAM;
+
+/**
+ * SQLite: past this many trigram matches (of any workspace) the text is read along the order, as
+ * before 021: a page then fills within about 50 × links / matches rows (2,500 at 100,000 links),
+ * where starting from every match would fetch and sort them all (a second for 100,000).
+ */
+export const FTS5_FEW = 2000;
+
+/** SQLite: the statement counting the text's matches up to FTS5_FEW, when the text would read them. */
+export function fts5Probe(find: LinkFind | undefined, index: TextIndex | undefined) {
+  const text = find && !find.address ? find.text.trim() : '';
+  if (!fromFts5(index, text)) return undefined;
+  const sql = `SELECT COUNT(*) AS n FROM (SELECT 1 FROM link_search WHERE link_search MATCH ? LIMIT ${FTS5_FEW})`;
+  return q(sql, ftsPhrase(text));
+}
+
+/** The index the listing reads: SQLite's trigram table only for text with few matches. */
+export function* textIndexFor(
+  find: LinkFind | undefined,
+  index: TextIndex | undefined,
+): Script<TextIndex | undefined> {
+  const probe = fts5Probe(find, index);
+  if (!probe) return index;
+  const [row] = yield probe;
+  return Number(row?.n ?? 0) < FTS5_FEW ? index : undefined;
+}
 
 /**
  * SQLite: the links to start from, as the listing's FROM — the trigram matches and the code range,
