@@ -1,5 +1,5 @@
 import type { LinkFind, LinkQuery, LinkState } from '../../core/link-query.ts';
-import { fts5Candidates, type TextIndex, textCondition } from './link-text-search.ts';
+import { type TextIndex, textCandidates, textCondition } from './link-text-search.ts';
 import { containsPattern, LINK_COLUMNS } from './rows.ts';
 
 export type { TextIndex };
@@ -127,9 +127,9 @@ export function linkListing(
     params.push(value);
     return placeholder(params.length);
   };
-  // SQLite's text search starts from its matches: their placeholders come first, as the FROM does.
+  // A text search starts from its matches: their placeholders come first, as the FROM does.
   const text = query.find && !query.find.address ? query.find.text.trim() : '';
-  const from = fts5Candidates(text, workspaceId, index, param) ?? 'links';
+  const from = textCandidates(text, workspaceId, index, param) ?? 'links';
   const conditions = [
     `workspace_id = ${param(workspaceId)}`,
     'deleted_at IS NULL',

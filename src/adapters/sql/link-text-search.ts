@@ -35,9 +35,13 @@ function codePrefixRange(text: string): [string, string] | undefined {
 /** A quoted FTS5 string: the user's text taken literally, its quotes doubled (no operator, no column). */
 const ftsPhrase = (text: string) => `"${text.replace(/"/g, '""')}"`;
 
-/** Whether SQLite reads this text from link_search (`fts5Candidates`). */
+/** Whether SQLite reads this text from link_search (`textCandidates`). */
 const fromFts5 = (index: TextIndex | undefined, text: string) =>
   index === 'fts5' && [...text].length >= TRIGRAM;
+
+/** Whether the listing starts from this text's matches (`textCandidates`): an index for it each way. */
+const fromIndex = (index: TextIndex | undefined, text: string) =>
+  index !== undefined && [...text].length >= TRIGRAM;
 
 /**
  * SQLite: past this many trigram matches (of any workspace) the text is read along the order, as
@@ -66,25 +70,42 @@ export function* textIndexFor(
 }
 
 /**
- * SQLite: the links to start from, as the listing's FROM — the trigram matches and the code range,
- * joined to links by id. CROSS JOIN keeps that order: without statistics (SQLite keeps none unless
- * analysed) the planner would rather walk the workspace's index and probe the matches per link.
- * Undefined when the text is not read from the index.
+ * The links to start from, as the listing's FROM — the text's matches and the code range, joined
+ * to links by id — rather than the workspace's links along the order, filtered. SQLite: the trigram
+ * table's matches; CROSS JOIN keeps that order (without statistics, which SQLite keeps none of
+ * unless analysed, the planner would rather walk the workspace's index and probe the matches per
+ * link). PostgreSQL: one arm per index (the code range, each pg_trgm index), so each is read from
+ * its own index: its planner, which prices `LIKE '%text%'` without the trigrams, would otherwise
+ * walk the order's index past every link a short code-like text does not match (docs/adr/040).
+ * Undefined when the text is not read from an index.
  */
-export function fts5Candidates(
+export function textCandidates(
   text: string,
   workspaceId: number,
   index: TextIndex | undefined,
   param: Param,
 ): string | undefined {
-  if (!fromFts5(index, text)) return undefined;
+  if (!fromIndex(index, text)) return undefined;
   const range = codePrefixRange(text);
-  const matched = `SELECT rowid AS hit_id FROM link_search WHERE link_search MATCH ${param(ftsPhrase(text))}`;
+  const ofWorkspace = () => `workspace_id = ${param(workspaceId)} AND deleted_at IS NULL`;
   const coded = range
-    ? ` UNION SELECT id FROM links WHERE workspace_id = ${param(workspaceId)} AND deleted_at IS NULL` +
-      ` AND lower(code) >= ${param(range[0])} AND lower(code) < ${param(range[1])}`
-    : '';
-  return `(${matched}${coded}) AS hit CROSS JOIN links ON links.id = hit.hit_id`;
+    ? (collate: string) =>
+        `SELECT id FROM links WHERE ${ofWorkspace()}` +
+        ` AND lower(code)${collate} >= ${param(range[0])} AND lower(code)${collate} < ${param(range[1])}`
+    : undefined;
+  if (index === 'fts5') {
+    const matched = `SELECT rowid AS hit_id FROM link_search WHERE link_search MATCH ${param(ftsPhrase(text))}`;
+    return `(${matched}${coded ? ` UNION ${coded('')}` : ''}) AS hit CROSS JOIN links ON links.id = hit.hit_id`;
+  }
+  const contains = containsPattern(text);
+  const like = (column: string) => `lower(${column}) LIKE ${param(contains)} ESCAPE '\\'`;
+  const arms = [
+    coded?.(' COLLATE "C"'),
+    `SELECT id FROM links WHERE ${ofWorkspace()} AND ${like('title')}`,
+    `SELECT id FROM links WHERE ${ofWorkspace()} AND ${like('long_url')}`,
+    `SELECT link_id FROM link_tags WHERE ${like('tag')}`,
+  ].filter(Boolean);
+  return `(${arms.join(' UNION ')}) AS hit (hit_id) JOIN links ON links.id = hit.hit_id`;
 }
 
 /**

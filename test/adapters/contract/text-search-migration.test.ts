@@ -5,7 +5,7 @@
  * PostgreSQL cases run in a database of their own: the extension lives in one schema of a database.
  */
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { after, describe, it } from 'node:test';
 import postgres from 'postgres';
 import { openPostgresStore } from '../../../src/adapters/postgres/store.ts';
@@ -13,20 +13,43 @@ import { linkListing, type TextIndex } from '../../../src/adapters/sql/link-list
 import type { LinkQuery } from '../../../src/core/link-query.ts';
 import type { Store } from '../../../src/core/ports/store.ts';
 import { type OldDatabase, oldPostgres, oldSqlite } from '../../fixtures/old-database.ts';
-import { givenAccount, newLink, planInput } from './store-contract.ts';
+import { givenAccount, planInput } from './store-contract.ts';
 
 const LINKS = 3000;
 
-/** A workspace's links written before 021 (title `Article n`, tags `t{n % 100}`); its id. */
-async function seedBefore021(store: Store): Promise<number> {
+/**
+ * A workspace's links written before 021 (title `Article n`, tags `t{n % 100}`); its id. The links
+ * go in by SQL in 020's columns: the store of today writes columns later migrations add.
+ */
+async function seedBefore021(store: Store, old: Pick<OldDatabase, 'run'>): Promise<number> {
   const plan = await store.upsertPlan(planInput({ urlQuota: LINKS * 2 }));
   const workspaceId = (await givenAccount(store, 'ada@example.com', plan)).id;
-  const links = Array.from({ length: LINKS }, (_, n) =>
-    newLink(workspaceId, `https://example.com/articles/${n}`, { code: `code${n}`, title: `Article ${n}` }),
-  );
-  await store.insertLinksBulk(links);
-  await store.insertLinkWithinQuota(
-    newLink(workspaceId, 'https://example.com/tagged', { code: 'tagged', tags: ['summer-sale'] }),
+  const rows = Array.from({ length: LINKS }, (_, n) => [
+    `code${n}`,
+    `https://example.com/articles/${n}`,
+    `Article ${n}`,
+  ]);
+  rows.push(['tagged', 'https://example.com/tagged', '']);
+  for (let i = 0; i < rows.length; i += 500) {
+    const chunk = rows.slice(i, i + 500);
+    await old.run(
+      `INSERT INTO links (code, workspace_id, long_url, normalized_url, url_hash, title, created_at, domain_id)
+       VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, 0)').join(', ')}`,
+      ...chunk.flatMap(([code, url, title], j) => [
+        code as string,
+        workspaceId,
+        url as string,
+        url as string,
+        createHash('sha256')
+          .update(url as string)
+          .digest('hex'),
+        title as string,
+        1_700_000_000_000 + i + j,
+      ]),
+    );
+  }
+  await old.run(
+    "INSERT INTO link_tags (link_id, tag) SELECT id, 'summer-sale' FROM links WHERE code = 'tagged'",
   );
   return workspaceId;
 }
@@ -46,7 +69,7 @@ async function planOf(old: OldDatabase, workspaceId: number, text: string, index
 async function migrated(old: OldDatabase, check: (store: Store, workspaceId: number) => Promise<void>) {
   const store = old.open();
   try {
-    const workspaceId = await seedBefore021(store);
+    const workspaceId = await seedBefore021(store, old);
     await store.migrate();
     await check(store, workspaceId);
   } finally {
@@ -145,13 +168,25 @@ describe('migration 021 on PostgreSQL', {
     url.username = role;
     url.searchParams.set('search_path', 'snip');
     const store = openPostgresStore(url.href);
+    const db = postgres(url.href, { max: 1, onnotice: () => {} });
+    // `?` placeholders numbered as PostgreSQL takes them.
+    const run = async (sql: string, ...params: Array<string | number>) => {
+      let n = 0;
+      return [
+        ...(await db.unsafe(
+          sql.replace(/\?/g, () => `$${++n}`),
+          params,
+        )),
+      ];
+    };
     try {
       await store.migrate();
-      const workspaceId = await seedBefore021(store);
+      const workspaceId = await seedBefore021(store, { run });
       assert.deepEqual(await codes(store, workspaceId, 'ARTICLE 1234'), ['code1234']);
       assert.deepEqual(await codes(store, workspaceId, 'mer-sa'), ['tagged']);
       assert.deepEqual(await codes(store, workspaceId, 'CODE2999'), ['code2999']);
     } finally {
+      await db.end({ timeout: 5 });
       await store.close();
     }
     const check = postgres(url.href, { max: 1, onnotice: () => {} });
