@@ -100,14 +100,38 @@ export interface VisitSeries {
   visitors: readonly number[];
 }
 
+/** What else a visit chart shows: the zone its buckets are in, the period before as a faint line. */
+export interface VisitChartOptions {
+  /** The zone the days or hours are in (UTC when absent), said under the chart. */
+  zone?: string;
+  /** The previous period's clicks, bucket by bucket in the same order: a dashed step line behind. */
+  previous?: readonly number[];
+}
+
+/** A step line through each bucket's value, from its slot's left edge to its right. */
+function stepPath(values: readonly number[], slot: number, y: (value: number) => number): string {
+  const steps = values.map(
+    (value, i) => `${i === 0 ? 'M0 ' : 'V'}${fixed(y(value))} H${fixed((i + 1) * slot)}`,
+  );
+  return `<path class="previous" d="${steps.join(' ')}" vector-effect="non-scaling-stroke"/>`;
+}
+
 /**
  * Clicks and unique visitors per bucket: one bar as tall as the clicks, its lower part (the unique
  * visitors, never more than the clicks) in the second colour and of the same width, so every bar
- * stays wide enough to see; one tooltip per bucket, a legend.
+ * stays wide enough to see; one tooltip per bucket, a legend. With the previous period, its clicks
+ * as a dashed line over the bars, in the legend, the summary and the table.
  */
-export function visitBars(series: VisitSeries, label: string, bucket: 'Day' | 'Hour'): SafeHtml {
+export function visitBars(
+  series: VisitSeries,
+  label: string,
+  bucket: 'Day' | 'Hour',
+  options: VisitChartOptions = {},
+): SafeHtml {
+  const { previous } = options;
   const slot = WIDTH / Math.max(1, series.buckets.length);
-  const { top, y, h } = scale(Math.max(0, ...series.clicks, ...series.visitors));
+  const before = previous ? series.buckets.map((_, i) => previous[i] ?? 0) : undefined;
+  const { top, y, h } = scale(Math.max(0, ...series.clicks, ...series.visitors, ...(before ?? [])));
   const rect = (css: string, value: number) =>
     `<rect class="${css}" x="${fixed((slot * (1 - BAR)) / 2)}" y="${fixed(y(value))}" width="${fixed(slot * BAR)}" height="${fixed(Math.max(1, h(value)))}"/>`;
   const groups = series.buckets.map((name, i) => {
@@ -116,16 +140,27 @@ export function visitBars(series: VisitSeries, label: string, bucket: 'Day' | 'H
     const tip = `${name}: ${plural(clicks, 'click')}, ${plural(visitors, 'unique visitor')}`;
     return `<g transform="translate(${fixed(i * slot)} 0)"><title>${escapeHtml(tip)}</title>${clicks > 0 ? rect('bar', clicks) : ''}${visitors > 0 ? rect('bar-2', visitors) : ''}</g>`;
   });
+  if (before) groups.push(stepPath(before, slot, y));
   const total = (values: readonly number[]) => values.reduce((sum, n) => sum + n, 0);
   const [clicks, visitors] = [total(series.clicks), total(series.visitors)];
   const rows = series.buckets
-    .map((name, i) => [name, series.clicks[i] ?? 0, series.visitors[i] ?? 0] as const)
-    .filter(([, c, v]) => c > 0 || v > 0);
-  const summary = `${plural(clicks, 'click')} and ${plural(visitors, 'unique visitor')} in all`;
-  return html`<figure class="chart" data-total="${clicks}" data-visitors="${visitors}">
+    .map((name, i) => [
+      name,
+      series.clicks[i] ?? 0,
+      series.visitors[i] ?? 0,
+      ...(before ? [before[i] ?? 0] : []),
+    ])
+    .filter(([, c, v, p]) => Number(c) > 0 || Number(v) > 0 || Number(p ?? 0) > 0);
+  const earlier = before ? `; the previous period: ${plural(total(before), 'click')}` : '';
+  const summary = `${plural(clicks, 'click')} and ${plural(visitors, 'unique visitor')} in all${earlier}`;
+  const legend = before
+    ? html`<span class="legend"><span class="swatch previous" aria-hidden="true"></span>Clicks, previous period (dashed line)</span>`
+    : '';
+  const columns = [bucket, 'Clicks', 'Unique visitors', ...(before ? ['Clicks, previous period'] : [])];
+  return html`<figure class="chart" data-total="${clicks}" data-visitors="${visitors}"${before ? html` data-previous="${total(before)}"` : ''}>
 ${plot(groups, top, series.buckets, `${label}: ${summary}`)}
-<figcaption class="legends"><span class="legend"><span class="swatch bar" aria-hidden="true"></span>Clicks</span><span class="legend"><span class="swatch bar-2" aria-hidden="true"></span>Unique visitors</span><span class="hint">Per ${bucket.toLowerCase()} · UTC</span></figcaption>
-${hiddenTable(label, [bucket, 'Clicks', 'Unique visitors'], rows)}
+<figcaption class="legends"><span class="legend"><span class="swatch bar" aria-hidden="true"></span>Clicks</span><span class="legend"><span class="swatch bar-2" aria-hidden="true"></span>Unique visitors</span>${legend}<span class="hint">Per ${bucket.toLowerCase()} · ${options.zone ?? 'UTC'}</span></figcaption>
+${hiddenTable(label, columns, rows)}
 </figure>`;
 }
 

@@ -5,6 +5,7 @@ import { DAY_MS } from '../../core/days.ts';
 import type { Link, Workspace } from '../../core/entities.ts';
 import { Refusal } from '../../core/errors.ts';
 import type { GroupStore, LinkStore, StatsStore, WorkspaceStore } from '../../core/ports/store.ts';
+import { zoneOrUtc } from '../../core/time-zone.ts';
 import type { AddressedDomain } from '../domains/index.ts';
 import { statsAnswers } from './stats-answers.ts';
 
@@ -32,6 +33,8 @@ export interface StatsReport {
   /** Whether hourly buckets can be asked for this range (its start is within the retention). */
   hourlyAllowed: boolean;
   retentionDays: number;
+  /** The workspace's zone, which the page's days are in unless the address names another (`tz`). */
+  workspaceZone: string;
   /** Epoch ms of the start of today (UTC), for the range picker's presets. */
   today: number;
 }
@@ -97,6 +100,7 @@ export function visitStats(options: VisitStatsOptions) {
       ...(refused ? { refused } : {}),
       hourlyAllowed: read.range.from >= today - retentionDays * DAY_MS,
       retentionDays,
+      workspaceZone: zoneOrUtc(workspace.timezone),
       today,
     };
   }

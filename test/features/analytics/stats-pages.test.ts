@@ -98,14 +98,14 @@ describe('visit stats pages', () => {
     const germany = rowOf(body, 'by-country', 'DE');
     assert.match(
       germany ?? '',
-      /<img class="flag" src="\/assets\/flags\/de\.svg" alt="" width="20" height="15"><span>Germany<\/span>/,
+      /<img class="flag" src="\/assets\/flags\/de\.svg" alt="" width="20" height="15"><span><a href="[^"]*\?country=DE">Germany<\/a><\/span>/,
     );
     assert.deepEqual(figuresOf(germany), ['2', '50%']);
     const unknown = rowOf(body, 'by-country', 'ZZ') ?? '';
-    assert.match(unknown, /<span>Unknown<\/span>/);
-    assert.ok(!unknown.includes('<img') && !unknown.includes('ZZ'), unknown);
+    assert.match(unknown, /<span><a href="[^"]*">Unknown<\/a><\/span>/);
+    assert.ok(!unknown.includes('<img') && !unknown.includes('>ZZ'), unknown);
     assert.deepEqual(figuresOf(unknown), ['1', '25%']);
-    assert.match(rowOf(body, 'by-country', 'FR') ?? '', /flags\/fr\.svg" [^>]*><span>France</);
+    assert.match(rowOf(body, 'by-country', 'FR') ?? '', /flags\/fr\.svg" [^>]*><span><a [^>]*>France</);
     assert.equal(
       rowOf(body, 'by-country', 'JP'),
       undefined,
@@ -118,7 +118,7 @@ describe('visit stats pages', () => {
       rowOf(body, 'by-country', 'FR') ?? '',
       /<rect class="bar-fill" width="50\.00" height="1"\/>/,
     );
-    assert.match(rowOf(body, 'by-language', 'de') ?? '', /<span>German<\/span>/);
+    assert.match(rowOf(body, 'by-language', 'de') ?? '', />German<\/a><\/span>/);
     assert.match(rowOf(body, 'by-language', 'unknown') ?? '', /Not sent/);
     assert.match(rowOf(body, 'by-referrer', 'direct') ?? '', /Direct \(no referrer\)/);
     assert.match(rowOf(body, 'by-source', 'qr') ?? '', /QR code/);
@@ -279,7 +279,8 @@ describe('visit stats pages', () => {
     assert.match(page.body, /data-state="no-clicks"><p>Clicks will appear here once the link is clicked/);
     assert.match(page.body, /The sites visitors came from will appear here once the link is clicked\./);
     assert.match(page.body, /Countries, with their flags, will appear here/);
-    assert.equal((page.body.match(/data-state="empty"/g) ?? []).length, 8);
+    // The eight breakdowns and the referrer sources; the campaign ones only once they have rows.
+    assert.equal((page.body.match(/data-state="empty"/g) ?? []).length, 9);
     const fresh = new PageClient(t.app);
     await t.ops.createAccount('new@example.com', 'tester', PASSWORD);
     await fresh.signIn('new@example.com', PASSWORD);
@@ -293,7 +294,7 @@ describe('visit stats pages', () => {
     const page = await client.get(client.at('/links/bare001/stats'));
     assert.equal(totalOf(page.body, 'clicks'), '5');
     assert.equal(attribute(page.body, 'class="chart" data-total'), '5');
-    assert.equal((page.body.match(/data-state="no-details"/g) ?? []).length, 8);
+    assert.equal((page.body.match(/data-state="no-details"/g) ?? []).length, 9);
     assert.match(page.body, /No kinds were recorded for these bot hits/);
   });
 

@@ -1,4 +1,6 @@
 import type { Dimension } from '../../../core/analytics/model.ts';
+import { sourceNamed } from '../../../core/analytics/referrer-sources.ts';
+import type { FilterName } from '../../../core/analytics/stats-filters.ts';
 import { flagAsset } from '../../../web/assets.ts';
 
 /**
@@ -53,4 +55,32 @@ export function valueLabel(dimension: Dimension, value: string, rest: boolean): 
   if (dimension === 'country') return countryLabel(value);
   if (dimension === 'language') return languageLabel(value);
   return { text: FIXED[dimension]?.[value] ?? value };
+}
+
+/** What a filter is called on the page's chips ("Country: Germany"). */
+export const FILTER_NAMES: Record<FilterName, string> = {
+  country: 'Country',
+  device: 'Device',
+  os: 'Operating system',
+  browser: 'Browser',
+  language: 'Language',
+  referrer: 'Referrer',
+  source: 'Came by',
+  utm_source: 'Campaign source',
+  utm_medium: 'Campaign medium',
+  utm_campaign: 'Campaign',
+  group: 'Group',
+  tag: 'Tag',
+  domain: 'Domain',
+};
+
+/** A filter's value in words, as its breakdown names it: a country's name, "QR code" for qr. */
+export function filterText(name: FilterName, given: string): string {
+  const value = given.trim();
+  if (name === 'country') return countryLabel(value.toUpperCase()).text;
+  if (name === 'language') return languageLabel(value.toLowerCase()).text;
+  if (name === 'referrer')
+    return sourceNamed(value) ?? valueLabel('referrer', value.toLowerCase(), false).text;
+  if (name === 'device' || name === 'source') return valueLabel(name, value, false).text;
+  return value;
 }

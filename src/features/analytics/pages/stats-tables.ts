@@ -1,7 +1,10 @@
+import { DERIVED_KEYS, type DerivedDimension } from '../../../core/analytics/derived-breakdowns.ts';
 import type { BreakdownRow, Dimension } from '../../../core/analytics/model.ts';
 import { BREAKDOWN_KEYS, type StatsAnswer, TOP_ROWS } from '../../../core/analytics/stats.ts';
+import type { FilterName } from '../../../core/analytics/stats-filters.ts';
 import { barList, visitBars } from '../../../web/charts.ts';
 import { html, type SafeHtml } from '../../../web/html.ts';
+import type { StatsAddress } from './stats-address.ts';
 import { valueLabel } from './stats-labels.ts';
 
 /** The stats page's series chart, breakdowns and top links, each with the empty state it shows first. */
@@ -10,7 +13,7 @@ import { valueLabel } from './stats-labels.ts';
 export type Subject = 'the link' | 'one of your links';
 
 interface Breakdown {
-  dimension: Dimension;
+  dimension: Dimension | DerivedDimension;
   title: string;
   /** What a value is, heading the list's labels. */
   column: string;
@@ -20,6 +23,12 @@ interface Breakdown {
 
 export const BREAKDOWNS: readonly Breakdown[] = [
   { dimension: 'referrer', title: 'Referrers', column: 'Referrer', empty: 'The sites visitors came from' },
+  {
+    dimension: 'referrer_source',
+    title: 'Referrer sources',
+    column: 'Source',
+    empty: 'Search engines, social networks and other sources',
+  },
   { dimension: 'country', title: 'Countries', column: 'Country', empty: 'Countries, with their flags,' },
   { dimension: 'device', title: 'Devices', column: 'Device', empty: 'Desktops, phones and tablets' },
   { dimension: 'os', title: 'Operating systems', column: 'System', empty: 'Operating systems' },
@@ -37,7 +46,40 @@ export const BREAKDOWNS: readonly Breakdown[] = [
     column: 'Kind',
     empty: 'Link previews, crawlers and prefetches',
   },
+  { dimension: 'utm_source', title: 'Campaign sources', column: 'Source', empty: '' },
+  { dimension: 'utm_medium', title: 'Campaign mediums', column: 'Medium', empty: '' },
+  { dimension: 'utm_campaign', title: 'Campaigns', column: 'Campaign', empty: '' },
 ];
+
+/** Breakdowns only the workspace's own pages show: the public page keeps to the recorded facts. */
+const DERIVED = new Set<string>(Object.keys(DERIVED_KEYS));
+/** Breakdowns shown only when they have rows: a link without UTM parameters has none. */
+const WHEN_FOUND = new Set<string>(['utm_source', 'utm_medium', 'utm_campaign']);
+/** The filter a breakdown's row narrows the page to; bots carry no facts to filter on. */
+const FILTER_OF: Partial<Record<Breakdown['dimension'], FilterName>> = {
+  referrer: 'referrer',
+  referrer_source: 'referrer',
+  country: 'country',
+  device: 'device',
+  os: 'os',
+  browser: 'browser',
+  language: 'language',
+  source: 'source',
+  utm_source: 'utm_source',
+  utm_medium: 'utm_medium',
+  utm_campaign: 'utm_campaign',
+};
+
+const rowsOf = (answer: StatsAnswer, dimension: Breakdown['dimension']): readonly BreakdownRow[] =>
+  dimension in DERIVED_KEYS
+    ? answer[DERIVED_KEYS[dimension as DerivedDimension]]
+    : answer[BREAKDOWN_KEYS[dimension as Dimension]];
+
+function labelOf(dimension: Breakdown['dimension'], value: string, rest: boolean) {
+  if (dimension === 'referrer_source') return valueLabel('referrer', value, rest);
+  if (DERIVED.has(dimension)) return { text: rest ? 'All others' : value };
+  return valueLabel(dimension as Dimension, value, rest);
+}
 
 /** A value's share of the whole, rounded; a small one is "<1%", never "0%". */
 export function share(clicks: number, sum: number): string {
@@ -46,13 +88,23 @@ export function share(clicks: number, sum: number): string {
   return `${Math.round(percent)}%`;
 }
 
-function breakdownList(breakdown: Breakdown, rows: readonly BreakdownRow[], unit: string): SafeHtml {
+function breakdownList(
+  breakdown: Breakdown,
+  rows: readonly BreakdownRow[],
+  unit: string,
+  address: StatsAddress | undefined,
+): SafeHtml {
   const sum = rows.reduce((total, row) => total + row.clicks, 0);
+  const filter = FILTER_OF[breakdown.dimension];
   return barList(
     rows.map((row, i) => {
-      const label = valueLabel(breakdown.dimension, row.value, i === TOP_ROWS && row.value === 'other');
+      const rest = i === TOP_ROWS && row.value === 'other';
+      const label = labelOf(breakdown.dimension, row.value, rest);
+      // Each row narrows the page to its value; "All others" is no one value.
+      const href = address && filter && !rest ? address.drill(filter, row.value) : undefined;
       return {
         label: label.text,
+        ...(href ? { href } : {}),
         ...(label.flag ? { icon: label.flag } : {}),
         value: row.clicks,
         share: share(row.clicks, sum),
@@ -67,12 +119,17 @@ function breakdownList(breakdown: Breakdown, rows: readonly BreakdownRow[], unit
   );
 }
 
-function breakdownCard(breakdown: Breakdown, answer: StatsAnswer, subject: Subject): SafeHtml {
-  const rows = answer[BREAKDOWN_KEYS[breakdown.dimension]];
-  const id = `by-${breakdown.dimension}`;
+function breakdownCard(
+  breakdown: Breakdown,
+  answer: StatsAnswer,
+  subject: Subject,
+  address: StatsAddress | undefined,
+): SafeHtml {
+  const rows = rowsOf(answer, breakdown.dimension);
+  const id = `by-${breakdown.dimension.replace('_', '-')}`;
   let body: SafeHtml;
   if (rows.length > 0) {
-    body = breakdownList(breakdown, rows, breakdown.dimension === 'bot' ? 'Hit' : 'Click');
+    body = breakdownList(breakdown, rows, breakdown.dimension === 'bot' ? 'Hit' : 'Click', address);
   } else if (breakdown.dimension === 'bot' && answer.totals.bot_hits > 0) {
     body = html`<p class="empty" data-state="no-details">No kinds were recorded for these bot hits: tracking was minimal or off.</p>`;
   } else if (breakdown.dimension !== 'bot' && answer.totals.clicks > 0) {
@@ -84,8 +141,18 @@ function breakdownCard(breakdown: Breakdown, answer: StatsAnswer, subject: Subje
   return html`<section class="card" id="${id}" aria-labelledby="${id}-heading"><h2 id="${id}-heading">${breakdown.title}</h2>${body}</section>`;
 }
 
-export function breakdownCards(answer: StatsAnswer, subject: Subject): SafeHtml {
-  return html`<div class="breakdowns">${BREAKDOWNS.map((breakdown) => breakdownCard(breakdown, answer, subject))}</div>`;
+/**
+ * The breakdowns. With the page's address (the workspace's own pages), every row links to the page
+ * narrowed to its value, and the referrer sources and campaign breakdowns are shown too; without
+ * it (the public page) plain lists of the recorded facts, linking nowhere.
+ */
+export function breakdownCards(answer: StatsAnswer, subject: Subject, address?: StatsAddress): SafeHtml {
+  const shown = BREAKDOWNS.filter(
+    (breakdown) =>
+      (address || !DERIVED.has(breakdown.dimension)) &&
+      (!WHEN_FOUND.has(breakdown.dimension) || rowsOf(answer, breakdown.dimension).length > 0),
+  );
+  return html`<div class="breakdowns">${shown.map((breakdown) => breakdownCard(breakdown, answer, subject, address))}</div>`;
 }
 
 /** One of the most clicked links of the range: what the list shows of it and where it leads. */
@@ -126,7 +193,9 @@ function bucketName(t: string, hourly: boolean): string {
 export function seriesChart(answer: StatsAnswer, subject: Subject): SafeHtml {
   const hourly = answer.interval === 'hour';
   const every = hourly ? 'hour' : 'day';
-  if (!answer.series.some((point) => point.clicks > 0 || point.unique_visitors > 0)) {
+  const previous = answer.previous?.series.map((point) => point.clicks);
+  const some = (counts: readonly number[] | undefined) => counts?.some((n) => n > 0) ?? false;
+  if (!answer.series.some((point) => point.clicks > 0 || point.unique_visitors > 0) && !some(previous)) {
     return html`<div class="empty" data-state="no-clicks"><p>Clicks will appear here once ${subject} is clicked in this range.</p></div>`;
   }
   return visitBars(
@@ -137,5 +206,6 @@ export function seriesChart(answer: StatsAnswer, subject: Subject): SafeHtml {
     },
     `Clicks and unique visitors per ${every}`,
     hourly ? 'Hour' : 'Day',
+    { zone: answer.timezone, ...(previous ? { previous } : {}) },
   );
 }
