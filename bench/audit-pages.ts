@@ -82,13 +82,14 @@ async function main(): Promise<number> {
       ['one link, editing', `/dashboard/links/${codeOf(0)}?edit`, busy],
       ['stats', '/dashboard/stats', busy],
       ['stats of a link', `/dashboard/links/${codeOf(0)}/stats`, busy],
+      ['stats, filtered and compared', '/dashboard/stats?country=DE&source=qr&compare=previous', busy],
       ['members', '/dashboard/members', busy],
       ['account', '/account', busy],
       ['pricing', '/pricing', undefined],
       ['404', '/Zzzzzzz', undefined],
     ];
     console.log(`Lighthouse on ${CHROMIUM}; goal ${GOAL} in each category\n`);
-    console.log(['page'.padEnd(22), ...CATEGORIES.map((c) => c.padStart(15))].join(''));
+    console.log(['page'.padEnd(30), ...CATEGORIES.map((c) => c.padStart(15))].join(''));
     let missed = 0;
     for (const [name, path, cookie] of pages) {
       const result = await lighthouse(`${snip.url}${path}`, {
@@ -109,7 +110,7 @@ async function main(): Promise<number> {
       const below = held.some((score) => score < GOAL);
       if (below) missed++;
       console.log(
-        [name.padEnd(22), ...scores.map((score) => String(score).padStart(15)), below ? '  MISSED' : ''].join(
+        [name.padEnd(30), ...scores.map((score) => String(score).padStart(15)), below ? '  MISSED' : ''].join(
           '',
         ),
       );

@@ -132,6 +132,12 @@ for (const kind of STORES) {
       assert.deepEqual(clear.fields, { from: '2026-03-25', to: '2026-03-31' });
       assert.equal(totalOf(await page(clear.path), 'clicks'), '5');
       assert.doesNotMatch(await page(clear.path), /class="chip"/);
+      // The top links count every click, and say so; a filter no click matches says that.
+      assert.match(body, /data-state="unfiltered"/);
+      const none = await page(`/stats?${WEEK}&country=JP`);
+      assert.match(sectionOf(none, 'by-referrer'), /data-state="no-match"/);
+      assert.match(sectionOf(none, 'by-bot'), /data-state="no-match"/);
+      assert.doesNotMatch(await page(`/stats?${WEEK}`), /data-state="(unfiltered|no-match)"/);
       // A value no filter takes is a refused page of the default figures, with no chip to keep it.
       const refused = await page('/stats?country=Germany', 400);
       assert.doesNotMatch(refused, /class="chip"|country=Germany/);

@@ -184,7 +184,7 @@ ${statsContext(report, address)}
 <section class="card" id="series" aria-labelledby="series-heading"><h2 id="series-heading" class="visually-hidden">Clicks and unique visitors</h2>
 ${totals(report)}${seriesChart(report.answer, subject)}</section>
 ${link ? '' : livePanel(here(view.frame, '/stats/live'))}
-${view.top ? topLinksCard(view.top, report.answer) : ''}
+${view.top ? topLinksCard(view.top, report.answer, address.filters.length > 0) : ''}
 ${breakdownCards(report.answer, subject, address)}
 ${download(view, address)}`,
   });

@@ -128,8 +128,13 @@ function breakdownCard(
   const rows = rowsOf(answer, breakdown.dimension);
   const id = `by-${breakdown.dimension.replace('_', '-')}`;
   let body: SafeHtml;
+  const filtered = (address?.filters.length ?? 0) > 0;
   if (rows.length > 0) {
     body = breakdownList(breakdown, rows, breakdown.dimension === 'bot' ? 'Hit' : 'Click', address);
+  } else if (filtered && breakdown.dimension === 'bot') {
+    body = html`<p class="empty" data-state="no-match">Bot hits are not counted while filtering: they carry none of these details.</p>`;
+  } else if (filtered && answer.totals.clicks === 0) {
+    body = html`<p class="empty" data-state="no-match">No clicks of this range match the filters.</p>`;
   } else if (breakdown.dimension === 'bot' && answer.totals.bot_hits > 0) {
     body = html`<p class="empty" data-state="no-details">No kinds were recorded for these bot hits: tracking was minimal or off.</p>`;
   } else if (breakdown.dimension !== 'bot' && answer.totals.clicks > 0) {
@@ -166,7 +171,7 @@ export interface TopLink {
 }
 
 /** The workspace's most clicked links over the range, each linking to its page. */
-export function topLinksCard(top: readonly TopLink[], answer: StatsAnswer): SafeHtml {
+export function topLinksCard(top: readonly TopLink[], answer: StatsAnswer, filtered = false): SafeHtml {
   // Shares of all clicks of the range; the links count whole days, which an hourly range may cut.
   const whole = Math.max(answer.totals.clicks, ...top.map((link) => link.clicks));
   const body =
@@ -177,12 +182,17 @@ export function topLinksCard(top: readonly TopLink[], answer: StatsAnswer): Safe
             label: link.label,
             href: link.path,
             value: link.clicks,
-            share: share(link.clicks, whole),
+            // Filtered totals are no whole for unfiltered counts: no share then.
+            ...(filtered ? {} : { share: share(link.clicks, whole) }),
             key: link.code,
           })),
           { label: 'Most clicked links', unit: 'click', columns: ['Link', 'Clicks'] },
         );
-  return html`<section class="card" id="top-links" aria-labelledby="top-links-heading"><h2 id="top-links-heading">Top links</h2>${body}</section>`;
+  // The list counts every click of the range's days: say so while the figures above are filtered.
+  const note = filtered
+    ? html`<p class="hint" data-state="unfiltered">Of all clicks in the range: the filters do not apply to this list.</p>`
+    : '';
+  return html`<section class="card" id="top-links" aria-labelledby="top-links-heading"><h2 id="top-links-heading">Top links</h2>${note}${body}</section>`;
 }
 
 /** A bucket's start as shown: its UTC day, and its hour when hourly. */
