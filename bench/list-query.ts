@@ -4,7 +4,7 @@ import postgres from 'postgres';
 import { openStore } from '../src/adapters/open-store.ts';
 import { numbered } from '../src/adapters/postgres/client.ts';
 import { linkListing, type TextIndex } from '../src/adapters/sql/link-list.ts';
-import { FTS5_FEW, fts5Probe } from '../src/adapters/sql/link-text-search.ts';
+import { TEXT_FEW, textProbe } from '../src/adapters/sql/link-text-search.ts';
 import { type LinkQuery, positionOf } from '../src/core/link-query.ts';
 import type { Store } from '../src/core/ports/store.ts';
 import { createScratch } from './scratch.ts';
@@ -159,10 +159,10 @@ async function measure(
   for (const kind of Object.keys(queries) as Kind[]) {
     const make = queries[kind];
     const query = await make();
-    // SQLite first counts the text's matches (link-text-search.ts): many, and it reads along the order.
-    const probe = fts5Probe(query.find, index);
+    // Each store first counts the text's matches (link-text-search.ts): many, and it reads along the order.
+    const probe = textProbe(query.find, index, workspaceId);
     const many =
-      probe && Number((await run(probe.sql, probe.params as Array<string | number>))[0]?.n) >= FTS5_FEW;
+      probe && Number((await run(probe.sql, probe.params as Array<string | number>))[0]?.n) >= TEXT_FEW;
     const sql = linkListing(workspaceId, query, () => '?', many ? undefined : index);
     const plan = await explain(sql.select, sql.selectParams);
     const reads = { fullScan: isFullScan(plan), readsAll: readsAll(plan, query) };

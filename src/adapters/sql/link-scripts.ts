@@ -113,7 +113,7 @@ function pageFrom(sql: ListingSql, query: LinkQuery, rows: Row[], counted: Row[]
  * `index` is the dialect's index of text for the search box (link-list.ts).
  */
 export function* listLinks(workspaceId: number, query: LinkQuery, index?: TextIndex): Script<LinkPage> {
-  const sql = linkListing(workspaceId, query, () => '?', yield* textIndexFor(query.find, index));
+  const sql = linkListing(workspaceId, query, () => '?', yield* textIndexFor(query.find, index, workspaceId));
   const rows = yield q(sql.select, ...sql.selectParams);
   const counted = sql.count === undefined ? undefined : yield q(sql.count, ...sql.countParams);
   return pageFrom(sql, query, rows, counted);
@@ -178,7 +178,8 @@ export function linkStore(
     async listLinks(workspaceId, query) {
       if (readers) return readers.listLinks(workspaceId, query);
       // Without reader threads (PostgreSQL's pool), the page and its count are read at once.
-      const sql = linkListing(workspaceId, query, () => '?', 'pg_trgm');
+      const index = await runner.read(textIndexFor(query.find, 'pg_trgm', workspaceId));
+      const sql = linkListing(workspaceId, query, () => '?', index);
       const [rows, counted] = await Promise.all([
         runner.read(rowsOf(sql.select, ...sql.selectParams)),
         sql.count === undefined ? undefined : runner.read(rowsOf(sql.count, ...sql.countParams)),

@@ -44,29 +44,58 @@ const fromIndex = (index: TextIndex | undefined, text: string) =>
   index !== undefined && [...text].length >= TRIGRAM;
 
 /**
- * SQLite: past this many trigram matches (of any workspace) the text is read along the order, as
- * before 021: a page then fills within about 50 × links / matches rows (2,500 at 100,000 links),
- * where starting from every match would fetch and sort them all (a second for 100,000).
+ * Past this many matches the text is read along the order, as before 021: a page then fills within
+ * about 50 × links / matches rows (2,500 at 100,000 links), where starting from every match would
+ * fetch and sort them all (a second or more for 100,000, on either store).
  */
-export const FTS5_FEW = 2000;
+export const TEXT_FEW = 2000;
 
-/** SQLite: the statement counting the text's matches up to FTS5_FEW, when the text would read them. */
-export function fts5Probe(find: LinkFind | undefined, index: TextIndex | undefined) {
+/**
+ * The statement counting the text's matches up to TEXT_FEW, when the text would read them: SQLite's
+ * trigram matches (of any workspace), PostgreSQL's arms one after the other, stopped at the bound.
+ */
+export function textProbe(find: LinkFind | undefined, index: TextIndex | undefined, workspaceId: number) {
   const text = find && !find.address ? find.text.trim() : '';
-  if (!fromFts5(index, text)) return undefined;
-  const sql = `SELECT COUNT(*) AS n FROM (SELECT 1 FROM link_search WHERE link_search MATCH ? LIMIT ${FTS5_FEW})`;
-  return q(sql, ftsPhrase(text));
+  if (!fromIndex(index, text)) return undefined;
+  if (index === 'fts5') {
+    const sql = `SELECT COUNT(*) AS n FROM (SELECT 1 FROM link_search WHERE link_search MATCH ? LIMIT ${TEXT_FEW})`;
+    return q(sql, ftsPhrase(text));
+  }
+  const params: Array<string | number> = [];
+  const arms = pgArms(text, workspaceId, (value) => {
+    params.push(value);
+    return '?';
+  });
+  return q(`SELECT COUNT(*) AS n FROM (${arms.join(' UNION ALL ')} LIMIT ${TEXT_FEW}) AS m`, ...params);
 }
 
-/** The index the listing reads: SQLite's trigram table only for text with few matches. */
+/** The index the listing starts from: the text's own only when its matches are few. */
 export function* textIndexFor(
   find: LinkFind | undefined,
   index: TextIndex | undefined,
+  workspaceId: number,
 ): Script<TextIndex | undefined> {
-  const probe = fts5Probe(find, index);
+  const probe = textProbe(find, index, workspaceId);
   if (!probe) return index;
   const [row] = yield probe;
-  return Number(row?.n ?? 0) < FTS5_FEW ? index : undefined;
+  return Number(row?.n ?? 0) < TEXT_FEW ? index : undefined;
+}
+
+/** PostgreSQL: the text's candidates, an arm per index (the code range, each pg_trgm index). */
+function pgArms(text: string, workspaceId: number, param: Param): string[] {
+  const range = codePrefixRange(text);
+  const ofWorkspace = () => `workspace_id = ${param(workspaceId)} AND deleted_at IS NULL`;
+  const contains = containsPattern(text);
+  const like = (column: string) => `lower(${column}) LIKE ${param(contains)} ESCAPE '\\'`;
+  const collated = 'lower(code) COLLATE "C"';
+  return [
+    range
+      ? `SELECT id FROM links WHERE ${ofWorkspace()} AND ${collated} >= ${param(range[0])} AND ${collated} < ${param(range[1])}`
+      : undefined,
+    `SELECT id FROM links WHERE ${ofWorkspace()} AND ${like('title')}`,
+    `SELECT id FROM links WHERE ${ofWorkspace()} AND ${like('long_url')}`,
+    `SELECT link_id FROM link_tags WHERE ${like('tag')}`,
+  ].filter((arm): arm is string => arm !== undefined);
 }
 
 /**
@@ -74,10 +103,10 @@ export function* textIndexFor(
  * to links by id — rather than the workspace's links along the order, filtered. SQLite: the trigram
  * table's matches; CROSS JOIN keeps that order (without statistics, which SQLite keeps none of
  * unless analysed, the planner would rather walk the workspace's index and probe the matches per
- * link). PostgreSQL: one arm per index (the code range, each pg_trgm index), so each is read from
- * its own index: its planner, which prices `LIKE '%text%'` without the trigrams, would otherwise
- * walk the order's index past every link a short code-like text does not match (docs/adr/040).
- * Undefined when the text is not read from an index.
+ * link). PostgreSQL: one arm per index, so each is read from its own index: its planner, which
+ * prices `LIKE '%text%'` without the trigrams, would otherwise walk the order's index past every
+ * link a short code-like text does not match (docs/adr/040). Undefined when the text is not read
+ * from an index.
  */
 export function textCandidates(
   text: string,
@@ -86,26 +115,16 @@ export function textCandidates(
   param: Param,
 ): string | undefined {
   if (!fromIndex(index, text)) return undefined;
-  const range = codePrefixRange(text);
-  const ofWorkspace = () => `workspace_id = ${param(workspaceId)} AND deleted_at IS NULL`;
-  const coded = range
-    ? (collate: string) =>
-        `SELECT id FROM links WHERE ${ofWorkspace()}` +
-        ` AND lower(code)${collate} >= ${param(range[0])} AND lower(code)${collate} < ${param(range[1])}`
-    : undefined;
-  if (index === 'fts5') {
-    const matched = `SELECT rowid AS hit_id FROM link_search WHERE link_search MATCH ${param(ftsPhrase(text))}`;
-    return `(${matched}${coded ? ` UNION ${coded('')}` : ''}) AS hit CROSS JOIN links ON links.id = hit.hit_id`;
+  if (index === 'pg_trgm') {
+    return `(${pgArms(text, workspaceId, param).join(' UNION ')}) AS hit (hit_id) JOIN links ON links.id = hit.hit_id`;
   }
-  const contains = containsPattern(text);
-  const like = (column: string) => `lower(${column}) LIKE ${param(contains)} ESCAPE '\\'`;
-  const arms = [
-    coded?.(' COLLATE "C"'),
-    `SELECT id FROM links WHERE ${ofWorkspace()} AND ${like('title')}`,
-    `SELECT id FROM links WHERE ${ofWorkspace()} AND ${like('long_url')}`,
-    `SELECT link_id FROM link_tags WHERE ${like('tag')}`,
-  ].filter(Boolean);
-  return `(${arms.join(' UNION ')}) AS hit (hit_id) JOIN links ON links.id = hit.hit_id`;
+  const range = codePrefixRange(text);
+  const matched = `SELECT rowid AS hit_id FROM link_search WHERE link_search MATCH ${param(ftsPhrase(text))}`;
+  const coded = range
+    ? ` UNION SELECT id FROM links WHERE workspace_id = ${param(workspaceId)} AND deleted_at IS NULL` +
+      ` AND lower(code) >= ${param(range[0])} AND lower(code) < ${param(range[1])}`
+    : '';
+  return `(${matched}${coded}) AS hit CROSS JOIN links ON links.id = hit.hit_id`;
 }
 
 /**

@@ -84,7 +84,7 @@ describe('migration 021 on SQLite', () => {
       assert.deepEqual(await codes(store, workspaceId, 'ARTICLE 1234'), ['code1234']);
       assert.deepEqual(await codes(store, workspaceId, 'mer-sa'), ['tagged'], 'a tag');
       assert.deepEqual(await codes(store, workspaceId, 'CODE2999'), ['code2999'], 'a code prefix');
-      // More matches than FTS5_FEW: read along the order, the same links.
+      // More matches than TEXT_FEW: read along the order, the same links.
       const newest = Array.from({ length: 20 }, (_, i) => `code${LINKS - 1 - i}`);
       assert.deepEqual(await codes(store, workspaceId, 'example.com/articles/'), newest);
     });
