@@ -3,6 +3,7 @@ import { adminFeature } from './features/admin/index.ts';
 import { analyticsFeature } from './features/analytics/index.ts';
 import { billingFeature } from './features/billing/index.ts';
 import { compatFeature } from './features/compat/index.ts';
+import { conversionsFeature } from './features/conversions/index.ts';
 import { demoFeature } from './features/demo/index.ts';
 import { domainsFeature } from './features/domains/index.ts';
 import { groupsFeature } from './features/groups/index.ts';
@@ -29,6 +30,7 @@ export const FEATURES: readonly Feature<unknown>[] = [
   abuseFeature,
   webhooksFeature,
   analyticsFeature,
+  conversionsFeature,
   redirectFeature,
   demoFeature,
   importsFeature,

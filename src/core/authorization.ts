@@ -27,7 +27,13 @@ export type Action =
   | 'plan:change';
 
 const VIEWER: readonly Action[] = ['links:read', 'stats:read'];
-const MEMBER: readonly Action[] = [...VIEWER, 'links:create', 'links:write', 'groups:write'];
+const MEMBER: readonly Action[] = [
+  ...VIEWER,
+  'links:create',
+  'links:write',
+  'groups:write',
+  'conversions:write',
+];
 const ADMIN: readonly Action[] = [
   ...MEMBER,
   'members:read',

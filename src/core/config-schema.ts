@@ -135,6 +135,7 @@ export const directSettings = Type.Object({
   TRACKING: oneOf(['full', 'minimal', 'off'], 'full', 'what a click records'),
   HONOR_DNT: flag(true, 'a click with Sec-GPC: 1 or DNT: 1 is recorded as minimal'),
   ANALYTICS_RETENTION_DAYS: whole(90, 1, 3650, 'how long raw click events are kept'),
+  CONVERSION_WINDOW_DAYS: whole(90, 1, 3650, 'how long a click id can be converted (docs/api.md §20)'),
   DOMAINS_PENDING_MAX: whole(5, 1, 1000, 'unverified domains a workspace may hold at once'),
 });
 

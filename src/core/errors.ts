@@ -28,6 +28,8 @@ export const API_ERRORS = {
   '318': 'The domain still has links: delete or move them first.',
   '319': 'The change would leave the workspace without an owner.',
   '320': 'Snip may not send to this URL: it is not http(s) or names a non-public address.',
+  '321': 'No click of this workspace within the conversion window has that click id.',
+  '322': 'This customer has no lead, and no click id was given.',
   '429': 'Too many requests.',
 } as const;
 
@@ -36,7 +38,15 @@ export type ApiErrorCode = keyof typeof API_ERRORS;
 export const API_ERROR_CODES = Object.keys(API_ERRORS) as ApiErrorCode[];
 
 /** Codes only the management API answers (docs/api.md §7.1): /create names no slug and no resource. */
-export const MANAGEMENT_ONLY_CODES: readonly ApiErrorCode[] = ['313', '314', '318', '319', '320'];
+export const MANAGEMENT_ONLY_CODES: readonly ApiErrorCode[] = [
+  '313',
+  '314',
+  '318',
+  '319',
+  '320',
+  '321',
+  '322',
+];
 
 /** The codes POST /create can answer. */
 export const CREATE_ERROR_CODES = API_ERROR_CODES.filter((code) => !MANAGEMENT_ONLY_CODES.includes(code));

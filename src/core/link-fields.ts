@@ -66,6 +66,8 @@ export interface LinkRuleFields {
   forwardQuery?: boolean;
   /** docs/api.md §16: the card link previewers get; null removes it (core/link-campaign.ts checks it). */
   preview?: unknown;
+  /** docs/api.md §20: hand each human click an id; null follows the workspace. */
+  trackConversions?: boolean | null;
 }
 
 /** The rule fields once their shape is checked: null clears one, undefined leaves it as it is. */
@@ -76,6 +78,7 @@ export interface CheckedRuleFields {
   rules?: Array<{ if: RuleCondition; url: string; target: TargetUrl }>;
   forwardQuery?: boolean;
   preview?: LinkPreview | null;
+  trackConversions?: boolean | null;
 }
 
 export const MAX_CLICKS_LIMIT = 1_000_000_000;
@@ -168,6 +171,12 @@ export function checkLinkRules(fields: LinkRuleFields, nowMs: number): CheckedRu
     checked.forwardQuery = fields.forwardQuery;
   }
   if (fields.preview !== undefined) checked.preview = checkPreview(fields.preview);
+  if (fields.trackConversions !== undefined) {
+    if (fields.trackConversions !== null && typeof fields.trackConversions !== 'boolean') {
+      throw new Refusal('300', 'track_conversions is true, false or null.');
+    }
+    checked.trackConversions = fields.trackConversions;
+  }
   return checked;
 }
 
@@ -183,5 +192,6 @@ export async function guardsOf(checked: CheckedRuleFields): Promise<LinkGuards> 
     guards.rules = checked.rules.map((rule) => ({ if: rule.if, url: rule.url }));
   if (checked.forwardQuery !== undefined) guards.forwardQuery = checked.forwardQuery;
   if (checked.preview !== undefined) guards.preview = checked.preview;
+  if (checked.trackConversions !== undefined) guards.trackConversions = checked.trackConversions;
   return guards;
 }

@@ -25,5 +25,8 @@ export function parseLinkKey(key: string): { domainId: number; code: string } {
 /** The change event that says the domains changed (every instance reloads them); never a link's key. */
 export const DOMAINS_CHANGED = '*domains';
 
+/** The change event that says a workspace's conversion tracking changed: cached links are dropped. */
+export const TRACKING_CHANGED = '*tracking';
+
 /** The change event that says blocklists or suspensions changed (every instance reads them again). */
 export const ABUSE_CHANGED = '*abuse';

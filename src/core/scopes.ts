@@ -13,6 +13,7 @@ export const SCOPES = [
   'domains:write',
   'webhooks:write',
   'audit:read',
+  'conversions:write',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];

@@ -47,6 +47,7 @@ export const RESERVED_PATHS: ReadonlySet<string> = new Set([
   'robots.txt',
   'settings',
   'signup',
+  'snip.js',
   'static',
   'stats',
   'tester',

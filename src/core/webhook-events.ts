@@ -11,6 +11,8 @@ export const EVENT_TYPES = [
   'link.deleted',
   'link.disabled',
   'link.clicked',
+  'lead.created',
+  'sale.created',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];
@@ -18,7 +20,7 @@ export type EventType = (typeof EVENT_TYPES)[number];
 /** The type of the event an endpoint's test sends: no endpoint subscribes to it. */
 export const TEST_EVENT_TYPE = 'webhook.test';
 
-export type LinkChangeType = Exclude<EventType, 'link.clicked'>;
+export type LinkChangeType = Exclude<EventType, 'link.clicked' | 'lead.created' | 'sale.created'>;
 
 export function isEventType(value: unknown): value is EventType {
   return typeof value === 'string' && (EVENT_TYPES as readonly string[]).includes(value);

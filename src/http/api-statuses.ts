@@ -26,5 +26,7 @@ export const API_STATUS: Readonly<Record<ApiErrorCode, number>> = {
   '318': 409,
   '319': 409,
   '320': 422,
+  '321': 404,
+  '322': 404,
   '429': 429,
 };

@@ -37,7 +37,17 @@ export interface OperationDoc {
   operationId: string;
   summary: string;
   description: string;
-  tag: 'Links' | 'Stats' | 'Groups' | 'Account' | 'Workspace' | 'Members' | 'Domains' | 'Audit' | 'Webhooks';
+  tag:
+    | 'Links'
+    | 'Stats'
+    | 'Groups'
+    | 'Account'
+    | 'Workspace'
+    | 'Members'
+    | 'Domains'
+    | 'Audit'
+    | 'Webhooks'
+    | 'Conversions';
   scope: Scope | undefined;
   /** The success answers, by status. */
   ok: Record<number, object>;

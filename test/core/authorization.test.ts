@@ -28,6 +28,7 @@ const GRID: Record<Action, [boolean, boolean, boolean, boolean]> = {
   'domains:write': [true, true, false, false],
   'webhooks:write': [true, true, false, false],
   'audit:read': [true, true, false, false],
+  'conversions:write': [true, true, true, false],
   'keys:write': [true, true, false, false],
   'settings:write': [true, true, false, false],
   'owners:manage': [true, false, false, false],
@@ -52,7 +53,14 @@ describe('the role × action table', () => {
     const expected: Record<Role, Scope[]> = {
       owner: [...SCOPES],
       admin: [...SCOPES],
-      member: ['links:create', 'links:read', 'links:write', 'stats:read', 'groups:write'],
+      member: [
+        'links:create',
+        'links:read',
+        'links:write',
+        'stats:read',
+        'groups:write',
+        'conversions:write',
+      ],
       viewer: ['links:read', 'stats:read'],
     };
     for (const role of ROLES) assert.deepEqual(scopesOfRole(role), expected[role], role);

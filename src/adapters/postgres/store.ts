@@ -3,6 +3,7 @@ import type { Store } from '../../core/ports/store.ts';
 import { billingStore } from '../sql/billing-scripts.ts';
 import { blocklistStore } from '../sql/blocklist-store.ts';
 import { clickStore } from '../sql/click-scripts.ts';
+import { conversionStore } from '../sql/conversion-scripts.ts';
 import { deletionStore } from '../sql/deletion-scripts.ts';
 import { domainStore } from '../sql/domain-scripts.ts';
 import { groupStore } from '../sql/group-scripts.ts';
@@ -46,6 +47,7 @@ export function openPostgresStore(url: string, options: PoolOptions = {}): Store
     ...webhookStore(scripts, true),
     ...tagStore(scripts),
     ...billingStore(scripts),
+    ...conversionStore(scripts),
     ...keyStore(scripts),
     ...groupStore(scripts),
     ...linkStore(scripts, {

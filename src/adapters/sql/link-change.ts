@@ -1,5 +1,5 @@
 import type { LinkChange } from '../../core/entities.ts';
-import { LINK_COLUMNS, previewText, rulesText } from './rows.ts';
+import { LINK_COLUMNS, previewText, rulesText, trackingValue } from './rows.ts';
 
 /**
  * Statements of a link's change and its tags, one text for both dialects (`?` placeholders; the
@@ -64,6 +64,10 @@ export function changeStatement(
   if (guards.preview !== undefined) {
     sets.push('preview = ?');
     values.push(previewText(guards.preview));
+  }
+  if (guards.trackConversions !== undefined) {
+    sets.push('track_conversions = ?');
+    values.push(trackingValue(guards.trackConversions));
   }
   return { sql: `UPDATE links SET ${sets.join(', ')} WHERE id = ?`, values };
 }

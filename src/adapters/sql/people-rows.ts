@@ -12,7 +12,7 @@ export const USER_COLUMNS =
   'u.created_at AS user_created_at';
 
 /** Workspaces aliased `w`, joined with their plan `p`. */
-export const WORKSPACE_COLUMNS = `w.id, w.slug, w.name, w.personal_of, w.default_domain, w.suspended_at, w.suspended_reason, w.timezone, w.created_at, ${JOINED_PLAN_COLUMNS}`;
+export const WORKSPACE_COLUMNS = `w.id, w.slug, w.name, w.personal_of, w.default_domain, w.suspended_at, w.suspended_reason, w.timezone, w.track_conversions, w.created_at, ${JOINED_PLAN_COLUMNS}`;
 
 export const WORKSPACE_FROM = 'workspaces w JOIN plans p ON p.id = w.plan_id';
 
@@ -54,6 +54,7 @@ export function toWorkspace(row: Row): Workspace {
         ? null
         : { at: date(row.suspended_at), reason: String(row.suspended_reason ?? '') },
     timezone: zoneOrUtc((row.timezone as string | null) ?? undefined),
+    trackConversions: row.track_conversions === true || row.track_conversions === 1,
     createdAt: date(row.created_at),
   };
 }

@@ -43,16 +43,19 @@ export const JOINED_PLAN_COLUMNS = PLAN_COLUMNS.split(', ')
 export const LINK_COLUMNS =
   'id, code, domain_id, workspace_id, group_id, long_url, normalized_url, title, clicks, bot_hits, unique_visitors, ' +
   'created_at, updated_at, expires_at, max_clicks, limit_used, password_hash, rules, disabled_at, disabled_reason, ' +
-  'forward_query, preview, archived, last_clicked_at, public_stats';
+  'forward_query, preview, archived, last_clicked_at, public_stats, ' +
+  // Conversions (docs/api.md §20): the link's own choice, the one in force, and its figures.
+  'track_conversions, COALESCE(track_conversions, (SELECT w.track_conversions FROM workspaces w ' +
+  'WHERE w.id = links.workspace_id)) AS tracks_conversions, leads, sales, revenue';
 
 /** The columns a new link is inserted with, in the order of `newLinkValues`. */
 export const NEW_LINK_COLUMNS =
   'code, workspace_id, group_id, long_url, normalized_url, url_hash, title, created_at, ' +
-  'expires_at, max_clicks, password_hash, rules, domain_id, forward_query, preview, public_stats';
+  'expires_at, max_clicks, password_hash, rules, domain_id, forward_query, preview, public_stats, track_conversions';
 
 /** Placeholders for NEW_LINK_COLUMNS. */
 export const NEW_LINK_PLACEHOLDERS = (mark: (n: number) => string) =>
-  Array.from({ length: 16 }, (_, i) => mark(i + 1)).join(', ');
+  Array.from({ length: 17 }, (_, i) => mark(i + 1)).join(', ');
 
 export function newLinkValues(link: NewLink, createdAt: number): Array<string | number | null> {
   const guards = link.guards ?? {};
@@ -73,7 +76,13 @@ export function newLinkValues(link: NewLink, createdAt: number): Array<string | 
     guards.forwardQuery ? 1 : 0,
     previewText(guards.preview),
     link.publicStats ? 1 : 0,
+    trackingValue(guards.trackConversions),
   ];
+}
+
+/** A link's own conversion tracking as stored: NULL leaves it to the workspace. */
+export function trackingValue(track: boolean | null | undefined): number | null {
+  return track === undefined || track === null ? null : track ? 1 : 0;
 }
 
 /** Rules as stored: JSON, or NULL for none. */
@@ -201,7 +210,21 @@ export function toLink(row: Row): Link {
     archived: truthy(row.archived),
     lastClickedAt: dateOrNull(row.last_clicked_at),
     publicStats: truthy(row.public_stats),
+    trackConversions:
+      row.track_conversions === null || row.track_conversions === undefined
+        ? null
+        : truthy(row.track_conversions),
+    tracksConversions: truthy(row.tracks_conversions),
+    leads: Number(row.leads ?? 0),
+    sales: Number(row.sales ?? 0),
+    revenue: revenueOf(row.revenue),
   };
+}
+
+/** Revenue per currency as stored: a JSON object, NULL for none. */
+export function revenueOf(text: unknown): Record<string, number> {
+  if (typeof text !== 'string' || text === '') return {};
+  return JSON.parse(text) as Record<string, number>;
 }
 
 export function toSession(row: Row): SessionRecord {

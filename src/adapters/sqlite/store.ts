@@ -4,6 +4,7 @@ import { ALIAS_SQL } from '../sql/alias-scripts.ts';
 import { billingStore } from '../sql/billing-scripts.ts';
 import { blocklistStore } from '../sql/blocklist-store.ts';
 import { clickStore } from '../sql/click-scripts.ts';
+import { conversionStore } from '../sql/conversion-scripts.ts';
 import { deletionStore } from '../sql/deletion-scripts.ts';
 import { domainStore } from '../sql/domain-scripts.ts';
 import { groupStore } from '../sql/group-scripts.ts';
@@ -56,6 +57,7 @@ export function openSqliteStore(path: string, options: { threads?: boolean } = {
     ...webhookStore(queued, false),
     ...tagStore(queued),
     ...billingStore(queued),
+    ...conversionStore(queued),
     ...keyStore(queued),
     ...groupStore(direct),
     ...linkStore(

@@ -16,6 +16,7 @@ import type {
 import type { LinkPage, LinkQuery } from '../link-query.ts';
 import type { AbuseStore, AuditStore } from './abuse-store.ts';
 import type { BillingStore } from './billing-store.ts';
+import type { ConversionStore } from './conversion-store.ts';
 import type { DomainStore } from './domain-store.ts';
 import type { LinkCodeStore } from './link-code-store.ts';
 import type { LinkExportStore } from './link-export-store.ts';
@@ -243,6 +244,7 @@ export interface Store
     TagStore,
     VisitListStore,
     BillingStore,
+    ConversionStore,
     UpkeepStore {
   close(): Promise<void>;
 }
@@ -271,6 +273,7 @@ export interface Ports {
   tags: TagStore;
   visitLists: VisitListStore;
   billing: BillingStore;
+  conversions: ConversionStore;
   upkeep: UpkeepStore;
 }
 

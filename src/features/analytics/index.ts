@@ -38,4 +38,6 @@ export const analyticsFeature = feature({
 });
 
 export type { ClickBuffer } from './collect/click-buffer.ts';
+export { clickFacts, type RawVisit } from './collect/visit-facts.ts';
 export type { VisitRecorder, VisitRequest } from './collect/visit-recorder.ts';
+export { cameFromQr, clientAddress } from './collect/visit-recorder.ts';

@@ -108,6 +108,11 @@ export function demoLinkStore(real: Pick<LinkStore, 'isCodeIssued'>): CreateLink
         archived: false,
         lastClickedAt: null,
         publicStats: link.publicStats ?? false,
+        trackConversions: null,
+        tracksConversions: false,
+        leads: 0,
+        sales: 0,
+        revenue: {},
       };
       return { kind: 'created', link: stored };
     },

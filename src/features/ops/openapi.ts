@@ -39,6 +39,11 @@ const TAGS = [
     description: 'The management API: endpoints that hear signed events, and their deliveries.',
   },
   {
+    name: 'Conversions',
+    description:
+      'The management API: leads and sales a tracked link led to, reported by the merchant with the click id (§20).',
+  },
+  {
     name: 'Shlink compatibility',
     description:
       "Shlink's REST API v3 under /rest, answered by Snip: Shlink's clients work with a Snip key as their API key.",
@@ -78,6 +83,7 @@ const PATH_ORDER = [
   'Reports',
   'Audit',
   'Webhooks',
+  'Conversions',
   'Members',
   'Shlink compatibility',
   'Kutt compatibility',

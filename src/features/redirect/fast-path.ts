@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { withClickId } from '../../core/conversions.ts';
 import { previewerOf } from '../../core/link-previewers.ts';
 import { isLinkCode, SLUG_MAX_LENGTH, SLUG_MIN_LENGTH } from '../../core/short-code.ts';
 import { type ClickKind, clickKind } from '../../http/click-kind.ts';
@@ -36,6 +37,8 @@ export interface RedirectAnswerOptions {
   /** Counts the redirect as TRACKING and the request say (analytics' visit recorder). */
   record: VisitRecorder;
   onRedirect?: (kind: ClickKind) => void;
+  /** A click id for a human click of a tracked link (features/conversions), or none for this click. */
+  issue?: (linkId: number, workspaceId: number, req: VisitRequest) => string | undefined;
 }
 
 /** Whichever speculation header came (browsers send at most one); usually none. */
@@ -43,8 +46,8 @@ export function purposeOf(headers: IncomingHttpHeaders): string {
   return String(headers['sec-purpose'] ?? headers.purpose ?? headers['x-purpose'] ?? headers['x-moz'] ?? '');
 }
 
-/** Counts one request of a link. */
-export type CountVisit = (link: CachedLink, method: string, req: VisitRequest) => void;
+/** Counts one request of a link; the click id it was handed, if any (docs/api.md §20). */
+export type CountVisit = (link: CachedLink, method: string, req: VisitRequest) => string | undefined;
 
 /** Counts the request of a redirect (a click or a bot hit); `asBot` a request that is a bot's whatever it says. */
 export interface RedirectAnswer extends CountVisit {
@@ -59,12 +62,18 @@ export function redirectAnswer(options: RedirectAnswerOptions): RedirectAnswer {
     const kind = clickKind(facts);
     options.record(link.id, link.workspaceId, kind, facts, req);
     options.onRedirect?.(kind);
+    // A tracked link's human click: an untracked link pays the one read of `extras` it paid before.
+    if (kind === 'human' && link.extras !== undefined && link.extras.track) {
+      return options.issue?.(link.id, link.workspaceId, req);
+    }
+    return undefined;
   };
   // Apart from the redirect's own answer, which stays as lean as it was.
   const asBot: CountVisit = (link, method, req) => {
     const facts = { method, userAgent: req.headers['user-agent'], purpose: purposeOf(req.headers) };
     options.record(link.id, link.workspaceId, 'bot', facts, req, previewerOf(facts.userAgent));
     options.onRedirect?.('bot');
+    return undefined;
   };
   return Object.assign(answer, { asBot });
 }
@@ -135,7 +144,8 @@ export function fastRedirect(
       location = extrasTarget(link.extras, location, req);
       if (location === undefined) return false;
     }
-    answer(link, method, req);
+    const clickId = answer(link, method, req);
+    if (clickId !== undefined) location = withClickId(location, clickId);
     // The flat array form skips building and walking a headers object.
     res.writeHead(status, ['location', location, ...tail]);
     res.end();

@@ -4,13 +4,15 @@ import { forwardTo } from '../../core/forward-query.ts';
 import { previewerOf } from '../../core/link-previewers.ts';
 
 /**
- * What a few links do beyond sending visitors to their target (docs/api.md §16): forward the short
- * URL's query, show link previewers a card. Computed once when the link is cached and absent for
+ * What a few links do beyond sending visitors to their target (docs/api.md §16, §20): forward the
+ * short URL's query, show link previewers a card, hand each click an id for conversions. Computed once when the link is cached and absent for
  * every other link, so that the hot path's whole cost for those is one property read.
  */
 export interface LinkExtras {
   forwardQuery: boolean;
   preview: PreviewCard | null;
+  /** A human click gets a click id appended as `snip_id` (docs/api.md §20). */
+  track: boolean;
 }
 
 /** The card a link previewer gets, with what it names the short URL by. */
@@ -25,9 +27,10 @@ export interface PreviewCard {
 
 export function extrasOf(link: Link): LinkExtras | undefined {
   const preview = link.preview ?? null;
-  if (!link.forwardQuery && preview === null) return undefined;
+  if (!link.forwardQuery && preview === null && !link.tracksConversions) return undefined;
   return {
     forwardQuery: Boolean(link.forwardQuery),
+    track: Boolean(link.tracksConversions),
     preview: preview && {
       title: preview.title || link.title,
       description: preview.description,

@@ -1,5 +1,5 @@
 import type { Link } from '../../core/entities.ts';
-import { DOMAINS_CHANGED, linkKey } from '../../core/link-key.ts';
+import { DOMAINS_CHANGED, linkKey, TRACKING_CHANGED } from '../../core/link-key.ts';
 import type { CountryLookup } from '../../core/ports/geo.ts';
 import type { LinkEvents } from '../../core/ports/shared-state.ts';
 import type { LinkStore } from '../../core/ports/store.ts';
@@ -33,6 +33,7 @@ export interface RedirectPathOptions {
   cache: { max: number; ttlMs: number };
   record: VisitRecorder;
   onRedirect?: RedirectAnswerOptions['onRedirect'];
+  issue?: RedirectAnswerOptions['issue'];
   redirectStatus: number;
   https: boolean;
   countries: CountryLookup;
@@ -71,10 +72,16 @@ export function redirectPath(options: RedirectPathOptions) {
   );
   // The domains feature hears DOMAINS_CHANGED itself.
   options.linkEvents.onChanged((key) => {
-    if (key !== DOMAINS_CHANGED) cache.invalidate(key);
+    // A workspace's default for conversion tracking reaches its links through their cached state.
+    if (key === TRACKING_CHANGED) cache.clear();
+    else if (key !== DOMAINS_CHANGED) cache.invalidate(key);
   });
   options.linkEvents.onMissed(() => cache.clear());
-  const answer = redirectAnswer({ record: options.record, onRedirect: options.onRedirect });
+  const answer = redirectAnswer({
+    record: options.record,
+    onRedirect: options.onRedirect,
+    issue: options.issue,
+  });
   const fast = fastRedirect(
     options.domainOf,
     cache,

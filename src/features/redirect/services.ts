@@ -15,6 +15,7 @@ export async function redirectServices(kernel: Kernel, ports: Pick<Ports, 'links
   const { record } = await kernel.use('analytics');
   const domains = await kernel.use('domains');
   const { screen } = await kernel.use('abuse');
+  const { clickIds } = await kernel.use('conversions');
   const counted = redirectCounters(kernel.metrics, config.redirectStatus);
   const countries = countriesOf(kernel);
   const path = redirectPath({
@@ -26,6 +27,7 @@ export async function redirectServices(kernel: Kernel, ports: Pick<Ports, 'links
     cache: { max: config.linkCacheSize, ttlMs: config.linkCacheTtlSeconds * 1000 },
     record,
     onRedirect: counted.redirected,
+    issue: (linkId, workspaceId, req) => clickIds.issue(linkId, workspaceId, req),
     redirectStatus: config.redirectStatus,
     https: config.baseUrl.protocol === 'https:',
     countries,

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { withClickId } from '../../core/conversions.ts';
 import { forwardTo } from '../../core/forward-query.ts';
 import { type LinkOrigins, shortUrl } from '../../core/short-url.ts';
 import { NO_STORE, type RedirectAnswer } from './fast-path.ts';
@@ -47,8 +48,9 @@ export function sendTarget(
       .type('text/html; charset=utf-8')
       .send(previewPage(card, shortUrl(options.origins, card), location));
   }
-  options.answer(link, target.method, request.raw);
-  return reply.code(target.status).header('location', location).header('cache-control', NO_STORE).send();
+  const clickId = options.answer(link, target.method, request.raw);
+  const sent = clickId === undefined ? location : withClickId(location, clickId);
+  return reply.code(target.status).header('location', sent).header('cache-control', NO_STORE).send();
 }
 
 /** The form's own address for a password link: its query kept when the link forwards it. */

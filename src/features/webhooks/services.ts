@@ -10,6 +10,7 @@ import type { LinkOrigins } from '../../core/short-url.ts';
 import { eventSinksOf } from '../../kernel/adapters.ts';
 import type { Kernel } from '../../kernel/kernel.ts';
 import { clickEvents } from './click-events.ts';
+import { conversionEventSink } from './conversion-events.ts';
 import { disabledMailer } from './disabled-mail.ts';
 import { Dispatcher } from './dispatcher.ts';
 import { DELIVERY_DAYS, endpointService } from './endpoints.ts';
@@ -98,6 +99,8 @@ function webhookServices(options: WebhookServicesOptions) {
   return {
     /** Makes each link change's event in its transaction. */
     sink,
+    /** Makes each lead's and sale's event in its transaction (docs/api.md §20). */
+    conversionSink: conversionEventSink(options.origins, settings, () => waking.soon(10)),
     /** Makes a flush's click events; the dispatcher looks soon after the flush commits. */
     async clickNotices(...args: Parameters<typeof notices>) {
       const made = await notices(...args);

@@ -26,7 +26,8 @@ export const workspaceHttp: FeatureHttp<
   async api(v1, kernel, ports) {
     const { members, invitations, admin } = await kernel.use('workspaces');
     const store = joinPorts(ports);
-    await v1.register(accountApiRoutes, { store, admin });
+    const { setTracking } = await kernel.use('conversions');
+    await v1.register(accountApiRoutes, { store, admin, setTracking });
     await v1.register(memberRoutes, { members, invitations, store, origin: kernel.origin });
   },
   async routes(app, kernel) {

@@ -514,6 +514,7 @@ describe('importLinks', () => {
       defaultDomain: null,
       suspended: null,
       timezone: 'UTC',
+      trackConversions: false,
       createdAt: new Date(0),
     };
     const summary = await importLinks(

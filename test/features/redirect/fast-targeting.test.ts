@@ -82,7 +82,10 @@ describe('guarded links on the hot path', () => {
     const fast = fastRedirect(
       () => ({ id: 0, keyPrefix: '' }),
       cache,
-      (_link, method) => counted.push(method),
+      (_link, method) => {
+        counted.push(method);
+        return undefined;
+      },
       302,
       [],
       target,
@@ -125,7 +128,10 @@ describe('cold codes on an embedded store', () => {
     const fast = fastRedirect(
       () => ({ id: 0, keyPrefix: '' }),
       cache,
-      (_link, method) => counted.push(method),
+      (_link, method) => {
+        counted.push(method);
+        return undefined;
+      },
       302,
       [],
       undefined,

@@ -60,7 +60,7 @@ describe('the hot path forwards the query of a forwarding link only', () => {
   const fast = fastRedirect(
     () => ({ id: 0, keyPrefix: '' }),
     cache,
-    () => {},
+    () => undefined,
     302,
     [],
   );

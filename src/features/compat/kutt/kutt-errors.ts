@@ -44,6 +44,8 @@ const REFUSALS: Record<ApiErrorCode, { status: number; text?: string }> = {
   '318': { status: 400 },
   '319': { status: 400 },
   '320': { status: 400 },
+  '321': { status: 404 },
+  '322': { status: 404 },
   '429': { status: 429, text: 'Too many requests, please try again later.' },
 };
 

@@ -4,6 +4,7 @@ import { MAX_URL_LENGTH } from '../../../core/target-url.ts';
 import { MAX_RULES } from '../../../core/targeting.ts';
 import { DOMAIN_PARAM } from '../../../http/domain-param.ts';
 import { CAMPAIGN_FIELDS, CAMPAIGN_RESOURCE } from './campaign-schemas.ts';
+import { CONVERSION_FIELDS, CONVERSION_RESOURCE } from './conversion-fields.ts';
 
 /**
  * The management API's resources and request bodies (docs/api.md §7.2–7.3): fastify validates and
@@ -115,6 +116,7 @@ export const LinkSchema = Type.Object(
       Type.Array(Type.String(), { description: 'Codes renames left, oldest first (§18); not in webhooks.' }),
     ),
     ...CAMPAIGN_RESOURCE,
+    ...CONVERSION_RESOURCE,
   },
   { $id: 'Link', additionalProperties: false },
 );
@@ -171,6 +173,7 @@ const ruleFields = {
     }),
   ),
   ...CAMPAIGN_FIELDS,
+  ...CONVERSION_FIELDS,
 };
 
 export const CreateLinkBody = Type.Object(

@@ -56,6 +56,7 @@ function ruleFields(body: PatchLinkBodyType) {
     rules: body.rules,
     forwardQuery: body.forward_query,
     preview: body.preview,
+    trackConversions: body.track_conversions,
     utm: body.utm,
   };
 }

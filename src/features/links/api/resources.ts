@@ -1,6 +1,7 @@
 import type { Group, Link } from '../../../core/entities.ts';
 import type { GroupStore, LinkStore } from '../../../core/ports/store.ts';
 import { type LinkOrigins, qrCodeUrl, shortUrl } from '../../../core/short-url.ts';
+import { conversionResource } from './conversion-fields.ts';
 import type { LinkResource } from './link-schemas.ts';
 
 /** Links as the API shows them (docs/api.md §7.2): snake_case, RFC 3339 UTC times. */
@@ -37,6 +38,7 @@ export function linkResource(
     last_clicked_at: link.lastClickedAt?.toISOString() ?? null,
     forward_query: link.forwardQuery,
     preview: link.preview && { ...link.preview },
+    ...conversionResource(link),
   };
   if (aliases) resource.aliases = [...aliases];
   return resource;

@@ -40,6 +40,8 @@ const EVENT_HINTS: Readonly<Record<(typeof EVENT_TYPES)[number], string>> = {
   'link.deleted': 'a link was deleted',
   'link.disabled': 'a link was disabled by the operator',
   'link.clicked': 'a person clicked a link (never bots, HEAD or prefetch)',
+  'lead.created': 'a click of a tracked link led to a lead (sign-up)',
+  'sale.created': 'a sale was attributed to a link',
 };
 
 /** The address of one endpoint's page. */

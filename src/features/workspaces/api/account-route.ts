@@ -48,6 +48,10 @@ export const WorkspaceSchema = Type.Object(
       description:
         'The IANA time zone the pages enter and show dates in (docs/api.md §18); `UTC` by default.',
     }),
+    track_conversions: Type.Boolean({
+      description:
+        "Its links' default for conversion tracking (§20): a link's own `track_conversions` wins. false by default.",
+    }),
     ...ACCOUNT_FIELDS,
   },
   { $id: 'Workspace', additionalProperties: false },
@@ -57,6 +61,11 @@ const PatchWorkspaceBody = Type.Object(
   {
     timezone: Type.Optional(
       Type.String({ maxLength: 64, description: 'An IANA time zone name such as `Europe/Paris`, or `UTC`.' }),
+    ),
+    track_conversions: Type.Optional(
+      Type.Boolean({
+        description: 'Hand every human click of its links a click id, unless a link says otherwise.',
+      }),
     ),
   },
   { additionalProperties: false },
@@ -95,6 +104,7 @@ export async function workspaceResource(store: AccountStore, caller: Authenticat
     personal: workspace.personalOf !== null,
     role: maker.role,
     timezone: workspace.timezone,
+    track_conversions: workspace.trackConversions,
     email,
     plan: plan.name,
     api_access: plan.apiAccess,
@@ -108,7 +118,10 @@ export async function workspaceResource(store: AccountStore, caller: Authenticat
 const requestsThisHour = (rate: RateState) => Math.min(rate.limit, rate.limit - rate.remaining);
 
 export async function accountResource(store: AccountStore, caller: Authenticated) {
-  const { slug, name, personal, role, timezone, ...account } = await workspaceResource(store, caller);
+  const { slug, name, personal, role, timezone, track_conversions, ...account } = await workspaceResource(
+    store,
+    caller,
+  );
   return account;
 }
 
@@ -134,7 +147,7 @@ const PATCH_WORKSPACE = apiRoute(
     operationId: 'patchWorkspace',
     summary: 'Change the workspace',
     description:
-      "Changes the workspace's `timezone`; a field not sent stays as it is. Only a key whose maker's role may change the workspace's settings (admin, owner): any other is 403 `315`.",
+      "Changes the workspace's `timezone` and `track_conversions`; a field not sent stays as it is. Only a key whose maker's role may change the workspace's settings (admin, owner): any other is 403 `315`.",
   },
   {
     body: PatchWorkspaceBody,
@@ -145,7 +158,16 @@ const PATCH_WORKSPACE = apiRoute(
 
 export async function accountApiRoutes(
   v1: FastifyInstance,
-  { store, admin }: { store: AccountStore; admin: WorkspaceAdmin },
+  {
+    store,
+    admin,
+    setTracking,
+  }: {
+    store: AccountStore;
+    admin: WorkspaceAdmin;
+    /** The workspace's default for conversion tracking (features/conversions). */
+    setTracking: (workspace: Workspace, track: boolean) => Promise<Workspace>;
+  },
 ): Promise<void> {
   v1.get(
     '/account',
@@ -155,18 +177,25 @@ export async function accountApiRoutes(
   v1.get('/workspace', doc('getWorkspace', 'Get the workspace', WorkspaceSchema), (request) =>
     workspaceResource(store, callerOf(request)),
   );
-  v1.patch<{ Body: { timezone?: string } }>('/workspace', PATCH_WORKSPACE, async (request) => {
-    const caller = callerOf(request);
-    if (!may(caller.maker.role, 'settings:write')) {
-      throw new Refusal('315', "The role of this key's maker may not change the workspace's settings.");
-    }
-    let workspace = await workspaceOf(store, caller);
-    if (request.body.timezone !== undefined) {
-      const by = await apiAuditor(store, caller);
-      workspace = await admin.setTimezone(workspace, request.body.timezone, by);
-    }
-    return workspaceResource(store, caller, workspace);
-  });
+  v1.patch<{ Body: { timezone?: string; track_conversions?: boolean } }>(
+    '/workspace',
+    PATCH_WORKSPACE,
+    async (request) => {
+      const caller = callerOf(request);
+      if (!may(caller.maker.role, 'settings:write')) {
+        throw new Refusal('315', "The role of this key's maker may not change the workspace's settings.");
+      }
+      let workspace = await workspaceOf(store, caller);
+      if (request.body.timezone !== undefined) {
+        const by = await apiAuditor(store, caller);
+        workspace = await admin.setTimezone(workspace, request.body.timezone, by);
+      }
+      if (request.body.track_conversions !== undefined) {
+        workspace = await setTracking(workspace, request.body.track_conversions);
+      }
+      return workspaceResource(store, caller, workspace);
+    },
+  );
   refuseOtherMethods(v1, '/account', ['GET']);
   refuseOtherMethods(v1, '/workspace', ['GET', 'PATCH']);
 }

@@ -48,6 +48,7 @@ const SCOPE_HINTS: Readonly<Record<Scope, string>> = {
   'domains:write': 'add and remove the workspace’s domains',
   'webhooks:write': 'add and remove webhooks',
   'audit:read': 'read the workspace’s audit log',
+  'conversions:write': 'report leads and sales: POST /api/v1/track/lead and /track/sale',
 };
 
 function freshKeyBox(fresh: FreshKey): SafeHtml {

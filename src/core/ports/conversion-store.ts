@@ -1,0 +1,103 @@
+import type { StatsScope } from '../analytics/model.ts';
+import type { ConversionClick, Revenue } from '../conversions.ts';
+import type { NewEvent } from '../webhook-events.ts';
+
+/** Conversions (docs/api.md §20) as the store keeps them: click ids, leads, sales, their daily figures. */
+
+/** The link a lead or sale is attributed to, as its answer names it. */
+export interface ConvertedLink {
+  linkId: number;
+  domainId: number;
+  code: string;
+  variant: string | null;
+}
+
+export interface NewLead {
+  workspaceId: number;
+  clickId: string;
+  eventName: string;
+  customerKey: string;
+  at: number;
+}
+
+/** The lead as first recorded; `created` false when the same customer and event came before. */
+export type LeadResult =
+  | { kind: 'recorded'; created: boolean; clickId: string; link: ConvertedLink; eventName: string }
+  | { kind: 'unknown-click' };
+
+export interface NewSale {
+  workspaceId: number;
+  customerKey: string | null;
+  clickId: string | null;
+  amount: number;
+  currency: string;
+  eventName: string;
+  invoiceKey: string | null;
+  at: number;
+}
+
+export type SaleResult =
+  | {
+      kind: 'recorded';
+      created: boolean;
+      link: ConvertedLink;
+      amount: number;
+      currency: string;
+      customerKey: string | null;
+    }
+  | { kind: 'unknown-click' }
+  | { kind: 'no-lead' };
+
+/** Renders a lead's or sale's webhook event inside its transaction, when anyone hears it. */
+export interface ConversionEventSink {
+  stream: boolean;
+  lead(view: {
+    link: ConvertedLink;
+    eventName: string;
+    customerKey: string;
+    clickId: string;
+    at: number;
+    workspaceId: number;
+  }): NewEvent;
+  sale(view: {
+    link: ConvertedLink;
+    eventName: string;
+    customerKey: string | null;
+    amount: number;
+    currency: string;
+    at: number;
+    workspaceId: number;
+  }): NewEvent;
+}
+
+export interface ConversionTotals {
+  leads: number;
+  sales: number;
+  revenue: Revenue;
+}
+
+export interface ConversionDay extends ConversionTotals {
+  /** UTC day, YYYY-MM-DD. */
+  day: string;
+}
+
+export interface ConversionStore {
+  /** Keeps a flush's click ids; an id already kept is left as it is. */
+  addConversionClicks(clicks: readonly ConversionClick[]): Promise<void>;
+  /**
+   * Records a lead of a click id of the workspace from `sinceDay` on (the window), once per customer
+   * and event: the daily figures, the link's count and the event commit with it.
+   */
+  recordLead(lead: NewLead, sinceDay: string, events?: ConversionEventSink): Promise<LeadResult>;
+  /** Records a sale, attributed to the customer's first lead, else to the click; once per invoice. */
+  recordSale(sale: NewSale, sinceDay: string, events?: ConversionEventSink): Promise<SaleResult>;
+  /** Daily figures of a link or a workspace over the range's days, days without any omitted. */
+  conversionDays(scope: StatsScope, fromDay: string, toDay: string): Promise<ConversionDay[]>;
+  /** Sets the workspace's default for its links (a link's own value wins). */
+  setWorkspaceTracking(workspaceId: number, track: boolean): Promise<void>;
+  /**
+   * Deletes what the window no longer needs: click ids of days before `beforeDay`, leads last used
+   * and invoices recorded before `beforeMs`; how many rows went.
+   */
+  purgeConversions(beforeDay: string, beforeMs: number): Promise<number>;
+}
