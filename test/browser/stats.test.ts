@@ -229,10 +229,10 @@ describe('visit stats in Chromium', () => {
     );
     const csv = await readFile(await download.path(), 'utf8');
     const lines = csv.split('\r\n');
-    assert.equal(lines[0], 'dimension,value,clicks,unique_visitors');
+    assert.equal(lines[0], 'dimension,value,clicks,unique_visitors,leads,sales,revenue');
     assert.equal(
       lines[1],
-      `total,all,${(await page.textContent('[data-total="clicks"]'))?.replace(/,/g, '')},${(await page.textContent('[data-total="unique_visitors"]'))?.replace(/,/g, '')}`,
+      `total,all,${(await page.textContent('[data-total="clicks"]'))?.replace(/,/g, '')},${(await page.textContent('[data-total="unique_visitors"]'))?.replace(/,/g, '')},0,0,`,
     );
     assert.equal(lines.filter((line) => line.startsWith('series,')).length, 7);
     assert.ok(lines.some((line) => line.startsWith('country,DE,')));

@@ -1,5 +1,6 @@
 import { DAY_MS, HOUR_MS } from '../days.ts';
 import { DEFAULT_TIME_ZONE } from '../time-zone.ts';
+import type { ConversionFigures } from './conversion-figures.ts';
 import {
   DERIVED_KEYS,
   type DerivedDimension,
@@ -144,6 +145,8 @@ export interface StatsAnswer {
   totals: { clicks: number; unique_visitors: number; bot_hits: number; qr_scans: number };
   /** Every bucket of the range, oldest first, empty ones as 0. */
   series: Array<{ t: string; clicks: number; unique_visitors: number }>;
+  /** Leads, sales and revenue (docs/api.md §20), once read beside the clicks. */
+  conversions?: ConversionFigures;
   referrers: BreakdownRow[];
   countries: BreakdownRow[];
   devices: BreakdownRow[];

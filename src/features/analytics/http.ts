@@ -19,7 +19,9 @@ declare module 'fastify' {
 }
 
 /** The stats of /api/v1 and the stats pages with their CSV. */
-export const analyticsHttp: FeatureHttp<'links' | 'stats' | 'clicks' | 'groups' | 'workspaces' | 'abuse'> = {
+export const analyticsHttp: FeatureHttp<
+  'links' | 'stats' | 'clicks' | 'groups' | 'workspaces' | 'abuse' | 'conversions'
+> = {
   schemas: STATS_SCHEMAS,
   async routes(app, kernel) {
     const { clicks, sweep, live } = await kernel.use('analytics');

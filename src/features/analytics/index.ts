@@ -16,7 +16,7 @@ declare module '../../kernel/kernel.ts' {
 
 export const analyticsFeature = feature({
   name: 'analytics',
-  ports: ['clicks', 'stats', 'links', 'groups', 'workspaces', 'abuse'],
+  ports: ['clicks', 'stats', 'links', 'groups', 'workspaces', 'abuse', 'conversions'],
   services: async (kernel, ports) => (await import('./services.ts')).analyticsServices(kernel, ports),
   on: {
     // The live view's clicks (docs/api.md §19): what the flush records, handed on; it answers nothing.

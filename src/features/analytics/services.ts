@@ -14,7 +14,7 @@ import { visitStats } from './visit-stats.ts';
  */
 export async function analyticsServices(
   kernel: Kernel,
-  ports: Pick<Ports, 'clicks' | 'stats' | 'links' | 'groups' | 'workspaces' | 'abuse'>,
+  ports: Pick<Ports, 'clicks' | 'stats' | 'links' | 'groups' | 'workspaces' | 'abuse' | 'conversions'>,
 ) {
   const { config, bus } = kernel;
   const store = joinPorts(ports);

@@ -1,3 +1,4 @@
+import { conversionFigures, rangeDays } from '../../core/analytics/conversion-figures.ts';
 import { type EventFilter, keepsAll, type StatsRange, type StatsScope } from '../../core/analytics/model.ts';
 import { parseStatsRange, rfc3339, type StatsAnswer, statsAnswer } from '../../core/analytics/stats.ts';
 import {
@@ -10,6 +11,7 @@ import {
 import { dayStartIn, isUtc, localDay } from '../../core/analytics/stats-zone.ts';
 import { DAY_MS } from '../../core/days.ts';
 import { Refusal } from '../../core/errors.ts';
+import type { ConversionStore } from '../../core/ports/conversion-store.ts';
 import type { GroupStore, StatsStore } from '../../core/ports/store.ts';
 import { isTimeZone, zoneOrUtc } from '../../core/time-zone.ts';
 import type { AddressedDomain } from '../domains/index.ts';
@@ -25,7 +27,9 @@ import { groupOrRefuse } from '../groups/index.ts';
  */
 
 export interface StatsAnswerDeps {
-  store: Pick<StatsStore, 'stats'> & Pick<GroupStore, 'findGroupOfWorkspace'>;
+  store: Pick<StatsStore, 'stats'> &
+    Pick<GroupStore, 'findGroupOfWorkspace'> &
+    Pick<ConversionStore, 'conversionDays'>;
   domainOf: AddressedDomain;
   now: () => number;
   retentionDays: number;
@@ -60,7 +64,15 @@ export function statsAnswers(deps: StatsAnswerDeps) {
       const from = Math.floor(utc.from / DAY_MS) * DAY_MS;
       range = { ...utc, from, to: Math.max(Math.ceil(utc.to / DAY_MS) * DAY_MS, from + DAY_MS) };
     }
-    const answer = statsAnswer(await deps.store.stats(scope, range, filter), range);
+    // Leads and sales are kept by UTC day per link and workspace (docs/api.md §20): beside the
+    // clicks, whatever filters or zone the clicks were read with (docs/adr/045).
+    const { fromDay, toDay } = rangeDays(range);
+    const [stored, days] = await Promise.all([
+      deps.store.stats(scope, range, filter),
+      deps.store.conversionDays(scope, fromDay, toDay),
+    ]);
+    const clicks = statsAnswer(stored, range);
+    const answer = { ...clicks, conversions: conversionFigures(days, range, clicks.totals.clicks) };
     const readsEvents = range.interval === 'hour' || !keepsAll(filter) || !isUtc(range.zone);
     return {
       range,

@@ -4,6 +4,7 @@ import { FILTERS } from '../../core/analytics/stats-filters.ts';
 import { DAY_MS } from '../../core/days.ts';
 import type { Link, Workspace } from '../../core/entities.ts';
 import { Refusal } from '../../core/errors.ts';
+import type { ConversionStore } from '../../core/ports/conversion-store.ts';
 import type { GroupStore, LinkStore, StatsStore, WorkspaceStore } from '../../core/ports/store.ts';
 import { zoneOrUtc } from '../../core/time-zone.ts';
 import type { AddressedDomain } from '../domains/index.ts';
@@ -41,8 +42,8 @@ export interface StatsReport {
 
 export interface VisitStatsOptions {
   store: Pick<
-    LinkStore & StatsStore & GroupStore & WorkspaceStore,
-    'stats' | 'findLinkOfWorkspace' | 'findGroupOfWorkspace' | 'findWorkspaceById'
+    LinkStore & StatsStore & GroupStore & WorkspaceStore & ConversionStore,
+    'stats' | 'findLinkOfWorkspace' | 'findGroupOfWorkspace' | 'findWorkspaceById' | 'conversionDays'
   >;
   domainOf: AddressedDomain;
   now: () => number;

@@ -311,23 +311,23 @@ describe('visit stats pages', () => {
     );
     const lines = csvLines(answer.body);
     assert.deepEqual(lines.slice(0, 4), [
-      'dimension,value,clicks,unique_visitors',
-      'total,all,3,3',
-      'total,bot_hits,3,',
-      'total,qr_scans,1,',
+      'dimension,value,clicks,unique_visitors,leads,sales,revenue',
+      'total,all,3,3,0,0,',
+      'total,bot_hits,3,,,,',
+      'total,qr_scans,1,,,,',
     ]);
     const series = lines.filter((line) => line.startsWith('series,'));
     assert.equal(series.length, 7);
-    assert.equal(series.at(-1), `series,${dayOf(today)}T00:00:00Z,2,2`);
-    assert.ok(lines.includes("referrer,'=1+2,1,"), 'a formula is defused');
-    assert.ok(lines.includes('country,DE,2,'));
-    assert.ok(lines.includes('country,ZZ,1,'));
-    assert.ok(lines.includes('source,qr,1,'));
-    assert.ok(lines.includes('bot,prefetch,3,'));
+    assert.equal(series.at(-1), `series,${dayOf(today)}T00:00:00Z,2,2,0,0,`);
+    assert.ok(lines.includes("referrer,'=1+2,1,,,,"), 'a formula is defused');
+    assert.ok(lines.includes('country,DE,2,,,,'));
+    assert.ok(lines.includes('country,ZZ,1,,,,'));
+    assert.ok(lines.includes('source,qr,1,,,,'));
+    assert.ok(lines.includes('bot,prefetch,3,,,,'));
     assert.ok(!lines.some((line) => line.startsWith('country,FR')), '10 days ago is outside the week');
 
     const month = await client.get(client.at('/links/busy001/stats.csv'));
-    assert.ok(csvLines(month.body).includes('referrer,"a,b ""c""",1,'), 'quotes and commas are quoted');
+    assert.ok(csvLines(month.body).includes('referrer,"a,b ""c""",1,,,,'), 'quotes and commas are quoted');
 
     const account = await client.get(client.at(`/stats.csv?interval=hour&from=${dayOf(today)}`));
     assert.equal(account.statusCode, 200);

@@ -35,6 +35,7 @@ export const ANSWER_KEYS = [
   'utm_sources',
   'utm_mediums',
   'utm_campaigns',
+  'conversions',
 ];
 
 export interface LinkIds {

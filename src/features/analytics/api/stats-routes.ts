@@ -4,6 +4,7 @@ import type { StatsScope } from '../../../core/analytics/model.ts';
 import type { StatsAnswer } from '../../../core/analytics/stats.ts';
 import type { Actor } from '../../../core/entities.ts';
 import { Refusal } from '../../../core/errors.ts';
+import type { ConversionStore } from '../../../core/ports/conversion-store.ts';
 import type { GroupStore, LinkStore, StatsStore, WorkspaceStore } from '../../../core/ports/store.ts';
 import { callerOf } from '../../../http/api-auth.ts';
 import { DOMAIN_PARAM } from '../../../http/domain-param.ts';
@@ -17,8 +18,8 @@ import { LinkStatsFilters, StatsQuery, type StatsQueryType, StatsSchema } from '
 
 export interface StatsApiDeps {
   store: Pick<
-    LinkStore & StatsStore & GroupStore & WorkspaceStore,
-    'findLinkOfWorkspace' | 'stats' | 'findGroupOfWorkspace' | 'findWorkspaceById'
+    LinkStore & StatsStore & GroupStore & WorkspaceStore & ConversionStore,
+    'findLinkOfWorkspace' | 'stats' | 'findGroupOfWorkspace' | 'findWorkspaceById' | 'conversionDays'
   >;
   /** The domain `?domain=` names for the workspace (317 for one it does not see). */
   domainOf: AddressedDomain;

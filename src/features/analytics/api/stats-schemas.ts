@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { ConversionFiguresSchema } from './conversion-schemas.ts';
 
 /** The stats of the management API (docs/api.md §9.4): the range asked for, and the answer. */
 
@@ -159,6 +160,7 @@ const ANSWER = {
   retained_from: Type.Optional(
     time('Set when the answer read raw events and its range starts earlier: it counts from here on.'),
   ),
+  conversions: ConversionFiguresSchema,
 };
 
 export const StatsSchema = Type.Object(
