@@ -2,6 +2,7 @@ import type { FeatureHttp } from '../../kernel/feature.ts';
 import { trackRoutes } from './api/track-routes.ts';
 import { TRACK_SCHEMAS } from './api/track-schemas.ts';
 import type { ClickIds } from './click-ids.ts';
+import { trackingSettingsRoute } from './pages/settings-tracking.ts';
 import { snipJsRoute } from './snip-js.ts';
 
 declare module 'fastify' {
@@ -25,5 +26,9 @@ export const conversionHttp: FeatureHttp = {
     app.decorate('clickIds', clickIds);
     app.decorate('conversionSweep', sweep);
     await app.register(snipJsRoute, { windowDays: kernel.config.conversionWindowDays });
+  },
+  async pages(app, kernel) {
+    const { setTracking } = await kernel.use('conversions');
+    await app.register(trackingSettingsRoute, { ...kernel.session, setTracking });
   },
 };

@@ -13,6 +13,7 @@ import {
   type CampaignFault,
   type CampaignForm,
   changedUtm,
+  type Tracking,
   type UtmValues,
 } from './campaign-form.ts';
 import { type CardOptions, previewCard } from './preview-card.ts';
@@ -77,7 +78,18 @@ ${fieldError(errorId, errorId ? view.error : undefined)}
 <div class="utm-grid">${UTM_KEYS.map((key) => utmInput(view, key, errorId))}</div>
 <p class="final-url"><span class="hint">The long URL will be</span> <code data-final-url data-empty="the long URL, once typed">${final || 'the long URL, once typed'}</code></p>
 <label class="check"><input type="checkbox" name="forward_query" value="1"${view.form.forwardQuery ? html` checked` : html``}> <span>Pass the short link's query on to the target <span class="help">(<code>?ref=mail</code> reaches the target too)</span></span></label>
+${trackingField(view.id, view.form.tracking)}
 </fieldset>`;
+}
+
+/** Conversion tracking (docs/api.md §20): the workspace's default, or the link's own choice. */
+function trackingField(id: string, tracking: Tracking): SafeHtml {
+  const option = (value: Tracking, label: string) =>
+    value === tracking
+      ? html`<option value="${value}" selected>${label}</option>`
+      : html`<option value="${value}">${label}</option>`;
+  return html`<label>Conversion tracking <select name="track_conversions" data-tracking aria-describedby="${id}-tracking-help">${option('', 'As the workspace')}${option('on', 'On')}${option('off', 'Off')}</select></label>
+<p class="help" id="${id}-tracking-help">On: each click gets a random <code>snip_id</code> in the target's query, for the leads and sales your site reports.</p>`;
 }
 
 /** The social preview's fields and the card they make. */

@@ -29,7 +29,13 @@ export interface CampaignForm {
   utm: UtmValues;
   forwardQuery: boolean;
   preview: PreviewForm;
+  /** Conversion tracking (docs/api.md §20): '' follows the workspace. */
+  tracking: Tracking;
 }
+
+export type Tracking = '' | 'on' | 'off';
+const trackingOf = (value: boolean | null): Tracking => (value === null ? '' : value ? 'on' : 'off');
+const trackingValue = (tracking: Tracking): boolean | null => (tracking === '' ? null : tracking === 'on');
 
 /** Which group of fields a refusal is about, to show it next to them. */
 export type CampaignFault = 'utm' | 'preview';
@@ -44,6 +50,7 @@ export const EMPTY_CAMPAIGN_FORM: CampaignForm = {
   utm: EMPTY_UTM,
   forwardQuery: false,
   preview: EMPTY_PREVIEW,
+  tracking: '',
 };
 
 function text(body: Record<string, unknown>, name: string): string {
@@ -65,6 +72,7 @@ export function readCampaignForm(raw: unknown): CampaignForm | undefined {
       description: text(body, 'preview_description'),
       image: text(body, 'preview_image').trim(),
     },
+    tracking: (['on', 'off'] as const).find((value) => value === body.track_conversions) ?? '',
   };
 }
 
@@ -118,6 +126,7 @@ export function campaignDraft(form: CampaignForm | undefined): LinkRuleFields & 
   if (utm) draft.utm = utm;
   if (form.forwardQuery) draft.forwardQuery = true;
   if (!isEmpty(form.preview)) draft.preview = form.preview;
+  if (form.tracking !== '') draft.trackConversions = trackingValue(form.tracking);
   return draft;
 }
 
@@ -129,6 +138,7 @@ export function campaignFormOf(link: Link): CampaignForm {
     preview: link.preview
       ? { title: link.preview.title, description: link.preview.description, image: link.preview.image ?? '' }
       : EMPTY_PREVIEW,
+    tracking: trackingOf(link.trackConversions),
   };
 }
 
@@ -145,6 +155,7 @@ export function campaignChanges(link: Link, form: CampaignForm): LinkRuleFields 
     sent.description.trim() === stored.preview.description &&
     sent.image === stored.preview.image;
   if (!same) patch.preview = isEmpty(sent) ? null : sent;
+  if (form.tracking !== stored.tracking) patch.trackConversions = trackingValue(form.tracking);
   return patch;
 }
 

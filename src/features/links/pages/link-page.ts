@@ -1,3 +1,4 @@
+import type { Link } from '../../../core/entities.ts';
 import { shortUrl } from '../../../core/short-url.ts';
 import { dailyBars } from '../../../web/charts.ts';
 import { here, mayHere, zoneHere } from '../../../web/frame.ts';
@@ -127,6 +128,7 @@ function settingsCard(view: LinkView): SafeHtml {
   <dt>Archived</dt><dd data-fact="archived">${link.archived ? 'yes: hidden from the list of links; it still redirects and counts' : html`<span class="hint">no</span>`}</dd>
   <dt>Public stats</dt><dd data-fact="public-stats">${link.publicStats ? html`anyone can see them at <a href="${shortUrl(view.origins, link)}+">${shortUrl(view.origins, link)}+</a>` : html`<span class="hint">no: only members see its clicks</span>`}</dd>
   <dt>Query</dt><dd data-forward-query="${link.forwardQuery}">${link.forwardQuery ? 'passed on to the target' : html`<span class="hint">not passed on</span>`}</dd>
+  <dt>Conversions</dt><dd data-conversions="${link.tracksConversions}">${conversionFact(link)}</dd>
 </dl>
 <p class="hint">Link previews, prefetches and crawlers are redirected but counted as bot hits, not clicks.</p>
 </section>`;
@@ -165,4 +167,14 @@ ${head({ ...view, editing }, pagePath)}
 ${doneNotice(view.done, view.newTarget ? DONE_NEW_TARGET : DONE)}
 ${body}`,
   });
+}
+
+/** Conversion tracking and what it counted (docs/api.md §20). */
+function conversionFact(link: Link): SafeHtml {
+  const whose = link.trackConversions === null ? ' (the workspace’s default)' : '';
+  const revenue = Object.entries(link.revenue).map(([currency, amount]) => `${amount} ${currency}`);
+  const figures = `${link.leads} leads, ${link.sales} sales${revenue.length > 0 ? ` (${revenue.join(', ')}, minor units)` : ''}`;
+  return link.tracksConversions
+    ? html`tracked${whose}: ${figures}`
+    : html`<span class="hint">not tracked${whose}</span>${link.leads + link.sales > 0 ? html` · ${figures}` : html``}`;
 }

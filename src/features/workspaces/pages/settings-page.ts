@@ -24,6 +24,7 @@ export interface SettingsView {
 const DONE: Record<string, string> = {
   renamed: 'The workspace was renamed.',
   saved: 'The settings were saved.',
+  conversions: 'Conversion tracking was saved.',
 };
 
 /**
@@ -60,6 +61,15 @@ ${errorNotice(view.error)}
   <button type="submit">Save</button>
 </form>
 <p class="hint" id="timezone-hint">Link expiry dates and the times on link pages are entered and shown in this zone.</p>
+</section>
+<section class="card" aria-labelledby="conversions-heading">
+<h2 id="conversions-heading">Conversions</h2>
+<form method="post" action="${here(view.frame, '/settings/conversions')}" class="row">
+  ${csrfField(view.frame.csrfToken)}
+  <label class="check grow"><input type="checkbox" name="track_conversions" value="1" aria-describedby="conversions-hint"${workspace.trackConversions ? html` checked` : html``}> <span>Track conversions on every link</span></label>
+  <button type="submit">Save</button>
+</form>
+<p class="hint" id="conversions-hint">Each click gets a random <code>snip_id</code> in the target's query; your site reports sign-ups and sales with it through the <a href="/docs">API</a> (Conversions). A link can say otherwise on its own page.</p>
 </section>
 <section class="card" aria-labelledby="facts-heading">
 <h2 id="facts-heading">The workspace</h2>
