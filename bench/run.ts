@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { type ApiResults, apiPhase } from './api-phase.ts';
 import { type BlocklistResults, blocklistPhase } from './blocklist-phase.ts';
 import { type CliResults, cliPhase, printCli, writeCli } from './cli-phase.ts';
+import { conversionsPhase } from './conversions-phase.ts';
 import { domainsPhase } from './domains-phase.ts';
 import { ensureNginx } from './nginx.ts';
 import { type PgResults, pgPhase } from './pg-phase.ts';
@@ -40,7 +41,8 @@ import { CONNECTIONS, ensureWrk, THREADS } from './wrk.ts';
  * rules (bench/blocklist-phase.ts); after pg+redis, webhook deliveries and the redirect with an
  * endpoint hearing clicks (bench/webhooks-phase.ts); after the management API, the command line's CPU
  * at start beside `node -e 0` (bench/cli-phase.ts). BENCH_DURATION (seconds, default 10) shortens the
- * measured runs; BENCH_ONLY=sqlite|domains|blocklist|pg|webhooks|api|stalls|cli|stats|search runs one phase
+ * measured runs; BENCH_ONLY=sqlite|domains|conversions|blocklist|pg|webhooks|api|stalls|cli|stats|search runs one
+ * phase (conversions: a tracked link's click beside an untracked one, bench/conversions-phase.ts)
  * (stalls: redirects during two parallel exports and bursts of new QR designs, bench/stalls-phase.ts).
  */
 
@@ -146,7 +148,7 @@ async function main(): Promise<void> {
     `Snip benchmark: node ${machine.node}, wrk ${machine.wrk}, ${machine.cores} cores (${machine.cpu})`,
   );
   console.log(`${notes.join('\n')}\nwarm-up ${WARMUP_S} s, measured ${MEASURE_S} s per target`);
-  const all = 'sqlite, domains, blocklist, pg+redis, webhooks, api, stalls, cli, stats, search';
+  const all = 'sqlite, domains, conversions, blocklist, pg+redis, webhooks, api, stalls, cli, stats, search';
   console.log(`phases: ${ONLY === undefined ? all : ONLY} (BENCH_ONLY)\n`);
 
   const session = new Session(WARMUP_S, MEASURE_S);
@@ -166,6 +168,11 @@ async function main(): Promise<void> {
   if (ONLY === undefined || ONLY === 'domains') {
     console.log('\ndomains phase');
     domainNotes = await domainsPhase(bench);
+  }
+  let conversionNotes: string[] = [];
+  if (ONLY === undefined || ONLY === 'conversions') {
+    console.log('\nconversions phase');
+    conversionNotes = await conversionsPhase(bench);
   }
   let blocklist: BlocklistResults | undefined;
   if (ONLY === undefined || ONLY === 'blocklist') {
@@ -213,6 +220,7 @@ async function main(): Promise<void> {
   notes.push(
     ...(sqlite?.notes ?? []),
     ...domainNotes,
+    ...conversionNotes,
     ...(blocklist?.notes ?? []),
     ...(pg?.notes ?? []),
     ...(webhooks?.notes ?? []),

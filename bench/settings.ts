@@ -10,6 +10,7 @@ function positiveInteger(name: string, fallback: number, unit = 'seconds'): numb
 const PHASES = [
   'sqlite',
   'domains',
+  'conversions',
   'blocklist',
   'pg',
   'webhooks',

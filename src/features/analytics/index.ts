@@ -38,6 +38,7 @@ export const analyticsFeature = feature({
 });
 
 export type { ClickBuffer } from './collect/click-buffer.ts';
-export { clickFacts, type RawVisit } from './collect/visit-facts.ts';
+export { type RawVisit, VisitFacts } from './collect/visit-facts.ts';
+export { VisitLog } from './collect/visit-log.ts';
 export type { VisitRecorder, VisitRequest } from './collect/visit-recorder.ts';
 export { cameFromQr, clientAddress } from './collect/visit-recorder.ts';

@@ -4,13 +4,7 @@ import { DAY_MS, dayText } from '../../core/days.ts';
 import type { ConversionStore } from '../../core/ports/conversion-store.ts';
 import type { CountryLookup } from '../../core/ports/geo.ts';
 import { countryFromHeaders } from '../../http/visitor-country.ts';
-import {
-  cameFromQr,
-  clickFacts,
-  clientAddress,
-  type RawVisit,
-  type VisitRequest,
-} from '../analytics/index.ts';
+import { cameFromQr, clientAddress, VisitFacts, VisitLog, type VisitRequest } from '../analytics/index.ts';
 
 /** Click ids held at most while the store cannot take them. */
 const MAX_HELD = 200_000;
@@ -30,25 +24,20 @@ export interface ClickIdOptions {
   onError: (error: unknown) => void;
 }
 
-interface Pending {
-  clickId: string;
-  linkId: number;
-  workspaceId: number;
-  at: number;
-  /** What the facts are worked out of at the flush (TRACKING=full); never stored as such. */
-  raw: RawVisit | undefined;
-}
-
 /**
  * The click ids of tracked links (docs/api.md §20): one drawn at random per human click on the
- * redirect's path (no store call there), kept in memory and written in batches with the click's
- * link, day and the facts of §9.1, like the clicks themselves. A failed write keeps them for the
- * next flush, and close() writes what is left, so an id handed out survives a graceful stop.
+ * redirect's path (no store call there), held as the clicks' visits are (a columnar log, the
+ * request's strings kept once), and written in batches with the click's link, day and the facts of
+ * §9.1, each distinct string worked out once per flush. A failed write keeps its rows for the next
+ * flush, and close() writes what is left, so an id handed out survives a graceful stop.
  */
 export class ClickIds {
   readonly #options: ClickIdOptions;
   readonly #timer: NodeJS.Timeout;
-  #pending: Pending[] = [];
+  #ids: string[] = [];
+  #log = new VisitLog();
+  /** Rows made and not written yet (their write failed): written first by the next flush. */
+  #unwritten: ConversionClick[] = [];
   #writing: Promise<void> = Promise.resolve();
   dropped = 0;
   written = 0;
@@ -61,36 +50,34 @@ export class ClickIds {
 
   /** A new id for a human click of a tracked link, or undefined when this click gets none. */
   issue(linkId: number, workspaceId: number, req: VisitRequest): string | undefined {
-    const { tracking, honorDnt } = this.#options;
+    const { tracking, honorDnt, trustProxy } = this.#options;
     if (tracking === 'off') return undefined;
     const { headers } = req;
     if (honorDnt && (headers['sec-gpc'] === '1' || headers.dnt === '1')) return undefined;
-    if (this.#pending.length >= MAX_HELD) {
+    if (this.pending >= MAX_HELD) {
       this.dropped++;
       return undefined;
     }
     const clickId = newClickId();
-    const at = this.#options.now();
-    const raw: RawVisit | undefined =
-      tracking === 'full'
-        ? {
-            linkId,
-            workspaceId,
-            at,
-            address: clientAddress(req, this.#options.trustProxy),
-            userAgent: headers['user-agent'],
-            referer: headers.referer,
-            acceptLanguage: headers['accept-language'],
-            trustedCountry: this.#options.trustProxy !== false ? countryFromHeaders(headers) : undefined,
-            qr: cameFromQr(req.url),
-          }
-        : undefined;
-    this.#pending.push({ clickId, linkId, workspaceId, at, raw });
+    const full = tracking === 'full';
+    this.#ids.push(clickId);
+    this.#log.push({
+      linkId,
+      workspaceId,
+      at: this.#options.now(),
+      address: full ? clientAddress(req, trustProxy) : '',
+      userAgent: full ? headers['user-agent'] : undefined,
+      referer: full ? headers.referer : undefined,
+      acceptLanguage: full ? headers['accept-language'] : undefined,
+      trustedCountry: full && trustProxy !== false ? countryFromHeaders(headers) : undefined,
+      qr: full && cameFromQr(req.url),
+    });
     return clickId;
   }
 
+  /** Ids handed out and not yet written. */
   get pending(): number {
-    return this.#pending.length;
+    return this.#ids.length + this.#unwritten.length;
   }
 
   /** Writes what is held now; flushes never overlap. */
@@ -102,43 +89,56 @@ export class ClickIds {
   /** Stops the timer and writes what is left, retrying a store that fails for a moment. */
   async close(attempts = 3): Promise<void> {
     clearInterval(this.#timer);
-    for (let attempt = 0; attempt < attempts && this.#pending.length > 0; attempt++) await this.flush();
+    for (let attempt = 0; attempt < attempts && this.pending > 0; attempt++) await this.flush();
   }
 
   async #write(): Promise<void> {
-    while (this.#pending.length > 0) {
-      const part = this.#pending.slice(0, PER_WRITE);
-      const rows = part.map((click) => this.#row(click));
+    const rows = this.#unwritten.concat(this.#rows());
+    this.#unwritten = [];
+    for (let start = 0; start < rows.length; start += PER_WRITE) {
+      if (start > 0) await new Promise((resolve) => setImmediate(resolve));
+      const part = rows.slice(start, start + PER_WRITE);
       try {
-        await this.#options.store.addConversionClicks(rows);
+        await this.#options.store.addConversionClicks(part);
+        this.written += part.length;
       } catch (error) {
+        this.#unwritten = rows.slice(start);
         this.#options.onError(error);
         return;
       }
-      // Only what was written goes: ids issued meanwhile were pushed behind it.
-      this.#pending = this.#pending.slice(part.length);
-      this.written += part.length;
     }
   }
 
-  #row(click: Pending): ConversionClick {
-    const facts = click.raw ? clickFacts(click.raw, this.#options.countries) : null;
-    return {
-      clickId: click.clickId,
-      workspaceId: click.workspaceId,
-      linkId: click.linkId,
-      // Filled by A/B tests (docs/api.md §20) once a link carries variants.
-      variant: null,
-      day: dayText(Math.floor(click.at / DAY_MS)),
-      facts: facts && {
-        referrer: facts.referrer,
-        country: facts.country,
-        device: facts.device,
-        os: facts.os,
-        browser: facts.browser,
-        language: facts.language,
-        source: facts.source,
-      },
-    };
+  /** The rows of the ids held now, which leave the log. */
+  #rows(): ConversionClick[] {
+    const ids = this.#ids;
+    const log = this.#log;
+    if (ids.length === 0) return [];
+    this.#ids = [];
+    this.#log = new VisitLog();
+    const facts =
+      this.#options.tracking === 'full' ? new VisitFacts(log, this.#options.countries) : undefined;
+    return ids.map((clickId, i) => {
+      const event = facts?.event(i, '');
+      return {
+        clickId,
+        workspaceId: log.workspaceId(i),
+        linkId: log.linkId(i),
+        // Filled by A/B tests (docs/api.md §20) once a link carries variants.
+        variant: null,
+        day: dayText(Math.floor(log.at(i) / DAY_MS)),
+        facts: event
+          ? {
+              referrer: event.referrer,
+              country: event.country,
+              device: event.device,
+              os: event.os,
+              browser: event.browser,
+              language: event.language,
+              source: event.source,
+            }
+          : null,
+      };
+    });
   }
 }
