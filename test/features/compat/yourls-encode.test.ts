@@ -111,7 +111,8 @@ describe('YOURLS parameters', () => {
 describe('YOURLS codes for Snip refusals', () => {
   it('answers every API code either as a log-in failure or as an error: code of shorturl', () => {
     for (const code of API_ERROR_CODES) {
-      if (code === '314' || code === '318' || code === '319') continue; // never answered to a create
+      // Never answered to a create.
+      if (['314', '318', '319', '321', '322'].includes(code)) continue;
       const refusal = new Refusal(code);
       const failure = createFailureOf(refusal);
       assert.ok(isCallerRefusal(refusal) !== (failure !== undefined), code);

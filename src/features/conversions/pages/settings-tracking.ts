@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Workspace } from '../../../core/entities.ts';
 import { workspacePath } from '../../../web/frame.ts';
+import { pageScope } from '../../../web/page-errors.ts';
 import { type WorkspaceDeps, workspaceForm } from '../../../web/session/workspace-pages.ts';
 
 /**
@@ -15,6 +16,7 @@ export async function trackingSettingsRoute(
   app: FastifyInstance,
   options: TrackingFormOptions,
 ): Promise<void> {
+  pageScope(app);
   app.post(
     '/w/:workspace/settings/conversions',
     workspaceForm(options, 'settings:write', async (request, reply, here) => {
