@@ -171,7 +171,11 @@ describe('SQLite store', () => {
           .join(' | '),
       );
       const [byCode, linkDays, workspaceDays] = plans;
-      assert.match(byCode ?? '', /^SEARCH links USING INDEX \S+ \(domain_id=\? AND code=\?\)$/);
+      // The workspace's default for conversion tracking (§20) is read by its primary key beside.
+      assert.match(
+        byCode ?? '',
+        /^SEARCH links USING INDEX \S+ \(domain_id=\? AND code=\?\) \| CORRELATED SCALAR SUBQUERY \d+ \| SEARCH w USING INTEGER PRIMARY KEY \(rowid=\?\)$/,
+      );
       assert.match(
         linkDays ?? '',
         /^SEARCH link_daily_clicks USING PRIMARY KEY \(link_id=\? AND day>\? AND day<\?\)$/,

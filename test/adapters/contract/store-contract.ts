@@ -447,6 +447,11 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
           preview: null,
           archived: false,
           lastClickedAt: null,
+          trackConversions: null,
+          tracksConversions: false,
+          leads: 0,
+          sales: 0,
+          revenue: {},
         });
         assert.deepEqual(await store.findLinkByCode(0, input.code), result.link);
         assert.deepEqual(await store.findLiveLinkByUrlHash(account.id, 0, input.urlHash), result.link);

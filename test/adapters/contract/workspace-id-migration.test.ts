@@ -202,7 +202,10 @@ function describeMigration(name: string, makeOld: () => Promise<OldDatabase>): v
           ];
         }),
       );
-      assert.deepEqual(asBefore, rowsBefore);
+      // Migration 026 gives every main key the scope it adds (the main key has every scope).
+      const granted = (row: Row) =>
+        Number(row.main) === 1 ? { ...row, scopes: `${String(row.scopes)} conversions:write` } : row;
+      assert.deepEqual(asBefore, { ...rowsBefore, api_keys: (rowsBefore.api_keys ?? []).map(granted) });
       for (const [before, after] of RENAMED) {
         assert.ok((rowsBefore[before] ?? []).length > 0, `${before} held rows`);
         const [row] = await old.run(`SELECT * FROM ${after}`);

@@ -502,13 +502,17 @@ function describeMigration(
       const query = '?from=2024-03-01&to=2024-03-02';
       const account = await withKey(seed.ada.scoped, 'GET', `/api/v1/stats${query}`);
       assert.equal(account.status, 200);
-      assert.deepEqual(account.body, JSON.parse(JSON.stringify(statsAnswer(EXPECTED.account, DAYS))));
+      // Conversions (§20) came later: none before them.
+      const { conversions, ...clicks } = account.body;
+      assert.deepEqual(clicks, JSON.parse(JSON.stringify(statsAnswer(EXPECTED.account, DAYS))));
+      assert.deepEqual((conversions as { totals: object }).totals, { leads: 0, sales: 0, revenue: {} });
       const link = await withKey(
         seed.ada.main,
         'GET',
         `/api/v1/links/${seed.links.grouped.code}/stats${query}`,
       );
-      assert.deepEqual(link.body, JSON.parse(JSON.stringify(statsAnswer(EXPECTED.link, DAYS))));
+      const { conversions: _none, ...linkClicks } = link.body;
+      assert.deepEqual(linkClicks, JSON.parse(JSON.stringify(statsAnswer(EXPECTED.link, DAYS))));
       assert.equal((link.body.totals as { clicks: number }).clicks, 3);
     });
 

@@ -68,3 +68,7 @@ CREATE TABLE conversion_daily (
   PRIMARY KEY (link_id, day, currency)
 );
 CREATE INDEX conversion_daily_workspace ON conversion_daily (workspace_id, day);
+
+-- The main key has every scope (docs/api.md §7.1), the new one included.
+UPDATE api_keys SET scopes = scopes || ' conversions:write'
+  WHERE main = 1 AND scopes NOT LIKE '%conversions:write%';
