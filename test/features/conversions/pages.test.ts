@@ -68,6 +68,25 @@ describe('conversion tracking on the pages', () => {
     assert.match(facts.body, /data-conversions="true">tracked: 0 leads, 0 sales/);
   });
 
+  it('shows leads, sales and revenue on the stats page, and none where there are none', async () => {
+    const made = await api('POST', '/links', { url: 'https://shop.example/stats', track_conversions: true });
+    const code = String(made.body.short_code);
+    const quiet = await client.open(client.at(`/links/${code}/stats`));
+    assert.doesNotMatch(quiet.body, /data-conversions/);
+    const click = await t.app.inject({ method: 'GET', url: `/${code}`, headers: { 'user-agent': BROWSER } });
+    const id = /snip_id=([A-Za-z0-9_-]+)/.exec(String(click.headers.location))?.[1];
+    await t.app.clickIds.flush();
+    await t.app.clicks.flush();
+    await api('POST', '/track/lead', { click_id: id, event_name: 'Sign up', customer_id: 'page-1' });
+    await api('POST', '/track/sale', { customer_id: 'page-1', amount: 12345, currency: 'EUR' });
+    await api('POST', '/track/sale', { customer_id: 'page-1', amount: 500, currency: 'JPY' });
+    const page = await client.open(client.at(`/links/${code}/stats`));
+    assert.match(page.body, /data-total="leads">1</);
+    assert.match(page.body, /data-total="sales">2</);
+    assert.match(page.body, /data-total="revenue">€123\.45, ¥500</);
+    assert.match(page.body, /data-total="leads_per_click">100\.0%</);
+  });
+
   it('offers the conversions:write scope on the keys page', async () => {
     const page = await client.open(client.at('/keys'));
     assert.match(page.body, /conversions:write/);

@@ -7,6 +7,7 @@ import { page } from '../../../web/layout.ts';
 import { errorNotice } from '../../../web/notices.ts';
 import { longUrlLink } from '../../../web/page-parts.ts';
 import type { StatsReport } from '../visit-stats.ts';
+import { conversionTotals } from './conversion-totals.ts';
 import { livePanel } from './live-panel.ts';
 import { type StatsAddress, statsAddress } from './stats-address.ts';
 import { change, daysText, statsContext } from './stats-controls.ts';
@@ -142,7 +143,8 @@ function download(view: StatsView, address: StatsAddress): SafeHtml {
 <h2 id="download-heading">Download</h2>
 <p><a class="button secondary small" href="${href}" download>Download CSV</a></p>
 <details class="more"><summary>What the CSV holds</summary>
-<p class="hint">Four columns: <code>dimension,value,clicks,unique_visitors</code>. First the totals
+<p class="hint">Seven columns: <code>dimension,value,clicks,unique_visitors,leads,sales,revenue</code>
+(leads, sales and revenue, as <code>EUR:4900</code> in minor units, on the total row and each day's row). First the totals
 (<code>total,all</code> with clicks and unique visitors, <code>total,bot_hits</code>, <code>total,qr_scans</code>),
 then one <code>series</code> row per ${answer.interval} with its start (RFC 3339, UTC), clicks and unique visitors,
 then one row per value of each breakdown with its clicks: <code>referrer</code> (host, or <code>direct</code>),
@@ -182,7 +184,7 @@ ${rangePicker(view, address)}</div>
 ${errorNotice(error)}
 ${statsContext(report, address)}
 <section class="card" id="series" aria-labelledby="series-heading"><h2 id="series-heading" class="visually-hidden">Clicks and unique visitors</h2>
-${totals(report)}${seriesChart(report.answer, subject)}</section>
+${totals(report)}${conversionTotals(report.answer)}${seriesChart(report.answer, subject)}</section>
 ${link ? '' : livePanel(here(view.frame, '/stats/live'))}
 ${view.top ? topLinksCard(view.top, report.answer, address.filters.length > 0) : ''}
 ${breakdownCards(report.answer, subject, address)}
