@@ -92,6 +92,35 @@ describe('the event stream on RabbitMQ', { skip: !AMQP_URL && 'TEST_AMQP_URL is 
     );
   });
 
+  it('publishes lead.created and sale.created (docs/api.md §20), naming the customer by its key only', async () => {
+    const made = await api('POST', '/links', {
+      url: 'https://example.com/converts',
+      track_conversions: true,
+    });
+    const code = String(made.body.short_code);
+    const click = await t.app.inject({
+      method: 'GET',
+      url: `/${code}`,
+      headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/140.0 Safari/537.36' },
+    });
+    const id = /snip_id=([A-Za-z0-9_-]+)/.exec(String(click.headers.location))?.[1];
+    await t.app.clickIds.flush();
+    assert.equal(
+      (await api('POST', '/track/lead', { click_id: id, event_name: 'Sign up', customer_id: 'stream-cus-9' }))
+        .status,
+      201,
+    );
+    await api('POST', '/track/sale', { customer_id: 'stream-cus-9', amount: 700, currency: 'GBP' });
+    const conversions = () =>
+      stream.about(code).filter((message) => message.fields.routingKey !== 'link.created');
+    await stream.until(() => conversions().length >= 2);
+    assert.deepEqual(
+      conversions().map((message) => message.fields.routingKey),
+      ['lead.created', 'sale.created'],
+    );
+    for (const message of conversions()) assert.doesNotMatch(message.content.toString(), /stream-cus-9/);
+  });
+
   /** Failed attempts to publish so far, from /metrics. */
   async function failedPublishes(): Promise<number> {
     const text = (await t.app.inject({ method: 'GET', url: '/metrics' })).body;
