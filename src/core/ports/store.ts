@@ -176,15 +176,11 @@ export interface LinkClicks {
 /** Visit analytics read back (docs/api.md §9.4) and raw events aged out. */
 export interface StatsStore {
   /**
-   * Totals, series and complete breakdowns of a link (deleted links too) or an account over the
-   * range. Daily answers read the per-day aggregates (kept for the link's life); hourly answers
-   * read the raw events, so only within the retention.
+   * Totals, series and breakdowns of a link (deleted ones too) or an account over the range: daily
+   * from the per-day aggregates, hourly from the hourly rollup, filtered or zoned from the raw events.
    */
   stats(scope: StatsScope, range: StatsRange, filter?: EventFilter): Promise<StoredStats>;
-  /**
-   * Deletes raw events older than `beforeMs` (the aggregates stay); how many went. PostgreSQL makes
-   * its day partitions ahead of `nowMs` (the events' clock, default the system's; docs/adr/042).
-   */
+  /** Raw events older than `beforeMs` gone, PostgreSQL's day partitions made ahead of `nowMs` (ADR 042). */
   purgeEvents(beforeMs: number, nowMs?: number): Promise<number>;
 }
 

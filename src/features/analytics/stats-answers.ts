@@ -55,6 +55,26 @@ function previousOf(range: StatsRange): StatsRange {
   return { ...range, from: dayStartIn(localDay(range.from, zone) - days, zone), to: range.from };
 }
 
+/**
+ * The clicks of a scope and range as the API answers them, with leads and sales beside them: kept
+ * by UTC day per link and workspace (docs/api.md §20), whatever filters or zone the clicks were
+ * read with (docs/adr/045).
+ */
+export async function answerWithConversions(
+  store: Pick<StatsStore, 'stats'> & Pick<ConversionStore, 'conversionDays'>,
+  scope: StatsScope,
+  range: StatsRange,
+  filter?: EventFilter,
+): Promise<StatsAnswer> {
+  const { fromDay, toDay } = rangeDays(range);
+  const [stored, days] = await Promise.all([
+    store.stats(scope, range, filter),
+    store.conversionDays(scope, fromDay, toDay),
+  ]);
+  const clicks = statsAnswer(stored, range);
+  return { ...clicks, conversions: conversionFigures(days, range, clicks.totals.clicks) };
+}
+
 export function statsAnswers(deps: StatsAnswerDeps) {
   /** The answer of one range; a zoned unfiltered range past the retention falls back to UTC days. */
   async function answerOf(scope: StatsScope, asked: StatsRange, filter: EventFilter, kept: number) {
@@ -64,15 +84,7 @@ export function statsAnswers(deps: StatsAnswerDeps) {
       const from = Math.floor(utc.from / DAY_MS) * DAY_MS;
       range = { ...utc, from, to: Math.max(Math.ceil(utc.to / DAY_MS) * DAY_MS, from + DAY_MS) };
     }
-    // Leads and sales are kept by UTC day per link and workspace (docs/api.md §20): beside the
-    // clicks, whatever filters or zone the clicks were read with (docs/adr/045).
-    const { fromDay, toDay } = rangeDays(range);
-    const [stored, days] = await Promise.all([
-      deps.store.stats(scope, range, filter),
-      deps.store.conversionDays(scope, fromDay, toDay),
-    ]);
-    const clicks = statsAnswer(stored, range);
-    const answer = { ...clicks, conversions: conversionFigures(days, range, clicks.totals.clicks) };
+    const answer = await answerWithConversions(deps.store, scope, range, filter);
     const readsEvents = range.interval === 'hour' || !keepsAll(filter) || !isUtc(range.zone);
     return {
       range,

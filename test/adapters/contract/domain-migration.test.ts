@@ -179,6 +179,8 @@ function describeMigration(
           { t: D1 + DAY, clicks: 1, uniqueVisitors: 0 },
         ],
         breakdowns: Object.fromEntries(DIMENSIONS.map((dimension) => [dimension, []])),
+        // Clicks per long URL, for the UTM breakdowns: none of these links carries a UTM parameter.
+        urls: [],
       });
     });
 

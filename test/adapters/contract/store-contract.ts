@@ -447,6 +447,7 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
           preview: null,
           archived: false,
           lastClickedAt: null,
+          publicStats: false,
           trackConversions: null,
           tracksConversions: false,
           leads: 0,

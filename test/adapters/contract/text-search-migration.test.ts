@@ -12,18 +12,31 @@ import { openPostgresStore } from '../../../src/adapters/postgres/store.ts';
 import { linkListing, type TextIndex } from '../../../src/adapters/sql/link-list.ts';
 import type { LinkQuery } from '../../../src/core/link-query.ts';
 import type { Store } from '../../../src/core/ports/store.ts';
-import { type OldDatabase, oldPostgres, oldSqlite } from '../../fixtures/old-database.ts';
+import { type OldDatabase, oldPlan, oldPostgres, oldSqlite } from '../../fixtures/old-database.ts';
 import { givenAccount, planInput } from './store-contract.ts';
 
 const LINKS = 3000;
+
+/** A workspace by SQL, as 020 has it: the store of today writes columns later migrations add. */
+async function oldWorkspace(old: OldDatabase): Promise<number> {
+  const plan = await oldPlan(old);
+  const [user] = await old.run(
+    'INSERT INTO users (email, email_verified, operator, created_at) VALUES (?, false, false, 0) RETURNING id',
+    'ada@example.com',
+  );
+  const [row] = await old.run(
+    "INSERT INTO workspaces (slug, name, plan_id, personal_of, created_at) VALUES ('ada', 'Ada', ?, ?, 0) RETURNING id",
+    plan.id,
+    Number(user?.id),
+  );
+  return Number(row?.id);
+}
 
 /**
  * A workspace's links written before 021 (title `Article n`, tags `t{n % 100}`); its id. The links
  * go in by SQL in 020's columns: the store of today writes columns later migrations add.
  */
-async function seedBefore021(store: Store, old: Pick<OldDatabase, 'run'>): Promise<number> {
-  const plan = await store.upsertPlan(planInput({ urlQuota: LINKS * 2 }));
-  const workspaceId = (await givenAccount(store, 'ada@example.com', plan)).id;
+async function seedBefore021(old: Pick<OldDatabase, 'run'>, workspaceId: number): Promise<number> {
   const rows = Array.from({ length: LINKS }, (_, n) => [
     `code${n}`,
     `https://example.com/articles/${n}`,
@@ -69,7 +82,7 @@ async function planOf(old: OldDatabase, workspaceId: number, text: string, index
 async function migrated(old: OldDatabase, check: (store: Store, workspaceId: number) => Promise<void>) {
   const store = old.open();
   try {
-    const workspaceId = await seedBefore021(store, old);
+    const workspaceId = await seedBefore021(old, await oldWorkspace(old));
     await store.migrate();
     await check(store, workspaceId);
   } finally {
@@ -181,7 +194,11 @@ describe('migration 021 on PostgreSQL', {
     };
     try {
       await store.migrate();
-      const workspaceId = await seedBefore021(store, { run });
+      const plan = await store.upsertPlan(planInput({ urlQuota: LINKS * 2 }));
+      const workspaceId = await seedBefore021(
+        { run },
+        (await givenAccount(store, 'ada@example.com', plan)).id,
+      );
       assert.deepEqual(await codes(store, workspaceId, 'ARTICLE 1234'), ['code1234']);
       assert.deepEqual(await codes(store, workspaceId, 'mer-sa'), ['tagged']);
       assert.deepEqual(await codes(store, workspaceId, 'CODE2999'), ['code2999']);

@@ -154,7 +154,7 @@ for (const kind of STORES) {
       assert.equal(download.fields.compare, undefined);
       const csv = await client.get(download.path);
       assert.equal(csv.statusCode, 200);
-      assert.ok(csv.body.split('\r\n').includes('total,all,3,3'), csv.body);
+      assert.ok(csv.body.split('\r\n').includes('total,all,3,3,0,0,'), csv.body);
     });
 
     it('compares with the previous period: each total’s change in per cent, the earlier line', async () => {

@@ -1,14 +1,10 @@
-import {
-  BREAKDOWN_KEYS,
-  parseStatsRange,
-  type StatsAnswer,
-  statsAnswer,
-  topRows,
-} from '../../../core/analytics/stats.ts';
+import { BREAKDOWN_KEYS, parseStatsRange, type StatsAnswer, topRows } from '../../../core/analytics/stats.ts';
 import { DAY_MS } from '../../../core/days.ts';
 import { Refusal } from '../../../core/errors.ts';
+import type { ConversionStore } from '../../../core/ports/conversion-store.ts';
 import type { LinkStore, StatsStore } from '../../../core/ports/store.ts';
 import { type CommandCode, InvalidRangeError, type Result } from '../../../terminal/command.ts';
+import { answerWithConversions } from '../stats-answers.ts';
 import { type STATS_FLAGS, SUMMARY_ROWS } from './stats-usage.ts';
 
 /**
@@ -71,7 +67,7 @@ export function statsSummary(result: Result): string {
 
 /** What the process gives the stats command. */
 export interface StatsCliDeps {
-  store: LinkStore & StatsStore;
+  store: LinkStore & StatsStore & ConversionStore;
   /** ANALYTICS_RETENTION_DAYS: how far back hourly stats reach. */
   retentionDays: number;
   /** The domain `--domain` names (317 for none such); the default domain without it. */
@@ -88,7 +84,7 @@ const LINK_STATS: CommandCode<typeof STATS_FLAGS, StatsCliDeps> = {
     if (parsed.kind === 'invalid') throw new InvalidRangeError(parsed.field, parsed.reason);
     const link = await store.findLinkByCode(await domainOf(values.domain), code);
     if (!link) throw new Refusal('314', `no live link has the code "${code}"`);
-    const answer = statsAnswer(await store.stats({ linkId: link.id }, parsed.range), parsed.range);
+    const answer = await answerWithConversions(store, { linkId: link.id }, parsed.range);
     return answer as unknown as Result;
   },
 };

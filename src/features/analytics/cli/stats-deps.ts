@@ -4,7 +4,10 @@ import { domainOfCommand } from '../../domains/index.ts';
 import type { StatsCliDeps } from './stats-command.ts';
 
 /** `snip link stats` reads the store; `--domain` through the domains as the store has them. */
-export async function statsCliDeps({ kernel, ports }: Given<'links' | 'stats'>): Promise<StatsCliDeps> {
+export async function statsCliDeps({
+  kernel,
+  ports,
+}: Given<'links' | 'stats' | 'conversions'>): Promise<StatsCliDeps> {
   return {
     store: joinPorts(ports),
     retentionDays: kernel.config.analyticsRetentionDays,
