@@ -1,11 +1,11 @@
 import type { Role } from './authorization.ts';
+import type { AbTest } from './link-variants.ts';
 import type { Scope } from './scopes.ts';
 import type { LinkRule } from './targeting.ts';
 
 /**
- * What Snip is made of: plans, users and their workspaces, keys and groups, links and their counts.
- * A workspace owns links, keys and groups (their `workspace_id`; `account_id` before migration 016).
- * Plain data, shared by every feature and adapter; the rules that shape them live beside this file.
+ * What Snip is made of: plans, users and their workspaces, keys and groups, links and their counts
+ * (a workspace owns links, keys and groups). Plain data; the rules that shape them live beside it.
  */
 
 /** A plan's settings, as an operator sets them (the default plans are of this shape). */
@@ -16,7 +16,6 @@ export interface PlanSettings {
   rateLimitPerHour: number;
   /** What it costs a month, in minor units of an ISO 4217 currency; null (or absent): free (docs/api.md §17). */
   price?: PlanPrice | null;
-  /** Listed on /pricing. */
   public?: boolean;
   /** What it includes, in a sentence or two. */
   description?: string;
@@ -24,10 +23,9 @@ export interface PlanSettings {
   stripePriceId?: string | null;
 }
 
+/** Minor units (cents) a month of an ISO 4217 currency, upper case. */
 export interface PlanPrice {
-  /** Minor units (cents) a month. */
   amount: number;
-  /** ISO 4217, upper case. */
   currency: string;
 }
 
@@ -81,10 +79,7 @@ export interface Member {
   joinedAt: Date;
 }
 
-/**
- * A short domain (docs/api.md §12): the default one (id 0, BASE_URL's host), one an operator shares
- * with every workspace, or a workspace's own, which serves links once verified.
- */
+/** A short domain (§12): the default one (id 0), one shared with every workspace, or a workspace's own. */
 export interface Domain {
   id: number;
   /** ASCII form (core/domain-host.ts); for the default domain, BASE_URL's host. */
@@ -139,7 +134,6 @@ export interface KeyOwner {
   hash: Buffer;
   prefix: string;
   revoked: boolean;
-  /** The workspace. */
   workspaceId: number;
   plan: Plan;
   scopes: readonly Scope[];
@@ -229,6 +223,8 @@ export interface Link {
   lastClickedAt: Date | null;
   /** Its stats page is shown to anyone at /<code>+ on its domain (§19); false when a new link leaves it out. */
   publicStats: boolean;
+  /** Its A/B test (docs/api.md §20); null: none. */
+  test: AbTest | null;
 }
 
 /** The card a link previewer (a chat app, a social network) shows for a link (docs/api.md §16). */
@@ -250,6 +246,8 @@ export interface LinkGuards {
   forwardQuery?: boolean;
   /** null removes it. */
   preview?: LinkPreview | null;
+  /** An A/B test, whole (docs/api.md §20); null removes it. */
+  test?: AbTest | null;
 }
 
 export interface NewLink {
@@ -283,7 +281,7 @@ export interface LinkChange {
 /** Counts gathered in memory by the redirect and written in one batch. */
 export interface ClickCount {
   linkId: number;
-  /** UTC day, YYYY-MM-DD, for the daily history; null with TRACKING=off (the totals only). */
+  /** UTC day, YYYY-MM-DD; null with TRACKING=off (the totals only). */
   day: string | null;
   clicks: number;
   botHits: number;

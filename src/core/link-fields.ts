@@ -1,6 +1,7 @@
 import type { LinkGuards, LinkPreview } from './entities.ts';
 import { Refusal } from './errors.ts';
 import { checkPreview } from './link-campaign.ts';
+import { type CheckedVariant, checkTestEnd, checkVariants } from './link-variants.ts';
 import { hashPassword } from './password.ts';
 import { isReservedPath, LINK_CODE_PATTERN } from './short-code.ts';
 import { parseTargetUrl, type TargetUrl } from './target-url.ts';
@@ -68,6 +69,9 @@ export interface LinkRuleFields {
   preview?: unknown;
   /** docs/api.md §20: hand each human click an id; null follows the workspace. */
   trackConversions?: boolean | null;
+  /** docs/api.md §20: an A/B test's variants (null removes the test) and its end (core/link-variants.ts). */
+  variants?: unknown;
+  testEndsAt?: unknown;
 }
 
 /** The rule fields once their shape is checked: null clears one, undefined leaves it as it is. */
@@ -79,6 +83,8 @@ export interface CheckedRuleFields {
   forwardQuery?: boolean;
   preview?: LinkPreview | null;
   trackConversions?: boolean | null;
+  variants?: CheckedVariant[] | null;
+  testEndsAt?: Date | null;
 }
 
 export const MAX_CLICKS_LIMIT = 1_000_000_000;
@@ -177,6 +183,9 @@ export function checkLinkRules(fields: LinkRuleFields, nowMs: number): CheckedRu
     }
     checked.trackConversions = fields.trackConversions;
   }
+  if (fields.variants !== undefined)
+    checked.variants = fields.variants === null ? null : checkVariants(fields.variants);
+  if (fields.testEndsAt !== undefined) checked.testEndsAt = checkTestEnd(fields.testEndsAt, nowMs);
   return checked;
 }
 

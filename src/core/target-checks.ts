@@ -22,11 +22,11 @@ export interface HostLists {
 }
 
 /** A target's host on a list is refused: 310 for a social network, then 316 for a blocklist. */
-export function refuseListedHost(hostname: string, lists: HostLists, rule = false): void {
+export function refuseListedHost(hostname: string, lists: HostLists, of?: 'rule' | 'variant'): void {
   if (lists.isSocial(hostname))
-    throw new Refusal('310', rule ? 'A rule links to a social network.' : undefined);
+    throw new Refusal('310', of ? `A ${of} links to a social network.` : undefined);
   if (lists.isBlocked?.(hostname))
-    throw new Refusal('316', rule ? 'A rule’s target is on a blocklist.' : undefined);
+    throw new Refusal('316', of ? `A ${of}’s target is on a blocklist.` : undefined);
 }
 
 /** The 305 of a URL pointing at this shortener, told apart from a duplicate's by this message. */
@@ -46,25 +46,32 @@ export async function inspectOrRefuse(inspector: Inspector, target: TargetUrl): 
   return outcome.title;
 }
 
-type CheckedRules = NonNullable<CheckedRuleFields['rules']>;
+type Targets = Pick<CheckedRuleFields, 'rules' | 'variants'>;
 
-/** A rule's URL passes the checks of `url` (docs/api.md §8.3): not listed (310, 316), not Snip (305). */
+/**
+ * A rule's URL, then a test variant's, passes the checks of `url` (docs/api.md §8.3, §20): not
+ * listed (310, 316), not Snip (305).
+ */
 export function refuseRuleTargets(
-  rules: CheckedRules | undefined,
+  checked: Targets,
   lists: HostLists,
   baseUrl: URL,
   isOwnHost?: (host: string) => boolean,
 ): void {
-  for (const rule of rules ?? []) {
-    refuseListedHost(rule.target.parsed.hostname, lists, true);
-    refuseOwnHost(rule.target, baseUrl, isOwnHost);
+  for (const [of, list] of [
+    ['rule', checked.rules],
+    ['variant', checked.variants],
+  ] as const) {
+    for (const { target } of list ?? []) {
+      refuseListedHost(target.parsed.hostname, lists, of);
+      refuseOwnHost(target, baseUrl, isOwnHost);
+    }
   }
 }
 
-/** Each rule's target fetched and judged in turn (306–311), after the link's own. */
-export async function inspectRuleTargets(
-  inspector: Inspector,
-  rules: CheckedRules | undefined,
-): Promise<void> {
-  for (const rule of rules ?? []) await inspectOrRefuse(inspector, rule.target);
+/** Each rule's target, then each variant's, fetched and judged in turn (306–311), after the link's own. */
+export async function inspectRuleTargets(inspector: Inspector, checked: Targets): Promise<void> {
+  for (const { target } of [...(checked.rules ?? []), ...(checked.variants ?? [])]) {
+    await inspectOrRefuse(inspector, target);
+  }
 }

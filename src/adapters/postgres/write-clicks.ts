@@ -58,11 +58,11 @@ const HOURLY: Array<[keyof HourlyWrites, string, number]> = [
 // One statement for the batch's events; the visitor ids travel as decimal text (a JS number cannot
 // hold 64 bits) and become BIGINT here.
 const INSERT_EVENTS = `INSERT INTO click_events
-  (link_id, workspace_id, at, visitor, referrer, country, device, os, browser, language, source)
-  SELECT link_id, workspace_id, at, visitor::bigint, referrer, country, device, os, browser, language, source
+  (link_id, workspace_id, at, visitor, referrer, country, device, os, browser, language, source, variant)
+  SELECT link_id, workspace_id, at, visitor::bigint, referrer, country, device, os, browser, language, source, variant
   FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[],
-    $8::text[], $9::text[], $10::text[], $11::text[])
-  AS v (link_id, workspace_id, at, visitor, referrer, country, device, os, browser, language, source)`;
+    $8::text[], $9::text[], $10::text[], $11::text[], $12::text[])
+  AS v (link_id, workspace_id, at, visitor, referrer, country, device, os, browser, language, source, variant)`;
 
 /** Rows as the parallel arrays unnest takes. */
 function columns(rows: readonly (DayRow | StatRow | HourRow | HourStatRow)[], width: number): Param[] {

@@ -3,12 +3,15 @@
  * touches once: 10k identical clicks become one row per dimension and scope, not 70k upserts.
  */
 
-import type { EventTable } from '../../core/analytics/event-table.ts';
+import { DIMENSION_CODE, type EventTable } from '../../core/analytics/event-table.ts';
 import { EVENT_DIMENSIONS } from '../../core/analytics/model.ts';
 import { DAY_MS, HOUR_MS } from '../../core/days.ts';
 import type { CheckedBatch } from './flush-batch.ts';
 import { type HourlyWrites, hourlyWrites } from './flush-hourly.ts';
 import { addTally, bump, StatTally, Sums } from './flush-tally.ts';
+
+/** The variant's place among an event's dimensions: the last (docs/adr/046). */
+const VARIANT = DIMENSION_CODE.variant;
 
 /** [id, day, clicks, bot hits, new visitors] of link_daily_clicks / workspace_daily_clicks. */
 export type DayRow = [number, number, number, number, number];
@@ -117,7 +120,10 @@ export function dailyWrites(batch: CheckedBatch, accountOf: ReadonlyMap<number, 
     events.rows.push(i);
     events.accounts.push(workspaceId);
     const tally = linkHours.of(linkId, Math.floor(table.at(i) / HOUR_MS));
-    for (const [k, dim] of EVENT_DIMENSIONS.entries()) bump(tally, dim, table.value(i, k), 1);
+    for (let k = 0; k < VARIANT; k++) bump(tally, EVENT_DIMENSIONS[k] as string, table.value(i, k), 1);
+    // Only a click of a link with a test has a variant: the others add no row for it.
+    const variant = table.value(i, VARIANT);
+    if (variant !== '') bump(tally, 'variant', variant, 1);
   }
   const linkStats = new StatTally();
   for (const [linkId, hour, tally] of linkHours.tallies())

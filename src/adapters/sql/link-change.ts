@@ -1,5 +1,5 @@
 import type { LinkChange } from '../../core/entities.ts';
-import { LINK_COLUMNS, previewText, rulesText, trackingValue } from './rows.ts';
+import { LINK_COLUMNS, previewText, rulesText, testValues, trackingValue } from './rows.ts';
 
 /**
  * Statements of a link's change and its tags, one text for both dialects (`?` placeholders; the
@@ -68,6 +68,11 @@ export function changeStatement(
   if (guards.trackConversions !== undefined) {
     sets.push('track_conversions = ?');
     values.push(trackingValue(guards.trackConversions));
+  }
+  if (guards.test !== undefined) {
+    // A test set or removed frees any lease on the old one (docs/adr/046).
+    sets.push('variants = ?', 'test_started_at = ?', 'test_ends_at = ?', 'test_claimed_until = NULL');
+    values.push(...testValues(guards.test));
   }
   return { sql: `UPDATE links SET ${sets.join(', ')} WHERE id = ?`, values };
 }

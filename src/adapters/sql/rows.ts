@@ -16,6 +16,7 @@ import type {
   Plan,
   SessionRecord,
 } from '../../core/entities.ts';
+import type { AbTest, LinkVariant } from '../../core/link-variants.ts';
 import { scopesFrom } from '../../core/scopes.ts';
 import type { LinkRule } from '../../core/targeting.ts';
 
@@ -43,7 +44,7 @@ export const JOINED_PLAN_COLUMNS = PLAN_COLUMNS.split(', ')
 export const LINK_COLUMNS =
   'id, code, domain_id, workspace_id, group_id, long_url, normalized_url, title, clicks, bot_hits, unique_visitors, ' +
   'created_at, updated_at, expires_at, max_clicks, limit_used, password_hash, rules, disabled_at, disabled_reason, ' +
-  'forward_query, preview, archived, last_clicked_at, public_stats, ' +
+  'forward_query, preview, archived, last_clicked_at, public_stats, variants, test_started_at, test_ends_at, ' +
   // Conversions (docs/api.md §20): the link's own choice, the one in force, and its figures.
   'track_conversions, COALESCE(track_conversions, (SELECT w.track_conversions FROM workspaces w ' +
   'WHERE w.id = links.workspace_id)) AS tracks_conversions, leads, sales, revenue';
@@ -51,11 +52,12 @@ export const LINK_COLUMNS =
 /** The columns a new link is inserted with, in the order of `newLinkValues`. */
 export const NEW_LINK_COLUMNS =
   'code, workspace_id, group_id, long_url, normalized_url, url_hash, title, created_at, ' +
-  'expires_at, max_clicks, password_hash, rules, domain_id, forward_query, preview, public_stats, track_conversions';
+  'expires_at, max_clicks, password_hash, rules, domain_id, forward_query, preview, public_stats, ' +
+  'track_conversions, variants, test_started_at, test_ends_at';
 
 /** Placeholders for NEW_LINK_COLUMNS. */
 export const NEW_LINK_PLACEHOLDERS = (mark: (n: number) => string) =>
-  Array.from({ length: 17 }, (_, i) => mark(i + 1)).join(', ');
+  Array.from({ length: 20 }, (_, i) => mark(i + 1)).join(', ');
 
 export function newLinkValues(link: NewLink, createdAt: number): Array<string | number | null> {
   const guards = link.guards ?? {};
@@ -77,12 +79,28 @@ export function newLinkValues(link: NewLink, createdAt: number): Array<string | 
     previewText(guards.preview),
     link.publicStats ? 1 : 0,
     trackingValue(guards.trackConversions),
+    ...testValues(guards.test),
   ];
 }
 
 /** A link's own conversion tracking as stored: NULL leaves it to the workspace. */
 export function trackingValue(track: boolean | null | undefined): number | null {
   return track === undefined || track === null ? null : track ? 1 : 0;
+}
+
+/** A test as stored: its variants' JSON, its start and its end (NULL for none). */
+export function testValues(test: AbTest | null | undefined): [string | null, number | null, number | null] {
+  if (!test) return [null, null, null];
+  return [JSON.stringify(test.variants), test.startedAt.getTime(), test.endsAt?.getTime() ?? null];
+}
+
+function testOf(row: Row): AbTest | null {
+  if (typeof row.variants !== 'string' || row.variants === '') return null;
+  return {
+    variants: JSON.parse(row.variants) as LinkVariant[],
+    startedAt: new Date(Number(row.test_started_at ?? 0)),
+    endsAt: dateOrNull(row.test_ends_at),
+  };
 }
 
 /** Rules as stored: JSON, or NULL for none. */
@@ -218,6 +236,7 @@ export function toLink(row: Row): Link {
     leads: Number(row.leads ?? 0),
     sales: Number(row.sales ?? 0),
     revenue: revenueOf(row.revenue),
+    test: testOf(row),
   };
 }
 

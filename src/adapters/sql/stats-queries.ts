@@ -121,7 +121,9 @@ export function breakdownsFrom(rows: readonly Row[]): Record<Dimension, Breakdow
   const breakdowns = emptyBreakdowns();
   for (const row of rows) {
     const list = breakdowns[row.dimension as Dimension];
-    if (list) list.push({ value: row.value as string, clicks: Number(row.clicks) });
+    // Events of links without an A/B test have the variant '': no variant at all.
+    if (list && !(row.dimension === 'variant' && row.value === ''))
+      list.push({ value: row.value as string, clicks: Number(row.clicks) });
   }
   for (const dim of DIMENSIONS) sortBreakdown(breakdowns[dim]);
   return breakdowns;

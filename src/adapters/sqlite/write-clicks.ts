@@ -36,10 +36,13 @@ const addHourStat = (table: 'link' | 'workspace') => `INSERT INTO ${table}_hourl
   ON CONFLICT (${table}_id, hour, dimension, value) DO UPDATE SET clicks = clicks + excluded.clicks`;
 
 const EVENT_COLUMNS = `link_id, workspace_id, at, ${EVENT_DIMENSIONS.join(', ')}, visitor`;
-/** Events per INSERT: 64 rows of 11 values, well below SQLite's limit of bound values. */
+/** Events per INSERT: 64 rows of 12 values, well below SQLite's limit of bound values. */
 const EVENT_ROWS = 64;
+const EVENT_ROW = `(${Array(EVENT_DIMENSIONS.length + 4)
+  .fill('?')
+  .join(', ')})`;
 const insertEvents = (rows: number) =>
-  `INSERT INTO click_events (${EVENT_COLUMNS}) VALUES ${Array(rows).fill('(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`;
+  `INSERT INTO click_events (${EVENT_COLUMNS}) VALUES ${Array(rows).fill(EVENT_ROW).join(', ')}`;
 const INSERT_EVENT_ROWS = insertEvents(EVENT_ROWS);
 const INSERT_EVENT = insertEvents(1);
 const ADD_LINK_DAY = addDay('link');

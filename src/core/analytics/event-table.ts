@@ -94,7 +94,9 @@ export class EventTable {
   push(event: ClickEvent): void {
     const row = this.#row(event.linkId, event.workspaceId, event.at);
     EVENT_DIMENSIONS.forEach((dimension, k) => {
-      this.#codes[row * CODES + k] = this.#intern(event[dimension]);
+      // Only the variant may be left out (a link without a test); any other gap is the caller's bug.
+      const value = dimension === 'variant' ? (event.variant ?? '') : event[dimension];
+      this.#codes[row * CODES + k] = this.#intern(value as string);
     });
     this.#codes[row * CODES + VISITOR] = this.#intern(event.visitor);
   }

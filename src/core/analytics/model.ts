@@ -19,6 +19,8 @@ export const EVENT_DIMENSIONS = [
   'browser',
   'language',
   'source',
+  // Last: a click of a link without an A/B test has '' here, which adds no breakdown row.
+  'variant',
 ] as const;
 /** The breakdowns of a stats answer, in the order it lists them; `bot` counts bot hits by kind. */
 export const DIMENSIONS = [...EVENT_DIMENSIONS, 'bot'] as const;
@@ -45,6 +47,8 @@ export interface ClickEvent {
   /** Primary subtag of the first Accept-Language entry, lower case; `unknown` when none. */
   language: string;
   source: VisitSource;
+  /** The A/B test's variant the click was sent to, '1' to '4'; '' or absent: the link had no test. */
+  variant?: string;
   /**
    * HMAC-SHA256(secret of the event's UTC day, address + user agent), first 8 bytes as 16 hex digits.
    * Once the day's secret is gone it cannot be recomputed from anyone's address.

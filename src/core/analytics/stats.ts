@@ -131,6 +131,7 @@ export const BREAKDOWN_KEYS = {
   browser: 'browsers',
   language: 'languages',
   source: 'sources',
+  variant: 'variants',
   bot: 'bots',
 } as const satisfies Record<Dimension, string>;
 
@@ -154,6 +155,8 @@ export interface StatsAnswer {
   browsers: BreakdownRow[];
   languages: BreakdownRow[];
   sources: BreakdownRow[];
+  /** Clicks per A/B test variant ('1' to '4'); [] for links that never had a test. */
+  variants: BreakdownRow[];
   bots: BreakdownRow[];
   referrer_sources: BreakdownRow[];
   utm_sources: BreakdownRow[];

@@ -113,6 +113,7 @@ export function demoLinkStore(real: Pick<LinkStore, 'isCodeIssued'>): CreateLink
         leads: 0,
         sales: 0,
         revenue: {},
+        test: null,
       };
       return { kind: 'created', link: stored };
     },

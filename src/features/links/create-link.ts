@@ -2,6 +2,7 @@ import type { Actor, Group, Link, LinkGuards } from '../../core/entities.ts';
 import { Refusal } from '../../core/errors.ts';
 import { campaignUrl } from '../../core/link-campaign.ts';
 import { checkLinkRules, checkSlug, checkTags, checkTitle, guardsOf } from '../../core/link-fields.ts';
+import { testAfter } from '../../core/link-variants.ts';
 import type { Inspector } from '../../core/ports/inspector.ts';
 import type { KeyAuthenticator } from '../../core/ports/key-auth.ts';
 import type { WindowCounter } from '../../core/ports/shared-state.ts';
@@ -160,12 +161,13 @@ export function createLinkService(deps: CreateLinkDeps) {
     const givenTitle = draft.title === undefined ? undefined : checkTitle(draft.title);
     const tags = checkTags(draft.tags ?? []);
     const rules = checkLinkRules(draft, now());
+    const test = testAfter(rules, null, now());
     refuseListedHost(target.parsed.hostname, deps);
-    refuseRuleTargets(rules.rules, deps, deps.baseUrl, deps.domains.isOwnHost);
+    refuseRuleTargets(rules, deps, deps.baseUrl, deps.domains.isOwnHost);
     const hash = urlHash(target.normalized);
     await refuseDuplicateOrFull(deps, actor, domainId, target, hash);
     const pageTitle = await inspectOrRefuse(deps.inspector, target);
-    await inspectRuleTargets(deps.inspector, rules.rules);
+    await inspectRuleTargets(deps.inspector, rules);
     const title = givenTitle === undefined || givenTitle === '' ? pageTitle : givenTitle;
     return store(deps, newCode, actor, {
       domainId,
@@ -175,7 +177,7 @@ export function createLinkService(deps: CreateLinkDeps) {
       slug,
       title,
       tags,
-      guards: await guardsOf(rules),
+      guards: { ...(await guardsOf(rules)), ...(test ? { test } : {}) },
       publicStats: draft.publicStats === true,
     });
   }

@@ -3,6 +3,7 @@ import { Refusal } from '../../core/errors.ts';
 import { campaignUrl } from '../../core/link-campaign.ts';
 import { checkLinkRules, checkSlug, checkTags, checkTitle, guardsOf } from '../../core/link-fields.ts';
 import { linkKey } from '../../core/link-key.ts';
+import { testAfter } from '../../core/link-variants.ts';
 import type { Inspector } from '../../core/ports/inspector.ts';
 import type { LinkEvents, WindowCounter } from '../../core/ports/shared-state.ts';
 import type { GroupStore, LinkStore, LinkUpdate } from '../../core/ports/store.ts';
@@ -80,8 +81,9 @@ export function linkEditor(deps: EditLinkDeps): LinkEditor {
     if (patch.archived !== undefined) change.archived = patch.archived;
     if (patch.publicStats !== undefined) change.publicStats = patch.publicStats;
     const rules = checkLinkRules(patch, now());
+    const test = testAfter(rules, link.test, now());
     const moved = target === undefined ? undefined : await newTarget(link, target);
-    refuseRuleTargets(rules.rules, deps, deps.baseUrl, deps.domains.isOwnHost);
+    refuseRuleTargets(rules, deps, deps.baseUrl, deps.domains.isOwnHost);
     if (moved) {
       await inspectOrRefuse(deps.inspector, moved.target);
       change.target = {
@@ -90,8 +92,9 @@ export function linkEditor(deps: EditLinkDeps): LinkEditor {
         urlHash: moved.hash,
       };
     }
-    await inspectRuleTargets(deps.inspector, rules.rules);
+    await inspectRuleTargets(deps.inspector, rules);
     change.guards = await guardsOf(rules);
+    if (test !== undefined) change.guards.test = test;
     const result = await deps.store.updateLink(workspaceId, domainId, code, change, deps.events);
     if (result.kind === 'not-found') throw noSuchLink();
     if (result.kind === 'duplicate') throw duplicateOf(result.existing);

@@ -111,7 +111,10 @@ export function expectedHourly(
     DIMENSIONS.map((dim) => {
       const counts = new Map<string, number>();
       if (dim !== 'bot')
-        for (const event of inRange) counts.set(event[dim], (counts.get(event[dim]) ?? 0) + 1);
+        for (const event of inRange) {
+          const value = event[dim] ?? '';
+          if (dim !== 'variant' || value !== '') counts.set(value, (counts.get(value) ?? 0) + 1);
+        }
       return [dim, sorted(counts)];
     }),
   ) as Record<Dimension, BreakdownRow[]>;

@@ -128,6 +128,7 @@ export function runStatsContract(store: () => Store): void {
       browser: rows(['Chrome', 3], ['Safari', 1]),
       language: rows(['de', 2], ['en', 1], ['fr', 1]),
       source: rows(['link', 2], ['qr', 2]),
+      variant: [],
       bot: rows(['prefetch', 4], ['Googlebot', 1], ['head', 1]),
     },
     urls: [],
@@ -150,6 +151,7 @@ export function runStatsContract(store: () => Store): void {
           browser: rows(['Chrome', 1]),
           language: rows(['en', 1]),
           source: rows(['qr', 1]),
+          variant: [],
           bot: [],
         },
         urls: [],
@@ -365,7 +367,9 @@ export function runStatsContract(store: () => Store): void {
       });
       const daily = await store().stats({ linkId: link.id }, days(D1, D2));
       assert.deepEqual(daily.totals, { clicks: 10_000, uniqueVisitors: 1, botHits: 0, qrScans: 10_000 });
-      for (const dim of DIMENSIONS.filter((d) => d !== 'bot')) {
+      // Clicks of a link without an A/B test have no variant row.
+      assert.deepEqual(daily.breakdowns.variant, []);
+      for (const dim of DIMENSIONS.filter((d) => d !== 'bot' && d !== 'variant')) {
         assert.equal(daily.breakdowns[dim].length, 1, dim);
         assert.equal(daily.breakdowns[dim][0]?.clicks, 10_000, dim);
       }

@@ -257,6 +257,7 @@ const ADA_BREAKDOWNS = {
   browser: 'Chrome 3, Firefox 1',
   language: 'en 4',
   source: 'link 3, qr 1',
+  variant: '',
   bot: 'prefetch 2, Googlebot 1',
 };
 
@@ -276,6 +277,7 @@ const EXPECTED: StatsAnswers = {
       browser: 'Chrome 3',
       language: 'en 3',
       source: 'link 2, qr 1',
+      variant: '',
       bot: 'prefetch 2, Googlebot 1',
     },
   ),
@@ -306,6 +308,7 @@ const EXPECTED: StatsAnswers = {
     browser: 'Chrome 1',
     language: 'en 1',
     source: 'link 1',
+    variant: '',
     bot: '',
   }),
 };

@@ -148,6 +148,9 @@ const ANSWER = {
   browsers: breakdown('Browser families.'),
   languages: breakdown('Primary subtag of the first Accept-Language entry; `unknown` when none.'),
   sources: breakdown('`qr` (the QR code) or `link`.'),
+  variants: breakdown(
+    "A/B test variants ('1' to '4', in the order of the link's variants) of the clicks a test split; [] for links without one.",
+  ),
   bots: breakdown(
     'Bot hits by kind (a crawler name, prefetch, head, no-agent); `clicks` counts hits. None when filtered.',
   ),

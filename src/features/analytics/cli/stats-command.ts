@@ -20,6 +20,7 @@ const TITLES: Record<(typeof BREAKDOWN_KEYS)[keyof typeof BREAKDOWN_KEYS], strin
   browsers: 'Browsers',
   languages: 'Languages',
   sources: 'Sources',
+  variants: 'A/B test variants',
   bots: 'Bots (hits)',
 };
 

@@ -5,6 +5,7 @@ import { MAX_RULES } from '../../../core/targeting.ts';
 import { DOMAIN_PARAM } from '../../../http/domain-param.ts';
 import { CAMPAIGN_FIELDS, CAMPAIGN_RESOURCE } from './campaign-schemas.ts';
 import { CONVERSION_FIELDS, CONVERSION_RESOURCE } from './conversion-fields.ts';
+import { TEST_FIELDS, TEST_RESOURCE } from './variant-schemas.ts';
 
 /**
  * The management API's resources and request bodies (docs/api.md §7.2–7.3): fastify validates and
@@ -117,6 +118,7 @@ export const LinkSchema = Type.Object(
     ),
     ...CAMPAIGN_RESOURCE,
     ...CONVERSION_RESOURCE,
+    ...TEST_RESOURCE,
   },
   { $id: 'Link', additionalProperties: false },
 );
@@ -174,6 +176,7 @@ const ruleFields = {
   ),
   ...CAMPAIGN_FIELDS,
   ...CONVERSION_FIELDS,
+  ...TEST_FIELDS,
 };
 
 export const CreateLinkBody = Type.Object(

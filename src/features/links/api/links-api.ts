@@ -58,6 +58,8 @@ function ruleFields(body: PatchLinkBodyType) {
     preview: body.preview,
     trackConversions: body.track_conversions,
     utm: body.utm,
+    variants: body.variants,
+    testEndsAt: body.test_ends_at,
   };
 }
 

@@ -39,6 +39,8 @@ export function linkResource(
     forward_query: link.forwardQuery,
     preview: link.preview && { ...link.preview },
     ...conversionResource(link),
+    variants: link.test?.variants.map(({ url, weight }) => ({ url, weight })) ?? [],
+    test_ends_at: link.test?.endsAt?.toISOString() ?? null,
   };
   if (aliases) resource.aliases = [...aliases];
   return resource;
