@@ -38,6 +38,7 @@ export const analyticsFeature = feature({
 });
 
 export type { ClickBuffer } from './collect/click-buffer.ts';
+export type { DailyVisitor } from './collect/daily-visitor.ts';
 export { type RawVisit, VisitFacts } from './collect/visit-facts.ts';
 export { VisitLog } from './collect/visit-log.ts';
 export type { VisitRecorder, VisitRequest } from './collect/visit-recorder.ts';

@@ -2,6 +2,7 @@ import { joinPorts, type Ports } from '../../core/ports/store.ts';
 import { countriesOf, liveClicksOf, visitorsOf } from '../../kernel/adapters.ts';
 import type { Kernel } from '../../kernel/kernel.ts';
 import { visitCollection } from './collect/collection.ts';
+import { dailyVisitor } from './collect/daily-visitor.ts';
 import { liveFeed } from './live/live-feed.ts';
 import { LiveStreams } from './live/live-streams.ts';
 import { publicStats } from './public/public-stats.ts';
@@ -18,6 +19,7 @@ export async function analyticsServices(
 ) {
   const { config, bus } = kernel;
   const store = joinPorts(ports);
+  const visitors = visitorsOf(kernel);
   const collection = visitCollection({
     store,
     tracking: config.tracking,
@@ -27,7 +29,7 @@ export async function analyticsServices(
     now: kernel.now,
     flushMs: config.clickFlushMs,
     retentionDays: config.analyticsRetentionDays,
-    visitors: visitorsOf(kernel),
+    visitors,
     countries: countriesOf(kernel),
     onFlushError: kernel.log.error('writing clicks failed; kept for the next flush'),
     onSweepError: kernel.log.error('deleting old click events failed'),
@@ -55,7 +57,9 @@ export async function analyticsServices(
     linkEvents: kernel.linkEvents,
     now: kernel.now,
   });
-  return { ...collection, stats, live: await liveView(kernel, ports), publicStats: shown };
+  // The visitor of today the redirect splits A/B tests by: the collector's own secret of the day.
+  const visitor = dailyVisitor(visitors, { trustProxy: config.trustProxy, now: kernel.now });
+  return { ...collection, stats, live: await liveView(kernel, ports), publicStats: shown, visitor };
 }
 
 /**

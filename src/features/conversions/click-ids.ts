@@ -49,7 +49,7 @@ export class ClickIds {
   }
 
   /** A new id for a human click of a tracked link, or undefined when this click gets none. */
-  issue(linkId: number, workspaceId: number, req: VisitRequest): string | undefined {
+  issue(linkId: number, workspaceId: number, req: VisitRequest, variant = 0): string | undefined {
     const { tracking, honorDnt, trustProxy } = this.#options;
     if (tracking === 'off') return undefined;
     const { headers } = req;
@@ -71,6 +71,7 @@ export class ClickIds {
       acceptLanguage: full ? headers['accept-language'] : undefined,
       trustedCountry: full && trustProxy !== false ? countryFromHeaders(headers) : undefined,
       qr: full && cameFromQr(req.url),
+      variant,
     });
     return clickId;
   }
@@ -124,8 +125,8 @@ export class ClickIds {
         clickId,
         workspaceId: log.workspaceId(i),
         linkId: log.linkId(i),
-        // Filled by A/B tests (docs/api.md §20) once a link carries variants.
-        variant: null,
+        // The A/B test's variant the click was sent to (docs/api.md §20), as its events name it.
+        variant: log.variant(i) === 0 ? null : String(log.variant(i)),
         day: dayText(Math.floor(log.at(i) / DAY_MS)),
         facts: event
           ? {

@@ -4,6 +4,7 @@ import { previewerOf } from '../../core/link-previewers.ts';
 import { isLinkCode, SLUG_MAX_LENGTH, SLUG_MIN_LENGTH } from '../../core/short-code.ts';
 import { type ClickKind, clickKind } from '../../http/click-kind.ts';
 import type { VisitRecorder, VisitRequest } from '../analytics/index.ts';
+import type { GuardedTarget } from './fast-targeting.ts';
 import type { CachedLink, LinkCache } from './link-cache.ts';
 import { extrasTarget } from './link-extras.ts';
 
@@ -38,7 +39,7 @@ export interface RedirectAnswerOptions {
   record: VisitRecorder;
   onRedirect?: (kind: ClickKind) => void;
   /** A click id for a human click of a tracked link (features/conversions), or none for this click. */
-  issue?: (linkId: number, workspaceId: number, req: VisitRequest) => string | undefined;
+  issue?: (linkId: number, workspaceId: number, req: VisitRequest, variant?: number) => string | undefined;
 }
 
 /** Whichever speculation header came (browsers send at most one); usually none. */
@@ -46,8 +47,16 @@ export function purposeOf(headers: IncomingHttpHeaders): string {
   return String(headers['sec-purpose'] ?? headers.purpose ?? headers['x-purpose'] ?? headers['x-moz'] ?? '');
 }
 
-/** Counts one request of a link; the click id it was handed, if any (docs/api.md §20). */
-export type CountVisit = (link: CachedLink, method: string, req: VisitRequest) => string | undefined;
+/**
+ * Counts one request of a link; `variant`: the A/B test's variant it was sent to (1-4), 0 or absent:
+ * none. Answers the click id it was handed, if any (docs/api.md §20).
+ */
+export type CountVisit = (
+  link: CachedLink,
+  method: string,
+  req: VisitRequest,
+  variant?: number,
+) => string | undefined;
 
 /** Counts the request of a redirect (a click or a bot hit); `asBot` a request that is a bot's whatever it says. */
 export interface RedirectAnswer extends CountVisit {
@@ -57,14 +66,14 @@ export interface RedirectAnswer extends CountVisit {
 
 /** Counts the request of a redirect: a click or a bot hit, and with it what analytics keep. */
 export function redirectAnswer(options: RedirectAnswerOptions): RedirectAnswer {
-  const answer: CountVisit = (link, method, req) => {
+  const answer: CountVisit = (link, method, req, variant) => {
     const facts = { method, userAgent: req.headers['user-agent'], purpose: purposeOf(req.headers) };
     const kind = clickKind(facts);
-    options.record(link.id, link.workspaceId, kind, facts, req);
+    options.record(link.id, link.workspaceId, kind, facts, req, undefined, variant);
     options.onRedirect?.(kind);
     // A tracked link's human click: an untracked link pays the one read of `extras` it paid before.
     if (kind === 'human' && link.extras !== undefined && link.extras.track) {
-      return options.issue?.(link.id, link.workspaceId, req);
+      return options.issue?.(link.id, link.workspaceId, req, variant);
     }
     return undefined;
   };
@@ -92,7 +101,7 @@ export function fastRedirect(
   /** What every answer carries besides (security headers), as name/value pairs. */
   common: readonly string[],
   /** The target of a link with a guard, when it can be told here; undefined leaves it to the route. */
-  guardedTarget: (link: CachedLink, req: IncomingMessage) => string | undefined = () => undefined,
+  guardedTarget: GuardedTarget = () => undefined,
   /** An embedded store's look-up at once (SQLite): a cold code is answered here too. */
   lookupNow?: (domainId: number, code: string) => CachedLink | undefined,
   /** The 404 of a code on a host no links are served on; undefined leaves it to the route. */
@@ -144,7 +153,9 @@ export function fastRedirect(
       location = extrasTarget(link.extras, location, req);
       if (location === undefined) return false;
     }
-    const clickId = answer(link, method, req);
+    // A link with an A/B test: the variant the guard chose goes with the click's record.
+    const variant = link.guard === undefined ? 0 : (guardedTarget.chosen?.variant ?? 0);
+    const clickId = answer(link, method, req, variant);
     if (clickId !== undefined) location = withClickId(location, clickId);
     // The flat array form skips building and walking a headers object.
     res.writeHead(status, ['location', location, ...tail]);

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { clientKey } from '../../core/client-key.ts';
 import { UnavailableError } from '../../core/errors.ts';
@@ -11,10 +12,12 @@ import { firstMatch } from '../../core/targeting.ts';
 import { type ClickKind, clickKind } from '../../http/click-kind.ts';
 import { pagePolicy } from '../../http/security-headers.ts';
 import { errorPage } from '../../web/error-page.ts';
+import type { DailyVisitor } from '../analytics/index.ts';
 import { NO_STORE, purposeOf, type RedirectAnswer } from './fast-path.ts';
 import { sendGone } from './gone-page.ts';
 import type { CachedLink } from './link-cache.ts';
 import { previewerAsking } from './link-extras.ts';
+import { variantFor } from './link-guard.ts';
 import { passwordPage } from './password-page.ts';
 import { formAction, sendTarget, type TargetAnswerOptions } from './target-answer.ts';
 import { visitorFacts } from './targeting-facts.ts';
@@ -36,6 +39,8 @@ export interface GuardedOptions extends TargetAnswerOptions {
   now: () => number;
   /** Wrong passwords per address and link in a window; and per link, from any address, in another. */
   passwordTries: { limit: number; windowMs: number; perLink: { limit: number; windowMs: number } };
+  /** Today's visitor, whom an A/B test splits by (features/analytics). */
+  visitor?: Pick<DailyVisitor, 'of'>;
 }
 
 /**
@@ -75,6 +80,17 @@ function sendUnavailable(reply: FastifyReply, error: UnavailableError): FastifyR
     );
 }
 
+/**
+ * The A/B test's variant of a click no rule took (docs/api.md §20.x): today's visitor decides; when
+ * the day's secret cannot be had (Redis down), a bucket drawn at random, so the link keeps working.
+ */
+async function splitVariant(options: GuardedOptions, request: FastifyRequest, link: CachedLink) {
+  const split = link.guard?.split;
+  if (!split) return 0;
+  const hash = await options.visitor?.of(request.raw).catch(() => undefined);
+  return variantFor(split, hash ?? randomBytes(4), link.id);
+}
+
 /** From the visit limit on: the redirect itself, for a GET that passed or a POST with the right password. */
 async function follow(
   options: GuardedOptions,
@@ -109,9 +125,12 @@ async function follow(
     guard.rules.length > 0
       ? firstMatch(guard.rules, visitorFacts(request, options.countries, options))
       : undefined;
-  const location = rule?.location ?? link.location;
-  if (link.extras) return sendTarget(options, request, reply, { link, location, status, method, previewer });
-  options.answer(link, method, request.raw);
+  const variant = rule === undefined && guard.split ? await splitVariant(options, request, link) : 0;
+  const location =
+    rule?.location ?? (variant > 0 ? guard.split?.locations[variant - 1] : undefined) ?? link.location;
+  if (link.extras)
+    return sendTarget(options, request, reply, { link, location, status, method, previewer, variant });
+  options.answer(link, method, request.raw, variant);
   return reply.code(status).header('location', location).header('cache-control', NO_STORE).send();
 }
 

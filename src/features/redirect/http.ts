@@ -66,6 +66,7 @@ export const redirectHttp: FeatureHttp<'links'> = {
       now,
       passwordTries: PASSWORD_TRIES,
       origins,
+      visitor: redirect.visitor,
     });
     registerRedirects(app, {
       cache,

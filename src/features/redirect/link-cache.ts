@@ -17,7 +17,7 @@ export interface CachedLink {
   guard?: LinkGuard;
   /** Query forwarding and a preview card; absent for a link with neither (most). */
   extras?: LinkExtras;
-  /** The hosts it sends visitors to (its URL's, its rules'), in blocklist form: the redirect checks them. */
+  /** The hosts it sends visitors to (its URL's, its rules', its variants'), in blocklist form: the redirect checks them. */
   hosts: readonly string[];
   /** The screen's remembered answer for its hosts (features/abuse), and the rules it was for. */
   screenedUnder?: number;
@@ -173,7 +173,8 @@ export function cachedLink(link: Link): CachedLink {
 /** The link's target hosts, its own first, each once (a plain link: one). */
 function targetHosts(target: URL, link: Link): string[] {
   const hosts = new Set<string>();
-  for (const url of [target, ...link.rules.map((rule) => URL.parse(rule.url))]) {
+  const others = [...link.rules, ...(link.test?.variants ?? [])].map((next) => URL.parse(next.url));
+  for (const url of [target, ...others]) {
     const host = url && ruleHost(url.hostname);
     if (host) hosts.add(host);
   }

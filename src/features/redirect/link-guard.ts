@@ -1,5 +1,6 @@
 import type { Link } from '../../core/entities.ts';
 import { visitsTaken } from '../../core/link-limits.ts';
+import { variantAt, visitorBucket, weightBounds } from '../../core/link-variants.ts';
 import type { LimitedLink } from '../../core/ports/visit-limits.ts';
 import type { RuleCondition } from '../../core/targeting.ts';
 
@@ -20,6 +21,19 @@ export interface LinkGuard {
   namesCountry: boolean;
   /** An operator disabled the link (docs/api.md §13): it answers 410, nothing else is looked at. */
   disabled: boolean;
+  /** Its A/B test's split of the clicks no rule took (docs/api.md §20.x); null: none. */
+  split: VariantSplit | null;
+}
+
+/** A test's variants as the redirect splits by: their weights' upper bounds and Location values. */
+export interface VariantSplit {
+  bounds: readonly number[];
+  locations: readonly string[];
+}
+
+/** The 1-based variant a visitor's hash of the day picks on a link: the same one all day. */
+export function variantFor(split: VariantSplit, hash: Uint8Array, linkId: number): number {
+  return variantAt(split.bounds, visitorBucket(hash, linkId));
 }
 
 export function guardOf(link: Link): LinkGuard | undefined {
@@ -30,7 +44,8 @@ export function guardOf(link: Link): LinkGuard | undefined {
     link.expiresAt === null &&
     !limited &&
     link.passwordHash === null &&
-    link.rules.length === 0
+    link.rules.length === 0 &&
+    !link.test
   ) {
     return undefined;
   }
@@ -42,5 +57,11 @@ export function guardOf(link: Link): LinkGuard | undefined {
     synchronous: link.passwordHash === null && !limited && !disabled,
     namesCountry: link.rules.some((rule) => rule.if.country !== undefined),
     disabled,
+    split: link.test
+      ? {
+          bounds: weightBounds(link.test.variants),
+          locations: link.test.variants.map((variant) => new URL(variant.url).href),
+        }
+      : null,
   };
 }

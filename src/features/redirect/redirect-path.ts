@@ -4,7 +4,7 @@ import type { CountryLookup } from '../../core/ports/geo.ts';
 import type { LinkEvents } from '../../core/ports/shared-state.ts';
 import type { LinkStore } from '../../core/ports/store.ts';
 import { everyAnswerHeaders, pageAnswerHeaders } from '../../http/security-headers.ts';
-import type { VisitRecorder } from '../analytics/index.ts';
+import type { DailyVisitor, VisitRecorder } from '../analytics/index.ts';
 import {
   type DomainOfHost,
   fastRedirect,
@@ -40,6 +40,8 @@ export interface RedirectPathOptions {
   /** TRUST_PROXY is off: the socket's peer is the client. */
   socketIsClient: boolean;
   now: () => number;
+  /** Today's visitor, whom an A/B test splits by (features/analytics); none: tests go to the route. */
+  visitor?: Pick<DailyVisitor, 'now'>;
 }
 
 /**
@@ -88,7 +90,12 @@ export function redirectPath(options: RedirectPathOptions) {
     answer,
     options.redirectStatus,
     everyAnswerHeaders(options.https),
-    fastTargeting({ now: options.now, countries: options.countries, socketIsClient: options.socketIsClient }),
+    fastTargeting({
+      now: options.now,
+      countries: options.countries,
+      socketIsClient: options.socketIsClient,
+      visitor: options.visitor && ((req) => options.visitor?.now(req)),
+    }),
     lookupNow(options.embedded, cache),
     hostMiss(pageAnswerHeaders(options.https), everyAnswerHeaders(options.https)),
     options.screen,

@@ -1,6 +1,7 @@
 import type { Ports } from '../../core/ports/store.ts';
 import { countriesOf, qrImagesOf } from '../../kernel/adapters.ts';
 import type { Kernel } from '../../kernel/kernel.ts';
+import type { DailyVisitor, VisitRecorder } from '../analytics/index.ts';
 import { redirectCounters } from './redirect-counters.ts';
 import { redirectPath } from './redirect-path.ts';
 import { storeVisitLimits } from './visit-limits.ts';
@@ -12,7 +13,9 @@ import { storeVisitLimits } from './visit-limits.ts';
  */
 export async function redirectServices(kernel: Kernel, ports: Pick<Ports, 'links'>) {
   const { config } = kernel;
-  const { record } = await kernel.use('analytics');
+  const analytics = await kernel.use('analytics');
+  const record: VisitRecorder = analytics.record;
+  const visitor: DailyVisitor = analytics.visitor;
   const domains = await kernel.use('domains');
   const { screen } = await kernel.use('abuse');
   const { clickIds } = await kernel.use('conversions');
@@ -27,17 +30,19 @@ export async function redirectServices(kernel: Kernel, ports: Pick<Ports, 'links
     cache: { max: config.linkCacheSize, ttlMs: config.linkCacheTtlSeconds * 1000 },
     record,
     onRedirect: counted.redirected,
-    issue: (linkId, workspaceId, req) => clickIds.issue(linkId, workspaceId, req),
+    issue: (linkId, workspaceId, req, variant) => clickIds.issue(linkId, workspaceId, req, variant),
     redirectStatus: config.redirectStatus,
     https: config.baseUrl.protocol === 'https:',
     countries,
     socketIsClient: config.trustProxy === false,
     now: kernel.now,
+    visitor,
   });
   return {
     ...path,
     counted,
     countries,
+    visitor,
     limits: kernel.given.visitLimits ?? storeVisitLimits(ports.links),
     images: qrImagesOf(kernel),
   };

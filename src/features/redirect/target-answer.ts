@@ -26,6 +26,8 @@ export interface TargetAnswer {
   method: string;
   /** The previewer asking for the link's card (link-extras.ts previewerAsking), if any. */
   previewer: string | undefined;
+  /** The A/B test's variant chosen (1-4), 0 or absent: none. */
+  variant?: number;
 }
 
 export function sendTarget(
@@ -48,7 +50,7 @@ export function sendTarget(
       .type('text/html; charset=utf-8')
       .send(previewPage(card, shortUrl(options.origins, card), location));
   }
-  const clickId = options.answer(link, target.method, request.raw);
+  const clickId = options.answer(link, target.method, request.raw, target.variant);
   const sent = clickId === undefined ? location : withClickId(location, clickId);
   return reply.code(target.status).header('location', sent).header('cache-control', NO_STORE).send();
 }

@@ -135,6 +135,7 @@ describe('clickFacts', () => {
       browser: 'Chrome',
       language: 'pt',
       source: 'link',
+      variant: '',
     });
     assert.equal(clickFacts(raw({ userAgent: IPHONE }), countries).device, 'mobile');
     assert.equal(clickFacts(raw({ userAgent: IPHONE }), countries).os, 'iOS');

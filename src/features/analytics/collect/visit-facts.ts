@@ -6,6 +6,9 @@ import { type RawVisit, VisitLog } from './visit-log.ts';
 
 export type { RawVisit };
 
+/** A visit's variant number as the event's value: '' for none. */
+const VARIANTS = ['', '1', '2', '3', '4'];
+
 /** Enough of a Referer for any host; longer values are cut before they are parsed. */
 const MAX_REFERER = 2048;
 const SCHEME = /^[a-z][a-z0-9+.-]{0,31}:\/\//i;
@@ -84,6 +87,7 @@ export class VisitFacts {
         (index) => preferredLanguage(raws.text(index)) ?? 'unknown',
       ),
       source: raws.qr(i) ? 'qr' : 'link',
+      variant: VARIANTS[raws.variant(i)] ?? '',
       visitor,
     };
   }

@@ -14,9 +14,11 @@ export interface RawVisit {
   /** The country a trusted CDN named (TRUST_PROXY only), else undefined. */
   trustedCountry: string | undefined;
   qr: boolean;
+  /** The A/B test's variant the redirect sent the visitor to, 1-4; 0 or absent: the link has no test. */
+  variant?: number;
 }
 
-/** Numbers kept per visit: link, account, at, address, user agent, referer, language, country|qr. */
+/** Numbers kept per visit: link, account, at, address, user agent, referer, language, country|variant|qr. */
 const WIDTH = 8;
 /** The string index that stands for `undefined`. */
 const NONE = 0;
@@ -54,8 +56,9 @@ export class VisitLog {
     numbers[at + 4] = this.#intern(visit.userAgent);
     numbers[at + 5] = this.#intern(visit.referer);
     numbers[at + 6] = this.#intern(visit.acceptLanguage);
-    // The trusted country's string index, doubled, plus one for a QR visit.
-    numbers[at + 7] = this.#intern(visit.trustedCountry) * 2 + (visit.qr ? 1 : 0);
+    // The trusted country's string index times 16, the variant (0-4) times 2, plus one for a QR visit.
+    numbers[at + 7] =
+      this.#intern(visit.trustedCountry) * 16 + ((visit.variant ?? 0) & 7) * 2 + (visit.qr ? 1 : 0);
   }
 
   /** The i-th visit's link, account and time, and its strings as indexes (see `text`). */
@@ -66,7 +69,8 @@ export class VisitLog {
   userAgent = (i: number) => this.#field(i, 4);
   referer = (i: number) => this.#field(i, 5);
   language = (i: number) => this.#field(i, 6);
-  trustedCountry = (i: number) => Math.floor(this.#field(i, 7) / 2);
+  trustedCountry = (i: number) => Math.floor(this.#field(i, 7) / 16);
+  variant = (i: number) => Math.floor((this.#field(i, 7) % 16) / 2);
   qr = (i: number) => this.#field(i, 7) % 2 === 1;
 
   #field(i: number, k: number): number {
@@ -90,6 +94,7 @@ export class VisitLog {
       acceptLanguage: this.text(this.language(i)),
       trustedCountry: this.text(this.trustedCountry(i)),
       qr: this.qr(i),
+      variant: this.variant(i),
     };
   }
 

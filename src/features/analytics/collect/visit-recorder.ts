@@ -70,6 +70,8 @@ export function visitRecorder(clicks: ClickBuffer, policy: VisitPolicy) {
     req: VisitRequest,
     /** The bot's kind when the caller knows it better (a link previewer, docs/api.md §16). */
     botKind?: string,
+    /** The A/B test's variant the redirect chose (1-4), 0 for none (docs/api.md §20.x). */
+    variant = 0,
   ): void => {
     let address: string | undefined;
     if (excludes) {
@@ -102,6 +104,7 @@ export function visitRecorder(clicks: ClickBuffer, policy: VisitPolicy) {
       acceptLanguage: headers['accept-language'],
       trustedCountry: trustCountry ? countryFromHeaders(headers) : undefined,
       qr: cameFromQr(req.url),
+      variant,
     });
   };
 }
