@@ -1,5 +1,6 @@
 /** The Store on a PostgreSQL pool: every port, plus migrations and lifecycle. */
 import type { Store } from '../../core/ports/store.ts';
+import { abTestStore } from '../sql/ab-test-scripts.ts';
 import { billingStore } from '../sql/billing-scripts.ts';
 import { blocklistStore } from '../sql/blocklist-store.ts';
 import { clickStore } from '../sql/click-scripts.ts';
@@ -45,6 +46,7 @@ export function openPostgresStore(url: string, options: PoolOptions = {}): Store
     ...reportStore(scripts),
     ...auditStore(scripts),
     ...webhookStore(scripts, true),
+    ...abTestStore(scripts, true),
     ...tagStore(scripts),
     ...billingStore(scripts),
     ...conversionStore(scripts),

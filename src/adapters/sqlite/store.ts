@@ -1,5 +1,6 @@
 /** The Store on one SQLite file (WAL): every port, plus migrations and lifecycle. */
 import type { Store } from '../../core/ports/store.ts';
+import { abTestStore } from '../sql/ab-test-scripts.ts';
 import { ALIAS_SQL } from '../sql/alias-scripts.ts';
 import { billingStore } from '../sql/billing-scripts.ts';
 import { blocklistStore } from '../sql/blocklist-store.ts';
@@ -55,6 +56,7 @@ export function openSqliteStore(path: string, options: { threads?: boolean } = {
     ...reportStore(direct),
     ...auditStore(direct),
     ...webhookStore(queued, false),
+    ...abTestStore(queued, false),
     ...tagStore(queued),
     ...billingStore(queued),
     ...conversionStore(queued),

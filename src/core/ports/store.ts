@@ -14,6 +14,7 @@ import type {
   SessionRecord,
 } from '../entities.ts';
 import type { LinkPage, LinkQuery } from '../link-query.ts';
+import type { AbTestStore } from './ab-test-store.ts';
 import type { AbuseStore, AuditStore } from './abuse-store.ts';
 import type { BillingStore } from './billing-store.ts';
 import type { ConversionStore } from './conversion-store.ts';
@@ -24,18 +25,13 @@ import type { AccountStore, InvitationStore, UserTokenStore, WorkspaceStore } fr
 import type { TagStore, VisitListStore } from './tag-store.ts';
 import type { LinkEventSink, WebhookStore } from './webhook-store.ts';
 
-/**
- * The store's ports: what features need from persistence, named by intent, one port per kind of
- * record. Both adapters (adapters/sqlite, adapters/postgres) implement each port in a file of its
- * name and pass the same contract suite (test/adapters/contract).
- */
+/** The store's ports, named by intent; both adapters implement each and pass test/adapters/contract. */
 
 export type AddKeyResult = { kind: 'created'; key: ApiKeyInfo } | { kind: 'too-many' };
 
-/** When keys were used, gathered in memory and written in one batch. */
+/** When keys were used (epoch ms of the latest use), gathered in memory and written in one batch. */
 export interface KeyUse {
   keyId: number;
-  /** Epoch ms of the latest use. */
   at: number;
 }
 
@@ -237,6 +233,7 @@ export interface Store
     SecretStore,
     AbuseStore,
     WebhookStore,
+    AbTestStore,
     TagStore,
     VisitListStore,
     BillingStore,
@@ -266,6 +263,7 @@ export interface Ports {
   /** The audit log alone (a part of `abuse`), for the features whose changes it records. */
   audit: AuditStore;
   webhooks: WebhookStore;
+  abTests: AbTestStore;
   tags: TagStore;
   visitLists: VisitListStore;
   billing: BillingStore;

@@ -1,5 +1,6 @@
 import { ProblemSchema } from '../../http/openapi-parts.ts';
 import type { FeatureHttp } from '../../kernel/feature.ts';
+import type { AbTestScheduler } from './ab-tests.ts';
 import { bulkRoutes } from './api/bulk-routes.ts';
 import { createEndpoint } from './api/create-endpoint.ts';
 import { CREATE_SCHEMAS } from './api/create-schemas.ts';
@@ -7,13 +8,21 @@ import { linkRoutes } from './api/link-routes.ts';
 import { LINK_SCHEMAS } from './api/link-schemas.ts';
 import { linkPages } from './pages/link-pages.ts';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The end of A/B tests; tests run one poll with their own clock. */
+    abTests: Pick<AbTestScheduler, 'runOnce'>;
+  }
+}
+
 /** POST /create in its envelope, /api/v1/links one by one and in bulk, the dashboard and the link pages. */
 export const linkHttp: FeatureHttp = {
   // The management API's problem document sits between /create's envelopes and the links' resources,
   // where the document has always listed it.
   schemas: [...CREATE_SCHEMAS, ProblemSchema, ...LINK_SCHEMAS],
   async routes(app, kernel) {
-    const { live } = await kernel.use('links');
+    const { live, abTests } = await kernel.use('links');
+    app.decorate('abTests', { runOnce: () => abTests.runOnce() });
     const domains = await kernel.use('domains');
     await app.register(createEndpoint, {
       live,

@@ -5,6 +5,7 @@ import { joinPorts, type Ports } from '../../core/ports/store.ts';
 import { socialMatcher } from '../../core/social.ts';
 import { inspectorOf } from '../../kernel/adapters.ts';
 import type { Kernel } from '../../kernel/kernel.ts';
+import { type AbTestScheduler, abTestScheduler } from './ab-tests.ts';
 import { type PageCursors, pageCursors } from './api/cursor.ts';
 import { type LinksApi, linksApi } from './api/links-api.ts';
 import { type BulkLinks, bulkLinks } from './bulk-links.ts';
@@ -35,6 +36,8 @@ export interface LinkServices {
   api: LinksApi;
   bulk: BulkLinks;
   dashboard: DashboardService;
+  /** The end of A/B tests: the winner applied once the end has come (docs/api.md §20.x). */
+  abTests: AbTestScheduler;
 }
 
 /**
@@ -45,7 +48,7 @@ export interface LinkServices {
  */
 export async function linkServices(
   kernel: Kernel,
-  ports: Pick<Ports, 'links' | 'groups' | 'secrets' | 'clicks' | 'keys' | 'tags'>,
+  ports: Pick<Ports, 'links' | 'groups' | 'secrets' | 'clicks' | 'keys' | 'tags' | 'abTests'>,
 ): Promise<LinkServices> {
   const { config, counter, now } = kernel;
   const store = joinPorts(ports);
@@ -89,7 +92,18 @@ export async function linkServices(
     domainOf: domains.addressed,
     now,
   });
+  const abTests = abTestScheduler({
+    store: joinPorts({ links: ports.links, abTests: ports.abTests }),
+    events,
+    linkEvents: kernel.linkEvents,
+    audit: kernel.audit,
+    now,
+    onError: kernel.log.error('applying an ended A/B test failed; tried again later'),
+  });
+  kernel.onStart(() => abTests.start());
+  kernel.onClose(() => abTests.stop());
   return {
+    abTests,
     live,
     creator,
     editor,
