@@ -32,6 +32,22 @@ function rulesOf(text: string): unknown[] {
   throw new UsageError('--rules takes a JSON array of {"if": {…}, "url": …} or none');
 }
 
+/** The variants of `--variants`: URL=WEIGHT pairs apart by spaces (a URL holds none); `none` ends the test. */
+function variantsOf(text: string): Array<{ url: string; weight: number }> | null {
+  if (text === 'none') return null;
+  return text
+    .trim()
+    .split(/\s+/)
+    .map((pair) => {
+      const at = pair.lastIndexOf('=');
+      const weight = pair.slice(at + 1);
+      if (at <= 0 || !/^\d{1,3}$/.test(weight)) {
+        throw new UsageError(`--variants takes URL=WEIGHT pairs apart by spaces, or none; got "${pair}"`);
+      }
+      return { url: pair.slice(0, at), weight: Number(weight) };
+    });
+}
+
 /** The change the flags name; `none` clears expiry, visit limit and rules as null does in the API. */
 function linkPatch({ values, negated }: CommandContext<typeof LINK_FLAGS, LinkCliDeps>): LinkPatch {
   const noGroup = negated.has('no-group');
@@ -62,6 +78,9 @@ function linkPatch({ values, negated }: CommandContext<typeof LINK_FLAGS, LinkCl
   }
   if (values['public-stats']) patch.publicStats = true;
   if (negated.has('no-public-stats')) patch.publicStats = false;
+  if (values.variants !== undefined) patch.variants = variantsOf(values.variants);
+  const endsAt = values['test-ends-at'];
+  if (endsAt !== undefined) patch.testEndsAt = endsAt === 'none' ? null : endsAt;
   if (Object.keys(patch).length === 0) throw new UsageError('name at least one thing to change');
   return patch;
 }

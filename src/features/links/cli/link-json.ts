@@ -19,6 +19,8 @@ export function linkJson({ link, group, tags, aliases }: LinkDetails, origins: L
     has_password: link.passwordHash !== null,
     rules: link.rules,
     public_stats: link.publicStats,
+    variants: link.test?.variants ?? [],
+    test_ends_at: link.test?.endsAt?.toISOString() ?? null,
     created_at: link.createdAt.toISOString(),
     updated_at: link.updatedAt.toISOString(),
   };

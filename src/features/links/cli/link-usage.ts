@@ -15,6 +15,8 @@ export const LINK_FLAGS = {
   rules: { type: 'string' },
   domain: { type: 'string' },
   'public-stats': { type: 'boolean' },
+  variants: { type: 'string' },
+  'test-ends-at': { type: 'string' },
 } as const;
 
 /** Flags that clear what a string flag sets. */
@@ -47,7 +49,7 @@ bot_hits, created_at, updated_at.`,
   },
   'link edit': {
     synopsis:
-      '<short_code> [--url U] [--title T] [--group G | --no-group] [--tags a,b,c] [--expires-at T] [--max-clicks N] [--password P | --no-password] [--rules JSON] [--public-stats | --no-public-stats]',
+      '<short_code> [--url U] [--title T] [--group G | --no-group] [--tags a,b,c] [--expires-at T] [--max-clicks N] [--password P | --no-password] [--rules JSON] [--public-stats | --no-public-stats] [--variants "URL=W URL=W…"] [--test-ends-at T]',
     about: 'changes a link with the checks of the API; `snip link rename` changes its code',
     details: `  --url U           a new target, checked as on create (300, 310, 305, 306-311; fetched once)
   --title T         a new title ('' clears it)
@@ -62,6 +64,9 @@ bot_hits, created_at, updated_at.`,
                     '[{"if": {"device": "ios"}, "url": "https://apps.apple.com/…"}]'; none clears them
   --public-stats    shows its stats page to anyone at /<code>+ on its domain (docs/api.md §19)
   --no-public-stats hides it again
+  --variants "URL=W URL=W"  an A/B test (docs/api.md §20): 2-4 URLs, each with its whole per cent,
+                    summing to 100, e.g. "https://a.example/=30 https://b.example/=70"; none ends it
+  --test-ends-at T  an RFC 3339 time at which the best variant becomes the url, or none
 Prints the link as \`snip link list\` does. A refused change changes nothing and exits 1;
 --json then prints {"error", "code"} with the API's code (314: no such live link).
 ${CACHE_NOTE}`,
@@ -78,6 +83,8 @@ ${CACHE_NOTE}`,
       'no-password',
       'rules',
       'public-stats',
+      'variants',
+      'test-ends-at',
       'no-public-stats',
     ],
     args: 1,
