@@ -32,6 +32,8 @@ export const WEB_ASSETS: AssetFiles = {
   'link-fields.js': here('link-fields.js'),
   'qr-designer.js': here('qr-designer.js'),
   'link-bulk.js': here('link-bulk.js'),
+  // A link's A/B test rows: each weight's per cent and their total (docs/api.md §20).
+  'link-variants.js': here('link-variants.js'),
   // Visit stats and the charts (the dashboard's and the link page's too): bars, bar lists, the range picker.
   'stats.css': here('stats.css'),
   // The stats page's live panel (docs/api.md §19).

@@ -1,4 +1,4 @@
-import { HOUR_MS } from '../../../core/days.ts';
+import { DAY_MS, HOUR_MS } from '../../../core/days.ts';
 import type { Actor, Group, Link, Workspace } from '../../../core/entities.ts';
 import { UnavailableError } from '../../../core/errors.ts';
 import {
@@ -9,6 +9,7 @@ import {
   type LinkState,
   positionOf as placeOf,
 } from '../../../core/link-query.ts';
+import type { AbTestStore } from '../../../core/ports/ab-test-store.ts';
 import type { WindowCounter } from '../../../core/ports/shared-state.ts';
 import type { ClickStore, GroupStore, KeyStore, LinkStore } from '../../../core/ports/store.ts';
 import type { TagStore } from '../../../core/ports/tag-store.ts';
@@ -17,6 +18,7 @@ import type { LinkPatch } from '../link-requests.ts';
 import { type CampaignForm, campaignChanges } from './campaign-form.ts';
 import { type ClickSeries, clickSeries, lastDays } from './click-series.ts';
 import { type RuleForm, ruleChanges } from './rule-form.ts';
+import { type VariantForm, variantChanges } from './variant-form.ts';
 
 /** What the dashboard shows of one account: a page of its links, its groups, usage and clicks over time. */
 
@@ -100,6 +102,8 @@ export interface LinkDetail {
   tags: string[];
   /** Its former codes, oldest first: each still leads to it (docs/api.md §18). */
   aliases: string[];
+  /** Clicks per variant (1-based) of its running A/B test, as flushed. */
+  variantClicks?: ReadonlyMap<number, number>;
 }
 
 /** The link page's form as sent: its target, title, group (an ID, or empty for none) and rules. */
@@ -117,6 +121,8 @@ export interface LinkForm {
   slug?: string;
   /** Its stats page is public at /<code>+; absent (a form without the box), it stays as it is. */
   publicStats?: boolean;
+  /** Its A/B test; absent (a form without the fields), it stays as it is. */
+  test?: VariantForm;
 }
 
 /** Tags as typed: separated by commas, trimmed, each once, in the order typed. */
@@ -144,6 +150,7 @@ export function linkChanges(link: Link, form: LinkForm, tags: readonly string[] 
     ...patch,
     ...(form.rules ? ruleChanges(link, form.rules) : {}),
     ...(form.campaign ? campaignChanges(link, form.campaign) : {}),
+    ...(form.test ? variantChanges(link, form.test) : {}),
   };
 }
 
@@ -160,7 +167,8 @@ export interface DashboardOptions {
     | 'tagsOf'
     | 'aliasesOf'
     | 'tagStats'
-  >;
+  > &
+    Partial<Pick<AbTestStore, 'variantClicks'>>;
   /** The counter /create spends, read without spending. */
   counter: WindowCounter;
   now?: () => number;
@@ -250,15 +258,17 @@ export function dashboardService(options: DashboardOptions) {
     async link(account: Workspace, domainId: number, code: string): Promise<LinkDetail | undefined> {
       const link = await store.findLinkOfWorkspace(account.id, domainId, code);
       if (!link) return undefined;
-      const [groups, series, tags, aliases] = await Promise.all([
+      const started = link.test && Math.floor(link.test.startedAt.getTime() / DAY_MS);
+      const [groups, series, tags, aliases, variantClicks] = await Promise.all([
         store.listGroups(account.id),
         chart((from, to) => store.dailyClicksOfLink(link.id, from, to)),
         store.tagsOf([link.id]),
         store.aliasesOf([link.id]),
+        started === null ? undefined : store.variantClicks?.(link.id, started),
       ]);
       const group = groups.find((candidate) => candidate.id === link.groupId);
       const [shownTags, former] = [tags.get(link.id) ?? [], aliases.get(link.id) ?? []];
-      return { link, group, groups, chart: series, tags: shownTags, aliases: former };
+      return { link, group, groups, chart: series, tags: shownTags, aliases: former, variantClicks };
     },
 
     /** The account's groups, for a choice of group. */

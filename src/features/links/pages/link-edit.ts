@@ -11,6 +11,8 @@ import { linkPath } from './link-parts.ts';
 import { groupOptions } from './links-table.ts';
 import { ruleFields } from './rule-fields.ts';
 import { ruleFormOf } from './rule-form.ts';
+import { variantFields } from './variant-fields.ts';
+import { variantFormOf } from './variant-form.ts';
 
 /** What the link page shows: the link, and a refused change's form and reason. */
 export interface LinkView {
@@ -70,6 +72,7 @@ function formOf(view: LinkView): LinkForm {
       campaign: campaignFormOf(link),
       tags: view.detail.tags.join(', '),
       slug: link.code,
+      test: variantFormOf(link, zoneHere(view.frame)),
     }
   );
 }
@@ -120,6 +123,7 @@ ${view.fault ? html`` : errorNotice(formError(refusal))}
   <input type="hidden" name="public_stats_shown" value="1">
   <label class="check"><input type="checkbox" name="public_stats" value="1"${(form.publicStats ?? link.publicStats) ? html` checked` : html``}> <span>Public stats <span class="help">(anyone with the address can see this link's clicks, and only this link's, at <code>${cardOptions(view).host}/${link.code}+</code>)</span></span></label>
   ${ruleFields(form.rules ?? ruleFormOf(link, zoneHere(view.frame)), link)}
+  ${variantFields(form.test ?? variantFormOf(link, zoneHere(view.frame)), link, view.detail.variantClicks)}
   ${campaignEdit(view, form, view.fault ? view.error : undefined)}
   <div class="form-actions"><button type="submit">Save changes</button><a class="button secondary" href="${page}">Cancel</a></div>
   <p class="hint">A new URL is checked before it is saved.</p>

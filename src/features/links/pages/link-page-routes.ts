@@ -28,6 +28,7 @@ import { linkPath } from './link-parts.ts';
 import { plainFault } from './plain-faults.ts';
 import { PREVIEW_CARD_POLICY } from './preview-card.ts';
 import { readRuleForm } from './rule-form.ts';
+import { readVariantForm } from './variant-form.ts';
 
 /** A new code of the wrong shape, refused before the change is tried: said next to the field. */
 const SLUG_SHAPE = 'A short code is 3 to 64 characters: letters, digits, “_” and “-”.';
@@ -53,6 +54,7 @@ function linkFormOf(body: unknown, zone: string): LinkForm {
     slug: field(body, 'slug'),
     // An unticked box is not sent: the hidden field says the form had it.
     publicStats: field(body, 'public_stats_shown') === '' ? undefined : field(body, 'public_stats') !== '',
+    test: readVariantForm(body, zone),
   };
 }
 

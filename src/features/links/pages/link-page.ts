@@ -161,7 +161,7 @@ ${chartCard(view, total)}
     frame,
     current: base,
     styles: ['dashboard.css', 'link-tools.css', 'stats.css'],
-    scripts: ['dashboard.js', 'link-fields.js', 'qr-designer.js'],
+    scripts: ['dashboard.js', 'link-fields.js', 'qr-designer.js', 'link-variants.js'],
     body: html`<p class="crumbs"><a href="${base}">← Links</a></p>
 ${head({ ...view, editing }, pagePath)}
 ${doneNotice(view.done, view.newTarget ? DONE_NEW_TARGET : DONE)}
