@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, cpus, release, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { abPhase } from './ab-phase.ts';
 import { type ApiResults, apiPhase } from './api-phase.ts';
 import { type BlocklistResults, blocklistPhase } from './blocklist-phase.ts';
 import { type CliResults, cliPhase, printCli, writeCli } from './cli-phase.ts';
@@ -41,8 +42,9 @@ import { CONNECTIONS, ensureWrk, THREADS } from './wrk.ts';
  * rules (bench/blocklist-phase.ts); after pg+redis, webhook deliveries and the redirect with an
  * endpoint hearing clicks (bench/webhooks-phase.ts); after the management API, the command line's CPU
  * at start beside `node -e 0` (bench/cli-phase.ts). BENCH_DURATION (seconds, default 10) shortens the
- * measured runs; BENCH_ONLY=sqlite|domains|conversions|blocklist|pg|webhooks|api|stalls|cli|stats|search runs one
- * phase (conversions: a tracked link's click beside an untracked one, bench/conversions-phase.ts)
+ * measured runs; BENCH_ONLY=sqlite|domains|conversions|ab|blocklist|pg|webhooks|api|stalls|cli|stats|search
+ * runs one phase (conversions: a tracked link's click beside an untracked one, bench/conversions-phase.ts;
+ * ab: links with an A/B test beside plain ones)
  * (stalls: redirects during two parallel exports and bursts of new QR designs, bench/stalls-phase.ts).
  */
 
@@ -148,7 +150,8 @@ async function main(): Promise<void> {
     `Snip benchmark: node ${machine.node}, wrk ${machine.wrk}, ${machine.cores} cores (${machine.cpu})`,
   );
   console.log(`${notes.join('\n')}\nwarm-up ${WARMUP_S} s, measured ${MEASURE_S} s per target`);
-  const all = 'sqlite, domains, conversions, blocklist, pg+redis, webhooks, api, stalls, cli, stats, search';
+  const all =
+    'sqlite, domains, conversions, ab, blocklist, pg+redis, webhooks, api, stalls, cli, stats, search';
   console.log(`phases: ${ONLY === undefined ? all : ONLY} (BENCH_ONLY)\n`);
 
   const session = new Session(WARMUP_S, MEASURE_S);
@@ -173,6 +176,11 @@ async function main(): Promise<void> {
   if (ONLY === undefined || ONLY === 'conversions') {
     console.log('\nconversions phase');
     conversionNotes = await conversionsPhase(bench);
+  }
+  let abNotes: string[] = [];
+  if (ONLY === undefined || ONLY === 'ab') {
+    console.log('\nA/B test phase');
+    abNotes = await abPhase(bench);
   }
   let blocklist: BlocklistResults | undefined;
   if (ONLY === undefined || ONLY === 'blocklist') {
@@ -221,6 +229,7 @@ async function main(): Promise<void> {
     ...(sqlite?.notes ?? []),
     ...domainNotes,
     ...conversionNotes,
+    ...abNotes,
     ...(blocklist?.notes ?? []),
     ...(pg?.notes ?? []),
     ...(webhooks?.notes ?? []),
