@@ -30,6 +30,7 @@ export const ANSWER_KEYS = [
   'browsers',
   'languages',
   'sources',
+  'variants',
   'bots',
   'referrer_sources',
   'utm_sources',
