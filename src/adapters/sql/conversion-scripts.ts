@@ -253,6 +253,16 @@ function* conversionDays(scope: StatsScope, fromDay: string, toDay: string): Scr
   return days;
 }
 
+function* variantLeads(linkId: number, sinceMs: number): Script<Map<number, number>> {
+  const rows = yield q(
+    `SELECT variant, COUNT(*) AS leads FROM conversion_leads
+     WHERE link_id = ? AND at >= ? AND variant IS NOT NULL GROUP BY variant`,
+    linkId,
+    sinceMs,
+  );
+  return new Map(rows.map((row) => [Number(row.variant), Number(row.leads)]));
+}
+
 function* purge(beforeDay: string, beforeMs: number): Script<number> {
   const clicks = yield q('DELETE FROM conversion_clicks WHERE day < ? RETURNING click_id', beforeDay);
   const leads = yield q('DELETE FROM conversion_leads WHERE used_at < ? RETURNING link_id', beforeMs);
@@ -266,6 +276,7 @@ export function conversionStore(runner: ScriptRunner): ConversionStore {
     recordLead: (lead, sinceDay, events) => runner.write(recordLead(lead, sinceDay, events)),
     recordSale: (sale, sinceDay, events) => runner.write(recordSale(sale, sinceDay, events)),
     conversionDays: (scope, fromDay, toDay) => runner.read(conversionDays(scope, fromDay, toDay)),
+    variantLeads: (linkId, sinceMs) => runner.read(variantLeads(linkId, sinceMs)),
     setWorkspaceTracking: (workspaceId, track) =>
       runner.write(
         (function* () {

@@ -93,6 +93,8 @@ export interface ConversionStore {
   recordSale(sale: NewSale, sinceDay: string, events?: ConversionEventSink): Promise<SaleResult>;
   /** Daily figures of a link or a workspace over the range's days, days without any omitted. */
   conversionDays(scope: StatsScope, fromDay: string, toDay: string): Promise<ConversionDay[]>;
+  /** A link's leads per A/B variant (its number) made at or after `sinceMs`, for ranking a test. */
+  variantLeads(linkId: number, sinceMs: number): Promise<Map<number, number>>;
   /** Sets the workspace's default for its links (a link's own value wins). */
   setWorkspaceTracking(workspaceId: number, track: boolean): Promise<void>;
   /**

@@ -18,7 +18,7 @@ declare module '../../kernel/kernel.ts' {
 
 export const linksFeature = feature({
   name: 'links',
-  ports: ['links', 'groups', 'secrets', 'clicks', 'keys', 'accounts', 'tags', 'abTests'],
+  ports: ['links', 'groups', 'secrets', 'clicks', 'keys', 'accounts', 'tags', 'abTests', 'conversions'],
   services: async (kernel, ports) => (await import('./services.ts')).linkServices(kernel, ports),
   http: async () => (await import('./http.ts')).linkHttp,
   cli: {

@@ -48,7 +48,7 @@ export interface LinkServices {
  */
 export async function linkServices(
   kernel: Kernel,
-  ports: Pick<Ports, 'links' | 'groups' | 'secrets' | 'clicks' | 'keys' | 'tags' | 'abTests'>,
+  ports: Pick<Ports, 'links' | 'groups' | 'secrets' | 'clicks' | 'keys' | 'tags' | 'abTests' | 'conversions'>,
 ): Promise<LinkServices> {
   const { config, counter, now } = kernel;
   const store = joinPorts(ports);
@@ -97,6 +97,11 @@ export async function linkServices(
     events,
     linkEvents: kernel.linkEvents,
     audit: kernel.audit,
+    // Sales are kept per link and day, not per variant: the leads rank a test, then its clicks.
+    conversions: async (link) => {
+      const leads = await ports.conversions.variantLeads(link.id, link.test?.startedAt.getTime() ?? 0);
+      return new Map([...leads].map(([variant, count]) => [variant, { leads: count, sales: 0 }]));
+    },
     now,
     onError: kernel.log.error('applying an ended A/B test failed; tried again later'),
   });

@@ -69,6 +69,39 @@ for (const kind of STORES) {
     const read = async (code: string) =>
       (await callApi(t.app, 'GET', `/links/${code}`, { key: t.apiKey })).body;
 
+    it('ranks by leads per click before clicks: the variant that brought the leads wins', async () => {
+      const code = await clickedTest();
+      const stored = await t.store.findLinkByCode(0, code);
+      assert.ok(stored);
+      // Three leads of clicks sent to A (variant 1), the variant with the fewer clicks.
+      const day = new Date(clock).toISOString().slice(0, 10);
+      const clicks = [1, 2, 3].map((i) => ({
+        clickId: `lead-click-${code}-${i}`.padEnd(24, 'x'),
+        workspaceId: stored.workspaceId,
+        linkId: stored.id,
+        variant: '1',
+        day,
+        facts: null,
+      }));
+      await t.store.addConversionClicks(clicks);
+      for (const [i, click] of clicks.entries()) {
+        const lead = await t.store.recordLead(
+          {
+            workspaceId: stored.workspaceId,
+            clickId: click.clickId,
+            eventName: 'signup',
+            customerKey: `k${i}`,
+            at: clock,
+          },
+          day,
+        );
+        assert.equal(lead.kind, 'recorded');
+      }
+      clock += 2 * HOUR;
+      assert.equal(await t.app.abTests.runOnce(), 1);
+      assert.equal((await read(code)).long_url, A, 'A: fewer clicks, all the leads');
+    });
+
     it('leaves a running test alone, and applies the winner once its end has come', async () => {
       const code = await clickedTest();
       assert.equal(await t.app.abTests.runOnce(), 0, 'not yet ended');
