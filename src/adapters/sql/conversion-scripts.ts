@@ -1,9 +1,7 @@
 /** Conversions on either dialect (core/ports/conversion-store.ts, docs/api.md §20). */
-import type { StatsScope } from '../../core/analytics/model.ts';
 import type { ConversionClick } from '../../core/conversions.ts';
 import { DAY_MS, dayText } from '../../core/days.ts';
 import type {
-  ConversionDay,
   ConversionEventSink,
   ConversionStore,
   ConvertedLink,
@@ -13,6 +11,7 @@ import type {
   SaleResult,
 } from '../../core/ports/conversion-store.ts';
 import type { NewEvent } from '../../core/webhook-events.ts';
+import { addVariantFigures, conversionDays, variantConversions } from './conversion-figures.ts';
 import { hears, writeEvent } from './outbox-scripts.ts';
 import { type Row, revenueOf } from './rows.ts';
 import { lockWorkspace, q, type Script, type ScriptRunner } from './script.ts';
@@ -124,6 +123,7 @@ function* recordLead(lead: NewLead, sinceDay: string, sink?: ConversionEventSink
     workspaceId,
     dayOf(lead.at),
   );
+  yield* addVariantFigures(link, dayOf(lead.at), '', 0);
   yield q('UPDATE links SET leads = leads + 1 WHERE id = ?', link.linkId);
   yield* conversionEvent(sink, workspaceId, 'lead.created', (events) =>
     events.lead({ link, eventName, customerKey, clickId: lead.clickId, at: lead.at, workspaceId }),
@@ -191,6 +191,7 @@ function* recordSale(sale: NewSale, sinceDay: string, sink?: ConversionEventSink
     sale.currency,
     sale.amount,
   );
+  yield* addVariantFigures(link, dayOf(sale.at), sale.currency, sale.amount);
   const [row] = yield q('SELECT revenue FROM links WHERE id = ?', link.linkId);
   const revenue = { ...revenueOf(row?.revenue) };
   revenue[sale.currency] = (revenue[sale.currency] ?? 0) + sale.amount;
@@ -225,34 +226,6 @@ function sortedRevenue(revenue: Record<string, number>): Record<string, number> 
   return Object.fromEntries(Object.entries(revenue).sort(([a], [b]) => (a < b ? -1 : 1)));
 }
 
-function* conversionDays(scope: StatsScope, fromDay: string, toDay: string): Script<ConversionDay[]> {
-  const [column, id] = 'linkId' in scope ? ['link_id', scope.linkId] : ['workspace_id', scope.workspaceId];
-  const rows = yield q(
-    `SELECT day, currency, SUM(leads) AS leads, SUM(sales) AS sales, SUM(revenue) AS revenue
-     FROM conversion_daily WHERE ${column} = ? AND day >= ? AND day <= ?
-     GROUP BY day, currency ORDER BY day, currency`,
-    id,
-    fromDay,
-    toDay,
-  );
-  const days: ConversionDay[] = [];
-  for (const row of rows) {
-    const day = String(row.day);
-    let last = days.at(-1);
-    if (last?.day !== day) {
-      last = { day, leads: 0, sales: 0, revenue: {} };
-      days.push(last);
-    }
-    last.leads += Number(row.leads ?? 0);
-    const sales = Number(row.sales ?? 0);
-    if (row.currency !== '' && sales > 0) {
-      last.sales += sales;
-      (last.revenue as Record<string, number>)[String(row.currency)] = Number(row.revenue ?? 0);
-    }
-  }
-  return days;
-}
-
 function* variantLeads(linkId: number, sinceMs: number): Script<Map<number, number>> {
   const rows = yield q(
     `SELECT variant, COUNT(*) AS leads FROM conversion_leads
@@ -275,7 +248,9 @@ export function conversionStore(runner: ScriptRunner): ConversionStore {
     addConversionClicks: (clicks) => runner.write(addClicks(clicks)),
     recordLead: (lead, sinceDay, events) => runner.write(recordLead(lead, sinceDay, events)),
     recordSale: (sale, sinceDay, events) => runner.write(recordSale(sale, sinceDay, events)),
-    conversionDays: (scope, fromDay, toDay) => runner.read(conversionDays(scope, fromDay, toDay)),
+    conversionDays: (scope, fromDay, toDay, links) =>
+      runner.read(conversionDays(scope, fromDay, toDay, links)),
+    variantConversions: (linkId, fromDay, toDay) => runner.read(variantConversions(linkId, fromDay, toDay)),
     variantLeads: (linkId, sinceMs) => runner.read(variantLeads(linkId, sinceMs)),
     setWorkspaceTracking: (workspaceId, track) =>
       runner.write(

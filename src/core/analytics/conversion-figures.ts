@@ -1,6 +1,6 @@
 import type { Revenue } from '../conversions.ts';
 import { DAY_MS, dayText } from '../days.ts';
-import type { ConversionDay } from '../ports/conversion-store.ts';
+import type { ConversionDay, VariantConversions } from '../ports/conversion-store.ts';
 import type { StatsRange } from './model.ts';
 
 /**
@@ -9,9 +9,25 @@ import type { StatsRange } from './model.ts';
  */
 export interface ConversionFigures {
   totals: { leads: number; sales: number; revenue: Revenue };
-  /** Leads per click and sales per lead over the range; null when there is nothing to divide by. */
+  /**
+   * Leads per click and sales per lead over the range; null when there is nothing to divide by,
+   * and leads per click null too when the clicks were filtered by visit and the leads were not.
+   */
   rates: { leads_per_click: number | null; sales_per_lead: number | null };
   series: Array<{ day: string; leads: number; sales: number; revenue: Revenue }>;
+  /**
+   * Whether the figures follow every filter of the answer: false when it has a filter on the
+   * visits (country, device, …, utm_*), which conversions are not kept by (docs/adr/045).
+   */
+  filtered: boolean;
+  /** A link's answer only: its figures per A/B test variant, variants without any omitted. */
+  variants?: Array<{ variant: string; leads: number; sales: number; revenue: Revenue }>;
+}
+
+export interface FigureOptions {
+  /** False: the clicks were filtered by visit, the conversions could not be. */
+  filtered: boolean;
+  variants?: readonly VariantConversions[];
 }
 
 /** The first and last UTC day a range touches. */
@@ -29,6 +45,7 @@ export function conversionFigures(
   days: readonly ConversionDay[],
   range: Pick<StatsRange, 'from' | 'to'>,
   clicks: number,
+  options: FigureOptions = { filtered: true },
 ): ConversionFigures {
   const byDay = new Map(days.map((day) => [day.day, day]));
   const revenue: Record<string, number> = {};
@@ -53,11 +70,24 @@ export function conversionFigures(
       revenue[currency] = (revenue[currency] ?? 0) + amount;
     }
   }
-  return {
+  const figures: ConversionFigures = {
     totals: { leads, sales, revenue },
-    rates: { leads_per_click: ratio(leads, clicks), sales_per_lead: ratio(sales, leads) },
+    rates: {
+      leads_per_click: options.filtered ? ratio(leads, clicks) : null,
+      sales_per_lead: ratio(sales, leads),
+    },
     series,
+    filtered: options.filtered,
   };
+  if (options.variants) {
+    figures.variants = options.variants.map(({ variant, leads, sales, revenue }) => ({
+      variant,
+      leads,
+      sales,
+      revenue: { ...revenue },
+    }));
+  }
+  return figures;
 }
 
 /** Revenue in one CSV cell: `EUR:4900 USD:100`, by currency. */

@@ -112,6 +112,9 @@ export interface EventFilter {
   domainId?: number;
 }
 
+/** The part of a filter that keeps links (a group, a tag, a domain) rather than visits. */
+export type LinkFilter = Pick<EventFilter, 'groupId' | 'tag' | 'domainId'>;
+
 /** Whether a filter keeps every event (the answer can then come from the daily aggregates). */
 export function keepsAll(filter: EventFilter | undefined): boolean {
   if (!filter) return true;

@@ -1,4 +1,4 @@
-import type { StatsScope } from '../analytics/model.ts';
+import type { LinkFilter, StatsScope } from '../analytics/model.ts';
 import type { ConversionClick, Revenue } from '../conversions.ts';
 import type { NewEvent } from '../webhook-events.ts';
 
@@ -81,6 +81,11 @@ export interface ConversionDay extends ConversionTotals {
   day: string;
 }
 
+/** A link's figures of one A/B test variant ('1' to '4'). */
+export interface VariantConversions extends ConversionTotals {
+  variant: string;
+}
+
 export interface ConversionStore {
   /** Keeps a flush's click ids; an id already kept is left as it is. */
   addConversionClicks(clicks: readonly ConversionClick[]): Promise<void>;
@@ -91,8 +96,18 @@ export interface ConversionStore {
   recordLead(lead: NewLead, sinceDay: string, events?: ConversionEventSink): Promise<LeadResult>;
   /** Records a sale, attributed to the customer's first lead, else to the click; once per invoice. */
   recordSale(sale: NewSale, sinceDay: string, events?: ConversionEventSink): Promise<SaleResult>;
-  /** Daily figures of a link or a workspace over the range's days, days without any omitted. */
-  conversionDays(scope: StatsScope, fromDay: string, toDay: string): Promise<ConversionDay[]>;
+  /**
+   * Daily figures of a link or a workspace over the range's days, days without any omitted; of a
+   * workspace's links that `links` keeps (group, tag, domain) when given.
+   */
+  conversionDays(
+    scope: StatsScope,
+    fromDay: string,
+    toDay: string,
+    links?: LinkFilter,
+  ): Promise<ConversionDay[]>;
+  /** A link's figures per A/B test variant over the range's days, variants without any omitted. */
+  variantConversions(linkId: number, fromDay: string, toDay: string): Promise<VariantConversions[]>;
   /** A link's leads per A/B variant (its number) made at or after `sinceMs`, for ranking a test. */
   variantLeads(linkId: number, sinceMs: number): Promise<Map<number, number>>;
   /** Sets the workspace's default for its links (a link's own value wins). */

@@ -29,7 +29,7 @@ import { groupOrRefuse } from '../groups/index.ts';
 export interface StatsAnswerDeps {
   store: Pick<StatsStore, 'stats'> &
     Pick<GroupStore, 'findGroupOfWorkspace'> &
-    Pick<ConversionStore, 'conversionDays'>;
+    Pick<ConversionStore, 'conversionDays' | 'variantConversions'>;
   domainOf: AddressedDomain;
   now: () => number;
   retentionDays: number;
@@ -57,22 +57,29 @@ function previousOf(range: StatsRange): StatsRange {
 
 /**
  * The clicks of a scope and range as the API answers them, with leads and sales beside them: kept
- * by UTC day per link and workspace (docs/api.md §20), whatever filters or zone the clicks were
- * read with (docs/adr/045).
+ * by UTC day per link and workspace (docs/api.md §20), whatever zone the clicks were read with; a
+ * workspace's group, tag and domain keep their links' figures, a filter on the visits keeps none
+ * and the figures say so (`filtered: false`); a link's answer splits them by A/B test variant
+ * (docs/adr/045).
  */
 export async function answerWithConversions(
-  store: Pick<StatsStore, 'stats'> & Pick<ConversionStore, 'conversionDays'>,
+  store: Pick<StatsStore, 'stats'> & Pick<ConversionStore, 'conversionDays' | 'variantConversions'>,
   scope: StatsScope,
   range: StatsRange,
   filter?: EventFilter,
 ): Promise<StatsAnswer> {
   const { fromDay, toDay } = rangeDays(range);
-  const [stored, days] = await Promise.all([
+  const links = filter && { groupId: filter.groupId, tag: filter.tag, domainId: filter.domainId };
+  const [stored, days, variants] = await Promise.all([
     store.stats(scope, range, filter),
-    store.conversionDays(scope, fromDay, toDay),
+    store.conversionDays(scope, fromDay, toDay, links),
+    'linkId' in scope ? store.variantConversions(scope.linkId, fromDay, toDay) : undefined,
   ]);
   const clicks = statsAnswer(stored, range);
-  return { ...clicks, conversions: conversionFigures(days, range, clicks.totals.clicks) };
+  const filtered =
+    !filter || keepsAll({ ...filter, groupId: undefined, tag: undefined, domainId: undefined });
+  const options = variants ? { filtered, variants } : { filtered };
+  return { ...clicks, conversions: conversionFigures(days, range, clicks.totals.clicks, options) };
 }
 
 export function statsAnswers(deps: StatsAnswerDeps) {

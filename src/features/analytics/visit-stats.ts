@@ -43,7 +43,12 @@ export interface StatsReport {
 export interface VisitStatsOptions {
   store: Pick<
     LinkStore & StatsStore & GroupStore & WorkspaceStore & ConversionStore,
-    'stats' | 'findLinkOfWorkspace' | 'findGroupOfWorkspace' | 'findWorkspaceById' | 'conversionDays'
+    | 'stats'
+    | 'findLinkOfWorkspace'
+    | 'findGroupOfWorkspace'
+    | 'findWorkspaceById'
+    | 'conversionDays'
+    | 'variantConversions'
   >;
   domainOf: AddressedDomain;
   now: () => number;

@@ -22,7 +22,9 @@ export const ConversionFiguresSchema = Type.Object(
     ),
     rates: Type.Object(
       {
-        leads_per_click: rate('Leads per human click; null without clicks.'),
+        leads_per_click: rate(
+          'Leads per human click; null without clicks, or when `filtered` is false (the clicks are filtered, the leads are not).',
+        ),
         sales_per_lead: rate('Sales per lead; null without leads.'),
       },
       { additionalProperties: false },
@@ -41,6 +43,30 @@ export const ConversionFiguresSchema = Type.Object(
         description:
           'Every UTC day the range touches, oldest first, empty ones as 0: conversions are kept by day, whatever the interval.',
       },
+    ),
+    filtered: Type.Boolean({
+      description:
+        'Whether the figures follow every filter of the answer: group, tag and domain keep their links; a filter on the visits (country, device, os, browser, language, referrer, source, utm_*) is not applied to conversions, and then this is false.',
+    }),
+    variants: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            variant: Type.String({
+              pattern: '^[1-4]$',
+              description: "The A/B test's variant, as `variants` of the clicks names it.",
+            }),
+            leads: count('Leads of clicks sent to the variant.'),
+            sales: count('Sales attributed to those leads, else to a click of the variant.'),
+            revenue,
+          },
+          { additionalProperties: false },
+        ),
+        {
+          description:
+            "A link's answer only: its figures per A/B test variant over the range's UTC days, variants without any omitted; [] for a link without a test.",
+        },
+      ),
     ),
   },
   {

@@ -19,7 +19,12 @@ import { LinkStatsFilters, StatsQuery, type StatsQueryType, StatsSchema } from '
 export interface StatsApiDeps {
   store: Pick<
     LinkStore & StatsStore & GroupStore & WorkspaceStore & ConversionStore,
-    'findLinkOfWorkspace' | 'stats' | 'findGroupOfWorkspace' | 'findWorkspaceById' | 'conversionDays'
+    | 'findLinkOfWorkspace'
+    | 'stats'
+    | 'findGroupOfWorkspace'
+    | 'findWorkspaceById'
+    | 'conversionDays'
+    | 'variantConversions'
   >;
   /** The domain `?domain=` names for the workspace (317 for one it does not see). */
   domainOf: AddressedDomain;
