@@ -226,16 +226,6 @@ function sortedRevenue(revenue: Record<string, number>): Record<string, number> 
   return Object.fromEntries(Object.entries(revenue).sort(([a], [b]) => (a < b ? -1 : 1)));
 }
 
-function* variantLeads(linkId: number, sinceMs: number): Script<Map<number, number>> {
-  const rows = yield q(
-    `SELECT variant, COUNT(*) AS leads FROM conversion_leads
-     WHERE link_id = ? AND at >= ? AND variant IS NOT NULL GROUP BY variant`,
-    linkId,
-    sinceMs,
-  );
-  return new Map(rows.map((row) => [Number(row.variant), Number(row.leads)]));
-}
-
 function* purge(beforeDay: string, beforeMs: number): Script<number> {
   const clicks = yield q('DELETE FROM conversion_clicks WHERE day < ? RETURNING click_id', beforeDay);
   const leads = yield q('DELETE FROM conversion_leads WHERE used_at < ? RETURNING link_id', beforeMs);
@@ -251,7 +241,6 @@ export function conversionStore(runner: ScriptRunner): ConversionStore {
     conversionDays: (scope, fromDay, toDay, links) =>
       runner.read(conversionDays(scope, fromDay, toDay, links)),
     variantConversions: (linkId, fromDay, toDay) => runner.read(variantConversions(linkId, fromDay, toDay)),
-    variantLeads: (linkId, sinceMs) => runner.read(variantLeads(linkId, sinceMs)),
     setWorkspaceTracking: (workspaceId, track) =>
       runner.write(
         (function* () {

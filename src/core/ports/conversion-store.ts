@@ -108,8 +108,6 @@ export interface ConversionStore {
   ): Promise<ConversionDay[]>;
   /** A link's figures per A/B test variant over the range's days, variants without any omitted. */
   variantConversions(linkId: number, fromDay: string, toDay: string): Promise<VariantConversions[]>;
-  /** A link's leads per A/B variant (its number) made at or after `sinceMs`, for ranking a test. */
-  variantLeads(linkId: number, sinceMs: number): Promise<Map<number, number>>;
   /** Sets the workspace's default for its links (a link's own value wins). */
   setWorkspaceTracking(workspaceId: number, track: boolean): Promise<void>;
   /**

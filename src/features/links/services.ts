@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { DAY_MS, dayText } from '../../core/days.ts';
 import type { Inspector } from '../../core/ports/inspector.ts';
 import type { KeyAuthenticator } from '../../core/ports/key-auth.ts';
 import { joinPorts, type Ports } from '../../core/ports/store.ts';
@@ -97,10 +98,11 @@ export async function linkServices(
     events,
     linkEvents: kernel.linkEvents,
     audit: kernel.audit,
-    // Sales are kept per link and day, not per variant: the leads rank a test, then its clicks.
-    conversions: async (link) => {
-      const leads = await ports.conversions.variantLeads(link.id, link.test?.startedAt.getTime() ?? 0);
-      return new Map([...leads].map(([variant, count]) => [variant, { leads: count, sales: 0 }]));
+    // Leads and sales per variant since the test's first day (docs/adr/045, 046).
+    conversions: async (link, fromDay) => {
+      const toDay = dayText(Math.floor(now() / DAY_MS));
+      const rows = await ports.conversions.variantConversions(link.id, dayText(fromDay), toDay);
+      return new Map(rows.map((row) => [Number(row.variant), { leads: row.leads, sales: row.sales }]));
     },
     now,
     onError: kernel.log.error('applying an ended A/B test failed; tried again later'),

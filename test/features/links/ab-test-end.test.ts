@@ -73,7 +73,7 @@ for (const kind of STORES) {
       const code = await clickedTest();
       const stored = await t.store.findLinkByCode(0, code);
       assert.ok(stored);
-      // Three leads of clicks sent to A (variant 1), the variant with the fewer clicks.
+      // Three leads of clicks sent to A (variant 1), the variant with the fewer clicks; no sale.
       const day = new Date(clock).toISOString().slice(0, 10);
       const clicks = [1, 2, 3].map((i) => ({
         clickId: `lead-click-${code}-${i}`.padEnd(24, 'x'),
