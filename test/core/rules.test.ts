@@ -36,6 +36,8 @@ describe('error table', () => {
       '318': 409,
       '319': 409,
       '320': 422,
+      '321': 404,
+      '322': 404,
       '429': 429,
     };
     assert.deepEqual({ ...API_STATUS }, expected);

@@ -15,6 +15,8 @@ function event(n: number): ClickEvent {
     browser: 'Chrome',
     language: n % 5 === 0 ? 'fr' : 'en',
     source: 'link',
+    // The A/B test's variant the click went to; '' without a test.
+    variant: n % 4 === 0 ? '2' : '',
     visitor: n.toString(16).padStart(16, '0'),
   };
 }

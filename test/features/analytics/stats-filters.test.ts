@@ -239,12 +239,12 @@ for (const kind of STORES) {
       const csv = await client.get(client.at('/stats.csv?country=DE&tz=Europe/Berlin&compare=previous'));
       assert.equal(csv.statusCode, 200);
       const lines = csv.body.split('\r\n');
-      assert.ok(lines.includes('total,all,1,1'), csv.body);
-      assert.ok(lines.includes('country,DE,1,'));
+      assert.ok(lines.includes('total,all,1,1,0,0,'), csv.body);
+      assert.ok(lines.includes('country,DE,1,,,,'));
       assert.ok(!lines.some((line) => line.startsWith('country,FR')));
-      assert.ok(lines.includes('series,2026-03-30T00:00:00+02:00,1,1'), 'days of the zone');
+      assert.ok(lines.includes('series,2026-03-30T00:00:00+02:00,1,1,0,0,'), 'days of the zone');
       const linkCsv = await client.get(client.at('/links/ada-link/stats.csv?country=FR'));
-      assert.ok(linkCsv.body.split('\r\n').includes('total,all,1,1'));
+      assert.ok(linkCsv.body.split('\r\n').includes('total,all,1,1,0,0,'));
       assert.equal((await client.get(client.at('/stats.csv?country=Germany'))).statusCode, 400);
       assert.equal((await client.get(client.at('/stats?device=phone'))).statusCode, 400);
       assert.equal((await client.get(client.at('/stats?device=mobile'))).statusCode, 200);

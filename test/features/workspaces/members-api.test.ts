@@ -410,6 +410,7 @@ describe('what the keys of each role may do, and the workspace they describe', (
       personal: false,
       role: 'viewer',
       timezone: 'UTC',
+      track_conversions: false,
       email: 'vi@example.com',
       plan: 'tester',
       api_access: true,

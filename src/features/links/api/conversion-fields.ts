@@ -1,5 +1,4 @@
 import { Type } from '@sinclair/typebox';
-import type { Link } from '../../../core/entities.ts';
 
 /** A link's conversion tracking and figures (docs/api.md §20), both ways. */
 
@@ -26,12 +25,3 @@ export const CONVERSION_RESOURCE = {
     examples: [{ EUR: 14700, USD: 4900 }],
   }),
 };
-
-export function conversionResource(link: Link) {
-  return {
-    track_conversions: link.tracksConversions,
-    leads: link.leads,
-    sales: link.sales,
-    revenue: { ...link.revenue },
-  };
-}

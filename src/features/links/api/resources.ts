@@ -1,7 +1,6 @@
 import type { Group, Link } from '../../../core/entities.ts';
 import type { GroupStore, LinkStore } from '../../../core/ports/store.ts';
 import { type LinkOrigins, qrCodeUrl, shortUrl } from '../../../core/short-url.ts';
-import { conversionResource } from './conversion-fields.ts';
 import type { LinkResource } from './link-schemas.ts';
 
 /** Links as the API shows them (docs/api.md §7.2): snake_case, RFC 3339 UTC times. */
@@ -77,4 +76,14 @@ export async function linkResources(
       aliases && (aliases.get(link.id) ?? []),
     ),
   );
+}
+
+/** A link's conversions as the resource shows them (docs/api.md §20): kept apart from the schemas, which the command line's usage must not load. */
+function conversionResource(link: Link) {
+  return {
+    track_conversions: link.tracksConversions,
+    leads: link.leads,
+    sales: link.sales,
+    revenue: { ...link.revenue },
+  };
 }
