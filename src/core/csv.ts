@@ -1,3 +1,4 @@
+import { revenueText } from './analytics/conversion-figures.ts';
 import type { Link } from './entities.ts';
 
 /**
@@ -29,6 +30,9 @@ export const LINK_CSV_COLUMNS = [
   'clicks',
   'unique_visitors',
   'domain',
+  'leads',
+  'sales',
+  'revenue',
 ] as const;
 
 /** What a link's row shows of its domain: where its short URLs start (no trailing slash), its host. */
@@ -39,7 +43,19 @@ export interface CsvDomain {
 
 /** A link's row of the export: the fields of its resource (docs/api.md §7.2) that a sheet can hold. */
 export function linkCsvLine(
-  link: Pick<Link, 'code' | 'longUrl' | 'title' | 'createdAt' | 'expiresAt' | 'clicks' | 'uniqueVisitors'>,
+  link: Pick<
+    Link,
+    | 'code'
+    | 'longUrl'
+    | 'title'
+    | 'createdAt'
+    | 'expiresAt'
+    | 'clicks'
+    | 'uniqueVisitors'
+    | 'leads'
+    | 'sales'
+    | 'revenue'
+  >,
   domain: CsvDomain,
   /** The API id of the link's group, '' when it has none. */
   group: string,
@@ -57,5 +73,9 @@ export function linkCsvLine(
     String(link.clicks),
     String(link.uniqueVisitors),
     domain.host,
+    String(link.leads),
+    String(link.sales),
+    // As the stats CSV writes it: `EUR:4900 USD:100`, minor units, by currency; '' when none.
+    revenueText(link.revenue),
   ]);
 }

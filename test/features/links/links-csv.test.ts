@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { revenueText } from '../../../src/core/analytics/conversion-figures.ts';
 import { csvLine } from '../../../src/core/csv.ts';
 import { Refusal } from '../../../src/core/errors.ts';
 import type { LinkCsvAsk, LinkCsvPage, Store } from '../../../src/core/ports/store.ts';
@@ -116,15 +117,19 @@ describe('the CSV export of an account', () => {
 });
 
 const BULK = 1_234;
+const BROWSER =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0 Safari/537.36';
 
 for (const kind of STORES) {
   describe(`GET /api/v1/links.csv on ${kind.name}`, { skip: kind.skip }, () => {
     let t: TestApp;
     let key: string;
     let pagesRead = 0;
+    let code = '';
 
     before(async () => {
       t = await kind.start({
+        env: { CLICK_FLUSH_MS: '60000' },
         // Counts the pages the store is asked for, as the app asks them.
         storeSeenByApp: (store) =>
           new Proxy(store, {
@@ -152,6 +157,7 @@ for (const kind of STORES) {
         const made = await callApi(t.app, 'POST', '/links', { key, body });
         assert.equal(made.status, 201, JSON.stringify(made.body));
       }
+      code = await converted();
       const workspaceId = account.account.workspace.id;
       await t.store.insertLinksBulk(
         Array.from({ length: BULK }, (_, i) => {
@@ -172,6 +178,36 @@ for (const kind of STORES) {
     });
     after(() => t?.close());
 
+    /** A tracked link with a lead and two sales in two currencies, as the API records them. */
+    async function converted(): Promise<string> {
+      const made = await callApi(t.app, 'POST', '/links', {
+        key,
+        body: { url: 'https://shop.example/csv', track_conversions: true },
+      });
+      assert.equal(made.status, 201, JSON.stringify(made.body));
+      const code = String(made.body.short_code);
+      const click = await t.app.inject({
+        method: 'GET',
+        url: `/${code}`,
+        headers: { 'user-agent': BROWSER },
+      });
+      const id = /[?&]snip_id=([A-Za-z0-9_-]+)/.exec(String(click.headers.location))?.[1];
+      assert.ok(id, String(click.headers.location));
+      await t.app.clickIds.flush();
+      const track = (path: string, body: unknown) => callApi(t.app, 'POST', path, { key, body });
+      assert.equal(
+        (await track('/track/lead', { click_id: id, event_name: 'Sign up', customer_id: 'c1' })).status,
+        201,
+      );
+      for (const [amount, currency] of [
+        [4900, 'EUR'],
+        [100, 'USD'],
+      ] as const) {
+        assert.equal((await track('/track/sale', { customer_id: 'c1', amount, currency })).status, 201);
+      }
+      return code;
+    }
+
     /** The rows the export should hold, from the JSON listing: the same fields, the same order. */
     async function expected(): Promise<string> {
       let text = csvLine([
@@ -186,6 +222,9 @@ for (const kind of STORES) {
         'clicks',
         'unique_visitors',
         'domain',
+        'leads',
+        'sales',
+        'revenue',
       ]);
       let cursor = '';
       for (;;) {
@@ -205,6 +244,9 @@ for (const kind of STORES) {
             String(link.clicks),
             String(link.unique_visitors),
             String(link.domain),
+            String(link.leads),
+            String(link.sales),
+            revenueText(link.revenue as Record<string, number>),
           ]);
         }
         if (!page.body.next_cursor) return text;
@@ -221,8 +263,11 @@ for (const kind of STORES) {
       });
       assert.equal(answer.statusCode, 200);
       assert.match(String(answer.headers['content-type']), /^text\/csv/);
-      assert.equal(answer.body.match(/^(bulk\d+|[\w-]+),https:/gm)?.length, BULK + 3);
+      assert.equal(answer.body.match(/^(bulk\d+|[\w-]+),https:/gm)?.length, BULK + 4);
       assert.equal(answer.body, await expected());
+      const row = answer.body.split('\r\n').find((line) => line.startsWith(`${code},`));
+      assert.match(String(row), /,1,2,EUR:4900 USD:100$/, 'leads, sales and revenue of the tracked link');
+      assert.match(answer.body, /^short_code,.*,domain,leads,sales,revenue\r\n/);
       assert.ok(pagesRead >= 3, `pages read: ${pagesRead}`);
     });
   });
