@@ -74,7 +74,7 @@ const EXPORT = {
       summary: 'Export links as CSV',
       description:
         'Every live link of the account, newest first, streamed: short_code, short_url, long_url, ' +
-        'title, group, tags, created_at, expires_at, clicks, unique_visitors, domain; with `?domain=`, ' +
+        'title, group, tags, created_at, expires_at, clicks, unique_visitors, domain, leads, sales, revenue (as `EUR:4900 USD:100`); with `?domain=`, ' +
         'only the links on that domain. An account runs at most two exports at once on an instance; a ' +
         'third is 429 with Retry-After.',
       tag: 'Links',
