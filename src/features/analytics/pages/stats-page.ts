@@ -7,6 +7,7 @@ import { page } from '../../../web/layout.ts';
 import { errorNotice } from '../../../web/notices.ts';
 import { longUrlLink } from '../../../web/page-parts.ts';
 import type { StatsReport } from '../visit-stats.ts';
+import { funnelCard, variantsCard } from './conversion-cards.ts';
 import { conversionTotals } from './conversion-totals.ts';
 import { livePanel } from './live-panel.ts';
 import { type StatsAddress, statsAddress } from './stats-address.ts';
@@ -185,6 +186,7 @@ ${errorNotice(error)}
 ${statsContext(report, address)}
 <section class="card" id="series" aria-labelledby="series-heading"><h2 id="series-heading" class="visually-hidden">Clicks and unique visitors</h2>
 ${totals(report)}${conversionTotals(report.answer)}${seriesChart(report.answer, subject)}</section>
+${funnelCard(report.answer, link?.tracksConversions ?? false)}${variantsCard(report.answer, link)}
 ${link ? '' : livePanel(here(view.frame, '/stats/live'))}
 ${view.top ? topLinksCard(view.top, report.answer, address.filters.length > 0) : ''}
 ${breakdownCards(report.answer, subject, address)}
