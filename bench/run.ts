@@ -12,6 +12,7 @@ import { ensureNginx } from './nginx.ts';
 import { type PgResults, pgPhase } from './pg-phase.ts';
 import { killAll, otherCoresOver, runCleanups, startHelper } from './processes.ts';
 import { printTable, writeResults } from './report.ts';
+import { salesPhase } from './sales-phase.ts';
 import { checkReachable } from './scratch.ts';
 import { type SearchQueryResults, searchQueryPhase } from './search-query.ts';
 import { sampleIndexes, writeCodes } from './seed.ts';
@@ -176,6 +177,7 @@ async function main(): Promise<void> {
   if (ONLY === undefined || ONLY === 'conversions') {
     console.log('\nconversions phase');
     conversionNotes = await conversionsPhase(bench);
+    conversionNotes.push(...(await salesPhase(dir, target.url)).notes);
   }
   let abNotes: string[] = [];
   if (ONLY === undefined || ONLY === 'ab') {
