@@ -47,6 +47,14 @@ async function seed(databaseUrl: string): Promise<void> {
   const store = await openStore(databaseUrl, { prepare: false });
   try {
     await store.setPasswordHash(prepared.workspaceId, await hashPassword(PASSWORD));
+    // A link tracking conversions with an A/B test: its stats page shows the funnel and the Variants card.
+    const variants = [
+      { url: 'https://example.com/variant/a', weight: 60 },
+      { url: 'https://example.com/variant/b', weight: 40 },
+    ];
+    await store.updateLink(prepared.workspaceId, 0, codeOf(1), {
+      guards: { trackConversions: true, test: { variants, endsAt: null, startedAt: new Date() } },
+    });
     await accountOperations(store).createAccount('empty@bench.example', 'bench', PASSWORD);
   } finally {
     await store.close();
@@ -82,6 +90,7 @@ async function main(): Promise<number> {
       ['one link, editing', `/dashboard/links/${codeOf(0)}?edit`, busy],
       ['stats', '/dashboard/stats', busy],
       ['stats of a link', `/dashboard/links/${codeOf(0)}/stats`, busy],
+      ['stats, funnel and variants', `/dashboard/links/${codeOf(1)}/stats`, busy],
       ['stats, filtered and compared', '/dashboard/stats?country=DE&source=qr&compare=previous', busy],
       ['members', '/dashboard/members', busy],
       ['account', '/account', busy],
