@@ -210,7 +210,7 @@ for (const kind of STORES) {
         headers: { 'x-api-key': t.apiKey },
       });
       const row = csv.body.split('\r\n').find((line) => line.startsWith(`${link.code},`));
-      assert.match(String(row), /,4,3,sn\.ip$/);
+      assert.match(String(row), /,4,3,sn\.ip,0,0,$/);
     });
 
     it('answers 314 for a code the account has no live link with', async () => {

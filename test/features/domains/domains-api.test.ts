@@ -177,7 +177,7 @@ describe('a code space per domain', () => {
     const rows = String(csv.body.raw)
       .split('\r\n')
       .filter((line) => line !== '');
-    assert.ok(rows.slice(1).every((line) => line.endsWith(`,${ACME}`)));
+    assert.ok(rows.slice(1).every((line) => line.endsWith(`,${ACME},0,0,`)));
     const patched = await api('PATCH', `/links/promo?domain=${ACME}`, { title: 'Acme promo' });
     assert.equal(patched.body.title, 'Acme promo');
     assert.equal((await api('GET', '/links/promo')).body.title === 'Acme promo', false);

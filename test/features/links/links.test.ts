@@ -461,12 +461,12 @@ describe('listing links on /api/v1', () => {
     const lines = answer.body.split('\r\n');
     assert.equal(
       lines[0],
-      'short_code,short_url,long_url,title,group,tags,created_at,expires_at,clicks,unique_visitors,domain',
+      'short_code,short_url,long_url,title,group,tags,created_at,expires_at,clicks,unique_visitors,domain,leads,sales,revenue',
     );
     const row = lines.find((line) => line.startsWith('csv-one,'));
     assert.equal(
       row?.replace(/\d{4}-\d{2}-\d{2}T[\d:.]+Z/, 'TIME'),
-      'csv-one,https://sn.ip/csv-one,https://example.com/csv-one,"\'=HYPERLINK(""http://evil.example"")",,"a,b",TIME,,0,0,sn.ip',
+      'csv-one,https://sn.ip/csv-one,https://example.com/csv-one,"\'=HYPERLINK(""http://evil.example"")",,"a,b",TIME,,0,0,sn.ip,0,0,',
     );
     const listed = codes(await list('?limit=100'));
     assert.equal(lines.filter((line) => line !== '').length, listed.length + 1, 'one row per live link');
