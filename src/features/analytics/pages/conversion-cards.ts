@@ -51,22 +51,11 @@ ${revenueList(totals.revenue)}
 </section>`;
 }
 
-/** Leads and sales of one variant, as a later answer may hold them (`conversions.variants`). */
-interface VariantConversions {
-  value: string;
-  leads: number;
-  sales: number;
-}
-
-function variantConversions(answer: StatsAnswer): Map<string, VariantConversions> {
-  const rows = (answer.conversions as { variants?: unknown } | undefined)?.variants;
-  if (!Array.isArray(rows)) return new Map();
-  const found = new Map<string, VariantConversions>();
-  for (const row of rows as Array<Partial<VariantConversions> & { variant?: string }>) {
-    const value = String(row.value ?? row.variant ?? '');
-    if (value) found.set(value, { value, leads: Number(row.leads ?? 0), sales: Number(row.sales ?? 0) });
-  }
-  return found;
+/** Leads and sales of each variant of a link's answer (`conversions.variants`, docs/api.md §20). */
+function variantConversions(answer: StatsAnswer): Map<string, { leads: number; sales: number }> {
+  return new Map(
+    (answer.conversions?.variants ?? []).map((row) => [row.variant, { leads: row.leads, sales: row.sales }]),
+  );
 }
 
 /** The clicks each variant of the link's A/B test took; shown when the link has or had a test. */
