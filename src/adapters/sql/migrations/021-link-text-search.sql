@@ -9,9 +9,15 @@ CREATE INDEX links_workspace_code ON links (workspace_id, (lower(code) COLLATE "
 -- pg_trgm is trusted (PostgreSQL 13+): a user with CREATE on the database may install it. One who
 -- may not still migrates: the search then reads links without these indexes, as before 021, and
 -- the server logs the warning. An administrator may install it later and run the statements below.
+-- An extension is the database's, in one schema: `public` where it may go, so that dropping Snip's
+-- own schema (one of several in a database) never drops it from under another's indexes.
 DO $$
 BEGIN
-  CREATE EXTENSION IF NOT EXISTS pg_trgm;
+  BEGIN
+    CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA public;
+  EXCEPTION WHEN OTHERS THEN
+    CREATE EXTENSION IF NOT EXISTS pg_trgm;
+  END;
 EXCEPTION WHEN OTHERS THEN
   RAISE WARNING 'snip: pg_trgm not installed (%): the link search reads without its indexes', SQLERRM;
 END $$;
