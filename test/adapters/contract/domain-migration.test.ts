@@ -16,9 +16,9 @@ import {
   linkRows,
   type OldDatabase,
   oldClicks,
-  oldPlan,
   oldPostgres,
   oldSqlite,
+  oldWorkspace,
   type Row,
 } from '../../fixtures/old-database.ts';
 import { newLink } from './store-contract.ts';
@@ -43,22 +43,7 @@ interface Seed {
 
 /** Everything by SQL, as release 010 wrote it: the store now writes columns 010 lacks or names otherwise. */
 async function seedOldRows(old: OldDatabase): Promise<Seed> {
-  const plan = await oldPlan(old);
-  const [user] = await old.run(
-    'INSERT INTO users (email, email_verified, operator, created_at) VALUES (?, false, false, 0) RETURNING id',
-    'ada@example.com',
-  );
-  const [row] = await old.run(
-    "INSERT INTO workspaces (slug, name, plan_id, personal_of, created_at) VALUES ('ada', 'Ada', ?, ?, 0) RETURNING id",
-    plan.id,
-    Number(user?.id),
-  );
-  const workspace = { id: Number(row?.id) };
-  await old.run(
-    "INSERT INTO memberships (workspace_id, user_id, role, joined_at) VALUES (?, ?, 'owner', 0)",
-    workspace.id,
-    Number(user?.id),
-  );
+  const workspace = { id: await oldWorkspace(old) };
   const [group] = await old.run(
     "INSERT INTO groups (account_id, name, api_id, created_at) VALUES (?, 'Work', 'work', 0) RETURNING id",
     workspace.id,

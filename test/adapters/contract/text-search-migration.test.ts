@@ -12,25 +12,10 @@ import { openPostgresStore } from '../../../src/adapters/postgres/store.ts';
 import { linkListing, type TextIndex } from '../../../src/adapters/sql/link-list.ts';
 import type { LinkQuery } from '../../../src/core/link-query.ts';
 import type { Store } from '../../../src/core/ports/store.ts';
-import { type OldDatabase, oldPlan, oldPostgres, oldSqlite } from '../../fixtures/old-database.ts';
+import { type OldDatabase, oldPostgres, oldSqlite, oldWorkspace } from '../../fixtures/old-database.ts';
 import { givenAccount, planInput } from './store-contract.ts';
 
 const LINKS = 3000;
-
-/** A workspace by SQL, as 020 has it: the store of today writes columns later migrations add. */
-async function oldWorkspace(old: OldDatabase): Promise<number> {
-  const plan = await oldPlan(old);
-  const [user] = await old.run(
-    'INSERT INTO users (email, email_verified, operator, created_at) VALUES (?, false, false, 0) RETURNING id',
-    'ada@example.com',
-  );
-  const [row] = await old.run(
-    "INSERT INTO workspaces (slug, name, plan_id, personal_of, created_at) VALUES ('ada', 'Ada', ?, ?, 0) RETURNING id",
-    plan.id,
-    Number(user?.id),
-  );
-  return Number(row?.id);
-}
 
 /**
  * A workspace's links written before 021 (title `Article n`, tags `t{n % 100}`); its id. The links
