@@ -1,4 +1,4 @@
-import { memoryOf, processTicks, type Started } from './processes.ts';
+import { memoryOf, processTicks, processTree, type Started } from './processes.ts';
 import { formatRun, type Run } from './report.ts';
 import { runWrk, type WrkLoad } from './wrk.ts';
 
@@ -24,8 +24,11 @@ export interface Measurement {
 const ratio = (run: Run, base: Run) => Number((run.requestsPerSecond / base.requestsPerSecond).toFixed(3));
 /** Linux counts process CPU time in ticks of 10 ms (CLK_TCK = 100). */
 const TICK_US = 10_000;
+/** Every server's CPU, its workers' included (`snip serve --processes N`). */
 const serverTicks = (servers: readonly Started[]) =>
-  servers.reduce((sum, server) => sum + processTicks(server.child.pid as number), 0);
+  servers
+    .flatMap((server) => processTree(server.child.pid as number))
+    .reduce((sum, pid) => sum + processTicks(pid), 0);
 
 export class Session {
   readonly runs: Run[] = [];
@@ -47,7 +50,7 @@ export class Session {
         env: { BENCH_SEED: String(i), ...m.env(`${stage}${++this.#tags}`) },
       }));
       const ourPids = [
-        ...m.servers.map((server) => server.child.pid as number),
+        ...m.servers.flatMap((server) => processTree(server.child.pid as number)),
         ...((await m.supportPids?.()) ?? []),
       ];
       return runWrk({ targets, script: m.script, seconds, ourPids, load: m.load });
