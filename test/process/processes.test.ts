@@ -81,6 +81,8 @@ function byWorker(metrics: string, name: string, labels: string): Map<string, nu
   return found;
 }
 
+const total = (counts: ReadonlyMap<string, number>) => [...counts.values()].reduce((sum, n) => sum + n, 0);
+
 /** What `read` gives once `done` holds of it, or its last answer after 10 s. */
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
   const deadline = Date.now() + 10_000;
@@ -177,10 +179,10 @@ describe('snip serve --processes 2 on PostgreSQL and Redis', { skip }, () => {
     // Each answer is counted just after it is sent: the last few may be counted a moment later.
     const served = await until(
       async () => byWorker(await metrics(), 'snip_http_requests_total', 'route="/create"'),
-      (counts) => [...counts.values()].reduce((sum, n) => sum + n, 0) === 254,
+      (counts) => total(counts) === 254,
     );
     assert.deepEqual([...served.keys()].sort(), ['1', '2'], 'both workers answered creates');
-    assert.equal([...served.values()].reduce((sum, n) => sum + n, 0), 254);
+    assert.equal(total(served), 254);
   });
 
   it('replaces a worker killed with SIGKILL, which then serves', async () => {
