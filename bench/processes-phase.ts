@@ -70,6 +70,8 @@ export async function processesPhase(bench: Bench): Promise<string[]> {
         await session.measure({
           target: `pg+redis redirect, --processes ${processes}, hot set ${HOT_SET}`,
           servers: [server],
+          // Each worker fills its own link cache and compiles its own code.
+          warmers: processes,
           script: 'redirect.lua',
           env: () => ({ BENCH_CODES: hotSmall }),
           supportPids: () => scratch.pids(),

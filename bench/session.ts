@@ -19,6 +19,8 @@ export interface Measurement {
   sqlite?: Run;
   /** Another wrk load than -t2 -c64 (a bare run under it is the baseline only of runs under it). */
   load?: WrkLoad;
+  /** Processes that warm apart (workers of `--processes N`): the warm-up is that many times longer. */
+  warmers?: number;
 }
 
 const ratio = (run: Run, base: Run) => Number((run.requestsPerSecond / base.requestsPerSecond).toFixed(3));
@@ -57,7 +59,7 @@ export class Session {
     };
     // Instances side by side share the cores, so each warms (JIT, link cache) that many times slower: a
     // single warm-up length left the first seconds of a two-instance run with stalls of up to a second.
-    await wrk('warm', this.warmupS * m.servers.length);
+    await wrk('warm', this.warmupS * m.servers.length * (m.warmers ?? 1));
     // The servers' own CPU time over the measured run (all their threads), per request answered: on
     // cores shared with wrk, the figure that does not depend on who wins the CPU.
     const ticksBefore = serverTicks(m.servers);
