@@ -165,11 +165,40 @@ export async function waitForStatus(
   }
 }
 
-/** Resident memory of a live process in MB: now (VmRSS) and its peak so far (VmHWM). */
+/**
+ * A process and its descendants (the workers of `snip serve --processes N`), from /proc's lists of
+ * children; a process gone meanwhile is left out.
+ */
+export function processTree(pid: number): number[] {
+  const tree = [pid];
+  for (let i = 0; i < tree.length; i++) {
+    const parent = tree[i] as number;
+    try {
+      const text = readFileSync(`/proc/${parent}/task/${parent}/children`, 'utf8').trim();
+      if (text) tree.push(...text.split(/\s+/).map(Number));
+    } catch {
+      // Gone, or a kernel without the children lists: the process alone.
+    }
+  }
+  return tree;
+}
+
+/** Resident memory of a live process and its descendants in MB: now (VmRSS) and the sum of their peaks (VmHWM). */
 export function memoryOf(pid: number): { rssMb: number; peakRssMb: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0);
-  return { rssMb: kb('VmRSS') / 1024, peakRssMb: kb('VmHWM') / 1024 };
+  let rssMb = 0;
+  let peakRssMb = 0;
+  for (const one of processTree(pid)) {
+    let status: string;
+    try {
+      status = readFileSync(`/proc/${one}/status`, 'utf8');
+    } catch {
+      continue;
+    }
+    const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0);
+    rssMb += kb('VmRSS') / 1024;
+    peakRssMb += kb('VmHWM') / 1024;
+  }
+  return { rssMb, peakRssMb };
 }
 
 /** CPU ticks (1/100 s) a process has spent so far, all its threads, user and system. */

@@ -11,6 +11,7 @@ import { domainsPhase } from './domains-phase.ts';
 import { ensureNginx } from './nginx.ts';
 import { type PgResults, pgPhase } from './pg-phase.ts';
 import { killAll, otherCoresOver, runCleanups, startHelper } from './processes.ts';
+import { processesPhase } from './processes-phase.ts';
 import { printTable, writeResults } from './report.ts';
 import { salesPhase } from './sales-phase.ts';
 import { checkReachable } from './scratch.ts';
@@ -43,7 +44,7 @@ import { CONNECTIONS, ensureWrk, THREADS } from './wrk.ts';
  * rules (bench/blocklist-phase.ts); after pg+redis, webhook deliveries and the redirect with an
  * endpoint hearing clicks (bench/webhooks-phase.ts); after the management API, the command line's CPU
  * at start beside `node -e 0` (bench/cli-phase.ts). BENCH_DURATION (seconds, default 10) shortens the
- * measured runs; BENCH_ONLY=sqlite|domains|conversions|ab|blocklist|pg|webhooks|api|stalls|cli|stats|search
+ * measured runs; BENCH_ONLY=sqlite|domains|conversions|ab|blocklist|pg|processes|webhooks|api|stalls|cli|stats|search
  * runs one phase (conversions: a tracked link's click beside an untracked one, bench/conversions-phase.ts;
  * ab: links with an A/B test beside plain ones)
  * (stalls: redirects during two parallel exports and bursts of new QR designs, bench/stalls-phase.ts).
@@ -132,7 +133,8 @@ async function main(): Promise<void> {
   if (ONLY === 'stalls') return stallsOnly();
   const wrkVersion = ensureWrk();
   const nginxVersion = ONLY === undefined || ONLY === 'sqlite' ? ensureNginx() : null;
-  if (ONLY === undefined || ONLY === 'pg') await checkReachable(PG_ADMIN_URL, REDIS_URL);
+  if (ONLY === undefined || ONLY === 'pg' || ONLY === 'processes')
+    await checkReachable(PG_ADMIN_URL, REDIS_URL);
   const busy = await otherCoresOver(1000, [process.pid]);
   const machine = {
     cores: availableParallelism(),
@@ -152,7 +154,7 @@ async function main(): Promise<void> {
   );
   console.log(`${notes.join('\n')}\nwarm-up ${WARMUP_S} s, measured ${MEASURE_S} s per target`);
   const all =
-    'sqlite, domains, conversions, ab, blocklist, pg+redis, webhooks, api, stalls, cli, stats, search';
+    'sqlite, domains, conversions, ab, blocklist, pg+redis, processes, webhooks, api, stalls, cli, stats, search';
   console.log(`phases: ${ONLY === undefined ? all : ONLY} (BENCH_ONLY)\n`);
 
   const session = new Session(WARMUP_S, MEASURE_S);
@@ -192,6 +194,11 @@ async function main(): Promise<void> {
   if (ONLY === undefined || ONLY === 'pg') {
     console.log('\npg+redis phase');
     pg = await pgPhase(bench, sqlite);
+  }
+  let processNotes: string[] = [];
+  if (ONLY === undefined || ONLY === 'processes') {
+    console.log('\nprocesses phase (snip serve --processes)');
+    processNotes = await processesPhase(bench);
   }
   let webhooks: WebhookResults | undefined;
   if (ONLY === undefined || ONLY === 'webhooks') {
@@ -234,6 +241,7 @@ async function main(): Promise<void> {
     ...abNotes,
     ...(blocklist?.notes ?? []),
     ...(pg?.notes ?? []),
+    ...processNotes,
     ...(webhooks?.notes ?? []),
   );
   const spread = session.bareSpreadNote();

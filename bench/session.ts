@@ -1,4 +1,4 @@
-import { memoryOf, processTicks, type Started } from './processes.ts';
+import { memoryOf, processTicks, processTree, type Started } from './processes.ts';
 import { formatRun, type Run } from './report.ts';
 import { runWrk, type WrkLoad } from './wrk.ts';
 
@@ -19,13 +19,18 @@ export interface Measurement {
   sqlite?: Run;
   /** Another wrk load than -t2 -c64 (a bare run under it is the baseline only of runs under it). */
   load?: WrkLoad;
+  /** Processes that warm apart (workers of `--processes N`): the warm-up is that many times longer. */
+  warmers?: number;
 }
 
 const ratio = (run: Run, base: Run) => Number((run.requestsPerSecond / base.requestsPerSecond).toFixed(3));
 /** Linux counts process CPU time in ticks of 10 ms (CLK_TCK = 100). */
 const TICK_US = 10_000;
+/** Every server's CPU, its workers' included (`snip serve --processes N`). */
 const serverTicks = (servers: readonly Started[]) =>
-  servers.reduce((sum, server) => sum + processTicks(server.child.pid as number), 0);
+  servers
+    .flatMap((server) => processTree(server.child.pid as number))
+    .reduce((sum, pid) => sum + processTicks(pid), 0);
 
 export class Session {
   readonly runs: Run[] = [];
@@ -47,14 +52,14 @@ export class Session {
         env: { BENCH_SEED: String(i), ...m.env(`${stage}${++this.#tags}`) },
       }));
       const ourPids = [
-        ...m.servers.map((server) => server.child.pid as number),
+        ...m.servers.flatMap((server) => processTree(server.child.pid as number)),
         ...((await m.supportPids?.()) ?? []),
       ];
       return runWrk({ targets, script: m.script, seconds, ourPids, load: m.load });
     };
     // Instances side by side share the cores, so each warms (JIT, link cache) that many times slower: a
     // single warm-up length left the first seconds of a two-instance run with stalls of up to a second.
-    await wrk('warm', this.warmupS * m.servers.length);
+    await wrk('warm', this.warmupS * m.servers.length * (m.warmers ?? 1));
     // The servers' own CPU time over the measured run (all their threads), per request answered: on
     // cores shared with wrk, the figure that does not depend on who wins the CPU.
     const ticksBefore = serverTicks(m.servers);

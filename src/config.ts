@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { type Cidr, parseCidr } from './core/cidr.ts';
 import {
   type DirectSettings,
@@ -5,6 +6,7 @@ import {
   type EnvSettings,
   envSchema,
   FORMATS,
+  shapedSettings,
 } from './core/config-schema.ts';
 import {
   type AbuseSettings,
@@ -12,6 +14,7 @@ import {
   ConfigError,
   type Env,
   readEnv,
+  Type,
   type WebhookSettings,
 } from './core/settings.ts';
 
@@ -58,6 +61,8 @@ export interface Config extends DirectFields {
   webhooks: WebhookSettings;
   /** UPGRADE_URL, STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, STRIPE_API_BASE (docs/api.md §17). */
   billing: BillingSettings;
+  /** PROCESSES: how many processes `snip serve` runs on its port (`auto` read as the cores). */
+  processes: number;
 }
 
 function directFields(settings: EnvSettings): DirectFields {
@@ -113,6 +118,24 @@ function billing(settings: EnvSettings): BillingSettings {
   return { upgradeUrl, stripe: { secretKey, webhookSecret, apiBase: new URL(settings.STRIPE_API_BASE) } };
 }
 
+const processesOnly = Type.Object({ PROCESSES: shapedSettings.properties.PROCESSES });
+
+/**
+ * A count of processes as PROCESSES or `snip serve --processes` words it: 1 to 256, or `auto`, one
+ * per core this process may use. A bad value throws ConfigError with the variable's own wording.
+ */
+export function readProcesses(text: string, name = 'PROCESSES'): number {
+  try {
+    return processes(readEnv(processesOnly, { PROCESSES: text }, FORMATS).PROCESSES);
+  } catch (error) {
+    if (error instanceof ConfigError) throw new ConfigError(error.message.replace('PROCESSES', name));
+    throw error;
+  }
+}
+
+const processes = (value: EnvSettings['PROCESSES']): number =>
+  value === 'auto' ? availableParallelism() : value;
+
 export function loadConfig(env: Env): Config {
   const settings = readEnv(envSchema, env, FORMATS);
   const mailSettings = mail(settings);
@@ -137,5 +160,6 @@ export function loadConfig(env: Env): Config {
       amqpUrl: settings.EVENTS_AMQP_URL,
     },
     billing: billing(settings),
+    processes: processes(settings.PROCESSES),
   });
 }

@@ -1,4 +1,7 @@
-import { type Config, ConfigError, loadConfig } from './config.ts';
+import { hostname } from 'node:os';
+import { parseArgs } from 'node:util';
+import type { WorkerSeat } from './cluster/worker-seat.ts';
+import { type Config, ConfigError, loadConfig, readProcesses } from './config.ts';
 
 /**
  * The process boundary: reads the environment, listens, handles signals. Everything else is passed
@@ -15,8 +18,11 @@ const SHUTDOWN_DEADLINE_MS = 25_000;
 /** How long a server that could not listen may take to close what it opened before it exits anyway. */
 const FAILED_START_DEADLINE_MS = 3_000;
 
-/** Serves until a signal stops it (0); 1 when it cannot listen, after closing all it opened. */
-async function serve(config: Config): Promise<number> {
+/**
+ * Serves until a signal stops it (0); 1 when it cannot listen, after closing all it opened. A worker
+ * of `--processes N` (its seat given) serves the same way, its series labelled and shared.
+ */
+async function serve(config: Config, seat?: WorkerSeat): Promise<number> {
   const [{ openStore }, { openCountryLookup }, { buildApp }] = await Promise.all([
     import('./adapters/open-store.ts'),
     import('./adapters/geo/country.ts'),
@@ -40,8 +46,10 @@ async function serve(config: Config): Promise<number> {
     countries,
     ...shared?.ports,
     background: 'when-listening',
+    workerMetrics: seat,
     logger: {
       level: config.logLevel,
+      ...(seat ? { base: { pid: process.pid, hostname: hostname(), worker: seat.slot } } : {}),
       redact: ['req.headers["x-api-key"]', 'req.headers.cookie', 'req.body.apikey', 'req.body.password'],
     },
   });
@@ -65,10 +73,12 @@ async function serve(config: Config): Promise<number> {
       release();
     } finally {
       clearTimeout(force);
+      seat?.leave();
     }
   };
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
+  seat?.onOrphaned(() => void stop('the primary is gone'));
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
@@ -95,6 +105,33 @@ async function servingLock(databaseUrl: string): Promise<(() => void) | undefine
   }
 }
 
+const SERVE_USAGE = 'usage: snip serve [--processes N|auto]';
+
+/**
+ * `snip serve [--processes N]`: one server, or (N > 1) a primary that loads none of the app and N
+ * workers, each this same command run again by node:cluster (docs/adr/052).
+ */
+async function serveCommand(words: readonly string[], config: Config): Promise<number> {
+  let processes = config.processes;
+  try {
+    const { values } = parseArgs({ args: [...words], options: { processes: { type: 'string' } } });
+    if (values.processes !== undefined) processes = readProcesses(values.processes, '--processes');
+  } catch (error) {
+    process.stderr.write(`snip: ${error instanceof Error ? error.message : String(error)}\n${SERVE_USAGE}\n`);
+    return 64;
+  }
+  if (processes === 1) return serve(config);
+  const { default: cluster } = await import('node:cluster');
+  if (cluster.isWorker) return serve(config, (await import('./cluster/worker-seat.ts')).takeSeat());
+  const { refusal, runPrimary } = await import('./cluster/primary.ts');
+  const refused = refusal(processes, config);
+  if (refused) {
+    process.stderr.write(`snip: ${refused}\n`);
+    return 78;
+  }
+  return runPrimary({ processes, logLevel: config.logLevel });
+}
+
 export async function main(argv: readonly string[]): Promise<number> {
   let config: Config;
   try {
@@ -109,7 +146,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   const [command = 'serve'] = argv;
   // `snip serve --help` prints its usage (cli.ts) rather than starting the server.
   if (command === 'serve' && !argv.includes('--help') && !argv.includes('-h')) {
-    return serve(config);
+    return serveCommand(argv.slice(1), config);
   }
   const { runCli } = await import('./cli.ts');
   return runCli(argv, config, { out: process.stdout, err: process.stderr });

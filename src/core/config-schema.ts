@@ -194,6 +194,12 @@ export const shapedSettings = Type.Object({
     /^(https?:\/\/[^/?#]+|mailto:[^\s]+)/,
     'an http(s):// or mailto: URL',
   ),
+  PROCESSES: Type.Union([Type.Literal('auto'), Type.Integer({ minimum: 1, maximum: 256 })], {
+    default: 1,
+    expected: 'a number of processes from 1 to 256, or auto',
+    description:
+      'processes `snip serve` runs on one port (auto: one per core); more than 1 needs PostgreSQL and Redis',
+  }),
   STRIPE_SECRET_KEY: optionalText("Snip's Stripe secret key"),
   STRIPE_WEBHOOK_SECRET: optionalText('the whsec_… secret Stripe signs webhooks with'),
   STRIPE_API_BASE: Type.String({

@@ -23,7 +23,7 @@ import { sessionService } from '../web/session/sessions.ts';
 import type { WorkspaceDeps } from '../web/session/workspace-pages.ts';
 import { EventBus } from './event-bus.ts';
 import type { EventName } from './events.ts';
-import { createMetrics, type Metrics, timedStore } from './metrics.ts';
+import { createMetrics, type Metrics, timedStore, type WorkerMetrics } from './metrics.ts';
 import { announcerOnDemand } from './shared-links.ts';
 
 /**
@@ -77,6 +77,8 @@ export interface KernelDeps {
   resolveTxt?: TxtResolver;
   /** Name look-ups of webhook endpoints; the system resolver by default (tests inject theirs). */
   resolveWebhooks?: Resolver;
+  /** A worker of `snip serve --processes N`: /metrics answers every worker's series (docs/adr/052). */
+  workerMetrics?: WorkerMetrics;
 }
 
 /**
@@ -123,6 +125,7 @@ export class Kernel {
     const { store, ...rest } = given;
     this.given = rest;
     this.metrics = createMetrics();
+    given.workerMetrics?.share(this.metrics.registry);
     this.#opened = store;
     this.#untimed = mode === 'server' ? withDeadline(store, config.storeTimeoutMs) : store;
     this.#store = mode === 'server' ? timedStore(this.#untimed, this.metrics) : store;

@@ -46,6 +46,14 @@ export function createMetrics() {
 
 export type Metrics = ReturnType<typeof createMetrics>;
 
+/** A worker's metrics under `snip serve --processes N` (src/cluster/worker-seat.ts, docs/adr/052). */
+export interface WorkerMetrics {
+  /** Labels the registry's series `worker="k"` and hands them to the primary when it asks. */
+  share(registry: Registry): void;
+  /** Every worker's series in one Prometheus text, gathered by the primary. */
+  scrape(): Promise<string>;
+}
+
 export function timedInspector(inner: Inspector, metrics: Metrics): Inspector {
   return {
     async inspect(url) {

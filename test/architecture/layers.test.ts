@@ -10,7 +10,7 @@ import { roomOf, SRC, sourceFiles } from './rooms.ts';
  * terminal/ import core/ and each other; kernel/ imports those, adapters/ and config.ts; a feature
  * imports the kernel, the building blocks, core/, its own folder, and another feature only through
  * that feature's index.ts; the registry (features.ts) is the one file outside features/ that names
- * a feature, through its index.ts; the entries (app.ts, cli.ts, main.ts) name none. No import goes
+ * a feature, through its index.ts; cluster/ (the primary of --processes N) imports only itself; the entries (app.ts, cli.ts, main.ts) name none. No import goes
  * round in a circle, between files or between features.
  */
 
@@ -34,6 +34,8 @@ const ALLOWED: Record<string, (target: string, room: string) => boolean> = {
     return to.startsWith('features/') && isDoor(target);
   },
   'features.ts': (target) => isDoor(target) || roomOf(target) === 'kernel',
+  // The primary and worker seats of `snip serve --processes N`: node:cluster, no part of the app.
+  cluster: (target) => roomOf(target) === 'cluster',
   entry: (target) => !roomOf(target).startsWith('features/'),
 };
 

@@ -8,6 +8,8 @@ export interface ServerProcess {
   child: ChildProcess;
   /** Sends the signal and resolves with the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
+  /** The first line of standard output, from the start on, that matches (waits for it, at most `ms`). */
+  lineMatching(pattern: RegExp, ms?: number): Promise<string>;
 }
 
 const START_WITHIN_MS = 60_000;
@@ -19,6 +21,8 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
   });
   const exited = once(child, 'exit');
   const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
+  const seen: string[] = [];
+  lines.on('line', (line) => seen.push(line));
   const url = await new Promise<string>((resolve, reject) => {
     // A bound against a hang, not a measure of speed: a loaded machine may take long to start three.
     const timer = setTimeout(() => {
@@ -41,6 +45,23 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
       if (child.exitCode === null) child.kill(signal);
       const [code] = await exited;
       return code as number | null;
+    },
+    lineMatching(pattern, ms = START_WITHIN_MS) {
+      const found = seen.find((line) => pattern.test(line));
+      if (found !== undefined) return Promise.resolve(found);
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => {
+          lines.off('line', look);
+          reject(new Error(`no line matched ${pattern} within ${ms / 1000} s`));
+        }, ms);
+        const look = (line: string) => {
+          if (!pattern.test(line)) return;
+          clearTimeout(timer);
+          lines.off('line', look);
+          resolve(line);
+        };
+        lines.on('line', look);
+      });
     },
   };
 }

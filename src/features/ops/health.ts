@@ -6,6 +6,8 @@ import { unreadableRequestResponse } from '../../http/openapi-server-errors.ts';
 export interface OpsRouteOptions {
   checks: readonly ReadinessCheck[];
   registry: Registry;
+  /** Under `snip serve --processes N`: every worker's series rather than this process's alone. */
+  scrape?: () => Promise<string>;
   /** Bound on each readiness check, so a hung dependency answers 503 instead of hanging the probe. */
   timeoutMs: number;
 }
@@ -85,6 +87,6 @@ export async function opsRoutes(app: FastifyInstance, options: OpsRouteOptions):
 
   app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
     reply.type(options.registry.contentType);
-    return options.registry.metrics();
+    return options.scrape ? options.scrape() : options.registry.metrics();
   });
 }

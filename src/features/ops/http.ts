@@ -29,6 +29,7 @@ export const opsHttp: FeatureHttp<'upkeep'> = {
       await api.register(opsRoutes, {
         checks,
         registry: kernel.metrics.registry,
+        scrape: kernel.given.workerMetrics?.scrape,
         timeoutMs: kernel.config.storeTimeoutMs,
       });
       serveOpenapi(api);

@@ -13,6 +13,7 @@ export const opsFeature = feature({
   ports: ['upkeep', 'accounts'],
   http: async () => (await import('./http.ts')).opsHttp,
   cli: {
+    flags: { processes: { type: 'string' } },
     commands: {
       ...(serve ? { serve } : {}),
       ...lazyCommands(usages, async () => withStore((await import('./cli/ops-commands.ts')).OPS_COMMANDS)),
