@@ -39,6 +39,7 @@ async function serve(config: Config): Promise<number> {
     store,
     countries,
     ...shared?.ports,
+    deliverFrom: config.databaseUrl,
     background: 'when-listening',
     logger: {
       level: config.logLevel,

@@ -77,6 +77,11 @@ export interface KernelDeps {
   resolveTxt?: TxtResolver;
   /** Name look-ups of webhook endpoints; the system resolver by default (tests inject theirs). */
   resolveWebhooks?: Resolver;
+  /**
+   * The DATABASE_URL a worker thread opens to deliver webhooks from, off the redirect's thread (the
+   * server's own); without it the dispatcher runs on this thread (tests that inject a resolver).
+   */
+  deliverFrom?: string;
 }
 
 /**
