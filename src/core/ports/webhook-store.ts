@@ -165,6 +165,11 @@ export interface WebhookStore {
   pendingDeliveries(): Promise<number>;
   /** When the soonest waiting delivery is due (a retry's time or a lease's end), or null when none waits. */
   nextDeliveryAt(): Promise<number | null>;
+  /**
+   * Calls `onWritten` whenever deliveries are written to the outbox by anyone (PostgreSQL: the
+   * `snip_outbox` notification); resolves to what stops it. A store without it is told nothing.
+   */
+  watchOutbox?(onWritten: () => void): Promise<() => Promise<void>>;
   /** Raised by every change of any endpoint. */
   webhookVersion(): Promise<number>;
   /** Workspaces with an enabled endpoint that hears link.clicked. */

@@ -68,7 +68,7 @@ export class Dispatcher {
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<void> | undefined;
   #again = false;
-  /** The last look stopped for want of a free slot. */
+  /** The last look found work: a slot coming free looks again. */
   #full = false;
   #stopped = false;
   #idle: Array<() => void> = [];
@@ -77,6 +77,7 @@ export class Dispatcher {
   /** Claims whose outcome is not recorded yet, by delivery id: their leases are renewed. */
   readonly #held = new Map<number, number>();
   #renewer: NodeJS.Timeout | undefined;
+  #unwatch: Promise<(() => Promise<void>) | undefined> = Promise.resolve(undefined);
 
   constructor(options: DispatcherOptions) {
     // An option given as undefined keeps its default (a spread would have set it to undefined).
@@ -94,6 +95,12 @@ export class Dispatcher {
 
   start(): void {
     this.#schedule(0);
+    // Deliveries written elsewhere (another instance, a command) wake this one where the store tells.
+    const watching = this.#o.store.watchOutbox?.(() => this.wake());
+    this.#unwatch = (watching ?? Promise.resolve(undefined)).catch((error: unknown) => {
+      this.#o.onError('listening for the webhook outbox failed; it is polled')(error);
+      return undefined;
+    });
   }
 
   /** Something was queued: look now rather than at the next poll, and poll often again. */
@@ -114,6 +121,10 @@ export class Dispatcher {
     this.#stopped = true;
     clearTimeout(this.#timer);
     clearInterval(this.#renewer);
+    await settled(
+      this.#unwatch.then((unwatch) => unwatch?.()),
+      graceMs,
+    );
     const idle = this.#inFlight === 0 ? undefined : new Promise<void>((resolve) => this.#idle.push(resolve));
     await settled(Promise.all([this.#running, idle]), graceMs);
     await settled(this.#flushOutcomes(), graceMs);
@@ -156,6 +167,8 @@ export class Dispatcher {
         if (claimed.length < room) break;
       }
       if (claimedAny) {
+        // More may be due than this look got (other instances held some): look again as slots free.
+        this.#full = true;
         this.#waitMs = pollMs;
         return pollMs;
       }

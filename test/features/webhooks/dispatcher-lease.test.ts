@@ -1,7 +1,7 @@
 /**
  * A delivery is sent once even when its send outlives the claim's lease (docs/adr/051): two
- * dispatchers, as two instances, work off one outbox with a lease of 150 ms while a loopback receiver
- * holds each answer 700 ms. The instance sending keeps renewing its lease until the outcome is
+ * dispatchers, as two instances, work off one outbox with a lease of 500 ms while a loopback receiver
+ * holds each answer 1.6 s. The instance sending keeps renewing its lease until the outcome is
  * recorded, so the other never claims the delivery again meanwhile. On SQLite always, on
  * PostgreSQL when TEST_DATABASE_URL is set.
  */
@@ -24,8 +24,8 @@ import { Dispatcher } from '../../../src/features/webhooks/dispatcher.ts';
 import { planInput } from '../../adapters/contract/store-contract.ts';
 import { copyMigratedDatabase } from '../../fixtures/template-db.ts';
 
-const LEASE_MS = 150;
-const HOLD_MS = 700;
+const LEASE_MS = 500;
+const HOLD_MS = 1600;
 const EVENTS = 3;
 
 /** A receiver answering 204 after HOLD_MS, counting the requests of each webhook-id. */
