@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Started, startSnip, threadTicks } from './processes.ts';
-import type { Goal } from './report.ts';
+import { type Goal, writeResults } from './report.ts';
 import { prepareStore, removeDatabase } from './seed.ts';
 
 /**
@@ -90,4 +90,18 @@ export async function idlePhase(dir: string): Promise<IdleResults> {
     await snip?.stop();
     removeDatabase(path);
   }
+}
+
+/** The idle phase alone (BENCH_ONLY=idle): no wrk; its results in `resultsPath`. */
+export async function idleOnly(dir: string, resultsPath: string): Promise<void> {
+  console.log('idle phase');
+  const idle = await idlePhase(dir);
+  for (const goal of idle.goals)
+    console.log(`${goal.met ? 'met   ' : 'MISSED'}  ${goal.goal}: ${goal.actual}`);
+  writeResults(resultsPath, {
+    date: new Date().toISOString(),
+    idle: idle.figures,
+    goals: idle.goals,
+    notes: [],
+  });
 }

@@ -8,7 +8,7 @@ import { type BlocklistResults, blocklistPhase } from './blocklist-phase.ts';
 import { type CliResults, cliPhase, printCli, writeCli } from './cli-phase.ts';
 import { conversionsPhase } from './conversions-phase.ts';
 import { domainsPhase } from './domains-phase.ts';
-import { idlePhase } from './idle-phase.ts';
+import { idleOnly } from './idle-phase.ts';
 import { ensureNginx } from './nginx.ts';
 import { type PgResults, pgPhase } from './pg-phase.ts';
 import { killAll, otherCoresOver, runCleanups, startHelper } from './processes.ts';
@@ -128,22 +128,8 @@ async function cliOnly(): Promise<void> {
   writeCli(cli);
 }
 
-/** The idle phase alone: one server, no wrk; its own results file. */
-async function idleOnly(): Promise<void> {
-  console.log('idle phase');
-  const idle = await idlePhase(dir);
-  for (const goal of idle.goals)
-    console.log(`${goal.met ? 'met   ' : 'MISSED'}  ${goal.goal}: ${goal.actual}`);
-  writeResults(RESULTS.replace(/latest\.json$/, 'idle-latest.json'), {
-    date: new Date().toISOString(),
-    idle: idle.figures,
-    goals: idle.goals,
-    notes: [],
-  });
-}
-
 async function main(): Promise<void> {
-  if (ONLY === 'idle') return idleOnly();
+  if (ONLY === 'idle') return idleOnly(dir, RESULTS.replace(/latest\.json$/, 'idle-latest.json'));
   if (ONLY === 'stats' || ONLY === 'search') return queriesOnly(ONLY);
   if (ONLY === 'cli') return cliOnly();
   if (ONLY === 'stalls') return stallsOnly();
