@@ -12,6 +12,8 @@ export interface DeliveryThreadOptions extends DeliveryThreadData {
 
 /** How long a thread that does not answer a stop is given before it is ended. */
 const STOP_SLACK_MS = 500;
+/** How long after a thread ended by a failure (its store unreachable at start, say) another starts. */
+const RESTART_AFTER_MS = 5000;
 
 /**
  * The dispatcher in a worker thread (delivery-worker.ts), as the server runs it: the same start,
@@ -20,6 +22,7 @@ const STOP_SLACK_MS = 500;
 export function deliveryThread(options: DeliveryThreadOptions) {
   const { onPending, onAttempts, onDisabled, onError, ...data } = options;
   let worker: Worker | undefined;
+  let restart: NodeJS.Timeout | undefined;
   const tell = (order: DeliveryOrder) => worker?.postMessage(order);
   const hear = (news: DeliveryNews) => {
     if (news.kind === 'pending') onPending(news.count);
@@ -31,20 +34,30 @@ export function deliveryThread(options: DeliveryThreadOptions) {
         onAttempts(sink, outcome, count);
       }
   };
+  const start = (): void => {
+    const started = new Worker(new URL('./delivery-worker.ts', import.meta.url), {
+      workerData: data satisfies DeliveryThreadData,
+    });
+    worker = started;
+    started.on('message', hear);
+    started.on('error', onError('the webhook delivery thread failed; another starts in 5 s'));
+    started.on('exit', () => {
+      // Ended without being asked (stop() forgets it first): what it held is claimed again later.
+      if (worker !== started) return;
+      worker = undefined;
+      restart = setTimeout(start, RESTART_AFTER_MS);
+      restart.unref();
+    });
+    // The thread's timers never hold the process open: a server stops it before it exits.
+    started.unref();
+  };
   return {
-    start(): void {
-      worker = new Worker(new URL('./delivery-worker.ts', import.meta.url), {
-        workerData: data satisfies DeliveryThreadData,
-      });
-      worker.on('message', hear);
-      worker.on('error', onError('the webhook delivery thread failed'));
-      // The thread's timers never hold the process open: a server stops it before it exits.
-      worker.unref();
-    },
+    start,
     wake(): void {
       tell({ kind: 'wake' });
     },
     async stop(graceMs = 1000): Promise<void> {
+      clearTimeout(restart);
       const running = worker;
       worker = undefined;
       if (!running) return;
