@@ -212,6 +212,20 @@ export function processTicks(pid: number): number {
   }
 }
 
+/**
+ * CPU ticks (utime + stime) of one thread of a process so far: its main thread by default (whose
+ * thread id is the pid), the thread that serves requests; 0 once gone.
+ */
+export function threadTicks(pid: number, tid = pid): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return 0;
+  }
+}
+
 export interface CpuSample {
   /** Ticks of the whole machine: busy in processes (or stolen by the hypervisor) and all. */
   busy: number;

@@ -9,6 +9,8 @@ export interface Run extends WrkResult {
   ratioVsBare?: number;
   /** The servers' CPU time (user + system, every thread) per request answered, in microseconds. */
   cpuUsPerRequest?: number;
+  /** The part of that spent on the servers' main threads, which serve the requests. */
+  mainUsPerRequest?: number;
   /** That, divided by the bare node:http server's in the run before it (redirect runs). */
   cpuVsBare?: number;
   /** Requests per second divided by those of SQLite's run of the same request (pg+redis runs). */

@@ -8,6 +8,7 @@ import { type BlocklistResults, blocklistPhase } from './blocklist-phase.ts';
 import { type CliResults, cliPhase, printCli, writeCli } from './cli-phase.ts';
 import { conversionsPhase } from './conversions-phase.ts';
 import { domainsPhase } from './domains-phase.ts';
+import { idleOnly } from './idle-phase.ts';
 import { ensureNginx } from './nginx.ts';
 import { type PgResults, pgPhase } from './pg-phase.ts';
 import { killAll, otherCoresOver, runCleanups, startHelper } from './processes.ts';
@@ -44,10 +45,11 @@ import { CONNECTIONS, ensureWrk, THREADS } from './wrk.ts';
  * rules (bench/blocklist-phase.ts); after pg+redis, webhook deliveries and the redirect with an
  * endpoint hearing clicks (bench/webhooks-phase.ts); after the management API, the command line's CPU
  * at start beside `node -e 0` (bench/cli-phase.ts). BENCH_DURATION (seconds, default 10) shortens the
- * measured runs; BENCH_ONLY=sqlite|domains|conversions|ab|blocklist|pg|processes|webhooks|api|stalls|cli|stats|search
+ * measured runs; BENCH_ONLY=sqlite|domains|conversions|ab|blocklist|pg|processes|webhooks|api|stalls|cli|stats|search|idle
  * runs one phase (conversions: a tracked link's click beside an untracked one, bench/conversions-phase.ts;
  * ab: links with an A/B test beside plain ones)
- * (stalls: redirects during two parallel exports and bursts of new QR designs, bench/stalls-phase.ts).
+ * (stalls: redirects during two parallel exports and bursts of new QR designs, bench/stalls-phase.ts;
+ * idle: one server's CPU per thread with no traffic for BENCH_IDLE_SECONDS, bench/idle-phase.ts, alone only).
  */
 
 const RESULTS = fileURLToPath(new URL('./results/latest.json', import.meta.url));
@@ -128,6 +130,7 @@ async function cliOnly(): Promise<void> {
 }
 
 async function main(): Promise<void> {
+  if (ONLY === 'idle') return idleOnly(dir, RESULTS.replace(/latest\.json$/, 'idle-latest.json'));
   if (ONLY === 'stats' || ONLY === 'search') return queriesOnly(ONLY);
   if (ONLY === 'cli') return cliOnly();
   if (ONLY === 'stalls') return stallsOnly();

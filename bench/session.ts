@@ -1,4 +1,4 @@
-import { memoryOf, processTicks, processTree, type Started } from './processes.ts';
+import { memoryOf, processTicks, processTree, type Started, threadTicks } from './processes.ts';
 import { formatRun, type Run } from './report.ts';
 import { runWrk, type WrkLoad } from './wrk.ts';
 
@@ -31,6 +31,8 @@ const serverTicks = (servers: readonly Started[]) =>
   servers
     .flatMap((server) => processTree(server.child.pid as number))
     .reduce((sum, pid) => sum + processTicks(pid), 0);
+const mainTicks = (servers: readonly Started[]) =>
+  servers.reduce((sum, server) => sum + threadTicks(server.child.pid as number), 0);
 
 export class Session {
   readonly runs: Run[] = [];
@@ -63,9 +65,17 @@ export class Session {
     // The servers' own CPU time over the measured run (all their threads), per request answered: on
     // cores shared with wrk, the figure that does not depend on who wins the CPU.
     const ticksBefore = serverTicks(m.servers);
+    const mainBefore = mainTicks(m.servers);
     const { parts, ...result } = await wrk('run', this.measureS);
-    const cpuUsPerRequest = ((serverTicks(m.servers) - ticksBefore) * TICK_US) / Math.max(1, result.requests);
-    const run: Run = { target: m.target, ...result, cpuUsPerRequest: Number(cpuUsPerRequest.toFixed(2)) };
+    const perRequest = (ticks: number) =>
+      Number(((ticks * TICK_US) / Math.max(1, result.requests)).toFixed(2));
+    const cpuUsPerRequest = perRequest(serverTicks(m.servers) - ticksBefore);
+    const run: Run = {
+      target: m.target,
+      ...result,
+      cpuUsPerRequest,
+      mainUsPerRequest: perRequest(mainTicks(m.servers) - mainBefore),
+    };
     if (m.bare) {
       this.#bare = run;
       // The spread of identical bare runs tells how the machine drifted: only under the same load.

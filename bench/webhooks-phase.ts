@@ -1,12 +1,13 @@
 import { join } from 'node:path';
 import { openStore } from '../src/adapters/open-store.ts';
 import type { Store } from '../src/core/ports/store.ts';
-import { processTicks, type Started, startSnip } from './processes.ts';
+import { processTicks, type Started, startSnip, threadTicks } from './processes.ts';
 import type { Run } from './report.ts';
 import { codeOf, prepareStore, removeDatabase, seedLinks } from './seed.ts';
 import { type Session, timed } from './session.ts';
-import { HOT_SET, PG_ADMIN_URL, SMALL, WEBHOOK_EVENTS, WEBHOOK_ROUNDS } from './settings.ts';
+import { PG_ADMIN_URL, SMALL, WEBHOOK_EVENTS, WEBHOOK_ROUNDS } from './settings.ts';
 import { type FleetFigures, webhookFleet } from './webhook-fleet.ts';
+import { deliveryLine, redirectNotes } from './webhook-notes.ts';
 import {
   addEndpoint,
   drained,
@@ -53,6 +54,9 @@ export interface DeliveryFigures {
   deliveriesPerSecond: number;
   /** The server's CPU from the commit until the outbox was empty, per request the receiver had. */
   cpuUsPerDelivery: number;
+  /** The part of it on the main thread (the redirect's), and on the others (the delivery thread's). */
+  mainUsPerDelivery: number;
+  otherUsPerDelivery: number;
 }
 
 type Kind = 'bare' | 'none' | 'hook';
@@ -64,6 +68,10 @@ export interface RedirectFigures {
   cpuUsPerRequest: Record<Kind, number[]>;
   /** Median with the endpoint minus without. */
   endpointUs: number;
+  /** The same on the main thread alone (the redirect's), and as a share of its CPU without an endpoint. */
+  mainUsPerRequest: Record<'none' | 'hook', number[]>;
+  endpointMainUs: number;
+  endpointMainShare: number;
   /**
    * CPU from the start of each Snip run's warm-up to its events all delivered (the hook server's
    * outbox empty) or its clicks written, per human redirect answered meanwhile.
@@ -102,12 +110,15 @@ async function deliveryRun(store: 'sqlite' | 'postgres', databaseUrl: string): P
     snip = await startSnip(databaseUrl, '/healthz', 200);
     const pid = snip.child.pid as number;
     const ticks = processTicks(pid);
+    const mainTicks = threadTicks(pid);
     const started = performance.now();
     await queueClickEvents(db, workspaceId, WEBHOOK_EVENTS);
     const committed = performance.now();
     await receiver.waitFor(WEBHOOK_EVENTS, Math.max(DRAIN_MS, WEBHOOK_EVENTS * 10));
     await drained(db, DRAIN_MS);
     const cpu = processTicks(pid) - ticks;
+    const main = threadTicks(pid) - mainTicks;
+    const perDelivery = (n: number) => round1((n * TICK_US) / Math.max(1, receiver.requests));
     const seconds = (receiver.lastAt - committed) / 1000;
     const figures: DeliveryFigures = {
       store,
@@ -117,7 +128,9 @@ async function deliveryRun(store: 'sqlite' | 'postgres', databaseUrl: string): P
       queueSeconds: round2((committed - started) / 1000),
       seconds: round2(seconds),
       deliveriesPerSecond: Math.round(receiver.distinct / Math.max(0.001, seconds)),
-      cpuUsPerDelivery: round1((cpu * TICK_US) / Math.max(1, receiver.requests)),
+      cpuUsPerDelivery: perDelivery(cpu),
+      mainUsPerDelivery: perDelivery(main),
+      otherUsPerDelivery: perDelivery(cpu - main),
     };
     console.log(deliveryLine(figures));
     return figures;
@@ -210,11 +223,19 @@ async function redirectRuns({ session, dir, bare, hotSmall }: WebhookBench): Pro
     for (const url of Object.values(urls)) removeDatabase(url.slice('sqlite:'.length));
   }
   const us = (kind: Kind) => runs[kind].map((run) => run.cpuUsPerRequest ?? 0);
+  const mainUs = (kind: Kind) => runs[kind].map((run) => run.mainUsPerRequest ?? 0);
+  const [mainNone, endpointMainUs] = [
+    median(mainUs('none')),
+    median(mainUs('hook')) - median(mainUs('none')),
+  ];
   return {
     links: SMALL,
     rounds: WEBHOOK_ROUNDS,
     cpuUsPerRequest: { bare: us('bare'), none: us('none'), hook: us('hook') },
     endpointUs: round2(median(us('hook')) - median(us('none'))),
+    mainUsPerRequest: { none: mainUs('none'), hook: mainUs('hook') },
+    endpointMainUs: round2(endpointMainUs),
+    endpointMainShare: round2(endpointMainUs / Math.max(0.01, mainNone)),
     allInUsPerClick: allIn,
     drainSeconds,
     humanClicks: clicks,
@@ -250,7 +271,6 @@ export async function webhooksPhase(bench: WebhookBench): Promise<WebhookResults
 
 const round1 = (n: number) => Math.round(n * 10) / 10;
 const round2 = (n: number) => Math.round(n * 100) / 100;
-const list = (values: readonly number[]) => values.map((v) => v.toFixed(1)).join(', ');
 const median = (values: readonly number[]) => {
   const sorted = values.toSorted((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
@@ -258,27 +278,3 @@ const median = (values: readonly number[]) => {
     ? (sorted[middle] as number)
     : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 };
-
-function deliveryLine(f: DeliveryFigures): string {
-  return (
-    `webhooks, ${f.store}: ${f.delivered.toLocaleString('en-US')} of ${f.events.toLocaleString('en-US')} events ` +
-    `delivered to a loopback receiver in ${f.seconds.toFixed(2)} s by one server: ` +
-    `${f.deliveriesPerSecond.toLocaleString('en-US')} deliveries/s, ${f.cpuUsPerDelivery.toFixed(0)} µs server CPU ` +
-    `per delivery, ${f.duplicates} delivered twice (queued in one transaction in ${f.queueSeconds.toFixed(2)} s)`
-  );
-}
-
-function redirectNotes(f: RedirectFigures): string[] {
-  const c = f.cpuUsPerRequest;
-  return [
-    `webhooks: server CPU per hot redirect (10k links, hot set ${HOT_SET}, browser clicks, TRACKING=full, wrk -t1 -c32) ` +
-      `in ${f.rounds} rounds (the servers' order alternating): ` +
-      `${list(c.none)} µs with no endpoint, ${list(c.hook)} µs with an endpoint hearing link.clicked, ` +
-      `bare node:http ${list(c.bare)} µs; difference of the medians ${f.endpointUs.toFixed(2)} µs`,
-    `webhooks: counting each run's warm-up and what it left to deliver afterwards (${list(f.drainSeconds)} s after ` +
-      `the runs), ${list(f.allInUsPerClick.hook)} µs per click with the endpoint vs ${list(f.allInUsPerClick.none)} µs ` +
-      `without; ${f.delivered.toLocaleString('en-US')} click events delivered of ${f.humanClicks.toLocaleString('en-US')} ` +
-      `human clicks (${f.duplicates} twice), ${f.pendingAtEnd} waiting at the end, ${f.withoutEvent} without an event ` +
-      '(past WEBHOOK_OUTBOX_MAX or no visit recorded)',
-  ];
-}

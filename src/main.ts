@@ -45,6 +45,7 @@ async function serve(config: Config, seat?: WorkerSeat): Promise<number> {
     store,
     countries,
     ...shared?.ports,
+    deliverFrom: config.databaseUrl,
     background: 'when-listening',
     workerMetrics: seat,
     logger: {

@@ -15,6 +15,8 @@ const UNBOUNDED = new Set<string>([
   'claimDeliveries',
   'finishDeliveries',
   'pendingDeliveries',
+  'renewDeliveries',
+  'nextDeliveryAt',
   'purgeDeliveries',
 ]);
 

@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac, randomBytes, randomFillSync } from 'node:crypto';
 
 /**
  * Events Snip tells other systems of (docs/api.md §14): their types, the body every receiver gets
@@ -37,9 +37,20 @@ export interface NewEvent {
   at: number;
 }
 
-/** A fresh event id: `msg_` and 24 random bytes in base64url. */
+const ID_BYTES = 18;
+/** Ids drawn per fill: one randomFillSync per 256 ids, where randomBytes per id cost ~5 µs each. */
+const POOLED_IDS = 256;
+const idPool = Buffer.alloc(ID_BYTES * POOLED_IDS);
+let nextId = POOLED_IDS;
+
+/** A fresh event id: `msg_` and 18 random bytes in base64url (24 characters). */
 export function eventId(): string {
-  return `msg_${randomBytes(18).toString('base64url')}`;
+  if (nextId === POOLED_IDS) {
+    randomFillSync(idPool);
+    nextId = 0;
+  }
+  const from = ID_BYTES * nextId++;
+  return `msg_${idPool.toString('base64url', from, from + ID_BYTES)}`;
 }
 
 /** An event of the type about `data`, made now. */

@@ -79,6 +79,11 @@ export interface KernelDeps {
   resolveWebhooks?: Resolver;
   /** A worker of `snip serve --processes N`: /metrics answers every worker's series (docs/adr/052). */
   workerMetrics?: WorkerMetrics;
+  /**
+   * The DATABASE_URL a worker thread opens to deliver webhooks from, off the redirect's thread (the
+   * server's own); without it the dispatcher runs on this thread (tests that inject a resolver).
+   */
+  deliverFrom?: string;
 }
 
 /**

@@ -26,6 +26,9 @@ import { migratePostgres } from './migrate.ts';
 import { postgresScripts, runIn } from './run-script.ts';
 import { rerunWhenRolledBack, writeClicks } from './write-clicks.ts';
 
+/** The channel migration 033's trigger notifies when deliveries are written. */
+const OUTBOX_CHANNEL = 'snip_outbox';
+
 /** Seconds close() lets running queries finish before the connections are cut. */
 const CLOSE_TIMEOUT_S = 5;
 
@@ -46,6 +49,11 @@ export function openPostgresStore(url: string, options: PoolOptions = {}): Store
     ...reportStore(scripts),
     ...auditStore(scripts),
     ...webhookStore(scripts, true),
+    // Deliveries written by any instance or command wake every listening dispatcher (migration 033).
+    async watchOutbox(onWritten) {
+      const { unlisten } = await db.listen(OUTBOX_CHANNEL, () => onWritten());
+      return unlisten;
+    },
     ...abTestStore(scripts, true),
     ...tagStore(scripts),
     ...billingStore(scripts),

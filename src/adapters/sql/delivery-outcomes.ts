@@ -1,5 +1,10 @@
 /** Attempts recorded, and endpoints that failed long enough disabled, on either dialect. */
-import type { DeliveryOutcome, DisablePolicy, WebhookEndpoint } from '../../core/ports/webhook-store.ts';
+import type {
+  DeliveryOutcome,
+  DisablePolicy,
+  HeldDelivery,
+  WebhookEndpoint,
+} from '../../core/ports/webhook-store.ts';
 import type { Row } from './rows.ts';
 import { q, type Script } from './script.ts';
 import { bumpWebhooks, cancelPending, toEndpoint } from './webhook-rows.ts';
@@ -77,4 +82,29 @@ export function* finishDeliveries(
 function failingTooLong(row: Row, now: number, policy: DisablePolicy): boolean {
   const since = row.failing_since === null ? now : Number(row.failing_since);
   return Number(row.failures) >= policy.failuresInRow || now - since >= policy.failingForMs;
+}
+
+/** Claims renewed per statement. */
+const RENEWALS_PER_STATEMENT = 500;
+
+/**
+ * Each delivery still pending under the same claim (its attempt count unchanged) is held until
+ * `until`; one recorded, cancelled or claimed again meanwhile is left alone.
+ */
+export function* renewDeliveries(held: readonly HeldDelivery[], until: number): Script<number> {
+  let renewed = 0;
+  for (let at = 0; at < held.length; at += RENEWALS_PER_STATEMENT) {
+    const part = held.slice(at, at + RENEWALS_PER_STATEMENT);
+    const rows = yield q(
+      `UPDATE webhook_deliveries SET next_at = ?
+       FROM (VALUES ${part.map(() => '(CAST(? AS BIGINT), CAST(? AS BIGINT))').join(', ')}) AS v
+       WHERE webhook_deliveries.id = v.column1 AND webhook_deliveries.attempts = v.column2
+         AND webhook_deliveries.state = 'pending'
+       RETURNING webhook_deliveries.id`,
+      until,
+      ...part.flatMap((claim) => [claim.id, claim.attempt]),
+    );
+    renewed += rows.length;
+  }
+  return renewed;
 }

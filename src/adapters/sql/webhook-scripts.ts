@@ -6,7 +6,7 @@ import type {
   WebhookEndpoint,
   WebhookStore,
 } from '../../core/ports/webhook-store.ts';
-import { finishDeliveries } from './delivery-outcomes.ts';
+import { finishDeliveries, renewDeliveries } from './delivery-outcomes.ts';
 import { hears, writeEvent } from './outbox-scripts.ts';
 import { mapFirst, type Row } from './rows.ts';
 import { type Param, q, rowsOf, type Script, type ScriptRunner } from './script.ts';
@@ -215,6 +215,13 @@ export function webhookStore({ read, write }: ScriptRunner, skipLocked: boolean)
     },
     claimDeliveries: (now, limit, leaseMs) => write(claim(now, limit, leaseMs, skipLocked)),
     finishDeliveries: (outcomes, now, policy) => write(finishDeliveries(outcomes, now, policy)),
+    renewDeliveries: (held, until) => write(renewDeliveries(held, until)),
+    nextDeliveryAt: async () => {
+      const [row] = await read(
+        rowsOf("SELECT MIN(next_at) AS at FROM webhook_deliveries WHERE state = 'pending'"),
+      );
+      return row?.at === null || row?.at === undefined ? null : Number(row.at);
+    },
     pendingDeliveries: async () => {
       const [row] = await read(
         rowsOf("SELECT COUNT(*) AS n FROM webhook_deliveries WHERE state = 'pending'"),

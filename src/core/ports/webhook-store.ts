@@ -74,6 +74,12 @@ export interface ClaimedDelivery {
   createdAt: number;
 }
 
+/** A claim still held: the delivery and the attempt count its claim made. */
+export interface HeldDelivery {
+  id: number;
+  attempt: number;
+}
+
 /** How an attempt ended, and what follows: a retry at `retryAt`, or none (null: give up). */
 export interface DeliveryOutcome {
   id: number;
@@ -150,8 +156,20 @@ export interface WebhookStore {
     now: number,
     policy: DisablePolicy,
   ): Promise<WebhookEndpoint[]>;
+  /**
+   * Moves the lease of deliveries this caller still holds (the same attempt count as its claim) to
+   * `until`; how many it still held.
+   */
+  renewDeliveries(held: readonly HeldDelivery[], until: number): Promise<number>;
   /** Deliveries waiting, due or not. */
   pendingDeliveries(): Promise<number>;
+  /** When the soonest waiting delivery is due (a retry's time or a lease's end), or null when none waits. */
+  nextDeliveryAt(): Promise<number | null>;
+  /**
+   * Calls `onWritten` whenever deliveries are written to the outbox by anyone (PostgreSQL: the
+   * `snip_outbox` notification); resolves to what stops it. A store without it is told nothing.
+   */
+  watchOutbox?(onWritten: () => void): Promise<() => Promise<void>>;
   /** Raised by every change of any endpoint. */
   webhookVersion(): Promise<number>;
   /** Workspaces with an enabled endpoint that hears link.clicked. */

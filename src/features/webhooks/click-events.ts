@@ -3,7 +3,7 @@ import type { Link } from '../../core/entities.ts';
 import type { ModerationStore } from '../../core/ports/abuse-store.ts';
 import type { ClickNotices } from '../../core/ports/webhook-store.ts';
 import { type LinkOrigins, shortUrl } from '../../core/short-url.ts';
-import { type NewEvent, newEvent } from '../../core/webhook-events.ts';
+import { eventId, type NewEvent } from '../../core/webhook-events.ts';
 import type { OutboxGauge } from './outbox-gauge.ts';
 import type { Subscribers } from './subscribers.ts';
 
@@ -17,7 +17,10 @@ export interface ClickEventOptions {
   gauge: OutboxGauge;
 }
 
-type LinkFacts = Pick<Link, 'code' | 'domainId' | 'longUrl'>;
+type LinkFacts = Pick<Link, 'code' | 'domainId' | 'longUrl'> & {
+  /** The event's `link` member as JSON, made once per host of its domain. */
+  json?: { host: string; text: string };
+};
 
 /**
  * The link.clicked events of a part of a flush's visits (docs/api.md §14): one per human click
@@ -40,6 +43,20 @@ export function clickEvents(options: ClickEventOptions) {
     return facts;
   }
 
+  function linkJson(link: LinkFacts): string {
+    const host = origins.hostOf(link.domainId);
+    if (link.json?.host !== host) {
+      const text = JSON.stringify({
+        short_code: link.code,
+        domain: host,
+        short_url: shortUrl(origins, link),
+        long_url: link.longUrl,
+      });
+      link.json = { host, text };
+    }
+    return link.json.text;
+  }
+
   return async function notices(events: EventTable): Promise<ClickNotices | undefined> {
     if (!subscribers.anyClicks) return undefined;
     const made: NewEvent[] = [];
@@ -51,31 +68,20 @@ export function clickEvents(options: ClickEventOptions) {
       if (!link) continue;
       const value = (dimension: keyof typeof DIMENSION_CODE) => events.value(i, DIMENSION_CODE[dimension]);
       const at = events.at(i);
-      made.push(
-        newEvent(
-          workspaceId,
-          'link.clicked',
-          {
-            link: {
-              short_code: link.code,
-              domain: origins.hostOf(link.domainId),
-              short_url: shortUrl(origins, link),
-              long_url: link.longUrl,
-            },
-            click: {
-              at: new Date(at).toISOString(),
-              referrer: value('referrer'),
-              country: value('country'),
-              device: value('device'),
-              os: value('os'),
-              browser: value('browser'),
-              language: value('language'),
-              source: value('source'),
-            },
-          },
-          at,
-        ),
-      );
+      const when = new Date(at).toISOString();
+      const click = JSON.stringify({
+        at: when,
+        referrer: value('referrer'),
+        country: value('country'),
+        device: value('device'),
+        os: value('os'),
+        browser: value('browser'),
+        language: value('language'),
+        source: value('source'),
+      });
+      // The bytes JSON.stringify({type, timestamp, data: {link, click}}) makes, the link's part made once.
+      const body = `{"type":"link.clicked","timestamp":"${when}","data":{"link":${linkJson(link)},"click":${click}}}`;
+      made.push({ id: eventId(), workspaceId, type: 'link.clicked', body, at });
     }
     return made.length === 0 ? undefined : { events: made, stream: subscribers.stream };
   };

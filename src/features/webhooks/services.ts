@@ -1,16 +1,17 @@
 import { DAY_MS } from '../../core/days.ts';
 import type { RecordAudit } from '../../core/moderation.ts';
 import type { ModerationStore } from '../../core/ports/abuse-store.ts';
-import type { DeliveryAttempt, EventPublisher, WebhookSender } from '../../core/ports/event-sinks.ts';
+import type { EventPublisher, WebhookSender } from '../../core/ports/event-sinks.ts';
 import type { Mailer } from '../../core/ports/mailer.ts';
 import { joinPorts, type Ports, type WorkspaceStore } from '../../core/ports/store.ts';
-import type { LinkEventSink, WebhookStore } from '../../core/ports/webhook-store.ts';
+import type { LinkEventSink, WebhookEndpoint, WebhookStore } from '../../core/ports/webhook-store.ts';
 import type { WebhookSettings } from '../../core/settings.ts';
 import type { LinkOrigins } from '../../core/short-url.ts';
 import { eventSinksOf } from '../../kernel/adapters.ts';
 import type { Kernel } from '../../kernel/kernel.ts';
 import { clickEvents } from './click-events.ts';
 import { conversionEventSink } from './conversion-events.ts';
+import { deliveryThread } from './delivery-thread.ts';
 import { disabledMailer } from './disabled-mail.ts';
 import { Dispatcher } from './dispatcher.ts';
 import { DELIVERY_DAYS, endpointService } from './endpoints.ts';
@@ -44,10 +45,48 @@ interface WebhookServicesOptions {
   audit: RecordAudit;
   mail?: { mailer: Mailer; baseUrl: URL };
   now?: () => number;
-  /** How often the outbox is looked at besides each wake; default 1 s. */
+  /** The first wait between looks at the outbox besides each wake; default 1 s. */
   pollMs?: number;
-  onAttempt?: (kind: 'endpoint' | 'stream', attempt: DeliveryAttempt) => void;
+  /** Delivers from a worker thread that opens this DATABASE_URL itself, rather than on this thread. */
+  deliverFrom?: { databaseUrl: string; allowPrivate: boolean };
+  onAttempts?: (sink: 'endpoint' | 'stream', outcome: 'delivered' | 'failed', count: number) => void;
   onError: (what: string) => (error: unknown) => void;
+}
+
+/** How often who hears clicks is read again (the webhook version, one row), docs/adr/029. */
+const SUBSCRIBERS_EVERY_MS = 1000;
+
+/** The dispatcher on this thread, or in a worker thread with its own store connection (ADR 051). */
+function dispatcherOf(
+  options: WebhookServicesOptions,
+  gauge: OutboxGauge,
+  onDisabled: (endpoint: WebhookEndpoint) => void,
+) {
+  const { settings } = options;
+  if (options.deliverFrom)
+    return deliveryThread({
+      ...options.deliverFrom,
+      amqpUrl: settings.amqpUrl,
+      retryBaseMs: settings.retryBaseMs,
+      pollMs: options.pollMs,
+      onPending: (count) => gauge.counted(count),
+      onAttempts: (sink, outcome, count) => options.onAttempts?.(sink, outcome, count),
+      onDisabled,
+      onError: options.onError,
+    });
+  return new Dispatcher({
+    store: options.store,
+    sender: options.sinks.sender,
+    publisher: options.sinks.publisher,
+    retryBaseMs: settings.retryBaseMs,
+    policy: disablePolicy(settings.retryBaseMs),
+    pollMs: options.pollMs,
+    now: options.now,
+    onPending: (count) => gauge.counted(count),
+    onAttempt: (sink, attempt) => options.onAttempts?.(sink, attempt.ok ? 'delivered' : 'failed', 1),
+    onDisabled,
+    onError: options.onError,
+  });
 }
 
 function webhookServices(options: WebhookServicesOptions) {
@@ -62,19 +101,10 @@ function webhookServices(options: WebhookServicesOptions) {
         onError: options.onError('mailing a disabled endpoint failed'),
       })
     : undefined;
-  const dispatcher = new Dispatcher({
-    store,
-    sender: options.sinks.sender,
-    publisher: options.sinks.publisher,
-    gauge,
-    retryBaseMs: settings.retryBaseMs,
-    policy: disablePolicy(settings.retryBaseMs),
-    pollMs: options.pollMs,
-    now,
-    onAttempt: options.onAttempt,
-    onDisabled: (endpoint) => void told?.(endpoint),
-    onPoll: () => subscribers.refresh(),
-    onError: options.onError,
+  const refreshFailed = options.onError('reading who hears clicks failed');
+  const dispatcher = dispatcherOf(options, gauge, (endpoint) => {
+    void told?.(endpoint);
+    void subscribers.refresh().catch(refreshFailed);
   });
   // Until the dispatcher runs (never in a command) a wake would send from this process.
   let started = false;
@@ -86,7 +116,7 @@ function webhookServices(options: WebhookServicesOptions) {
     mayReach: options.sinks.mayReach,
     audit: options.audit,
     changed: () => {
-      void subscribers.refresh().catch(options.onError('reading who hears clicks failed'));
+      void subscribers.refresh().catch(refreshFailed);
       wake();
     },
     queued: wake,
@@ -96,6 +126,7 @@ function webhookServices(options: WebhookServicesOptions) {
   const waking = soonWaker(wake);
   const sink = wakingSink(linkEventSink(options.origins, settings), waking.soon);
   let purge: NodeJS.Timeout | undefined;
+  let reread: NodeJS.Timeout | undefined;
   return {
     /** Makes each link change's event in its transaction. */
     sink,
@@ -112,9 +143,11 @@ function webhookServices(options: WebhookServicesOptions) {
     subscribers,
     gauge,
     async start(): Promise<void> {
-      await subscribers.refresh().catch(options.onError('reading who hears clicks failed'));
+      await subscribers.refresh().catch(refreshFailed);
       started = true;
       dispatcher.start();
+      reread = setInterval(() => void subscribers.refresh().catch(refreshFailed), SUBSCRIBERS_EVERY_MS);
+      reread.unref();
       purge = setInterval(() => {
         store
           .purgeDeliveries(now() - DELIVERY_DAYS * DAY_MS)
@@ -124,6 +157,7 @@ function webhookServices(options: WebhookServicesOptions) {
     },
     async stop(): Promise<void> {
       clearInterval(purge);
+      clearInterval(reread);
       waking.stop();
       await dispatcher.stop();
       await options.sinks.close();
@@ -175,7 +209,12 @@ export async function webhooksOf(kernel: Kernel, ports: Pick<Ports, 'webhooks' |
     audit: kernel.audit,
     mail: mailer && { mailer, baseUrl: config.baseUrl },
     now: kernel.now,
-    onAttempt: (sink, attempt) => counted?.(sink, attempt),
+    onAttempts: (sink, outcome, count) => counted?.(sink, outcome, count),
+    // The server delivers from a thread of its own; a test that injects a resolver, on this one.
+    deliverFrom:
+      kernel.given.deliverFrom && !kernel.given.resolveWebhooks
+        ? { databaseUrl: kernel.given.deliverFrom, allowPrivate: config.allowPrivateTargets }
+        : undefined,
     onError: (what) => kernel.log.error(what),
   });
   counted = webhookMetrics(kernel.metrics, events.gauge);

@@ -1,5 +1,4 @@
 import { Counter, Gauge } from 'prom-client';
-import type { DeliveryAttempt } from '../../core/ports/event-sinks.ts';
 import type { Metrics } from '../../kernel/metrics.ts';
 
 /** What the webhooks' outbox keeps count of anyway, read when scraped. */
@@ -38,6 +37,6 @@ export function webhookMetrics(metrics: Metrics, outbox: OutboxFigures) {
       this.inc(outbox.dropped);
     },
   });
-  return (sink: 'endpoint' | 'stream', attempt: DeliveryAttempt) =>
-    attempts.inc({ sink, outcome: attempt.ok ? 'delivered' : 'failed' });
+  return (sink: 'endpoint' | 'stream', outcome: 'delivered' | 'failed', count = 1) =>
+    attempts.inc({ sink, outcome }, count);
 }

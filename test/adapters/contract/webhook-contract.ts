@@ -608,6 +608,31 @@ function claimCases(ctx: Context): void {
       assert.equal(await ctx.store.pendingDeliveries(), 1);
     });
 
+    it('renews only the claims still held, and tells when the soonest waiting delivery is due', async () => {
+      const ada = await givenWorkspace(ctx, 'ada@example.com');
+      const endpoint = await givenEndpoint(ctx, ada.id, ['link.clicked']);
+      assert.equal(await ctx.store.nextDeliveryAt(), null, 'nothing waits');
+      const t0 = Date.now();
+      for (const n of [1, 2])
+        await ctx.store.sendTo(endpoint.id, newEvent(ada.id, TEST_EVENT_TYPE, { n }, t0));
+      assert.equal(await ctx.store.nextDeliveryAt(), t0);
+      const [held, stale] = (await ctx.store.claimDeliveries(t0, 10, 1000)) as [
+        ClaimedDelivery,
+        ClaimedDelivery,
+      ];
+      assert.equal(await ctx.store.nextDeliveryAt(), t0 + 1000, "the soonest lease's end");
+      // The second was claimed again once its lease ran out: its first claim is no longer held.
+      await ctx.store.renewDeliveries([{ id: held.id, attempt: held.attempts }], t0 + 5000);
+      assert.equal((await ctx.store.claimDeliveries(t0 + 1001, 10, 1000)).length, 1);
+      const renewed = await ctx.store.renewDeliveries(
+        [held, stale].map((delivery) => ({ id: delivery.id, attempt: delivery.attempts })),
+        t0 + 9000,
+      );
+      assert.equal(renewed, 1, 'the stale claim is not renewed');
+      assert.deepEqual(await ctx.store.claimDeliveries(t0 + 2000, 10, 1000), [], 'both are held');
+      assert.equal(await ctx.store.nextDeliveryAt(), t0 + 2001);
+    });
+
     it('claims no more than the limit, the rest on the next claim', async () => {
       const ada = await givenWorkspace(ctx, 'ada@example.com');
       await givenEndpoint(ctx, ada.id, ['link.clicked']);
