@@ -20,6 +20,7 @@ const PHASES = [
   'stats',
   'search',
   'ab',
+  'sales',
 ] as const;
 /** A phase BENCH_ONLY can name. */
 export type Phase = (typeof PHASES)[number];
