@@ -49,7 +49,7 @@ export function openPostgresStore(url: string, options: PoolOptions = {}): Store
     ...abTestStore(scripts, true),
     ...tagStore(scripts),
     ...billingStore(scripts),
-    ...conversionStore(scripts),
+    ...conversionStore(scripts, true),
     ...keyStore(scripts),
     ...groupStore(scripts),
     ...linkStore(scripts, {
