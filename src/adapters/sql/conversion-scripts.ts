@@ -214,11 +214,19 @@ function* purge(beforeDay: string, beforeMs: number): Script<number> {
   return clicks.length + leads.length + invoices.length;
 }
 
-export function conversionStore(runner: ScriptRunner, skipLocked: boolean): ConversionStore {
+/**
+ * `batched` writes leads and sales in batches of their own where the runner's writes are not
+ * already (PostgreSQL: postgres/batched-writes.ts; SQLite's write queue batches every write).
+ */
+export function conversionStore(
+  runner: ScriptRunner,
+  skipLocked: boolean,
+  batched: <T>(make: () => Script<T>) => Promise<T> = (make) => runner.write(make()),
+): ConversionStore {
   return {
     addConversionClicks: (clicks) => runner.write(addClicks(clicks)),
-    recordLead: (lead, sinceDay, events) => runner.write(recordLead(lead, sinceDay, events)),
-    recordSale: (sale, sinceDay, events) => runner.write(recordSale(sale, sinceDay, events)),
+    recordLead: (lead, sinceDay, events) => batched(() => recordLead(lead, sinceDay, events)),
+    recordSale: (sale, sinceDay, events) => batched(() => recordSale(sale, sinceDay, events)),
     foldConversions: (limit) => runner.write(fold(limit, skipLocked)),
     conversionDays: (scope, fromDay, toDay, links) =>
       runner.read(conversionDays(scope, fromDay, toDay, links)),
