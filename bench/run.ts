@@ -45,9 +45,9 @@ import { CONNECTIONS, ensureWrk, THREADS } from './wrk.ts';
  * rules (bench/blocklist-phase.ts); after pg+redis, webhook deliveries and the redirect with an
  * endpoint hearing clicks (bench/webhooks-phase.ts); after the management API, the command line's CPU
  * at start beside `node -e 0` (bench/cli-phase.ts). BENCH_DURATION (seconds, default 10) shortens the
- * measured runs; BENCH_ONLY=sqlite|domains|conversions|ab|blocklist|pg|processes|webhooks|api|stalls|cli|stats|search|idle
+ * measured runs; BENCH_ONLY=<a phase of bench/settings.ts>
  * runs one phase (conversions: a tracked link's click beside an untracked one, bench/conversions-phase.ts;
- * ab: links with an A/B test beside plain ones)
+ * ab: links with an A/B test beside plain ones; sales: the sales through the API alone)
  * (stalls: redirects during two parallel exports and bursts of new QR designs, bench/stalls-phase.ts;
  * idle: one server's CPU per thread with no traffic for BENCH_IDLE_SECONDS, bench/idle-phase.ts, alone only).
  */
@@ -129,9 +129,21 @@ async function cliOnly(): Promise<void> {
   writeCli(cli);
 }
 
+/** The sales through the API alone (bench/sales-phase.ts): no wrk, its own target server. */
+async function salesOnly(): Promise<void> {
+  console.log('sales phase');
+  const target = await startHelper('./target-server.ts');
+  try {
+    console.log((await salesPhase(dir, target.url)).notes.join('\n'));
+  } finally {
+    await target.stop();
+  }
+}
+
 async function main(): Promise<void> {
   if (ONLY === 'idle') return idleOnly(dir, RESULTS.replace(/latest\.json$/, 'idle-latest.json'));
   if (ONLY === 'stats' || ONLY === 'search') return queriesOnly(ONLY);
+  if (ONLY === 'sales') return salesOnly();
   if (ONLY === 'cli') return cliOnly();
   if (ONLY === 'stalls') return stallsOnly();
   const wrkVersion = ensureWrk();

@@ -22,6 +22,7 @@ const PHASES = [
   'search',
   'ab',
   'idle',
+  'sales',
 ] as const;
 /** A phase BENCH_ONLY can name. */
 export type Phase = (typeof PHASES)[number];

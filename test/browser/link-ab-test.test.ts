@@ -8,9 +8,9 @@ import { launchBrowser, screenshot, watchForTrouble } from './browser.ts';
 import { checkPage, problems } from './page-checks.ts';
 
 /**
- * The A/B test of the link page's edit panel in Chromium (docs/api.md §20.x): URL rows with a
- * weight slider showing its per cent and the total, the end in the workspace's zone, the clicks
- * per variant, and the page's checks at both widths, light and dark.
+ * The A/B test of the link page's edit panel and of the dashboard's create form in Chromium
+ * (docs/api.md §20.x): URL rows with a weight slider showing its per cent and the total, the end in
+ * the workspace's zone, the clicks per variant, and both pages' checks at both widths, light and dark.
  */
 
 const PASSWORD = 'correct horse battery';
@@ -114,6 +114,44 @@ describe('the A/B test panel in Chromium', () => {
   it('passes the page checks with the test open', async () => {
     const cookies = await context.cookies();
     const report = await checkPage(browser, `${at}/links/ab-offer?edit`, 'link-ab-test-checks', { cookies });
+    assert.deepEqual(problems(report), []);
+  });
+
+  it('creates a link with a test from the dashboard, and keeps a refused one as sent', async () => {
+    await page.goto(at);
+    await page.click('#create summary:has-text("A/B test")');
+    await page.fill('#create-url', 'https://example.com/launch');
+    await page.fill('#create input[name=slug]', 'ab-launch');
+    await page.fill('#create input[name=variant_url_0]', 'https://a.example/launch');
+    await page.fill('#create input[name=variant_url_1]', 'https://b.example/launch');
+    await page.locator('#create input[name=variant_weight_0]').fill('40');
+    await page.locator('#create input[name=variant_weight_1]').fill('50');
+    assert.equal(await page.textContent('#create-variant-percent-1'), '50%');
+    assert.equal(await page.textContent('#create [data-variant-sum] output'), '90%');
+    await page.click('#create button.create-submit');
+    await page.waitForSelector('#create [data-error="300"]');
+    assert.equal((await callApi(t.app, 'GET', '/links/ab-launch', { key: apiKey })).status, 404);
+    assert.equal(await page.inputValue('#create input[name=variant_url_1]'), 'https://b.example/launch');
+    await page.locator('#create input[name=variant_weight_1]').fill('60');
+    await page.fill('#create input[name=test_ends_at]', '2099-01-15T18:30');
+    await page.click('#create button.create-submit');
+    await page.waitForSelector('[data-done=link-created]');
+    const link = await apiLink('ab-launch');
+    assert.deepEqual(link.variants, [
+      { url: 'https://a.example/launch', weight: 40 },
+      { url: 'https://b.example/launch', weight: 60 },
+    ]);
+    // 18:30 in Berlin's winter is 17:30 UTC.
+    assert.equal(link.test_ends_at, '2099-01-15T17:30:00.000Z');
+    assert.deepEqual(trouble, []);
+  });
+
+  it("passes the page checks with the create form's test open", async () => {
+    const cookies = await context.cookies();
+    const report = await checkPage(browser, at, 'dashboard-ab-test-checks', {
+      cookies,
+      ready: (checked) => checked.click('#create summary:has-text("A/B test")'),
+    });
     assert.deepEqual(problems(report), []);
   });
 });

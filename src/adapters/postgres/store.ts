@@ -19,6 +19,7 @@ import { purgeHours } from '../sql/stats-hourly.ts';
 import { scriptedStats, statsStore } from '../sql/stats-store.ts';
 import { tagStore } from '../sql/tag-scripts.ts';
 import { webhookStore } from '../sql/webhook-scripts.ts';
+import { batchedWrites } from './batched-writes.ts';
 import { postgresBulkLinks } from './bulk-links.ts';
 import { openPool, type PoolOptions, transaction } from './client.ts';
 import { purgePartitionedEvents } from './event-partitions.ts';
@@ -57,7 +58,7 @@ export function openPostgresStore(url: string, options: PoolOptions = {}): Store
     ...abTestStore(scripts, true),
     ...tagStore(scripts),
     ...billingStore(scripts),
-    ...conversionStore(scripts),
+    ...conversionStore(scripts, true, batchedWrites(db)),
     ...keyStore(scripts),
     ...groupStore(scripts),
     ...linkStore(scripts, {

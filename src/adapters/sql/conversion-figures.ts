@@ -1,37 +1,8 @@
 /** The figures of conversions on either dialect: by day and by A/B test variant (docs/api.md §20). */
 import type { LinkFilter, StatsScope } from '../../core/analytics/model.ts';
-import type { ConversionDay, ConvertedLink, VariantConversions } from '../../core/ports/conversion-store.ts';
+import type { ConversionDay, VariantConversions } from '../../core/ports/conversion-store.ts';
 import type { Row } from './rows.ts';
 import { type Param, q, type Script } from './script.ts';
-
-/**
- * Adds a lead (currency '') or a sale (its currency and amount) to its variant's daily figures,
- * when the click it is attributed to went to one.
- */
-export function* addVariantFigures(
-  link: ConvertedLink,
-  day: string,
-  currency: string,
-  amount: number,
-): Script<void> {
-  if (link.variant === null) return;
-  const lead = currency === '';
-  yield q(
-    `INSERT INTO conversion_variant_daily (link_id, variant, day, currency, leads, sales, revenue)
-     VALUES (?, ?, ?, ?, ?, ?, ?)
-     ON CONFLICT (link_id, variant, day, currency) DO UPDATE
-     SET leads = conversion_variant_daily.leads + excluded.leads,
-         sales = conversion_variant_daily.sales + excluded.sales,
-         revenue = conversion_variant_daily.revenue + excluded.revenue`,
-    link.linkId,
-    link.variant,
-    day,
-    currency,
-    lead ? 1 : 0,
-    lead ? 0 : 1,
-    lead ? 0 : amount,
-  );
-}
 
 /** The links of a workspace a group, tag or domain keeps, as one condition on `link_id`. */
 function linksKept(workspaceId: number, links: LinkFilter | undefined): { sql: string; params: Param[] } {

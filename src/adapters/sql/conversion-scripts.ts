@@ -11,10 +11,11 @@ import type {
   SaleResult,
 } from '../../core/ports/conversion-store.ts';
 import type { NewEvent } from '../../core/webhook-events.ts';
-import { addVariantFigures, conversionDays, variantConversions } from './conversion-figures.ts';
+import { conversionDays, variantConversions } from './conversion-figures.ts';
+import { addPending, fold } from './conversion-fold.ts';
 import { hears, writeEvent } from './outbox-scripts.ts';
-import { type Row, revenueOf } from './rows.ts';
-import { lockWorkspace, q, type Script, type ScriptRunner } from './script.ts';
+import type { Row } from './rows.ts';
+import { q, type Script, type ScriptRunner } from './script.ts';
 
 const CLICKS_PER_STATEMENT = 100;
 const CLICK_COLUMNS =
@@ -58,7 +59,7 @@ const LEAD_OF = `SELECT c.click_id, c.link_id, c.variant, c.event_name, k.code, 
   FROM conversion_leads c JOIN links k ON k.id = c.link_id
   WHERE c.workspace_id = ? AND c.customer_key = ? AND c.event_name = ?`;
 /** The customer's first lead: its sales are attributed to that lead's link. */
-const FIRST_LEAD = `SELECT c.click_id, c.link_id, c.variant, c.event_name, k.code, k.domain_id
+const FIRST_LEAD = `SELECT c.click_id, c.link_id, c.variant, c.event_name, c.used_at, k.code, k.domain_id
   FROM conversion_leads c JOIN links k ON k.id = c.link_id
   WHERE c.workspace_id = ? AND c.customer_key = ? ORDER BY c.at, c.event_name LIMIT 1`;
 const CLICK_OF = `SELECT c.link_id, c.variant, k.code, k.domain_id
@@ -116,62 +117,60 @@ function* recordLead(lead: NewLead, sinceDay: string, sink?: ConversionEventSink
     const [other] = yield q(LEAD_OF, workspaceId, customerKey, eventName);
     if (other) return first(other);
   }
-  yield q(
-    `INSERT INTO conversion_daily (link_id, workspace_id, day, currency, leads) VALUES (?, ?, ?, '', 1)
-     ON CONFLICT (link_id, day, currency) DO UPDATE SET leads = conversion_daily.leads + 1`,
-    link.linkId,
-    workspaceId,
-    dayOf(lead.at),
-  );
-  yield* addVariantFigures(link, dayOf(lead.at), '', 0);
-  yield q('UPDATE links SET leads = leads + 1 WHERE id = ?', link.linkId);
+  yield* addPending(link, workspaceId, dayOf(lead.at), '', 0);
   yield* conversionEvent(sink, workspaceId, 'lead.created', (events) =>
     events.lead({ link, eventName, customerKey, clickId: lead.clickId, at: lead.at, workspaceId }),
   );
   return { kind: 'recorded', created: true, clickId: lead.clickId, link, eventName };
 }
 
+/**
+ * The link a sale goes to: its customer's first lead's (whose last use is renewed, at most once a
+ * day: the window counts in days), else its click id's.
+ */
+function* attribute(sale: NewSale, sinceDay: string): Script<ConvertedLink | 'unknown-click' | 'no-lead'> {
+  if (sale.customerKey !== null) {
+    const [lead] = yield q(FIRST_LEAD, sale.workspaceId, sale.customerKey);
+    if (lead) {
+      if (sale.at - Number(lead.used_at) >= DAY_MS) {
+        yield q(
+          'UPDATE conversion_leads SET used_at = ? WHERE workspace_id = ? AND customer_key = ? AND event_name = ?',
+          sale.at,
+          sale.workspaceId,
+          sale.customerKey,
+          String(lead.event_name),
+        );
+      }
+      return linkOf(lead);
+    }
+  }
+  if (sale.clickId === null) return 'no-lead';
+  const [click] = yield q(CLICK_OF, sale.clickId, sale.workspaceId, sinceDay);
+  return click ? linkOf(click) : 'unknown-click';
+}
+
 function* recordSale(sale: NewSale, sinceDay: string, sink?: ConversionEventSink): Script<SaleResult> {
   const { workspaceId } = sale;
-  // One writer per workspace at a time: the link's revenue is read and written back.
-  yield lockWorkspace(workspaceId);
+  const first = (row: Row): SaleResult => ({
+    kind: 'recorded',
+    created: false,
+    link: linkOf({ ...row, variant: null }),
+    amount: Number(row.amount),
+    currency: String(row.currency),
+    customerKey: (row.customer_key as string | null) ?? null,
+  });
+  const link = yield* attribute(sale, sinceDay);
+  if (typeof link === 'string') {
+    // A retry of an invoice whose lead or click id has gone since still gets its first answer.
+    const [before] = sale.invoiceKey === null ? [] : yield q(INVOICE_OF, workspaceId, sale.invoiceKey);
+    return before ? first(before) : { kind: link };
+  }
   if (sale.invoiceKey !== null) {
-    const [before] = yield q(INVOICE_OF, workspaceId, sale.invoiceKey);
-    if (before) {
-      return {
-        kind: 'recorded',
-        created: false,
-        link: linkOf({ ...before, variant: null }),
-        amount: Number(before.amount),
-        currency: String(before.currency),
-        customerKey: (before.customer_key as string | null) ?? null,
-      };
-    }
-  }
-  let link: ConvertedLink | undefined;
-  if (sale.customerKey !== null) {
-    const [lead] = yield q(FIRST_LEAD, workspaceId, sale.customerKey);
-    if (lead) {
-      link = linkOf(lead);
-      yield q(
-        'UPDATE conversion_leads SET used_at = ? WHERE workspace_id = ? AND customer_key = ? AND event_name = ?',
-        sale.at,
-        workspaceId,
-        sale.customerKey,
-        String(lead.event_name),
-      );
-    }
-  }
-  if (!link && sale.clickId !== null) {
-    const [click] = yield q(CLICK_OF, sale.clickId, workspaceId, sinceDay);
-    if (!click) return { kind: 'unknown-click' };
-    link = linkOf(click);
-  }
-  if (!link) return { kind: 'no-lead' };
-  if (sale.invoiceKey !== null) {
-    yield q(
+    // The same invoice sent twice at once: the second waits for the first's row, inserts nothing
+    // and answers the first's answer.
+    const inserted = yield q(
       `INSERT INTO conversion_invoices (workspace_id, invoice_key, link_id, customer_key, amount, currency, at)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+       VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING link_id`,
       workspaceId,
       sale.invoiceKey,
       link.linkId,
@@ -180,30 +179,16 @@ function* recordSale(sale: NewSale, sinceDay: string, sink?: ConversionEventSink
       sale.currency,
       sale.at,
     );
+    if (inserted.length === 0) {
+      const [other] = yield q(INVOICE_OF, workspaceId, sale.invoiceKey);
+      if (other) return first(other);
+    }
   }
-  yield q(
-    `INSERT INTO conversion_daily (link_id, workspace_id, day, currency, sales, revenue) VALUES (?, ?, ?, ?, 1, ?)
-     ON CONFLICT (link_id, day, currency) DO UPDATE
-     SET sales = conversion_daily.sales + 1, revenue = conversion_daily.revenue + excluded.revenue`,
-    link.linkId,
-    workspaceId,
-    dayOf(sale.at),
-    sale.currency,
-    sale.amount,
-  );
-  yield* addVariantFigures(link, dayOf(sale.at), sale.currency, sale.amount);
-  const [row] = yield q('SELECT revenue FROM links WHERE id = ?', link.linkId);
-  const revenue = { ...revenueOf(row?.revenue) };
-  revenue[sale.currency] = (revenue[sale.currency] ?? 0) + sale.amount;
-  yield q(
-    'UPDATE links SET sales = sales + 1, revenue = ? WHERE id = ?',
-    JSON.stringify(sortedRevenue(revenue)),
-    link.linkId,
-  );
-  const found = link;
+  // The figures are added by the next fold (conversion-fold.ts), not by each sale.
+  yield* addPending(link, workspaceId, dayOf(sale.at), sale.currency, sale.amount);
   yield* conversionEvent(sink, workspaceId, 'sale.created', (events) =>
     events.sale({
-      link: found,
+      link,
       eventName: sale.eventName,
       customerKey: sale.customerKey,
       amount: sale.amount,
@@ -222,10 +207,6 @@ function* recordSale(sale: NewSale, sinceDay: string, sink?: ConversionEventSink
   };
 }
 
-function sortedRevenue(revenue: Record<string, number>): Record<string, number> {
-  return Object.fromEntries(Object.entries(revenue).sort(([a], [b]) => (a < b ? -1 : 1)));
-}
-
 function* purge(beforeDay: string, beforeMs: number): Script<number> {
   const clicks = yield q('DELETE FROM conversion_clicks WHERE day < ? RETURNING click_id', beforeDay);
   const leads = yield q('DELETE FROM conversion_leads WHERE used_at < ? RETURNING link_id', beforeMs);
@@ -233,11 +214,20 @@ function* purge(beforeDay: string, beforeMs: number): Script<number> {
   return clicks.length + leads.length + invoices.length;
 }
 
-export function conversionStore(runner: ScriptRunner): ConversionStore {
+/**
+ * `batched` writes leads and sales in batches of their own where the runner's writes are not
+ * already (PostgreSQL: postgres/batched-writes.ts; SQLite's write queue batches every write).
+ */
+export function conversionStore(
+  runner: ScriptRunner,
+  skipLocked: boolean,
+  batched: <T>(make: () => Script<T>) => Promise<T> = (make) => runner.write(make()),
+): ConversionStore {
   return {
     addConversionClicks: (clicks) => runner.write(addClicks(clicks)),
-    recordLead: (lead, sinceDay, events) => runner.write(recordLead(lead, sinceDay, events)),
-    recordSale: (sale, sinceDay, events) => runner.write(recordSale(sale, sinceDay, events)),
+    recordLead: (lead, sinceDay, events) => batched(() => recordLead(lead, sinceDay, events)),
+    recordSale: (sale, sinceDay, events) => batched(() => recordSale(sale, sinceDay, events)),
+    foldConversions: (limit) => runner.write(fold(limit, skipLocked)),
     conversionDays: (scope, fromDay, toDay, links) =>
       runner.read(conversionDays(scope, fromDay, toDay, links)),
     variantConversions: (linkId, fromDay, toDay) => runner.read(variantConversions(linkId, fromDay, toDay)),

@@ -59,7 +59,7 @@ export function openSqliteStore(path: string, options: { threads?: boolean } = {
     ...abTestStore(queued, false),
     ...tagStore(queued),
     ...billingStore(queued),
-    ...conversionStore(queued),
+    ...conversionStore(queued, false),
     ...keyStore(queued),
     ...groupStore(direct),
     ...linkStore(

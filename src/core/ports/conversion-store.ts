@@ -91,11 +91,19 @@ export interface ConversionStore {
   addConversionClicks(clicks: readonly ConversionClick[]): Promise<void>;
   /**
    * Records a lead of a click id of the workspace from `sinceDay` on (the window), once per customer
-   * and event: the daily figures, the link's count and the event commit with it.
+   * and event: the event commits with it, its figures wait for the next fold (foldConversions).
    */
   recordLead(lead: NewLead, sinceDay: string, events?: ConversionEventSink): Promise<LeadResult>;
-  /** Records a sale, attributed to the customer's first lead, else to the click; once per invoice. */
+  /**
+   * Records a sale, attributed to the customer's first lead, else to the click; once per invoice.
+   * The event commits with it, its figures wait for the next fold (foldConversions).
+   */
   recordSale(sale: NewSale, sinceDay: string, events?: ConversionEventSink): Promise<SaleResult>;
+  /**
+   * Adds up to `limit` leads and sales not yet in the figures (daily, per variant, the link's
+   * counters) to them, oldest first, in one transaction; how many it added (0: none left).
+   */
+  foldConversions(limit: number): Promise<number>;
   /**
    * Daily figures of a link or a workspace over the range's days, days without any omitted; of a
    * workspace's links that `links` keeps (group, tag, domain) when given.

@@ -5,10 +5,13 @@ import { joinPorts, type Ports } from '../../core/ports/store.ts';
 import { countriesOf } from '../../kernel/adapters.ts';
 import type { Kernel } from '../../kernel/kernel.ts';
 import { ClickIds } from './click-ids.ts';
+import { FigureFolds } from './figure-folds.ts';
 import { trackService } from './track.ts';
 
 /** How often click ids, leads and invoices past the window are looked for. */
 const SWEEP_EVERY_MS = 3_600_000;
+/** How often leads and sales left pending (by a process killed before its fold) are folded. */
+const FOLD_EVERY_MS = 10_000;
 
 /**
  * Conversions of this process (docs/api.md §20): the click ids the redirect hands out, written in
@@ -29,7 +32,12 @@ export async function conversionServices(kernel: Kernel, ports: Pick<Ports, 'con
     now: kernel.now,
     onError: kernel.log.error('writing click ids failed; kept for the next flush'),
   });
+  const folds = new FigureFolds({
+    store,
+    onError: kernel.log.error('adding leads and sales to their figures failed; kept for the next fold'),
+  });
   const track = trackService({
+    folds,
     store,
     origins: (await kernel.use('domains')).registry,
     sink: async () => (await kernel.use('webhooks')).conversionSink,
@@ -48,14 +56,20 @@ export async function conversionServices(kernel: Kernel, ports: Pick<Ports, 'con
     }
   };
   let timer: NodeJS.Timeout | undefined;
+  let foldTimer: NodeJS.Timeout | undefined;
   kernel.onStart(() => {
     timer = setInterval(() => void sweep(), SWEEP_EVERY_MS);
     timer.unref();
+    void folds.fold();
+    foldTimer = setInterval(() => void folds.fold(), FOLD_EVERY_MS);
+    foldTimer.unref();
   });
   // What is held is written before the store closes.
   kernel.onClose(async () => {
     clearInterval(timer);
+    clearInterval(foldTimer);
     await clickIds.close();
+    await folds.fold();
   });
   /** The workspace's default for its links; every instance drops its cached links to see it. */
   const setTracking = async (workspace: Workspace, trackConversions: boolean): Promise<Workspace> => {
@@ -64,7 +78,7 @@ export async function conversionServices(kernel: Kernel, ports: Pick<Ports, 'con
     await kernel.linkEvents.changed(TRACKING_CHANGED);
     return { ...workspace, trackConversions };
   };
-  return { clickIds, track, sweep, windowDays, setTracking };
+  return { clickIds, track, sweep, folds, windowDays, setTracking };
 }
 
 export type ConversionServices = Awaited<ReturnType<typeof conversionServices>>;

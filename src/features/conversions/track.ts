@@ -15,6 +15,7 @@ import type {
 } from '../../core/ports/conversion-store.ts';
 import type { SecretStore } from '../../core/ports/store.ts';
 import type { LinkOrigins } from '../../core/short-url.ts';
+import type { FigureFolds } from './figure-folds.ts';
 
 /** The merchant's reports of what a click led to (docs/api.md §20): leads and sales. */
 
@@ -40,6 +41,8 @@ export interface TrackDeps {
   sink: () => Promise<ConversionEventSink | undefined>;
   windowDays: number;
   now: () => number;
+  /** Adds what was recorded to the figures; awaited before a new lead's or sale's answer. */
+  folds: Pick<FigureFolds, 'fold'>;
 }
 
 /** An answer and whether it is the first (201) or a repeat of it (200). */
@@ -76,6 +79,7 @@ export function trackService(deps: TrackDeps) {
     if (result.kind === 'unknown-click') {
       throw new Refusal('321', 'No click of this workspace within the window has that click id.');
     }
+    if (result.created) await deps.folds.fold();
     return {
       created: result.created,
       body: {
@@ -115,6 +119,7 @@ export function trackService(deps: TrackDeps) {
       throw new Refusal('321', 'No click of this workspace within the window has that click id.');
     }
     if (result.kind === 'no-lead') throw new Refusal('322', 'This customer has no lead; send its click_id.');
+    if (result.created) await deps.folds.fold();
     return {
       created: result.created,
       body: {

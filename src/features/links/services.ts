@@ -98,8 +98,10 @@ export async function linkServices(
     events,
     linkEvents: kernel.linkEvents,
     audit: kernel.audit,
-    // Leads and sales per variant since the test's first day (docs/adr/045, 046).
+    // Leads and sales per variant since the test's first day (docs/adr/045, 046); the ones still
+    // pending are folded first, so every lead and sale answered counts.
     conversions: async (link, fromDay) => {
+      while ((await ports.conversions.foldConversions(1000)) === 1000);
       const toDay = dayText(Math.floor(now() / DAY_MS));
       const rows = await ports.conversions.variantConversions(link.id, dayText(fromDay), toDay);
       return new Map(rows.map((row) => [Number(row.variant), { leads: row.leads, sales: row.sales }]));

@@ -1,7 +1,8 @@
+import type { Link } from '../../../core/entities.ts';
 import type { AccountStore, GroupStore, LinkStore } from '../../../core/ports/store.ts';
 import type { LinkOrigins } from '../../../core/short-url.ts';
 import { type CommandCode, type CommandContext, count, tab, UsageError } from '../../../terminal/command.ts';
-import type { LinkEditor, LinkPatch } from '../link-requests.ts';
+import type { LinkDraft, LinkEditor, LinkPatch } from '../link-requests.ts';
 import { linkJson } from './link-json.ts';
 import { linkOperations } from './link-operations.ts';
 import { type LINK_FLAGS, LINK_LIST_DEFAULT, LINK_LIST_MAX } from './link-usage.ts';
@@ -16,6 +17,8 @@ export interface LinkCliDeps {
   domainOf(host: string | undefined): Promise<number>;
   /** Runs `use` with the link editor of the API, announcing changes as the servers hear them. */
   withLinkEditor<T>(use: (editor: LinkEditor) => Promise<T>): Promise<T>;
+  /** Creates a link in the workspace of that slug with the API's create service, announced likewise. */
+  createIn(slug: string, draft: Omit<LinkDraft, 'clientAddress'>): Promise<Link>;
 }
 
 export type LinkCommand = CommandCode<typeof LINK_FLAGS, LinkCliDeps>;
@@ -86,6 +89,23 @@ function linkPatch({ values, negated }: CommandContext<typeof LINK_FLAGS, LinkCl
 }
 
 export const LINK_COMMANDS: Record<string, LinkCommand> = {
+  'link create': {
+    run: async ({ args: [url = ''], values, store, createIn, origins }) => {
+      if (!values.workspace) throw new UsageError('link create needs --workspace <slug>');
+      const endsAt = values['test-ends-at'];
+      const link = await createIn(values.workspace, {
+        url,
+        group: undefined,
+        ...(values.code === undefined ? {} : { slug: values.code }),
+        ...(values.domain === undefined ? {} : { domain: values.domain }),
+        ...(values.title === undefined ? {} : { title: values.title }),
+        ...(values.tags === undefined ? {} : { tags: values.tags === '' ? [] : values.tags.split(',') }),
+        ...(values.variants === undefined ? {} : { variants: variantsOf(values.variants) }),
+        ...(endsAt === undefined ? {} : { testEndsAt: endsAt }),
+      });
+      return linkJson(await linkOperations(store).show(link.domainId, link.code), await origins());
+    },
+  },
   'link show': {
     run: async ({ args: [code = ''], values, store, origins, domainOf }) => {
       const details = await linkOperations(store).show(await domainOf(values.domain), code);

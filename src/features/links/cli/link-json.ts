@@ -1,7 +1,7 @@
 import { type LinkOrigins, shortUrl } from '../../../core/short-url.ts';
 import type { LinkDetails } from './link-operations.ts';
 
-/** A link as `link show`, `link list` and `link edit` print it; its group by API identifier. */
+/** A link as `link show`, `link list`, `link create` and `link edit` print it; its group by API identifier. */
 export function linkJson({ link, group, tags, aliases }: LinkDetails, origins: LinkOrigins) {
   return {
     short_code: link.code,

@@ -17,6 +17,8 @@ export const LINK_FLAGS = {
   'public-stats': { type: 'boolean' },
   variants: { type: 'string' },
   'test-ends-at': { type: 'string' },
+  workspace: { type: 'string' },
+  code: { type: 'string' },
 } as const;
 
 /** Flags that clear what a string flag sets. */
@@ -28,6 +30,23 @@ without Redis they pick the change up within LINK_CACHE_TTL_SECONDS (30 s by def
 export const DOMAIN_NOTE = `  --domain HOST     the domain whose code it is (docs/api.md §12); the default domain without it`;
 
 export const LINK_USAGE: Readonly<Record<string, CommandUsage>> = {
+  'link create': {
+    synopsis:
+      '<url> --workspace W [--code C] [--domain HOST] [--title T] [--tags a,b,c] [--variants "URL=W URL=W…"] [--test-ends-at T]',
+    about: "creates a link in a workspace with the API's checks (the target is fetched once)",
+    details: `  --workspace W     the workspace (slug) the link belongs to, within its plan's quota
+  --code C          a custom code instead of a drawn one (300 for a bad shape, 313 if taken)
+  --domain HOST     a domain of the workspace or a shared one (docs/api.md §12); the default without it
+  --title T         instead of the target page's title
+  --tags a,b,c      its tags
+  --variants "URL=W URL=W"  an A/B test from the start (docs/api.md §20): 2-4 URLs, each with its
+                    whole per cent, summing to 100, e.g. "https://a.example/=30 https://b.example/=70"
+  --test-ends-at T  an RFC 3339 time at which the best variant becomes the url
+Prints the link as \`snip link list\` does. A refused link is not made and exits 1; --json then
+prints {"error", "code"} with the API's code (e.g. 305: that URL already has a link).`,
+    flags: ['workspace', 'code', 'domain', 'title', 'tags', 'variants', 'test-ends-at'],
+    args: 1,
+  },
   'link show': {
     synopsis: '<short_code> [--domain HOST]',
     about: 'one live link with its counts',

@@ -13,11 +13,13 @@ import { fieldError, formError, invalidWhen, type LinkRefusal, linkRefusal } fro
 import { copyableShortUrl, shortUrlText } from './link-parts.ts';
 import { namesRules, ruleFields } from './rule-fields.ts';
 import { EMPTY_RULE_FORM, type RuleForm } from './rule-form.ts';
+import { variantFieldset } from './variant-fields.ts';
+import { type VariantForm, variantFormOf } from './variant-form.ts';
 
 /**
  * The dashboard's form that shortens a URL: a refusal said in plain words under the field it is
  * about (link-field-errors.ts), or above the form when it is about none; the rules and campaign
- * fields behind disclosures. In a workspace without links it leads the page: "Create your first link".
+ * fields and the A/B test behind disclosures. In a workspace without links it leads the page: "Create your first link".
  */
 
 /** The hosts new links may go on (the default domain's first), and the one they go on unless told. */
@@ -36,6 +38,8 @@ export interface CreateDraft {
   domain?: string;
   rules?: RuleForm;
   campaign?: CampaignForm;
+  /** The A/B test's rows and end, as sent. */
+  test?: VariantForm;
 }
 
 export interface CreateView {
@@ -108,6 +112,16 @@ function mainFields(view: CreateView, draft: CreateDraft, refusal: LinkRefusal |
   <button type="submit" class="create-submit">Shorten</button>`;
 }
 
+/** The A/B test of the new link: open when the sent form named a variant. */
+function testDetails(view: CreateView, draft: CreateDraft): SafeHtml {
+  const form = draft.test ?? variantFormOf(null, zoneHere(view.frame));
+  return variantFieldset(
+    form,
+    'create',
+    form.rows.some((row) => row.url !== ''),
+  );
+}
+
 /** Says whose copy the form holds, and that it gets a code of its own. */
 function copied(view: CreateView): SafeHtml {
   if (!view.copyOf || view.error) return html``;
@@ -116,7 +130,10 @@ function copied(view: CreateView): SafeHtml {
 
 export function createCard(view: CreateView): SafeHtml {
   const draft = view.draft ?? { url: '', group: '', slug: '' };
-  const ruleUrls = (draft.rules?.rules ?? []).some((rule) => rule.url.trim() !== '');
+  // A variant's URL is checked as a rule's: a refusal of either may be about the long URL or not.
+  const ruleUrls =
+    (draft.rules?.rules ?? []).some((rule) => rule.url.trim() !== '') ||
+    (draft.test?.rows ?? []).some((row) => row.url !== '');
   const said =
     view.error && isApiErrorCode(view.error.code) ? linkRefusal(view.error, { ruleUrls }) : undefined;
   // About a domain where the form offers no choice of one: said above the form.
@@ -146,6 +163,7 @@ ${copied(view)}
   <span class="help">Separated by commas. Tags filter your list of links.</span></label></div>
   </details>
   ${campaignDetails(view, refusal?.error)}
+  ${testDetails(view, draft)}
 </form>
 </section>`;
 }

@@ -125,7 +125,7 @@ export function dashboardPage(view: DashboardView): string {
     current: base,
     frame,
     styles: ['dashboard.css', 'stats.css', 'link-tools.css'],
-    scripts: ['dashboard.js', 'link-list.js', 'link-fields.js'],
+    scripts: ['dashboard.js', 'link-list.js', 'link-fields.js', 'link-variants.js'],
     body: html`<div class="page-head"><h1>Links</h1>${usageFigures(overview.usage, overview.apiAccess)}</div>
 ${doneNotice(view.done, DONE)}
 ${view.error && !isApiErrorCode(view.error.code) ? errorNotice(view.error) : html``}

@@ -10,6 +10,7 @@ import { type DashboardRouteOptions, dashboardRenderer } from './dashboard-view.
 import { linkPageError } from './link-field-errors.ts';
 import { plainFault } from './plain-faults.ts';
 import { readRuleForm, ruleDraft } from './rule-form.ts';
+import { readVariantForm, variantDraft } from './variant-form.ts';
 
 /** /w/<slug>: the workspace's links, usage, chart and groups, and the form that creates a link. */
 export async function dashboardRoutes(app: FastifyInstance, options: DashboardRouteOptions): Promise<void> {
@@ -34,6 +35,7 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardRo
         domain: field(request.body, 'domain').trim(),
         rules: readRuleForm(request.body, user.workspace.timezone),
         campaign: readCampaignForm(request.body),
+        test: readVariantForm(request.body, user.workspace.timezone),
       };
       const campaign = campaignDraft(draft.campaign);
       try {
@@ -48,6 +50,7 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardRo
           ...(tagsOfText(draft.tags).length === 0 ? {} : { tags: tagsOfText(draft.tags) }),
           domain: draft.domain === '' ? undefined : draft.domain,
           ...ruleDraft(draft.rules),
+          ...variantDraft(draft.test),
           ...campaign,
           clientAddress: request.ip,
         });

@@ -31,15 +31,30 @@ export function readVariantForm(raw: unknown, zone: string = DEFAULT_TIME_ZONE):
 }
 
 /** The link's test as the form shows it, with empty rows up to four (two weights of 50 for a new one). */
-export function variantFormOf(link: Link, zone: string = DEFAULT_TIME_ZONE): VariantForm {
-  const variants = link.test?.variants ?? [];
+export function variantFormOf(
+  link: Pick<Link, 'test'> | null,
+  zone: string = DEFAULT_TIME_ZONE,
+): VariantForm {
+  const variants = link?.test?.variants ?? [];
   const rows = Array.from({ length: MAX_VARIANTS }, (_, i) => {
     const variant = variants[i];
     if (variant) return { url: variant.url, weight: String(variant.weight) };
     return { url: '', weight: variants.length === 0 && i < 2 ? '50' : '0' };
   });
-  const endsAt = link.test?.endsAt ? inputTimeOf(link.test.endsAt, zone) : '';
+  const endsAt = link?.test?.endsAt ? inputTimeOf(link.test.endsAt, zone) : '';
   return { rows, endsAt, zone };
+}
+
+/** A new link's test as the create form names it: none without a URL row; the API checks the rest. */
+export function variantDraft(form: VariantForm | undefined): Pick<LinkPatch, 'variants' | 'testEndsAt'> {
+  const given = (form?.rows ?? [])
+    .filter((row) => row.url !== '')
+    .map((row) => ({ url: row.url, weight: row.weight === '' ? Number.NaN : Number(row.weight) }));
+  if (!form || given.length === 0) return {};
+  return {
+    variants: given,
+    ...(form.endsAt === '' ? {} : { testEndsAt: instantOf(form.endsAt, form.zone) }),
+  };
 }
 
 /** What the form changes of the test, and only that. */
