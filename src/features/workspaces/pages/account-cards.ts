@@ -28,14 +28,14 @@ function sessionRow(csrfToken: string, session: ListedSession): SafeHtml {
 <td data-label="Browser">${name}</td>
 <td data-label="Signed in">${when(session.createdAt)}</td>
 <td data-label="Last seen">${when(session.lastSeenAt)}</td>
-<td data-label="">${action}</td></tr>`;
+<td>${action}</td></tr>`;
 }
 
 export function sessionsCard(csrfToken: string, sessions: readonly ListedSession[]): SafeHtml {
   const others = sessions.some((session) => !session.current);
   return html`<section class="card" id="sessions" aria-labelledby="sessions-heading">
 <h2 id="sessions-heading">Where you are signed in</h2>
-<div class="table-wrap"><table class="sessions">
+<div class="table-wrap"><table class="sessions stacked">
 <thead><tr><th scope="col">Browser</th><th scope="col">Signed in</th><th scope="col">Last seen</th><th scope="col"><span class="visually-hidden">Action</span></th></tr></thead>
 <tbody>${sessions.map((session) => sessionRow(csrfToken, session))}</tbody></table></div>
 ${
