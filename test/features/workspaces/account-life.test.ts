@@ -138,6 +138,8 @@ for (const kind of STORES) {
       );
       const client = await signedIn(at('ivy'));
       await client.open('/account');
+      const forged = await client.post('/account/delete', { confirmation: PASSWORD, _csrf: 'forged' });
+      assert.equal(forged.statusCode, 403, 'a form without the session’s token changes nothing');
       const wrong = await client.post('/account/delete', { confirmation: 'not it' });
       assert.equal(wrong.statusCode, 403);
       const refused = await client.post('/account/delete', { confirmation: PASSWORD });

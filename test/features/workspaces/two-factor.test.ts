@@ -78,6 +78,8 @@ for (const kind of STORES) {
       assert.equal(attribute(asked.body, 'data-state'), 'code-asked');
       assert.equal(client.cookies.has('snip_session'), false, 'no session before the code');
       assert.equal((await client.get('/account')).statusCode, 303);
+      const forged = await client.post('/login/code', { code: codeAt(secret, clock), _csrf: 'forged' });
+      assert.equal(forged.statusCode, 403);
       const late = await client.post('/login/code', { code: codeAt(secret, clock - 2 * STEP_MS) });
       assert.equal(late.statusCode, 401);
       const ok = await client.post('/login/code', { code: codeAt(secret, clock - STEP_MS) });
