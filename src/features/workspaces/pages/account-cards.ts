@@ -60,7 +60,7 @@ export function emailCard(
   <button type="submit">Send a confirmation link</button>
 </form>
 <p class="hint">We mail a link to the new address; nothing changes until it is followed. The current address is told.</p>`
-    : html`<p class="hint" data-state="email-change-off">This Snip sends no mail: ask its operator to change your email.</p>`;
+    : html`${errorNotice(error)}<p class="hint" data-state="email-change-off">This Snip sends no mail: ask its operator to change your email.</p>`;
   return html`<section class="card" id="email" aria-labelledby="email-heading">
 <h2 id="email-heading">Email address</h2>
 ${body}
