@@ -63,6 +63,12 @@ export function accountLife(options: AccountLifeOptions) {
   const record = (user: Pick<User, 'id' | 'email'>, action: string, after: Record<string, unknown> | null) =>
     audit({ ...auditFact(null, action, user.email, null, after), ...userAuditor(user) });
 
+  /** The person's password; for one who signs in only through OpenID, their current email typed. */
+  async function confirmSelf(user: User, confirmation: string, address: string): Promise<void> {
+    if (user.passwordHash !== null) return options.auth.confirmPassword(user, confirmation, address);
+    if (normalizeEmail(confirmation) !== user.email) throw new Refusal('confirm-required');
+  }
+
   return {
     /** Signs out one other session of the person, named by its handle; whether there was one. */
     async endSession(user: User, current: Buffer, handle: string): Promise<boolean> {
@@ -90,7 +96,7 @@ export function accountLife(options: AccountLifeOptions) {
       const email = normalizeEmail(emailText);
       if (!email || email === user.email) throw new Refusal('email-invalid');
       await spend(`email-change:{user-${user.id}}`, EMAIL_CHANGE_LIMITS.perUser, false);
-      await options.auth.confirmPassword(user, password, address);
+      await confirmSelf(user, password, address);
       await spend(`email-change:{user-${user.id}}`, EMAIL_CHANGE_LIMITS.perUser);
       const { token, hash } = newLinkToken();
       await store.createEmailChange(hash, user.id, email, new Date(now() + DAY_MS));
@@ -126,13 +132,9 @@ export function accountLife(options: AccountLifeOptions) {
       return result.newEmail;
     },
 
-    /** Deletes the person's account with their password (their email for one without a password). */
+    /** Deletes the person's account with their password (confirmSelf). */
     async deleteAccount(user: User, confirmation: string, address: string): Promise<void> {
-      if (user.passwordHash === null) {
-        if (normalizeEmail(confirmation) !== user.email) throw new Refusal('confirm-required');
-      } else {
-        await options.auth.confirmPassword(user, confirmation, address);
-      }
+      await confirmSelf(user, confirmation, address);
       const result = await store.deleteUser(user.id);
       if (result === 'last-owner') throw new Refusal('319');
       if (result !== 'deleted') throw new Refusal('not-found');

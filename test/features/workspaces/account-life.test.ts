@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createHash, randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { runSnip } from '../../fixtures/cli-harness.ts';
 import { attribute, PageClient } from '../../fixtures/page-client.ts';
@@ -111,6 +112,34 @@ for (const kind of STORES) {
       assert.equal((await new PageClient(t.app).signIn('dee.new@example.com', PASSWORD)).statusCode, 303);
       assert.equal((await other.post(link)).statusCode, 400, 'the link works once');
       assert.ok((await actions()).includes('user.email-change'));
+    });
+
+    it('asks a person without a password to type their current email instead', async () => {
+      const plan = await t.store.findPlanByName('tester');
+      const made = await t.store.createAccount(at('oidc-only'), plan?.id ?? 0, null, true);
+      assert.equal(made.kind, 'created');
+      const userId = made.kind === 'created' ? made.account.user.id : 0;
+      // Signed in as the OpenID sign-in would leave them: a session of the store's, its cookie.
+      const client = new PageClient(t.app);
+      const id = randomBytes(32).toString('base64url');
+      const csrfToken = randomBytes(32).toString('base64url');
+      const idHash = createHash('sha256').update(id).digest();
+      await t.store.createSession(idHash, { userId, csrfToken, expiresAt: new Date(clock + 3_600_000) });
+      client.cookies.set('snip_session', id);
+      client.csrf = csrfToken;
+      const wrong = await client.post('/account/email', {
+        email: 'o.new@example.com',
+        password: at('other'),
+      });
+      assert.equal(wrong.statusCode, 400);
+      assert.equal(attribute(wrong.body, 'data-error'), 'confirm-required');
+      const asked = await client.post('/account/email', {
+        email: 'o.new@example.com',
+        password: at('oidc-only'),
+      });
+      assert.equal(asked.statusCode, 303);
+      assert.ok(linkIn(await inbox.next({ to: 'o.new@example.com' }), '/email/change/'));
+      await inbox.next({ to: at('oidc-only') });
     });
 
     it('ends a change of email still waiting when the password changes', async () => {

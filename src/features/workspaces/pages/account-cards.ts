@@ -56,7 +56,11 @@ export function emailCard(
     ? html`${errorNotice(error)}<form method="post" action="/account/email" class="stack narrow-form">
   ${csrfField(view.csrfToken)}
   <label>New email <input type="email" name="email" autocomplete="email" required></label>
-  <label>Your password <input type="password" name="password" autocomplete="current-password" required></label>
+  ${
+    view.user.passwordHash
+      ? html`<label>Your password <input type="password" name="password" autocomplete="current-password" required></label>`
+      : html`<label>Your current email, to confirm <input type="email" name="password" autocomplete="off" required></label>`
+  }
   <button type="submit">Send a confirmation link</button>
 </form>
 <p class="hint">We mail a link to the new address; nothing changes until it is followed. The current address is told.</p>`
