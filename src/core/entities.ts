@@ -46,6 +46,8 @@ export interface User {
   lastWorkspaceId: number | null;
   /** An operator suspended the user: they cannot sign in (docs/api.md §13). */
   suspendedAt: Date | null;
+  /** Two-factor sign-in is on: a password sign-in asks for a code too (docs/api.md §22). */
+  twoFactor: boolean;
   createdAt: Date;
 }
 
@@ -294,4 +296,4 @@ export interface DailyClicks {
 }
 
 /** A signed-in session as stored (its own file; named here too, where it always was). */
-export type { SessionRecord } from './session-record.ts';
+export type { SessionRecord, SessionSummary } from './session-record.ts';

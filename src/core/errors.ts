@@ -99,6 +99,10 @@ export const ACCOUNT_ERRORS = {
   'reason-invalid': 'A reason has 1-500 characters.',
   'no-such-user': 'There is no user with that email.',
   'personal-workspace': 'A personal workspace goes with its user: delete the user instead.',
+  'code-invalid': 'That code is not right, or it was used already.',
+  'two-factor-on': 'Two-factor sign-in is on already.',
+  'sign-in-expired': 'This sign-in has expired: sign in again.',
+  'mail-off': 'This Snip sends no mail, so this cannot be confirmed.',
 } as const;
 
 export type AccountErrorCode = keyof typeof ACCOUNT_ERRORS;

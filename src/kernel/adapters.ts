@@ -12,6 +12,7 @@ import type { LiveClicks } from '../core/ports/live-clicks.ts';
 import type { PaymentGateway } from '../core/ports/payments.ts';
 import type { QrImages } from '../core/ports/qr-images.ts';
 import type { Visitors } from '../core/ports/visitors.ts';
+import { QR_DEFAULT_LOOK } from '../core/qr-design.ts';
 import type { Kernel } from './kernel.ts';
 import { timedInspector } from './metrics.ts';
 
@@ -61,6 +62,17 @@ export function qrImagesOf(kernel: Kernel): QrImages {
   const images = threadQrImages();
   kernel.onClose(() => images.close());
   return images;
+}
+
+/**
+ * A small QR code drawn here, at once, as an image address (an SVG data URI): a page's own code
+ * (the two-factor secret's), never a link's, which are drawn off the redirect's thread.
+ */
+export async function qrImageUri(text: string): Promise<string> {
+  // Loaded on first use: most processes never draw one.
+  const { drawSvg, qrModules } = await import('../adapters/qr/qr-draw.ts');
+  const svg = drawSvg(qrModules(text, QR_DEFAULT_LOOK), 200, QR_DEFAULT_LOOK);
+  return `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`;
 }
 
 /** The OpenID provider of "Sign in with …", when OIDC_* is configured. */

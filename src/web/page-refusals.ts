@@ -55,6 +55,10 @@ const PAGE_STATUS: Readonly<Record<AccountErrorCode, number>> = {
   'reason-invalid': 400,
   'no-such-user': 404,
   'personal-workspace': 409,
+  'code-invalid': 401,
+  'two-factor-on': 409,
+  'sign-in-expired': 401,
+  'mail-off': 409,
 };
 
 export interface PageRefusal {

@@ -213,6 +213,8 @@ describe('bad input of every shape', () => {
       form('/login', '__proto__=x&email=a&password=b', 403, 'csrf'),
       form('/signup', `email=a@b.c&password=x&pad=${'x'.repeat(70 * 1024)}`, 413),
       form('/logout', '_csrf=', 303),
+      form('/login/code', 'code=123456', 403, 'csrf'),
+      form('/email/change/x', '', 403, 'csrf'),
     ];
     const signedInShapes = [
       form(signedIn.at('/links'), `${token()}&url=javascript:alert(1)`, 400, '300'),
@@ -232,6 +234,13 @@ describe('bad input of every shape', () => {
       form(signedIn.at('/keys/main'), token(), 400, 'confirm-required'),
       form(signedIn.at('/keys/main'), `${token()}&understand=maybe`, 400, 'confirm-required'),
       form('/account/password', `${token()}&current=wrong&password=newpassword1`, 403, 'wrong-password'),
+      // The account's own forms of docs/api.md §22: a forged setup, an odd session, no mail, no password.
+      form('/account/2fa', `${token()}&setup=v1.forged.x.y&code=123456`, 303),
+      form('/account/2fa', `${token()}&setup=&setup=&code=${'9'.repeat(5000)}`, 303),
+      form('/account/sessions/end', `${token()}&session=%00`, 400, '400'),
+      form('/account/sessions/end', `${token()}&session=${'s'.repeat(3000)}`, 303),
+      form('/account/email', `${token()}&email=not-an-email&password=x`, 409, 'mail-off'),
+      form('/account/delete', `${token()}&confirmation=`, 403, 'wrong-password'),
       form(
         '/account/password',
         `${token()}&current=correct%20horse%20battery&password=${'p'.repeat(10_000)}`,

@@ -92,9 +92,12 @@ function* deleteUser(id: number, now: number): Script<DeleteResult> {
   yield q('DELETE FROM sessions WHERE user_id = ?', id);
   yield q('DELETE FROM user_identities WHERE user_id = ?', id);
   yield q('DELETE FROM user_tokens WHERE user_id = ?', id);
+  yield q('DELETE FROM email_changes WHERE user_id = ?', id);
+  yield q('DELETE FROM recovery_codes WHERE user_id = ?', id);
   // The row stays (the audit log and reports name it); nothing of the person does.
   yield q(
-    `UPDATE users SET email = ?, password_hash = NULL, operator = false, suspended_at = ? WHERE id = ?`,
+    `UPDATE users SET email = ?, password_hash = NULL, operator = false, suspended_at = ?,
+       totp_secret = NULL, totp_last_step = NULL WHERE id = ?`,
     `deleted-${id}@deleted.invalid`,
     now,
     id,

@@ -161,8 +161,12 @@ export function* endUserTokens(userId: number, purpose: TokenPurpose, at: number
   );
 }
 
-/** A new password, and with it the end of every reset link still out for the old one. */
+/**
+ * A new password, and with it the end of every reset link still out for the old one and of every
+ * change of email asked for under it.
+ */
 export function* setPasswordHash(userId: number, passwordHash: string): Script<void> {
   yield q('UPDATE users SET password_hash = ? WHERE id = ?', passwordHash, userId);
   yield* endUserTokens(userId, 'reset', Date.now());
+  yield q('UPDATE email_changes SET used_at = ? WHERE user_id = ? AND used_at IS NULL', Date.now(), userId);
 }

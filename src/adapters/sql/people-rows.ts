@@ -9,7 +9,7 @@ export const USER_COLUMNS =
   'u.id AS user_id, u.email AS user_email, u.password_hash AS user_password_hash, ' +
   'u.email_verified AS user_email_verified, u.operator AS user_operator, ' +
   'u.last_workspace_id AS user_last_workspace_id, u.suspended_at AS user_suspended_at, ' +
-  'u.created_at AS user_created_at';
+  '(u.totp_secret IS NOT NULL) AS user_two_factor, u.created_at AS user_created_at';
 
 /** Workspaces aliased `w`, joined with their plan `p`. */
 export const WORKSPACE_COLUMNS = `w.id, w.slug, w.name, w.personal_of, w.default_domain, w.suspended_at, w.suspended_reason, w.timezone, w.track_conversions, w.created_at, ${JOINED_PLAN_COLUMNS}`;
@@ -37,6 +37,7 @@ export function toUser(row: Row): User {
     operator: truthy(row.user_operator),
     lastWorkspaceId: numberOrNull(row.user_last_workspace_id),
     suspendedAt: dateOrNull(row.user_suspended_at),
+    twoFactor: truthy(row.user_two_factor),
     createdAt: date(row.user_created_at),
   };
 }

@@ -11,6 +11,7 @@ import type {
 import * as invitations from './invitation-scripts.ts';
 import * as people from './people-scripts.ts';
 import { q, type ScriptRunner } from './script.ts';
+import { trustStore } from './trust-scripts.ts';
 
 type PlanMethods = 'upsertPlan' | 'findPlanByName' | 'listPlans' | 'ensureDefaultPlans';
 export type PeopleStore = Omit<AccountStore, PlanMethods> & WorkspaceStore & InvitationStore & UserTokenStore;
@@ -22,6 +23,7 @@ export function peopleStore({ read, write }: ScriptRunner): PeopleStore {
     yield q(sql, ...params);
   }
   return {
+    ...trustStore({ read, write }),
     createAccount: (email, planId, hash, verified = false) =>
       write(people.createAccount(lower(email), planId, hash, verified)),
     findAccountByEmail: (email) => read(people.accountOf('u.email', lower(email))),

@@ -132,7 +132,7 @@ export const GROUP_COLUMNS = 'id, workspace_id, name, api_id, created_at';
 export const API_KEY_COLUMNS =
   'id, workspace_id, name, prefix, scopes, main, created_by, created_at, revoked_at, last_used_at';
 
-export const SESSION_COLUMNS = 'user_id, csrf_token, expires_at';
+export const SESSION_COLUMNS = 'user_id, csrf_token, expires_at, agent, created_at, last_seen_at';
 
 /** A plan from its own columns, or from the `plan_*` aliases of JOINED_PLAN_COLUMNS, with what it is sold as. */
 function planFrom(row: Row, prefix: '' | 'plan_'): Plan {
@@ -250,7 +250,9 @@ export function toSession(row: Row): SessionRecord {
   return {
     userId: row.user_id as number,
     csrfToken: row.csrf_token as string,
-    expiresAt: new Date(row.expires_at as number),
+    expiresAt: new Date(Number(row.expires_at)),
+    agent: (row.agent as string | null) ?? null,
+    lastSeenAt: new Date(Number(row.last_seen_at ?? row.created_at)),
   };
 }
 

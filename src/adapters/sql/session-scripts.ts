@@ -16,12 +16,15 @@ export function sessionStore({ read, write }: ScriptRunner): SessionStore {
     async createSession(idHash, session) {
       await write(
         rowCount(
-          `INSERT INTO sessions (id_hash, user_id, csrf_token, created_at, expires_at) VALUES (?, ?, ?, ?, ?)`,
+          `INSERT INTO sessions (id_hash, user_id, csrf_token, created_at, expires_at, agent, last_seen_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?)`,
           idHash,
           session.userId,
           session.csrfToken,
           Date.now(),
           session.expiresAt.getTime(),
+          session.agent ?? null,
+          Date.now(),
         ),
       );
     },
@@ -41,6 +44,27 @@ export function sessionStore({ read, write }: ScriptRunner): SessionStore {
           ? rowCount('DELETE FROM sessions WHERE user_id = ?', userId)
           : rowCount('DELETE FROM sessions WHERE user_id = ? AND id_hash <> ?', userId, keepIdHash),
       );
+    },
+
+    async listSessionsOfUser(userId, now) {
+      const sql = `SELECT id_hash, agent, created_at, last_seen_at FROM sessions
+        WHERE user_id = ? AND expires_at > ? ORDER BY created_at DESC, id_hash`;
+      return (await read(rowsOf(sql, userId, now.getTime()))).map((row) => ({
+        // SQLite hands a Uint8Array, PostgreSQL a Buffer: a copy is a Buffer either way.
+        idHash: Buffer.from(row.id_hash as Uint8Array),
+        agent: (row.agent as string | null) ?? null,
+        createdAt: new Date(Number(row.created_at)),
+        lastSeenAt: new Date(Number(row.last_seen_at ?? row.created_at)),
+      }));
+    },
+
+    async deleteSessionOfUser(userId, idHash) {
+      const sql = 'DELETE FROM sessions WHERE user_id = ? AND id_hash = ? RETURNING 1 AS gone';
+      return (await write(rowCount(sql, userId, idHash))) > 0;
+    },
+
+    async touchSession(idHash, at) {
+      await write(rowCount('UPDATE sessions SET last_seen_at = ? WHERE id_hash = ?', at.getTime(), idHash));
     },
 
     // A row returned per session removed: its count is the answer on both dialects.

@@ -21,8 +21,44 @@ export type CreateWorkspaceResult = { kind: 'created'; workspace: Workspace } | 
 /** A change of members: 'last-owner' when it would leave the workspace without an owner (nothing changes). */
 export type MemberChange = 'done' | 'not-found' | 'last-owner';
 
+/** A person's two-factor sign-in as stored (docs/api.md §22): the sealed secret, the last step taken. */
+export interface StoredTwoFactor {
+  sealedSecret: string;
+  lastStep: number | null;
+}
+
+/** Two-factor sign-in: a sealed TOTP secret and ten recovery codes known by their SHA-256. */
+export interface TwoFactorStore {
+  twoFactorOf(userId: number): Promise<StoredTwoFactor | undefined>;
+  /** On, with the step of the code that proved the secret; the recovery codes replace any left. */
+  enableTwoFactor(userId: number, sealedSecret: string, step: number, codeHashes: string[]): Promise<void>;
+  /** Off: the secret and every recovery code gone. Whether it was on. */
+  disableTwoFactor(userId: number): Promise<boolean>;
+  /** Takes a time step while no equal or later one was taken (one use per code, across a fleet). */
+  takeTotpStep(userId: number, step: number): Promise<boolean>;
+  /** Uses a recovery code once: whether it was there unused. */
+  takeRecoveryCode(userId: number, codeHash: string, at: number): Promise<boolean>;
+  recoveryCodesLeft(userId: number): Promise<number>;
+}
+
+export type EmailChangeResult =
+  | { kind: 'changed'; userId: number; oldEmail: string; newEmail: string }
+  | { kind: 'gone' }
+  | { kind: 'email-taken' };
+
+/** Changes of email waiting for the link mailed to the new address, known by the token's SHA-256. */
+export interface EmailChangeStore {
+  createEmailChange(tokenHash: Buffer, userId: number, newEmail: string, expiresAt: Date): Promise<void>;
+  emailChangeLive(tokenHash: Buffer, now: Date): Promise<boolean>;
+  /**
+   * Uses the link once and moves its user to the new email, confirmed, in one transaction; every other
+   * change of theirs still waiting ends with it. Nothing changes while another user has that email.
+   */
+  takeEmailChange(tokenHash: Buffer, now: Date): Promise<EmailChangeResult>;
+}
+
 /** Plans, and the users and workspaces on them. */
-export interface AccountStore {
+export interface AccountStore extends TwoFactorStore, EmailChangeStore {
   /** Creates the plan, or updates the plan of that name. */
   upsertPlan(plan: PlanSettings): Promise<Plan>;
   findPlanByName(name: string): Promise<Plan | undefined>;
@@ -42,7 +78,10 @@ export interface AccountStore {
   listAccounts(): Promise<Account[]>;
   findUserById(id: number): Promise<User | undefined>;
   findUserByEmail(email: string): Promise<User | undefined>;
-  /** A new password; every reset link of the user still outstanding ends with it, in one transaction. */
+  /**
+   * A new password; every reset link and change of email of the user still outstanding ends with it,
+   * in one transaction.
+   */
   setPasswordHash(userId: number, passwordHash: string): Promise<void>;
   setEmailVerified(userId: number): Promise<void>;
   setLastWorkspace(userId: number, workspaceId: number): Promise<void>;

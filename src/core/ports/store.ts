@@ -11,7 +11,6 @@ import type {
   LinkChange,
   NewKey,
   NewLink,
-  SessionRecord,
 } from '../entities.ts';
 import type { LinkPage, LinkQuery } from '../link-query.ts';
 import type { AbTestStore } from './ab-test-store.ts';
@@ -22,6 +21,7 @@ import type { DomainStore } from './domain-store.ts';
 import type { LinkCodeStore } from './link-code-store.ts';
 import type { LinkExportStore } from './link-export-store.ts';
 import type { AccountStore, InvitationStore, UserTokenStore, WorkspaceStore } from './people-store.ts';
+import type { SessionStore } from './session-store.ts';
 import type { TagStore, VisitListStore } from './tag-store.ts';
 import type { LinkEventSink, WebhookStore } from './webhook-store.ts';
 
@@ -180,17 +180,6 @@ export interface StatsStore {
   purgeEvents(beforeMs: number, nowMs?: number): Promise<number>;
 }
 
-/** Server-side sessions; the cookie holds a random id, the store only its SHA-256. */
-export interface SessionStore {
-  createSession(idHash: Buffer, session: SessionRecord): Promise<void>;
-  /** The session if it exists and has not expired at `now`. */
-  findSession(idHash: Buffer, now: Date): Promise<SessionRecord | undefined>;
-  deleteSession(idHash: Buffer): Promise<void>;
-  /** Ends every session of the user but the one given (after a password change or reset). */
-  deleteSessionsOfUser(userId: number, keepIdHash?: Buffer): Promise<void>;
-  deleteExpiredSessions(now: Date): Promise<number>;
-}
-
 /** Secrets every instance shares, made once by whichever starts first. */
 export interface SecretStore {
   /** The named secret: the stored one, or `candidate`, stored now, when there is none yet. */
@@ -203,12 +192,17 @@ export type {
   AccountStore,
   CreateAccountResult,
   CreateWorkspaceResult,
+  EmailChangeResult,
+  EmailChangeStore,
   InvitationStore,
   MemberChange,
+  StoredTwoFactor,
   TokenPurpose,
+  TwoFactorStore,
   UserTokenStore,
   WorkspaceStore,
 } from './people-store.ts';
+export type { SessionStore } from './session-store.ts';
 
 /** The store as a service: its migrations, and the cheap round trip of readiness checks. */
 export interface UpkeepStore {

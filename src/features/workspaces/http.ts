@@ -1,5 +1,6 @@
 import { joinPorts } from '../../core/ports/store.ts';
 import { managementApi } from '../../http/management-api.ts';
+import { qrImageUri } from '../../kernel/adapters.ts';
 import type { FeatureHttp } from '../../kernel/feature.ts';
 import { AccountSchema, accountApiRoutes, WorkspaceSchema } from './api/account-route.ts';
 import { memberRoutes } from './api/member-routes.ts';
@@ -52,6 +53,10 @@ export const workspaceHttp: FeatureHttp<
       emailVerification: config.emailVerification,
       oidc: config.oidc,
       oidcSignIn: workspaces.oidc,
+      twoFactor: workspaces.twoFactor,
+      pendingSignIns: workspaces.pendingSignIns,
+      life: workspaces.life,
+      qrImage: qrImageUri,
     });
   },
 };

@@ -17,7 +17,18 @@ declare module '../../kernel/kernel.ts' {
 
 export const workspacesFeature = feature({
   name: 'workspaces',
-  ports: ['accounts', 'workspaces', 'invitations', 'keys', 'secrets', 'links', 'tokens', 'sessions', 'audit'],
+  ports: [
+    'accounts',
+    'workspaces',
+    'invitations',
+    'keys',
+    'secrets',
+    'links',
+    'tokens',
+    'sessions',
+    'audit',
+    'abuse',
+  ],
   services: async (kernel, ports) => (await import('./services.ts')).workspaceServices(kernel, ports),
   http: async () => (await import('./http.ts')).workspaceHttp,
   cli: {

@@ -4,12 +4,15 @@ import { joinPorts, type Ports } from '../../core/ports/store.ts';
 import { identityProviderOf } from '../../kernel/adapters.ts';
 import type { Kernel } from '../../kernel/kernel.ts';
 import { signedFormTokens } from '../../web/session/csrf.ts';
+import { accountLife } from './account-life.ts';
 import { apiAccess } from './api-access.ts';
 import { invitationsService } from './invitations.ts';
 import { KeyUses } from './key-uses.ts';
 import { membersService } from './members.ts';
 import { oidcSignIn } from './oidc-sign-in.ts';
+import { pendingSignIns } from './sealed.ts';
 import { signInService } from './sign-in.ts';
+import { twoFactorService } from './two-factor.ts';
 import { workspaceAdmin } from './workspace-admin.ts';
 
 /**
@@ -20,7 +23,7 @@ import { workspaceAdmin } from './workspace-admin.ts';
  */
 export async function workspaceServices(
   kernel: Kernel,
-  ports: Pick<Ports, 'accounts' | 'workspaces' | 'invitations' | 'keys' | 'secrets'>,
+  ports: Pick<Ports, 'accounts' | 'workspaces' | 'invitations' | 'keys' | 'secrets' | 'abuse' | 'sessions'>,
 ) {
   const { counter, now, config } = kernel;
   const store = joinPorts(ports);
@@ -55,6 +58,16 @@ export async function workspaceServices(
   const formKey = await store.secret('form-tokens', randomBytes(32));
   const provider = identityProviderOf(kernel);
   const mailer = await kernel.mailer();
+  // TOTP secrets are sealed with a key every instance shares, kept apart from the database's rows.
+  const sealKey = await store.secret('two-factor-seal', randomBytes(32));
+  const twoFactor = twoFactorService({
+    store,
+    counter,
+    sealKey,
+    issuer: config.baseUrl.hostname,
+    now,
+    audit: kernel.audit,
+  });
   return {
     /** The workspace keys of /create and /api/v1. */
     keys: accountKeys(store, { ...keyChecks, onUsed }),
@@ -65,6 +78,19 @@ export async function workspaceServices(
     keyUses,
     forms: signedFormTokens(formKey, now),
     auth,
+    twoFactor,
+    /** The step between a right password and a right code (two-factor sign-in). */
+    pendingSignIns: pendingSignIns(formKey, now),
+    life: accountLife({
+      store,
+      auth,
+      counter,
+      baseUrl: config.baseUrl,
+      mailer,
+      onMailError: kernel.log.error('a change of email could not be mailed'),
+      now,
+      audit: kernel.audit,
+    }),
     oidc: provider && oidcSignIn({ provider, store, signup }),
     apiAccess: apiAccess(store, kernel.audit),
     members: membersService(store, kernel.audit),

@@ -205,14 +205,22 @@ export function signInService(options: SignInOptions) {
       after().catch(onError);
     },
 
-    /** Needs the current password; failures count like failed sign-ins, so a stolen session cannot guess it. */
-    async changePassword(user: User, current: string, next: string, address: string): Promise<void> {
+    /**
+     * The signed-in person's own password, before a change only they may make; failures count like
+     * failed sign-ins, so a stolen session cannot guess it.
+     */
+    async confirmPassword(user: User, password: string, address: string): Promise<void> {
       const wait = await waitFor(user.email, address);
       if (wait > 0) throw throttled(wait, 'Too many wrong passwords. Try again later.');
-      if (!(await passwordMatches(user, current))) {
+      if (!(await passwordMatches(user, password))) {
         await countFailure(user.email, address);
         throw new Refusal('wrong-password');
       }
+    },
+
+    /** Needs the current password (confirmPassword). */
+    async changePassword(user: User, current: string, next: string, address: string): Promise<void> {
+      await this.confirmPassword(user, current, address);
       if (!validPassword(next)) {
         throw new Refusal('password-invalid', `A new password has ${PASSWORD_MIN} to 1,024 characters.`);
       }

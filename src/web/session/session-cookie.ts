@@ -2,6 +2,7 @@ import type { CookieSerializeOptions } from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { User } from '../../core/entities.ts';
 import type { AccountStore } from '../../core/ports/store.ts';
+import { familiesOf } from '../../http/visitor-device.ts';
 import type { ActiveSession, SessionService, StartedSession } from './sessions.ts';
 
 /** The session cookie and who it signs in. */
@@ -78,7 +79,14 @@ export async function startSession(
   userId: number,
 ): Promise<StartedSession> {
   await deps.sessions.end(request.cookies[SESSION_COOKIE]);
-  const session = await deps.sessions.start(userId);
+  const session = await deps.sessions.start(userId, agentOf(request.headers['user-agent']));
   setSessionCookie(deps, reply, session);
   return session;
+}
+
+/** What a session keeps of the browser it started in: its families alone, e.g. "Firefox on Linux". */
+export function agentOf(userAgent: string | undefined): string | undefined {
+  if (!userAgent) return undefined;
+  const { browser, os } = familiesOf(userAgent);
+  return browser === 'Other' && os === 'Other' ? undefined : `${browser} on ${os}`;
 }

@@ -17,6 +17,9 @@ export interface ActiveSession {
   expiresAt: Date;
 }
 
+/** A session's last-seen time is written at most this often: a write per request would cost more than it tells. */
+export const SEEN_EVERY_MS = 5 * 60_000;
+
 export interface SessionOptions {
   store: SessionStore;
   ttlMs: number;
@@ -47,7 +50,8 @@ export function sessionService(options: SessionOptions) {
   }
 
   return {
-    async start(userId: number): Promise<StartedSession> {
+    /** A new session; `agent` is its browser and OS families ("Firefox on Linux"), never the user agent. */
+    async start(userId: number, agent?: string): Promise<StartedSession> {
       const at = now();
       await sweep(at);
       const session = {
@@ -59,6 +63,7 @@ export function sessionService(options: SessionOptions) {
         userId,
         csrfToken: session.csrfToken,
         expiresAt: session.expiresAt,
+        agent: agent ?? null,
       });
       return session;
     },
@@ -67,8 +72,14 @@ export function sessionService(options: SessionOptions) {
     async resume(id: string | undefined): Promise<ActiveSession | undefined> {
       if (id === undefined || !SESSION_ID.test(id)) return undefined;
       const idHash = hashSessionId(id);
-      const record = await store.findSession(idHash, new Date(now()));
-      return record && { idHash, ...record };
+      const at = now();
+      const record = await store.findSession(idHash, new Date(at));
+      if (!record) return undefined;
+      if (record.lastSeenAt && at - record.lastSeenAt.getTime() >= SEEN_EVERY_MS) {
+        await store.touchSession(idHash, new Date(at));
+      }
+      const { userId, csrfToken, expiresAt } = record;
+      return { idHash, userId, csrfToken, expiresAt };
     },
 
     async end(id: string | undefined): Promise<void> {
@@ -83,3 +94,8 @@ export function sessionService(options: SessionOptions) {
 }
 
 export type SessionService = ReturnType<typeof sessionService>;
+
+/** How a page names a session in its forms: neither the cookie's id nor the hash the store keys it by. */
+export function sessionHandle(idHash: Buffer): string {
+  return createHash('sha256').update('snip-session-handle:').update(idHash).digest('base64url').slice(0, 22);
+}

@@ -1282,8 +1282,15 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
         const [ada] = await givenAccounts();
         const record = { userId: ada.personalOf as number, csrfToken: 'csrf-1', expiresAt: later(HOUR) };
         await store.createSession(sha256('s1'), record);
-        assert.deepEqual(await store.findSession(sha256('s1'), t0), record);
-        assert.deepEqual(await store.findSession(sha256('s1'), later(HOUR - 1)), record);
+        // What the record was made with, and the families (none here) and last-seen time beside it.
+        const made = async (at: Date) => {
+          const found = await store.findSession(sha256('s1'), at);
+          assert.equal(found?.agent, null);
+          assert.ok(found?.lastSeenAt instanceof Date);
+          return found && { userId: found.userId, csrfToken: found.csrfToken, expiresAt: found.expiresAt };
+        };
+        assert.deepEqual(await made(t0), record);
+        assert.deepEqual(await made(later(HOUR - 1)), record);
         assert.equal(await store.findSession(sha256('s1'), later(HOUR)), undefined);
         assert.equal(await store.findSession(sha256('s2'), t0), undefined);
       });

@@ -25,6 +25,7 @@ const ACCOUNTS: Record<string, OidcAccount> = {
   ada: { email: 'ada@example.com', email_verified: true, name: 'Ada Lovelace' },
   lin: { email: 'Lin@Example.com', email_verified: false },
   grace: { email: 'grace@example.com', email_verified: true },
+  hedy: { email: 'hedy@example.com', email_verified: true },
   mallory: { email: 'victim@example.com', email_verified: false },
   anon: { email: '', email_verified: false },
   stranger: { email: 'stranger@example.com', email_verified: true },
@@ -171,6 +172,16 @@ describe('OIDC sign-in against a real provider', () => {
     await client.openHome();
     assert.equal(client.home, `/w/${account.workspace.slug}`);
     assert.equal((await new PageClient(t.app).signIn('grace@example.com', PASSWORD)).statusCode, 303);
+  });
+
+  it('signs a person with two-factor sign-in on in without a code: the provider vouches (SPEC 22)', async () => {
+    const { account } = await t.ops.createAccount('hedy@example.com', 'tester', PASSWORD);
+    await t.store.enableTwoFactor(account.user.id, 'v1.sealed.elsewhere.x', 0, []);
+    const byPassword = await new PageClient(t.app).signIn('hedy@example.com', PASSWORD);
+    assert.equal(byPassword.statusCode, 200, 'the password alone is not enough');
+    const byProvider = await signInAs(new PageClient(t.app), 'hedy');
+    assert.equal(byProvider.statusCode, 303);
+    assert.ok(setsSession(byProvider));
   });
 
   it('refuses an unverified email matching an existing user and links nothing', async () => {

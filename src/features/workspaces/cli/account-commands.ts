@@ -1,5 +1,8 @@
 import { createInterface } from 'node:readline';
 import type { PlanPrice } from '../../../core/entities.ts';
+import { Refusal } from '../../../core/errors.ts';
+import { CLI_ACTOR } from '../../../core/moderation.ts';
+import { normalizeEmail } from '../../../core/plans.ts';
 import type { StoreOf } from '../../../kernel/feature.ts';
 import {
   type CommandCode,
@@ -9,7 +12,7 @@ import {
   tab,
   UsageError,
 } from '../../../terminal/command.ts';
-import { cliAudit } from '../audit-actor.ts';
+import { auditFact, cliAudit } from '../audit-actor.ts';
 import { accountJson, planJson } from './account-json.ts';
 import { accountOperations, type PlanChange } from './account-operations.ts';
 import type { ACCOUNT_FLAGS } from './account-usage.ts';
@@ -154,6 +157,16 @@ export const ACCOUNT_COMMANDS: Record<string, AccountCommand> = {
   'account list': {
     line: (account) => tab(account.email, account.plan, account.workspace, account.created_at),
     run: async ({ store }) => ({ items: (await accountOperations(store).listAccounts()).map(accountJson) }),
+  },
+  'user 2fa-off': {
+    run: async ({ args: [email = ''], store, io }) => {
+      const user = await store.findUserByEmail(normalizeEmail(email) ?? email.trim().toLowerCase());
+      if (!user) throw new Refusal('no-such-user');
+      const wasOn = await store.disableTwoFactor(user.id);
+      const fact = auditFact(null, '2fa.disable', user.email, { two_factor: wasOn }, { two_factor: false });
+      await cliAudit(store, io.err)({ ...fact, ...CLI_ACTOR });
+      return { email: user.email, two_factor: false, was_on: wasOn };
+    },
   },
   'key rotate': {
     run: async ({ args: [email = ''], store, io }) => {

@@ -85,6 +85,14 @@ A password has 8 to 1,024 characters. Every dashboard session of the account end
     flags: [],
     args: 0,
   },
+  'user 2fa-off': {
+    synopsis: '<email>',
+    about: 'turns two-factor sign-in off for a user who lost their device and recovery codes',
+    details: `Their secret and recovery codes are deleted; they sign in with their password alone and
+may turn it on again. Written to the audit log.`,
+    flags: [],
+    args: 1,
+  },
   'key rotate': {
     synopsis: '<email>',
     about: "issues a new main API key of the user's personal workspace and revokes the old one at once",

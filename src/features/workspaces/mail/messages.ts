@@ -132,3 +132,51 @@ ${footer}
     ),
   };
 }
+
+/** To the new address of a change of email: the link that confirms it (docs/api.md §22). */
+export function emailChangeMessage(input: { to: string; url: string }): MailMessage {
+  const validity = 'The link is valid for one day and works only once.';
+  const footer = 'If you did not ask for this, you can ignore this email: nothing changes.';
+  return {
+    to: input.to,
+    subject: 'Confirm your new email address for Snip',
+    text: `Confirm that your Snip account should use this address from now on:
+${input.url}
+
+${validity}
+${footer}
+`,
+    html: page(
+      [html`Confirm that your Snip account should use this address from now on.`, html`${validity}`],
+      input.url,
+      'Use this address',
+      footer,
+    ),
+  };
+}
+
+/** To the old address when a change of email is asked for: word of it, and the way to stop it. */
+export function emailChangeNoticeMessage(input: { to: string; newEmail: string; url: string }): MailMessage {
+  const newEmail = oneLine(input.newEmail);
+  const footer = 'Nothing changes until the link mailed to the new address is followed.';
+  return {
+    to: input.to,
+    subject: 'Your Snip email address is about to change',
+    text: `Someone signed in to your Snip account asked to change its email address to ${newEmail}.
+
+If it was not you, change your password at once: that ends the change and every other session.
+${input.url}
+
+${footer}
+`,
+    html: page(
+      [
+        html`Someone signed in to your Snip account asked to change its email address to <strong>${newEmail}</strong>.`,
+        html`If it was not you, change your password at once: that ends the change and every other session.`,
+      ],
+      input.url,
+      'Account Settings',
+      footer,
+    ),
+  };
+}

@@ -4,6 +4,8 @@ import { html } from '../../../web/html.ts';
 import { page } from '../../../web/layout.ts';
 import { csrfField, doneNotice, errorNotice, type PageError } from '../../../web/notices.ts';
 import { when } from '../../../web/page-parts.ts';
+import { deleteCard, emailCard, type ListedSession, sessionsCard } from './account-cards.ts';
+import { twoFactorCard } from './two-factor-pages.ts';
 
 /** GET /account: the person — their email, their workspaces with their role in each, their password. */
 
@@ -15,11 +17,26 @@ export interface AccountView {
   done?: string;
   /** A refused password change. */
   passwordError?: PageError;
+  /** The person's live sessions, this one marked. */
+  sessions: readonly ListedSession[];
+  /** Recovery codes left, when two-factor sign-in is on. */
+  codesLeft: number;
+  /** Mail is configured: the email can be changed by a mailed link. */
+  mails: boolean;
+  /** A refused form of the card it belongs to. */
+  twoFactorError?: PageError;
+  emailError?: PageError;
+  deleteError?: PageError;
 }
 
 const DONE: Record<string, string> = {
   'password-changed': 'Your password was changed. Every other session was signed out.',
   left: 'You left the workspace.',
+  'two-factor-off': 'Two-factor sign-in is off.',
+  'session-ended': 'That session was signed out.',
+  'others-ended': 'Every other session was signed out.',
+  'email-mailed': 'We sent a link to the new address. Your email changes when it is followed.',
+  'email-changed': 'Your email address was changed.',
 };
 
 function workspaces(view: AccountView) {
@@ -69,6 +86,10 @@ ${workspaces(view)}
   <button type="submit">Change password</button>
 </form>
 <p class="hint">Changing the password signs out every other session of yours.</p>
-</section>`,
+</section>
+${twoFactorCard({ csrfToken: view.frame.csrfToken, on: user.twoFactor, codesLeft: view.codesLeft }, view.twoFactorError)}
+${sessionsCard(view.frame.csrfToken, view.sessions)}
+${emailCard({ csrfToken: view.frame.csrfToken, user, mails: view.mails }, view.emailError)}
+${deleteCard({ csrfToken: view.frame.csrfToken, user }, view.deleteError)}`,
   });
 }

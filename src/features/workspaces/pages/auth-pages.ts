@@ -17,6 +17,7 @@ export interface AuthForm {
 
 const DONE: Record<string, string> = {
   'password-reset': 'Your password was changed. Sign in with the new one.',
+  'account-deleted': 'Your account was deleted.',
 };
 
 /** What the sign-in page offers besides the password. */

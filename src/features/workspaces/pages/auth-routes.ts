@@ -14,9 +14,11 @@ import {
 } from '../../../web/session/session-cookie.ts';
 import { setFreshKey } from '../fresh-key.ts';
 import { mailLinks, type SignUpVerificationOptions } from '../mail-links.ts';
+import type { PendingSignIns } from '../sealed.ts';
 import { PASSWORD_MIN, type SignInService } from '../sign-in.ts';
 import { invitationTokenOf, type SignupMode } from '../signup-rules.ts';
 import { type AuthForm, safeNext, signInPage, signUpMailedPage, signUpPage } from './auth-pages.ts';
+import { askForCode } from './two-factor-routes.ts';
 
 /** GET/POST /signup, GET/POST /login, POST /logout (docs/api.md §4). */
 
@@ -28,6 +30,8 @@ export interface AuthRouteOptions extends SessionDeps, SignUpVerificationOptions
   oidcName?: string;
   /** Mail is configured, so a password can be reset by mail. */
   resetByMail: boolean;
+  /** The step a sign-in waits at for a code when two-factor sign-in is on. */
+  pendingSignIns: PendingSignIns;
 }
 
 /** The sign-in and sign-up pages of these options, and where a form asks to go next. */
@@ -75,6 +79,7 @@ async function signInRoutes(app: FastifyInstance, options: AuthRouteOptions): Pr
     const csrfToken = formToken(request, reply, options.policy);
     try {
       const user = await options.auth.signIn(email, field(request.body, 'password'), request.ip);
+      if (user.twoFactor) return askForCode(options, reply, { userId: user.id, csrfToken, next });
       await startSession(options, request, reply, user.id);
       return reply.redirect(next ?? '/dashboard', 303);
     } catch (error) {
