@@ -69,6 +69,10 @@ ${workspaces(view)}
   <button type="submit">Change password</button>
 </form>
 <p class="hint">Changing the password signs out every other session of yours.</p>
+</section>
+<section class="card" id="mail" aria-labelledby="mail-heading">
+<h2 id="mail-heading">Mail</h2>
+<p>The daily mail of links that stopped working: <a href="/account/mail">mail settings</a>.</p>
 </section>`,
   });
 }
