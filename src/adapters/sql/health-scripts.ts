@@ -42,7 +42,8 @@ function* record(
     `UPDATE links SET health_state = ?, health_checked_at = ?, health_code = ?, health_status = ?,
        health_failures = ?, health_since = ?, health_cause_code = ?, health_cause_status = ?,
        health_next_at = ?, health_claimed_until = NULL
-     WHERE id = ? AND ${LIVE} AND updated_at = ? AND health_checked_at IS NOT DISTINCT FROM ?
+     WHERE id = ? AND ${LIVE} AND COALESCE(updated_at, created_at) = ?
+       AND health_checked_at IS NOT DISTINCT FROM ?
      RETURNING ${LINK_COLUMNS}`,
     health.state,
     health.checkedAt?.getTime() ?? null,

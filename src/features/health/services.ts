@@ -40,7 +40,8 @@ export async function healthServices(
   const domains = await kernel.use('domains');
   const isBlocked = (host: string) => screen.blocksHost(host);
   const inspector = inspectorOf(kernel, isBlocked);
-  const pacer = hostPacer(realClock);
+  // The kernel's clock (a test's own), with real waits.
+  const pacer = hostPacer({ now, wait: realClock.wait });
   let scheduler: HealthScheduler | undefined;
   const counted = healthMetrics(kernel.metrics, {
     queued: () => scheduler?.queued() ?? 0,
