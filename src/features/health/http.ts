@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { FeatureHttp } from '../../kernel/feature.ts';
+import { pageScope } from '../../web/page-errors.ts';
 import { sendPage } from '../../web/send-page.ts';
 import { frameOf, signedInForm, signedInPage } from '../../web/session/handlers.ts';
 import { CheckAnswer, checkRoute } from './api/check-route.ts';
@@ -33,22 +34,29 @@ export const healthHttp: FeatureHttp<'links'> = {
     const { mail } = await kernel.use('health');
     const session = kernel.session;
     const mailConfigured = kernel.config.mail !== undefined;
-    app.get(
-      '/account/mail',
-      signedInPage(session, async (request, reply, user) => {
-        const done = (request.query as Record<string, unknown>).done;
-        const healthMail = await mail.isOn(user.user.id);
-        const view = { frame: frameOf(user), healthMail, mailConfigured };
-        return sendPage(reply, 200, mailPage({ ...view, done: typeof done === 'string' ? done : undefined }));
-      }),
-    );
-    app.post(
-      '/account/mail',
-      signedInForm(session, async (request, reply, user) => {
-        const on = (request.body as Record<string, unknown> | undefined)?.health_mail === 'on';
-        await mail.set(user.user, on);
-        return reply.redirect('/account/mail?done=saved', 303);
-      }),
-    );
+    await app.register(async (scope) => {
+      pageScope(scope);
+      scope.get(
+        '/account/mail',
+        signedInPage(session, async (request, reply, user) => {
+          const done = (request.query as Record<string, unknown>).done;
+          const healthMail = await mail.isOn(user.user.id);
+          const view = { frame: frameOf(user), healthMail, mailConfigured };
+          return sendPage(
+            reply,
+            200,
+            mailPage({ ...view, done: typeof done === 'string' ? done : undefined }),
+          );
+        }),
+      );
+      scope.post(
+        '/account/mail',
+        signedInForm(session, async (request, reply, user) => {
+          const on = (request.body as Record<string, unknown> | undefined)?.health_mail === 'on';
+          await mail.set(user.user, on);
+          return reply.redirect('/account/mail?done=saved', 303);
+        }),
+      );
+    });
   },
 };

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { callApi } from '../../fixtures/api-client.ts';
+import { PageClient } from '../../fixtures/page-client.ts';
 import { type SmtpInbox, startSmtpInbox } from '../../fixtures/smtp-inbox.ts';
 import { STORES } from '../../fixtures/stores.ts';
 import { FakeInspector, type TestApp } from '../../helper.ts';
@@ -74,15 +75,32 @@ for (const kind of STORES) {
       assert.equal(await t.app.linkHealth.digest(), 0, 'nothing newly broken');
     });
 
-    it('sends nothing to a person who turned the mail off', async () => {
+    it('sends nothing to an admin who turned it off on /account/mail, a form with CSRF, audited', async () => {
       const owner = await t.store.findAccountByEmail(t.email);
       assert.ok(owner);
-      await t.store.setHealthMail(owner.user.id, false);
+      await t.ops.createAccount('admin@example.com', 'tester', 'correct horse battery');
+      const admin = await t.store.findAccountByEmail('admin@example.com');
+      assert.ok(admin);
+      await t.store.addMember(owner.workspace.id, admin.user.id, 'admin');
+      const client = new PageClient(t.app);
+      assert.equal((await client.signIn('admin@example.com', 'correct horse battery')).statusCode, 303);
+      const shown = await client.open('/account/mail');
+      assert.equal(shown.statusCode, 200);
+      assert.match(shown.body, /name="health_mail" value="on" checked/);
+      assert.equal((await client.post('/account/mail', { _csrf: 'forged' })).statusCode, 403);
+      assert.equal(await t.store.healthMailOn(admin.user.id), true, 'a forged form changes nothing');
+      assert.equal((await client.post('/account/mail', {})).statusCode, 303);
+      assert.equal(await t.store.healthMailOn(admin.user.id), false);
+      const audit = await t.store.listAudit({ limit: 20 });
+      assert.ok(
+        audit.some((entry) => entry.action === 'account.health-mail' && entry.actorId === admin.user.id),
+      );
+
       await broken();
       clock += DAY;
-      assert.equal(await t.app.linkHealth.digest(), 0);
-      await t.store.setHealthMail(owner.user.id, true);
-      assert.equal(await t.store.healthMailOn(owner.user.id), true);
+      assert.equal(await t.app.linkHealth.digest(), 1, 'the owner alone');
+      assert.deepEqual((await inbox.next({ to: t.email })).to, [t.email]);
+      assert.ok(!inbox.received.some((mail) => mail.to.includes('admin@example.com')));
     });
   });
 }
