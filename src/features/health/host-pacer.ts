@@ -1,7 +1,8 @@
 /**
  * One request per target host per interval (docs/api.md §21): each host has its own queue, and a
- * request to it starts no sooner than the interval after the one before it; other hosts go on
- * meanwhile. The clock and the wait are given, so tests run the pacing on a fake clock.
+ * request to it starts no sooner than the interval after the previous one to it started; other
+ * hosts go on meanwhile. At most `concurrent` requests run at once over all hosts. The clock and
+ * the wait are given, so tests run the pacing on a fake clock.
  */
 
 export interface PacerClock {
@@ -15,53 +16,87 @@ export const realClock: PacerClock = {
   wait: (ms) => new Promise((resolve) => setTimeout(resolve, ms).unref()),
 };
 
-export function hostPacer(clock: PacerClock, intervalMs = 10_000) {
-  /** Per host: when its next request may start; hosts with nothing waiting are dropped. */
-  const next = new Map<string, number>();
-  const waiting = new Map<string, number>();
+export interface PacerOptions {
+  intervalMs?: number;
+  concurrent?: number;
+}
+
+export function hostPacer(clock: PacerClock, options: PacerOptions = {}) {
+  const intervalMs = options.intervalMs ?? 10_000;
+  const concurrent = options.concurrent ?? 32;
+  /** Per host: when the latest request queued for it starts (a promise, for those queued after it). */
+  const tails = new Map<string, { started: Promise<number>; startedAt?: number; done?: boolean }>();
+  const slots: Array<() => void> = [];
+  let running = 0;
   let queued = 0;
-  let cancel: (error: Error) => void = () => {};
-  let cancelled = new Promise<never>((_, reject) => {
-    cancel = reject;
-  });
-  cancelled.catch(() => {});
+  let stop: (error: Error) => void = () => {};
+  let stopped = newStop();
+
+  function newStop(): Promise<never> {
+    const promise = new Promise<never>((_, reject) => {
+      stop = reject;
+    });
+    promise.catch(() => {});
+    return promise;
+  }
+
+  async function slot(): Promise<void> {
+    if (running < concurrent) {
+      running++;
+      return;
+    }
+    await Promise.race([new Promise<void>((resolve) => slots.push(resolve)), stopped]);
+  }
+
+  function release(): void {
+    const next = slots.shift();
+    if (next) next();
+    else running--;
+  }
+
+  /** Forgets the hosts whose last request ended with nothing behind it, and whose interval has passed. */
+  function forgetIdle(): void {
+    const now = clock.now();
+    for (const [host, entry] of tails)
+      if (entry.done && (entry.startedAt ?? 0) + intervalMs <= now) tails.delete(host);
+  }
+
+  /** Waits for the host's turn, then for a free slot; resolves with when the request starts. */
+  async function turn(previous: Promise<number> | undefined): Promise<number> {
+    const last = previous ? await previous.catch(() => clock.now()) : undefined;
+    const wait = last === undefined ? 0 : last + intervalMs - clock.now();
+    if (wait > 0) await Promise.race([clock.wait(wait), stopped]);
+    await slot();
+    return clock.now();
+  }
 
   return {
     /** Runs `work` for `host` in its turn. */
     async run<T>(host: string, work: () => Promise<T>): Promise<T> {
-      const now = clock.now();
-      if (next.size > 10_000)
-        for (const [one, at] of next) if (at <= now && !waiting.has(one)) next.delete(one);
-      const slot = Math.max(now, next.get(host) ?? now);
-      next.set(host, slot + intervalMs);
-      waiting.set(host, (waiting.get(host) ?? 0) + 1);
+      if (tails.size > 10_000) forgetIdle();
+      const tail = tails.get(host);
+      const started = turn(tail?.started);
+      const entry: { started: Promise<number>; startedAt?: number; done?: boolean } = { started };
+      tails.set(host, entry);
       queued++;
+      let began = false;
       try {
-        if (slot > now) await Promise.race([clock.wait(slot - now), cancelled]);
+        entry.startedAt = await started;
+        began = true;
         return await work();
       } finally {
+        if (began) release();
         queued--;
-        const left = (waiting.get(host) ?? 1) - 1;
-        if (left > 0) waiting.set(host, left);
-        else {
-          waiting.delete(host);
-          // Forget a host once its interval has passed with nothing queued for it.
-          if ((next.get(host) ?? 0) <= clock.now()) next.delete(host);
-        }
+        entry.done = true;
       }
     },
     /** Ends every wait with an error (a shutdown): requests under way finish, waiting ones never start. */
     cancel(): void {
-      cancel(new Error('the checks were stopped'));
-      cancelled = new Promise<never>((_, reject) => {
-        cancel = reject;
-      });
-      cancelled.catch(() => {});
+      stop(new Error('the checks were stopped'));
+      stopped = newStop();
     },
     /** Requests waiting for their turn or under way. */
     queued: () => queued,
-    /** How long a new request to `host` would wait now. */
-    delayOf: (host: string) => Math.max(0, (next.get(host) ?? 0) - clock.now()),
   };
 }
 
