@@ -95,6 +95,12 @@ for (const kind of STORES) {
         'state=broken lists it',
       );
       await receiver.until(() => heard('link.broken', code));
+      const metrics = String((await send(t.app, { method: 'GET', url: '/metrics' })).body.raw);
+      assert.match(metrics, /^snip_link_checks_total\{outcome="307"\} [1-9]/m, 'checks per outcome');
+      assert.match(metrics, /^snip_link_checks_total\{outcome="ok"\} [1-9]/m);
+      assert.match(metrics, /^snip_link_check_queue 0$/m, 'nothing left waiting');
+      // As of the latest poll, whose claimed links had waited since their time a round ago.
+      assert.match(metrics, /^snip_link_check_oldest_due_seconds \d+/m, 'the oldest unchecked link');
 
       site.state.broken = false;
       await round();
