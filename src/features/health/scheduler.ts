@@ -50,6 +50,7 @@ export function healthScheduler(deps: SchedulerDeps) {
   /** Checks this instance may still start: refilled each poll, one poll's worth carried at most. */
   let allowance = 0;
   let oldestDueSeconds = 0;
+  let stopping = false;
 
   /** Checks the link, writes the outcome and its event; the link as written, else undefined. */
   async function check(link: Link, paced = true): Promise<Link | undefined> {
@@ -68,7 +69,9 @@ export function healthScheduler(deps: SchedulerDeps) {
         counted('skipped');
       } else await check(link);
     } catch (error) {
-      // The lease runs out and a later poll (here or elsewhere) tries it again.
+      // The lease runs out and a later poll (here or elsewhere) tries it again; a shutdown's
+      // cancelled waits are no failure.
+      if (stopping) return;
       counted('failed');
       deps.onError(error);
     }
@@ -116,6 +119,7 @@ export function healthScheduler(deps: SchedulerDeps) {
     oldestDueSeconds: () => oldestDueSeconds,
     start(): void {
       if (deps.perMinute <= 0 || timer) return;
+      stopping = false;
       timer = setInterval(() => {
         pollOnce().catch(deps.onError);
       }, pollMs);
@@ -124,6 +128,7 @@ export function healthScheduler(deps: SchedulerDeps) {
     async stop(): Promise<void> {
       clearInterval(timer);
       timer = undefined;
+      stopping = true;
       deps.cancelWaits?.();
       await polling?.catch(() => undefined);
       await Promise.allSettled([...inFlight]);
