@@ -22,7 +22,7 @@ function why(link: Pick<Link, 'health'>): string {
 export function brokenNotice(link: Pick<Link, 'health'>, zone?: string): SafeHtml {
   const { health } = link;
   if (health.state !== 'broken' || !health.since) return html``;
-  return html`<p class="notice error" role="status" data-health-notice>This link stopped working on ${when(health.since, zone)}: ${why(link)}. It still redirects; Snip checks it again and tells you when it works.</p>`;
+  return html`<p class="notice error" role="status" data-health-notice>This link stopped working on ${when(health.since, zone)}: ${why(link)}. It still redirects; Snip keeps checking it, and the badge goes once its target answers again.</p>`;
 }
 
 /** The settings' line: the state, since when, and the latest check. */
