@@ -8,6 +8,7 @@ import { type BlocklistResults, blocklistPhase } from './blocklist-phase.ts';
 import { type CliResults, cliPhase, printCli, writeCli } from './cli-phase.ts';
 import { conversionsPhase } from './conversions-phase.ts';
 import { domainsPhase } from './domains-phase.ts';
+import { healthPhase } from './health-phase.ts';
 import { idleOnly } from './idle-phase.ts';
 import { ensureNginx } from './nginx.ts';
 import { type PgResults, pgPhase } from './pg-phase.ts';
@@ -47,7 +48,8 @@ import { CONNECTIONS, ensureWrk, THREADS } from './wrk.ts';
  * at start beside `node -e 0` (bench/cli-phase.ts). BENCH_DURATION (seconds, default 10) shortens the
  * measured runs; BENCH_ONLY=<a phase of bench/settings.ts>
  * runs one phase (conversions: a tracked link's click beside an untracked one, bench/conversions-phase.ts;
- * ab: links with an A/B test beside plain ones; sales: the sales through the API alone)
+ * ab: links with an A/B test beside plain ones; sales: the sales through the API alone; health: 100,000
+ * links checked against loopback targets, bench/health-phase.ts)
  * (stalls: redirects during two parallel exports and bursts of new QR designs, bench/stalls-phase.ts;
  * idle: one server's CPU per thread with no traffic for BENCH_IDLE_SECONDS, bench/idle-phase.ts, alone only).
  */
@@ -169,7 +171,7 @@ async function main(): Promise<void> {
   );
   console.log(`${notes.join('\n')}\nwarm-up ${WARMUP_S} s, measured ${MEASURE_S} s per target`);
   const all =
-    'sqlite, domains, conversions, ab, blocklist, pg+redis, processes, webhooks, api, stalls, cli, stats, search';
+    'sqlite, domains, conversions, ab, health, blocklist, pg+redis, processes, webhooks, api, stalls, cli, stats, search';
   console.log(`phases: ${ONLY === undefined ? all : ONLY} (BENCH_ONLY)\n`);
 
   const session = new Session(WARMUP_S, MEASURE_S);
@@ -200,6 +202,11 @@ async function main(): Promise<void> {
   if (ONLY === undefined || ONLY === 'ab') {
     console.log('\nA/B test phase');
     abNotes = await abPhase(bench);
+  }
+  let healthNotes: string[] = [];
+  if (ONLY === undefined || ONLY === 'health') {
+    console.log('\nlink health phase');
+    healthNotes = await healthPhase(bench);
   }
   let blocklist: BlocklistResults | undefined;
   if (ONLY === undefined || ONLY === 'blocklist') {
@@ -254,6 +261,7 @@ async function main(): Promise<void> {
     ...domainNotes,
     ...conversionNotes,
     ...abNotes,
+    ...healthNotes,
     ...(blocklist?.notes ?? []),
     ...(pg?.notes ?? []),
     ...processNotes,

@@ -7,6 +7,7 @@ import { conversionsFeature } from './features/conversions/index.ts';
 import { demoFeature } from './features/demo/index.ts';
 import { domainsFeature } from './features/domains/index.ts';
 import { groupsFeature } from './features/groups/index.ts';
+import { healthFeature } from './features/health/index.ts';
 import { importsFeature } from './features/imports/index.ts';
 import { linksFeature } from './features/links/index.ts';
 import { opsFeature } from './features/ops/index.ts';
@@ -31,6 +32,7 @@ export const FEATURES: readonly Feature<unknown>[] = [
   webhooksFeature,
   analyticsFeature,
   conversionsFeature,
+  healthFeature,
   redirectFeature,
   demoFeature,
   importsFeature,

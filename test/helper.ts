@@ -90,7 +90,13 @@ async function noNames(): Promise<never> {
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dir = await mkdtemp(join(tmpdir(), 'snip-test-'));
   const file = join(dir, 'snip.db');
-  const config = loadConfig({ BASE_URL: 'https://sn.ip', DATABASE_URL: `sqlite:${file}`, ...options.env });
+  const config = loadConfig({
+    BASE_URL: 'https://sn.ip',
+    DATABASE_URL: `sqlite:${file}`,
+    // No rounds of link health (docs/api.md §21) unless a test asks: they would fetch through its inspector.
+    LINK_CHECKS_PER_MINUTE: '0',
+    ...options.env,
+  });
   // A copy of a migrated file (template-db.ts), unless the test names a database of its own.
   if (config.databaseUrl === `sqlite:${file}`) await copyMigratedDatabase(file);
   const store = await openStore(config.databaseUrl, { prepare: true });

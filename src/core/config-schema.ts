@@ -115,6 +115,13 @@ export const directSettings = Type.Object({
   NOT_FOUND_LIMIT: count(60, 'unknown short codes an address may request per minute before 429'),
   LINK_CACHE_SIZE: whole(100_000, 1, 10_000_000, 'hot links kept in memory'),
   CLICK_FLUSH_MS: whole(1000, 10, 60_000, 'how often buffered clicks are written to the store'),
+  LINK_CHECK_HOURS: whole(24, 1, 8760, "how often every live link's targets are checked again"),
+  LINK_CHECKS_PER_MINUTE: whole(
+    60,
+    0,
+    1_000_000,
+    'link checks per minute per instance at most; 0: none scheduled',
+  ),
   LINK_CACHE_TTL_SECONDS: whole(30, 1, 86_400, 'how long a cached link is trusted before it is read again'),
   STORE_TIMEOUT_MS: whole(2000, 50, 60_000, 'deadline of every store and Redis call a request waits on'),
   MAX_CONNECTIONS: count(10_000, 'open sockets the server accepts at most'),

@@ -1,4 +1,5 @@
 import type { Role } from './authorization.ts';
+import type { LinkHealth } from './link-health.ts';
 import type { AbTest } from './link-variants.ts';
 import type { Scope } from './scopes.ts';
 import type { LinkRule } from './targeting.ts';
@@ -227,6 +228,7 @@ export interface Link {
   publicStats: boolean;
   /** Its A/B test (docs/api.md §20); null: none. */
   test: AbTest | null;
+  /** Its targets as last checked again (docs/api.md §21). */ health: LinkHealth;
 }
 
 /** The card a link previewer (a chat app, a social network) shows for a link (docs/api.md §16). */

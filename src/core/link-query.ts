@@ -18,8 +18,8 @@ export interface LinkPosition {
 
 /**
  * Which links by their state (docs/api.md §18): active (neither archived, expired nor disabled),
- * archived, expired (past expiry or out of clicks), disabled by an operator, broken (no link yet:
- * health checks come later), all; `listed` is every link but the archived, the lists' default.
+ * archived, expired (past expiry or out of clicks), disabled by an operator, broken (its targets
+ * failed two checks in a row, §21), all; `listed` is every link but the archived, the lists' default.
  */
 export type LinkState = 'active' | 'archived' | 'expired' | 'disabled' | 'broken' | 'all' | 'listed';
 

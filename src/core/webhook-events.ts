@@ -10,6 +10,8 @@ export const EVENT_TYPES = [
   'link.updated',
   'link.deleted',
   'link.disabled',
+  'link.broken',
+  'link.recovered',
   'link.clicked',
   'lead.created',
   'sale.created',

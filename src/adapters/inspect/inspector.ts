@@ -57,7 +57,8 @@ export function createInspectorWithAddressCheck(options: InspectorOptions, check
       discardBody(body);
     }
     const verdict = classify({ status, headers, body: prefix });
-    if (!verdict.ok) return verdict;
+    // The status rides along for link health (docs/api.md §21), which shows it.
+    if (!verdict.ok) return { ...verdict, status };
     return { ok: true, title: extractTitle(prefix, contentType), finalUrl: url.href, status };
   }
 

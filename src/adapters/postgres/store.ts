@@ -8,6 +8,7 @@ import { conversionStore } from '../sql/conversion-scripts.ts';
 import { deletionStore } from '../sql/deletion-scripts.ts';
 import { domainStore } from '../sql/domain-scripts.ts';
 import { groupStore } from '../sql/group-scripts.ts';
+import { healthStore } from '../sql/health-scripts.ts';
 import { keyStore } from '../sql/key-scripts.ts';
 import { linkCsvPage } from '../sql/link-export.ts';
 import { linkStore } from '../sql/link-scripts.ts';
@@ -56,6 +57,7 @@ export function openPostgresStore(url: string, options: PoolOptions = {}): Store
       return unlisten;
     },
     ...abTestStore(scripts, true),
+    ...healthStore(scripts, true),
     ...tagStore(scripts),
     ...billingStore(scripts),
     ...conversionStore(scripts, true, batchedWrites(db)),

@@ -53,8 +53,8 @@ function stateCondition(state: LinkState, now: () => string): string | undefined
     case 'expired':
       return expiredAt(now());
     case 'broken':
-      // No link is known broken until link health is checked (a later issue): the state lists none.
-      return '1 = 0';
+      // Its targets failed two checks in a row (docs/api.md §21); the partial index links_health_broken serves it.
+      return "health_state = 'broken'";
     case 'active':
       return `(archived = false AND disabled_at IS NULL AND NOT ${expiredAt(now())})`;
   }

@@ -19,6 +19,7 @@ import type {
 import type { AbTest, LinkVariant } from '../../core/link-variants.ts';
 import { scopesFrom } from '../../core/scopes.ts';
 import type { LinkRule } from '../../core/targeting.ts';
+import { healthOf } from './health-rows.ts';
 
 export type Row = Record<string, unknown>;
 
@@ -47,7 +48,10 @@ export const LINK_COLUMNS =
   'forward_query, preview, archived, last_clicked_at, public_stats, variants, test_started_at, test_ends_at, ' +
   // Conversions (docs/api.md §20): the link's own choice, the one in force, and its figures.
   'track_conversions, COALESCE(track_conversions, (SELECT w.track_conversions FROM workspaces w ' +
-  'WHERE w.id = links.workspace_id)) AS tracks_conversions, leads, sales, revenue';
+  'WHERE w.id = links.workspace_id)) AS tracks_conversions, leads, sales, revenue, ' +
+  // Health (docs/api.md §21): the latest check, and the last change of state.
+  'health_state, health_checked_at, health_code, health_status, health_failures, health_since, ' +
+  'health_cause_code, health_cause_status';
 
 /** The columns a new link is inserted with, in the order of `newLinkValues`. */
 export const NEW_LINK_COLUMNS =
@@ -237,6 +241,7 @@ export function toLink(row: Row): Link {
     sales: Number(row.sales ?? 0),
     revenue: revenueOf(row.revenue),
     test: testOf(row),
+    health: healthOf(row),
   };
 }
 

@@ -9,6 +9,7 @@ import { conversionStore } from '../sql/conversion-scripts.ts';
 import { deletionStore } from '../sql/deletion-scripts.ts';
 import { domainStore } from '../sql/domain-scripts.ts';
 import { groupStore } from '../sql/group-scripts.ts';
+import { healthStore } from '../sql/health-scripts.ts';
 import { keyStore } from '../sql/key-scripts.ts';
 import { FIND_LINK_BY_CODE, linkStore } from '../sql/link-scripts.ts';
 import { auditStore, moderationStore, reportStore } from '../sql/moderation-scripts.ts';
@@ -57,6 +58,7 @@ export function openSqliteStore(path: string, options: { threads?: boolean } = {
     ...auditStore(direct),
     ...webhookStore(queued, false),
     ...abTestStore(queued, false),
+    ...healthStore(queued, false),
     ...tagStore(queued),
     ...billingStore(queued),
     ...conversionStore(queued, false),

@@ -21,7 +21,7 @@ export type FetchFailure =
  */
 export type InspectOutcome =
   | { ok: true; title: string; finalUrl: string; status: number }
-  | { ok: false; code: InspectFailureCode; reason: string; cause?: FetchFailure };
+  | { ok: false; code: InspectFailureCode; reason: string; cause?: FetchFailure; status?: number };
 
 export interface Inspector {
   inspect(url: URL): Promise<InspectOutcome>;

@@ -18,6 +18,7 @@ import type { AbuseStore, AuditStore } from './abuse-store.ts';
 import type { BillingStore } from './billing-store.ts';
 import type { ConversionStore } from './conversion-store.ts';
 import type { DomainStore } from './domain-store.ts';
+import type { HealthStore } from './health-store.ts';
 import type { LinkCodeStore } from './link-code-store.ts';
 import type { LinkExportStore } from './link-export-store.ts';
 import type { AccountStore, InvitationStore, UserTokenStore, WorkspaceStore } from './people-store.ts';
@@ -228,6 +229,7 @@ export interface Store
     AbuseStore,
     WebhookStore,
     AbTestStore,
+    HealthStore,
     TagStore,
     VisitListStore,
     BillingStore,
@@ -258,6 +260,7 @@ export interface Ports {
   audit: AuditStore;
   webhooks: WebhookStore;
   abTests: AbTestStore;
+  health: HealthStore;
   tags: TagStore;
   visitLists: VisitListStore;
   billing: BillingStore;

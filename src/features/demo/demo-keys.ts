@@ -3,6 +3,7 @@ import { clientKey } from '../../core/client-key.ts';
 import type { Group, KeyOwner } from '../../core/entities.ts';
 import { Refusal } from '../../core/errors.ts';
 import { type KeyAuthenticationDeps, keyAuthentication } from '../../core/key-authentication.ts';
+import { UNKNOWN_HEALTH } from '../../core/link-health.ts';
 import type { KeyAuthenticator } from '../../core/ports/key-auth.ts';
 import type { LinkStore } from '../../core/ports/store.ts';
 import { SCOPES } from '../../core/scopes.ts';
@@ -114,6 +115,7 @@ export function demoLinkStore(real: Pick<LinkStore, 'isCodeIssued'>): CreateLink
         sales: 0,
         revenue: {},
         test: null,
+        health: UNKNOWN_HEALTH,
       };
       return { kind: 'created', link: stored };
     },

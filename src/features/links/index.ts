@@ -34,6 +34,7 @@ export const linksFeature = feature({
 });
 
 export { type EnvelopeOptions, type EnvelopeRenderer, envelopeRenderer } from './api/envelope.ts';
+export { HealthSchema, healthResource } from './api/health-schemas.ts';
 export type { LinkResource } from './api/link-schemas.ts';
 export type { LinkAddress, LinksApi } from './api/links-api.ts';
 export { linkResource, linkResources } from './api/resources.ts';

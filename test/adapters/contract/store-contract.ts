@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import type { Link, NewLink, Plan, PlanSettings, Workspace } from '../../../src/core/entities.ts';
+import { UNKNOWN_HEALTH } from '../../../src/core/link-health.ts';
 import type { Store } from '../../../src/core/ports/store.ts';
 import { MAX_KEYS_PER_ACCOUNT, SCOPES } from '../../../src/core/scopes.ts';
 import { runCompatContract } from './compat-contract.ts';
@@ -454,6 +455,7 @@ export function runStoreContract(name: string, open: () => Promise<Store>): void
           leads: 0,
           sales: 0,
           revenue: {},
+          health: UNKNOWN_HEALTH,
         });
         assert.deepEqual(await store.findLinkByCode(0, input.code), result.link);
         assert.deepEqual(await store.findLiveLinkByUrlHash(account.id, 0, input.urlHash), result.link);

@@ -5,6 +5,7 @@ import { MAX_RULES } from '../../../core/targeting.ts';
 import { DOMAIN_PARAM } from '../../../http/domain-param.ts';
 import { CAMPAIGN_FIELDS, CAMPAIGN_RESOURCE } from './campaign-schemas.ts';
 import { CONVERSION_FIELDS, CONVERSION_RESOURCE } from './conversion-fields.ts';
+import { HEALTH_RESOURCE } from './health-schemas.ts';
 import { TEST_FIELDS, TEST_RESOURCE } from './variant-schemas.ts';
 
 /**
@@ -119,6 +120,7 @@ export const LinkSchema = Type.Object(
     ...CAMPAIGN_RESOURCE,
     ...CONVERSION_RESOURCE,
     ...TEST_RESOURCE,
+    ...HEALTH_RESOURCE,
   },
   { $id: 'Link', additionalProperties: false },
 );

@@ -35,7 +35,7 @@ export const ListLinksQuery = Type.Object(
       oneOf(
         LINK_STATES,
         'active (neither archived, expired nor disabled), archived, expired (past expires_at or ' +
-          'max_clicks), disabled, broken (none yet: link health is not checked), all. Without it, ' +
+          'max_clicks), disabled, broken (its targets failed two checks in a row, §21), all. Without it, ' +
           'every link that is not archived.',
       ),
     ),

@@ -1,6 +1,7 @@
 import type { Group, Link } from '../../../core/entities.ts';
 import type { GroupStore, LinkStore } from '../../../core/ports/store.ts';
 import { type LinkOrigins, qrCodeUrl, shortUrl } from '../../../core/short-url.ts';
+import { healthResource } from './health-schemas.ts';
 import type { LinkResource } from './link-schemas.ts';
 
 /** Links as the API shows them (docs/api.md §7.2): snake_case, RFC 3339 UTC times. */
@@ -40,6 +41,7 @@ export function linkResource(
     ...conversionResource(link),
     variants: link.test?.variants.map(({ url, weight }) => ({ url, weight })) ?? [],
     test_ends_at: link.test?.endsAt?.toISOString() ?? null,
+    health: healthResource(link),
   };
   if (aliases) resource.aliases = [...aliases];
   return resource;

@@ -28,9 +28,10 @@ const STATES: ReadonlyArray<[NonNullable<LinkFilter['state']>, string]> = [
   ['archived', 'Archived'],
   ['expired', 'Expired'],
   ['disabled', 'Disabled'],
+  ['broken', 'Broken'],
   ['all', 'All, archived too'],
 ];
-const STATE_NAMES: Readonly<Record<string, string>> = { ...Object.fromEntries(STATES), broken: 'Broken' };
+const STATE_NAMES: Readonly<Record<string, string>> = Object.fromEntries(STATES);
 const DEFAULT_STATE = 'Not archived';
 
 /** Whether the list shows less than every link but the archived. */
@@ -64,8 +65,7 @@ function domainField(view: FilterView): SafeHtml {
 
 function stateField(filter: LinkFilter): SafeHtml {
   const current = filter.state ?? '';
-  const shown = current === 'broken' ? [...STATES, ['broken', 'Broken'] as const] : STATES;
-  return html`<label>Show <select name="state" data-auto>${option('', DEFAULT_STATE, current === '')}${shown.map(([value, label]) => option(value, label, value === current))}</select></label>`;
+  return html`<label>Show <select name="state" data-auto>${option('', DEFAULT_STATE, current === '')}${STATES.map(([value, label]) => option(value, label, value === current))}</select></label>`;
 }
 
 export function filterForm(view: FilterView): SafeHtml {

@@ -8,6 +8,7 @@ import { doneNotice } from '../../../web/notices.ts';
 import { day, longUrlLink, when } from '../../../web/page-parts.ts';
 import { campaignFormOf } from './campaign-form.ts';
 import type { LinkFilter } from './dashboard.ts';
+import { brokenBadge, brokenNotice, healthFact } from './health-parts.ts';
 import { cardOptions, editCard, type LinkView } from './link-edit.ts';
 
 export type { LinkView } from './link-edit.ts';
@@ -73,7 +74,7 @@ function head(view: LinkView, pagePath: string): SafeHtml {
 <div class="link-name"><h1>${link.title || link.code}</h1>
 <div class="short-link">${copyableShortUrl(origins, link)}</div>
 <p class="target"><span aria-hidden="true">→ </span>${longUrlLink(link, true)}</p>
-${linkChips(base, WHOLE_LIST, { group, tags: view.detail.tags, badges: html`${archivedBadge(link)}${ruleBadges(link, Date.now(), zoneHere(view.frame))}` })}</div>
+${linkChips(base, WHOLE_LIST, { group, tags: view.detail.tags, badges: html`${brokenBadge(link)}${archivedBadge(link)}${ruleBadges(link, Date.now(), zoneHere(view.frame))}` })}</div>
 ${actions}</div>`;
 }
 
@@ -123,6 +124,7 @@ function settingsCard(view: LinkView): SafeHtml {
 <h2 id="facts-heading">Settings</h2>
 <dl class="facts">
   <dt>Group</dt><dd>${group ? html`${group.name} <span class="hint">(<code>${group.apiId}</code>)</span>` : html`<span class="hint">none</span>`}</dd>
+  ${healthFact(link, zoneHere(view.frame))}
   ${ruleFacts(link, Date.now(), zoneHere(view.frame))}
   ${formerCodes(view.detail.aliases)}
   <dt>Archived</dt><dd data-fact="archived">${link.archived ? 'yes: hidden from the list of links; it still redirects and counts' : html`<span class="hint">no</span>`}</dd>
@@ -165,6 +167,7 @@ ${chartCard(view, total)}
     body: html`<p class="crumbs"><a href="${base}">← Links</a></p>
 ${head({ ...view, editing }, pagePath)}
 ${doneNotice(view.done, view.newTarget ? DONE_NEW_TARGET : DONE)}
+${brokenNotice(link, zoneHere(frame))}
 ${body}`,
   });
 }

@@ -4,6 +4,7 @@ import { type LinkOrigins, shortUrl } from '../../../core/short-url.ts';
 import { html, raw, type SafeHtml } from '../../../web/html.ts';
 import { day, longUrlLink, when } from '../../../web/page-parts.ts';
 import type { LinkFilter } from './dashboard.ts';
+import { brokenBadge } from './health-parts.ts';
 import { archivedBadge, copyButton, linkActions, linkPath, shortUrlText, withFlag } from './link-parts.ts';
 import { dashboardHref } from './links-href.ts';
 import { ruleBadges } from './rule-badges.ts';
@@ -100,7 +101,7 @@ function chips(context: RowContext, link: Link, tags: readonly string[]): SafeHt
   return linkChips(context.base, context.filter, {
     group,
     tags,
-    badges: html`${archivedBadge(link)}${ruleBadges(link, context.now, context.zone)}`,
+    badges: html`${brokenBadge(link)}${archivedBadge(link)}${ruleBadges(link, context.now, context.zone)}`,
   });
 }
 

@@ -39,6 +39,8 @@ const EVENT_HINTS: Readonly<Record<(typeof EVENT_TYPES)[number], string>> = {
   'link.updated': 'a link was changed',
   'link.deleted': 'a link was deleted',
   'link.disabled': 'a link was disabled by the operator',
+  'link.broken': 'a link’s target failed two checks in a row',
+  'link.recovered': 'a broken link’s target answers again',
   'link.clicked': 'a person clicked a link (never bots, HEAD or prefetch)',
   'lead.created': 'a click of a tracked link led to a lead (sign-up)',
   'sale.created': 'a sale was attributed to a link',

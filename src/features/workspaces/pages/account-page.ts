@@ -90,6 +90,10 @@ ${workspaces(view)}
 ${twoFactorCard({ csrfToken: view.frame.csrfToken, on: user.twoFactor, codesLeft: view.codesLeft }, view.twoFactorError)}
 ${sessionsCard(view.frame.csrfToken, view.sessions)}
 ${emailCard({ csrfToken: view.frame.csrfToken, user, mails: view.mails }, view.emailError)}
+<section class="card" id="mail" aria-labelledby="mail-heading">
+<h2 id="mail-heading">Mail</h2>
+<p>The daily mail of links that stopped working: <a href="/account/mail">mail settings</a>.</p>
+</section>
 ${deleteCard({ csrfToken: view.frame.csrfToken, user }, view.deleteError)}`,
   });
 }
