@@ -19,7 +19,9 @@ export function validateJsonApi(app: FastifyInstance): void {
       return lazyValidator(() => compiledOnce('api-strict', schema, () => validators.strict.compile(schema)));
     }
     return lazyValidator(() =>
-      compiledOnce('api-coercing', schema, () => decimalIntegers(schema, validators.coercing.compile(schema))),
+      compiledOnce('api-coercing', schema, () =>
+        decimalIntegers(schema, validators.coercing.compile(schema)),
+      ),
     );
   });
 }

@@ -29,7 +29,6 @@ export function compiledOnce<T>(context: string, schema: unknown, compile: () =>
   return found;
 }
 
-
 /**
  * A validator compiled by its first call. It says it takes Ajv's context (fastify then passes the
  * request as the parent, so that coercion may replace a part) and hands it on only to a compiled
