@@ -8,6 +8,7 @@ import { type BlocklistResults, blocklistPhase } from './blocklist-phase.ts';
 import { type CliResults, cliPhase, printCli, writeCli } from './cli-phase.ts';
 import { conversionsPhase } from './conversions-phase.ts';
 import { domainsPhase } from './domains-phase.ts';
+import { type LightResults, lightPhase } from './light-phase.ts';
 import { ensureNginx } from './nginx.ts';
 import { type PgResults, pgPhase } from './pg-phase.ts';
 import { killAll, otherCoresOver, runCleanups, startHelper } from './processes.ts';
@@ -43,7 +44,7 @@ import { CONNECTIONS, ensureWrk, THREADS } from './wrk.ts';
  * rules (bench/blocklist-phase.ts); after pg+redis, webhook deliveries and the redirect with an
  * endpoint hearing clicks (bench/webhooks-phase.ts); after the management API, the command line's CPU
  * at start beside `node -e 0` (bench/cli-phase.ts). BENCH_DURATION (seconds, default 10) shortens the
- * measured runs; BENCH_ONLY=sqlite|domains|conversions|ab|blocklist|pg|webhooks|api|stalls|cli|stats|search
+ * measured runs; BENCH_ONLY=sqlite|light|domains|conversions|ab|blocklist|pg|webhooks|api|stalls|cli|stats|search
  * runs one phase (conversions: a tracked link's click beside an untracked one, bench/conversions-phase.ts;
  * ab: links with an A/B test beside plain ones)
  * (stalls: redirects during two parallel exports and bursts of new QR designs, bench/stalls-phase.ts).
@@ -131,7 +132,7 @@ async function main(): Promise<void> {
   if (ONLY === 'cli') return cliOnly();
   if (ONLY === 'stalls') return stallsOnly();
   const wrkVersion = ensureWrk();
-  const nginxVersion = ONLY === undefined || ONLY === 'sqlite' ? ensureNginx() : null;
+  const nginxVersion = ONLY === undefined || ONLY === 'sqlite' || ONLY === 'light' ? ensureNginx() : null;
   if (ONLY === undefined || ONLY === 'pg') await checkReachable(PG_ADMIN_URL, REDIS_URL);
   const busy = await otherCoresOver(1000, [process.pid]);
   const machine = {
@@ -152,7 +153,7 @@ async function main(): Promise<void> {
   );
   console.log(`${notes.join('\n')}\nwarm-up ${WARMUP_S} s, measured ${MEASURE_S} s per target`);
   const all =
-    'sqlite, domains, conversions, ab, blocklist, pg+redis, webhooks, api, stalls, cli, stats, search';
+    'sqlite, light, domains, conversions, ab, blocklist, pg+redis, webhooks, api, stalls, cli, stats, search';
   console.log(`phases: ${ONLY === undefined ? all : ONLY} (BENCH_ONLY)\n`);
 
   const session = new Session(WARMUP_S, MEASURE_S);
@@ -167,6 +168,11 @@ async function main(): Promise<void> {
   if (ONLY === undefined || ONLY === 'sqlite') {
     console.log('sqlite phase');
     sqlite = await sqlitePhase(bench);
+  }
+  let light: LightResults | undefined;
+  if (ONLY === undefined || ONLY === 'light') {
+    console.log('\nlight phase: start, idle memory, the long tail, beside bare node and nginx');
+    light = await lightPhase(bench);
   }
   let domainNotes: string[] = [];
   if (ONLY === undefined || ONLY === 'domains') {
@@ -238,8 +244,10 @@ async function main(): Promise<void> {
   );
   const spread = session.bareSpreadNote();
   if (spread) notes.push(spread);
-  const goals = [...(sqlite?.goals ?? []), ...(blocklist?.goals ?? [])];
+  const goals = [...(sqlite?.goals ?? []), ...(light?.goals ?? []), ...(blocklist?.goals ?? [])];
   printTable(session.runs, goals, notes);
+  if (light)
+    console.log(`\nstart, idle memory and the long tail (bench/light-phase.ts):\n${light.lines.join('\n')}`);
   if (api)
     console.log(`\nmanagement API (SQLite, one process, sequential requests):\n${api.lines.join('\n')}`);
   if (stalls) printStalls(stalls);
@@ -266,6 +274,7 @@ async function main(): Promise<void> {
       ? { stalls: { idle: stalls.idle, exports: stalls.exports, qr: stalls.qr, underWrk: stalls.underWrk } }
       : {}),
     ...(sqlite ? { memoryAtStart: sqlite.memoryAtStart } : {}),
+    ...(light ? { light: { starts: light.starts, lines: light.lines } } : {}),
     ...(blocklist ? { blocklist: blocklist.figures } : {}),
     ...(webhooks ? { webhooks: webhooks.figures } : {}),
     ...(stats ? { statsQueries: stats.figures } : {}),
