@@ -12,7 +12,7 @@ import { type Bench, BROWSER_CLICK } from './sqlite-phase.ts';
  * `BENCH_ONLY=light` (docs/adr/053): what Snip costs before and beside its hot path, each figure beside
  * the bare node:http server's measured in the same run, and nginx's `return 302` beside both (the peer
  * line):
- * - start: CPU from spawn to the first answer, and resident memory after 10 s idle, on a fresh store;
+ * - start: CPU from spawn to the first answer, and resident memory after 15 s idle, on a fresh store;
  * - the long tail: browser clicks spread uniformly over 100,000 links (most not in memory since the
  *   last flush) beside the hot set, CPU per request at wrk -t1 -c32.
  * BENCH_BEFORE_DIR=<another checkout> measures that checkout's server too, in the same rounds.
@@ -20,7 +20,7 @@ import { type Bench, BROWSER_CLICK } from './sqlite-phase.ts';
 
 const LINKS = 100_000;
 const ROUNDS = 3;
-const IDLE_MS = 10_000;
+const IDLE_MS = 15_000;
 const LIGHT = { threads: 1, connections: 32 };
 
 export interface LightResults {

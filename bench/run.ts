@@ -254,7 +254,8 @@ async function main(): Promise<void> {
   if (cli) printCli(cli);
   if (stats) printQueries('stats', stats);
   if (search) printQueries('search', search);
-  writeResults(RESULTS, {
+  // A light run alone leaves the full run's latest.json as it was.
+  writeResults(ONLY === 'light' ? RESULTS.replace(/latest\.json$/, 'light-latest.json') : RESULTS, {
     date: new Date().toISOString(),
     machine,
     settings: {
