@@ -14,5 +14,6 @@ COPY src ./src
 USER node
 EXPOSE 8080
 HEALTHCHECK --interval=10s --timeout=3s CMD node -e "fetch('http://127.0.0.1:8080/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-# Migrations run at start (idempotent, safe when several instances start together).
-CMD ["node", "--disable-warning=ExperimentalWarning", "bin/snip.js", "serve"]
+# Migrations run at start (idempotent, safe when several instances start together). The flags of
+# package.json's start: young generation bounded at 16 MB semi-spaces (docs/adr/018, docs/adr/053).
+CMD ["node", "--disable-warning=ExperimentalWarning", "--max-semi-space-size=16", "bin/snip.js", "serve"]

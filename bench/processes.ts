@@ -98,12 +98,12 @@ export async function freePort(): Promise<number> {
 }
 
 /** The checkout whose server is measured: this one, or BENCH_SNIP_DIR's (to compare two revisions). */
-const SNIP_DIR = process.env.BENCH_SNIP_DIR?.trim() || new URL('..', import.meta.url).pathname;
+export const SNIP_DIR = process.env.BENCH_SNIP_DIR?.trim() || new URL('..', import.meta.url).pathname;
 
 /**
  * Runs `snip serve` the way `npm start` does, at LOG_LEVEL=warn (no listening line to read), and waits
  * until `readyPath` answers with `readyStatus` (at most `readyMs`). `env` adds to the environment
- * (REDIS_URL, REDIS_PREFIX…).
+ * (REDIS_URL, REDIS_PREFIX…). `dir` is the checkout run (BENCH_SNIP_DIR's or this one by default).
  */
 export async function startSnip(
   databaseUrl: string,
@@ -111,38 +111,38 @@ export async function startSnip(
   readyStatus: number,
   env: Record<string, string> = {},
   readyMs = 30_000,
+  dir = SNIP_DIR,
 ): Promise<Started> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const child = track(
-    // The flags of `npm start` (package.json), so the bench measures what operators run.
-    spawn(
-      process.execPath,
-      [
-        '--disable-warning=ExperimentalWarning',
-        '--min-semi-space-size=8',
-        '--max-semi-space-size=16',
-        'bin/snip.js',
-        'serve',
-      ],
-      {
-        cwd: SNIP_DIR,
-        env: {
-          ...process.env,
-          PORT: String(port),
-          HOST: '127.0.0.1',
-          BASE_URL: url,
-          DATABASE_URL: databaseUrl,
-          LOG_LEVEL: 'warn',
-          ALLOW_PRIVATE_TARGETS: 'true',
-          ...env,
-        },
-        stdio: ['ignore', 'inherit', 'inherit'],
+    // The flags of `npm start` (the checkout's package.json), so the bench measures what operators run.
+    spawn(process.execPath, [...startFlags(dir), 'bin/snip.js', 'serve'], {
+      cwd: dir,
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        BASE_URL: url,
+        DATABASE_URL: databaseUrl,
+        LOG_LEVEL: 'warn',
+        ALLOW_PRIVATE_TARGETS: 'true',
+        ...env,
       },
-    ),
+      stdio: ['ignore', 'inherit', 'inherit'],
+    }),
   );
   await waitForStatus(child, `${url}${readyPath}`, readyStatus, readyMs);
   return { child, url, stop: () => stopper(child) };
+}
+
+/** The Node flags of a checkout's `npm start` (its package.json): what comes between `node` and `bin/snip.js`. */
+export function startFlags(dir: string): string[] {
+  const { scripts } = JSON.parse(readFileSync(`${dir}/package.json`, 'utf8')) as {
+    scripts: { start: string };
+  };
+  const words = scripts.start.split(/\s+/);
+  return words.slice(words.indexOf('node') + 1, words.indexOf('bin/snip.js'));
 }
 
 /** Waits up to `ms` (30 s) until `url` answers `status` (no redirect followed); throws if the child exits. */

@@ -10,6 +10,7 @@ import { conversionsPhase } from './conversions-phase.ts';
 import { domainsPhase } from './domains-phase.ts';
 import { healthPhase } from './health-phase.ts';
 import { idleOnly } from './idle-phase.ts';
+import { type LightResults, lightPhase } from './light-phase.ts';
 import { ensureNginx } from './nginx.ts';
 import { type PgResults, pgPhase } from './pg-phase.ts';
 import { killAll, otherCoresOver, runCleanups, startHelper } from './processes.ts';
@@ -149,7 +150,7 @@ async function main(): Promise<void> {
   if (ONLY === 'cli') return cliOnly();
   if (ONLY === 'stalls') return stallsOnly();
   const wrkVersion = ensureWrk();
-  const nginxVersion = ONLY === undefined || ONLY === 'sqlite' ? ensureNginx() : null;
+  const nginxVersion = ONLY === undefined || ONLY === 'sqlite' || ONLY === 'light' ? ensureNginx() : null;
   if (ONLY === undefined || ONLY === 'pg' || ONLY === 'processes')
     await checkReachable(PG_ADMIN_URL, REDIS_URL);
   const busy = await otherCoresOver(1000, [process.pid]);
@@ -171,7 +172,7 @@ async function main(): Promise<void> {
   );
   console.log(`${notes.join('\n')}\nwarm-up ${WARMUP_S} s, measured ${MEASURE_S} s per target`);
   const all =
-    'sqlite, domains, conversions, ab, health, blocklist, pg+redis, processes, webhooks, api, stalls, cli, stats, search';
+    'sqlite, light, domains, conversions, ab, health, blocklist, pg+redis, processes, webhooks, api, stalls, cli, stats, search';
   console.log(`phases: ${ONLY === undefined ? all : ONLY} (BENCH_ONLY)\n`);
 
   const session = new Session(WARMUP_S, MEASURE_S);
@@ -186,6 +187,11 @@ async function main(): Promise<void> {
   if (ONLY === undefined || ONLY === 'sqlite') {
     console.log('sqlite phase');
     sqlite = await sqlitePhase(bench);
+  }
+  let light: LightResults | undefined;
+  if (ONLY === undefined || ONLY === 'light') {
+    console.log('\nlight phase: start, idle memory, the long tail, beside bare node and nginx');
+    light = await lightPhase(bench);
   }
   let domainNotes: string[] = [];
   if (ONLY === undefined || ONLY === 'domains') {
@@ -269,15 +275,18 @@ async function main(): Promise<void> {
   );
   const spread = session.bareSpreadNote();
   if (spread) notes.push(spread);
-  const goals = [...(sqlite?.goals ?? []), ...(blocklist?.goals ?? [])];
+  const goals = [...(sqlite?.goals ?? []), ...(light?.goals ?? []), ...(blocklist?.goals ?? [])];
   printTable(session.runs, goals, notes);
+  if (light)
+    console.log(`\nstart, idle memory and the long tail (bench/light-phase.ts):\n${light.lines.join('\n')}`);
   if (api)
     console.log(`\nmanagement API (SQLite, one process, sequential requests):\n${api.lines.join('\n')}`);
   if (stalls) printStalls(stalls);
   if (cli) printCli(cli);
   if (stats) printQueries('stats', stats);
   if (search) printQueries('search', search);
-  writeResults(RESULTS, {
+  // A light run alone leaves the full run's latest.json as it was.
+  writeResults(ONLY === 'light' ? RESULTS.replace(/latest\.json$/, 'light-latest.json') : RESULTS, {
     date: new Date().toISOString(),
     machine,
     settings: {
@@ -297,6 +306,7 @@ async function main(): Promise<void> {
       ? { stalls: { idle: stalls.idle, exports: stalls.exports, qr: stalls.qr, underWrk: stalls.underWrk } }
       : {}),
     ...(sqlite ? { memoryAtStart: sqlite.memoryAtStart } : {}),
+    ...(light ? { light: { starts: light.starts, lines: light.lines } } : {}),
     ...(blocklist ? { blocklist: blocklist.figures } : {}),
     ...(webhooks ? { webhooks: webhooks.figures } : {}),
     ...(stats ? { statsQueries: stats.figures } : {}),

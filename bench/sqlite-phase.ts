@@ -254,7 +254,7 @@ async function measureGuardedLinks(
 const BROWSER_UA =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0 Safari/537.36';
 /** What a browser following a link from a page sends: each request a human click with a referrer. */
-const BROWSER_CLICK = {
+export const BROWSER_CLICK = {
   BENCH_UA: BROWSER_UA,
   BENCH_LANG: 'en-GB, en;q=0.9',
   BENCH_REFERER: 'https://news.example.com/2026/11/a-story?utm_source=feed',

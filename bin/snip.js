@@ -1,8 +1,7 @@
-#!/usr/bin/env -S node --disable-warning=ExperimentalWarning --min-semi-space-size=8 --max-semi-space-size=16
+#!/usr/bin/env -S node --disable-warning=ExperimentalWarning --max-semi-space-size=16
 // `npx snip …` and `npm start`: hands the arguments to src/main.ts (TypeScript, run natively by Node 24).
-// --min-semi-space-size=8 (MB, also in package.json's start and the bench): with V8's default the
-// young generation stays small under redirect load and its pages are given back and faulted in again,
-// ~5 µs of CPU per redirect once the country database's code is loaded (docs/adr/017).
+// No --min-semi-space-size: the young generation starts small and grows with the load, so an idle
+// server holds only the heap it uses (docs/adr/053; it replaces ADR 017's 8 MB minimum).
 // --max-semi-space-size=16: under the allocation rate of analytics V8 grew new space to 128 MB, with
 // no CPU gained; 16 MB semi-spaces keep ~200 MB of RSS off at equal CPU (docs/adr/018).
 // Plain JavaScript an older Node can parse: run by one (`node bin/snip.js` with the machine's own

@@ -55,9 +55,11 @@ async function serve(config: Config, seat?: WorkerSeat): Promise<number> {
     },
   });
   let stopping = false;
+  let stopTrim = () => {};
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
+    stopTrim();
     app.log.info({ signal }, 'shutting down');
     const force = setTimeout(() => {
       app.log.error('shutdown deadline passed; exiting');
@@ -90,6 +92,10 @@ async function serve(config: Config, seat?: WorkerSeat): Promise<number> {
     await stop('listen failed');
     return 1;
   }
+  // The heap the start left behind is given back once the server is idle (docs/adr/053).
+  stopTrim = (await import('./kernel/heap-trim.ts')).trimHeapWhenIdle({
+    connections: () => new Promise((resolve) => app.server.getConnections((_, count) => resolve(count ?? 1))),
+  });
   return 0;
 }
 

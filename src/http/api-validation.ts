@@ -5,7 +5,7 @@ import formats from 'ajv-formats';
 const addFormats = formats as unknown as typeof formats.default;
 
 import type { FastifyInstance } from 'fastify';
-import { compiledOnce } from './shared-compilers.ts';
+import { compiledOnce, lazyValidator } from './shared-compilers.ts';
 
 /**
  * Validation of a JSON API's requests: the body as strictly as everywhere (no coercion, no removal),
@@ -13,12 +13,15 @@ import { compiledOnce } from './shared-compilers.ts';
  * "true" the boolean), as a client writing `?limit=50` means it.
  */
 export function validateJsonApi(app: FastifyInstance): void {
+  // Each compiled by the route's first request (shared-compilers.ts).
   app.setValidatorCompiler(({ schema, httpPart }) => {
     if (httpPart !== 'querystring' && httpPart !== 'params') {
-      return compiledOnce('api-strict', schema, () => validators.strict.compile(schema));
+      return lazyValidator(() => compiledOnce('api-strict', schema, () => validators.strict.compile(schema)));
     }
-    return compiledOnce('api-coercing', schema, () =>
-      decimalIntegers(schema, validators.coercing.compile(schema)),
+    return lazyValidator(() =>
+      compiledOnce('api-coercing', schema, () =>
+        decimalIntegers(schema, validators.coercing.compile(schema)),
+      ),
     );
   });
 }

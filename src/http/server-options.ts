@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { type FastifyServerOptions, LogController } from 'fastify';
 import { MAX_BODY_BYTES } from './body-parsers.ts';
-import { sharedSerializers } from './shared-compilers.ts';
+import { lazyValidators, sharedSerializers } from './shared-compilers.ts';
 
 export interface ServerOptions {
   /** false, or the number of proxy hops whose X-Forwarded-For is believed. */
@@ -62,7 +62,9 @@ export function serverOptions(options: ServerOptions): FastifyServerOptions {
     trustProxy: trustHops(options.trustProxy),
     bodyLimit: MAX_BODY_BYTES,
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
-    schemaController: { compilersFactory: { buildSerializer: sharedSerializers() } },
+    schemaController: {
+      compilersFactory: { buildValidator: lazyValidators(), buildSerializer: sharedSerializers() },
+    },
     // No per-request info lines on the hot path; errors are still logged, with keys redacted.
     logController: new LogController({ disableRequestLogging: true }),
     // fastify's own timeout options do not reach a server it did not make: they are set here.

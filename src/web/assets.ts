@@ -74,23 +74,39 @@ function asset(body: Buffer, type: string): Asset {
   return { body, type, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"` };
 }
 
-/** Read once at start. */
-function loadAssets(files: AssetFiles): Map<string, Asset> {
+/**
+ * Each file read the first time it is asked for, then kept: a server that never serves the API
+ * reference does not hold its ~1 MB renderer (docs/adr/053). Module paths are resolved at start, so a
+ * missing package still stops the server there.
+ */
+function assetsOf(files: AssetFiles): (name: string) => Asset | undefined {
   const resolve = createRequire(import.meta.url).resolve;
-  const assets = new Map<string, Asset>();
+  const readers = new Map<string, () => Asset>();
   for (const [name, file] of Object.entries(files)) {
-    const read = (one: URL | { module: string; edit?: (text: string) => string }) => {
-      if (one instanceof URL) return readFileSync(fileURLToPath(one));
-      const bytes = readFileSync(resolve(one.module));
-      return one.edit ? Buffer.from(one.edit(bytes.toString('utf8'))) : bytes;
-    };
-    const body = Buffer.concat((Array.isArray(file) ? file : [file]).map(read));
-    assets.set(
-      name,
-      asset(body, ASSET_TYPES[name.slice(name.lastIndexOf('.'))] ?? 'application/octet-stream'),
+    const parts = (Array.isArray(file) ? file : [file]) as ReadonlyArray<
+      URL | { module: string; edit?: (text: string) => string }
+    >;
+    const sources = parts.map((one) =>
+      one instanceof URL ? { path: fileURLToPath(one) } : { ...one, path: resolve(one.module) },
     );
+    readers.set(name, () => {
+      const read = (one: { path: string; edit?: (text: string) => string }) => {
+        const bytes = readFileSync(one.path);
+        return one.edit ? Buffer.from(one.edit(bytes.toString('utf8'))) : bytes;
+      };
+      const type = ASSET_TYPES[name.slice(name.lastIndexOf('.'))] ?? 'application/octet-stream';
+      return asset(Buffer.concat(sources.map(read)), type);
+    });
   }
-  return assets;
+  const read = new Map<string, Asset>();
+  return (name) => {
+    let found = read.get(name);
+    if (found === undefined) {
+      found = readers.get(name)?.();
+      if (found !== undefined) read.set(name, found);
+    }
+    return found;
+  };
 }
 
 function send(request: FastifyRequest, reply: FastifyReply, found: Asset | undefined) {
@@ -101,7 +117,7 @@ function send(request: FastifyRequest, reply: FastifyReply, found: Asset | undef
 }
 
 export async function assetRoutes(app: FastifyInstance, options: { files: AssetFiles }): Promise<void> {
-  const assets = loadAssets(options.files);
+  const assetOf = assetsOf(options.files);
   // Some 250 flags, most never shown: each is read the first time it is asked for.
   const flags = new Map<string, Promise<Asset>>();
   const flag = (code: string) => {
@@ -117,7 +133,7 @@ export async function assetRoutes(app: FastifyInstance, options: { files: AssetF
   const route = { schema: { hide: true }, config: { anyPath: true } };
 
   app.get<{ Params: { name: string } }>('/assets/:name', route, async (request, reply) =>
-    send(request, reply, assets.get(request.params.name)),
+    send(request, reply, assetOf(request.params.name)),
   );
 
   app.get<{ Params: { name: string } }>('/assets/flags/:name', route, async (request, reply) => {
