@@ -1,5 +1,6 @@
 import type { Role } from './authorization.ts';
 import type { LinkHealth } from './link-health.ts';
+import type { LinkPreview } from './link-preview.ts';
 import type { AbTest } from './link-variants.ts';
 import type { Scope } from './scopes.ts';
 import type { LinkRule } from './targeting.ts';
@@ -228,15 +229,8 @@ export interface Link {
   publicStats: boolean;
   /** Its A/B test (docs/api.md §20); null: none. */
   test: AbTest | null;
-  /** Its targets as last checked again (docs/api.md §21). */ health: LinkHealth;
-}
-
-/** The card a link previewer (a chat app, a social network) shows for a link (docs/api.md §16). */
-export interface LinkPreview {
-  title: string;
-  description: string;
-  /** An https URL; null: none. */
-  image: string | null;
+  /** Its targets as last checked again (docs/api.md §21). */
+  health: LinkHealth;
 }
 
 /** The rules a link keeps besides its target (docs/api.md §8.2–8.3, §16), as stored. */
@@ -297,5 +291,7 @@ export interface DailyClicks {
   clicks: number;
 }
 
+/** The card a previewer shows (its own file; named here too, where it always was). */
+export type { LinkPreview } from './link-preview.ts';
 /** A signed-in session as stored (its own file; named here too, where it always was). */
 export type { SessionRecord, SessionSummary } from './session-record.ts';
