@@ -74,6 +74,22 @@ export function changeStatement(
     sets.push('variants = ?', 'test_started_at = ?', 'test_ends_at = ?', 'test_claimed_until = NULL');
     values.push(...testValues(guards.test));
   }
+  if (change.target || guards.rules !== undefined || guards.test !== undefined) {
+    // New targets are unknown until checked, and checked at the scheduler's next look (docs/adr/048).
+    sets.push(
+      "health_state = 'unknown'",
+      'health_checked_at = NULL',
+      'health_code = NULL',
+      'health_status = NULL',
+      'health_failures = 0',
+      'health_since = NULL',
+      'health_cause_code = NULL',
+      'health_cause_status = NULL',
+      'health_next_at = ?',
+      'health_claimed_until = NULL',
+    );
+    values.push(now);
+  }
   return { sql: `UPDATE links SET ${sets.join(', ')} WHERE id = ?`, values };
 }
 

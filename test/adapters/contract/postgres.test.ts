@@ -12,6 +12,7 @@ import { loadMigrations } from '../../../src/adapters/sql/migrations.ts';
 import type { Link } from '../../../src/core/entities.ts';
 import { DEFAULT_PLANS } from '../../../src/core/plans.ts';
 import type { InsertLinkResult, Store } from '../../../src/core/ports/store.ts';
+import { migratedDatabase, type TestDatabase } from '../../fixtures/pg-template.ts';
 import { runAliasContract } from './alias-contract.ts';
 import { runArchiveContract } from './archive-contract.ts';
 import { runDomainContract } from './domain-contract.ts';
@@ -23,8 +24,10 @@ const databaseUrl = process.env.TEST_DATABASE_URL;
 describe('on PostgreSQL', { skip: databaseUrl ? false : 'TEST_DATABASE_URL is not set' }, () => {
   const admin = postgres(databaseUrl as string, { max: 2, onnotice: () => {} });
   const schemas: string[] = [];
+  const databases: TestDatabase[] = [];
 
   after(async () => {
+    for (const database of databases) await database.drop();
     for (const schema of schemas) await admin.unsafe(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
     await admin.end({ timeout: 5 });
   });
@@ -39,8 +42,15 @@ describe('on PostgreSQL', { skip: databaseUrl ? false : 'TEST_DATABASE_URL is no
     return url.toString();
   }
 
+  /** A migrated store: on `url` (a schema the case made), else in a copy of the migrated template. */
   async function openMigrated(url?: string): Promise<Store> {
-    const store = openPostgresStore(url ?? (await freshSchema()));
+    let at = url;
+    if (at === undefined) {
+      const database = await migratedDatabase(admin);
+      databases.push(database);
+      at = database.url;
+    }
+    const store = openPostgresStore(at);
     await store.migrate();
     return store;
   }

@@ -1,9 +1,8 @@
 /**
  * A contract run on both stores: SQLite always — a new migrated file per case — and PostgreSQL
- * when TEST_DATABASE_URL is set — a new schema per case, dropped afterwards. Each case gets its
+ * when TEST_DATABASE_URL is set — a new database per case (a copy of the migrated template), dropped afterwards. Each case gets its
  * store and a way to run one statement beside it (`?` placeholders; int8 values come back as numbers).
  */
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +14,7 @@ import { openPostgresStore } from '../../../src/adapters/postgres/store.ts';
 import { openSqliteStore } from '../../../src/adapters/sqlite/store.ts';
 import type { Store } from '../../../src/core/ports/store.ts';
 import type { Param, Row } from '../../fixtures/old-database.ts';
+import { migratedDatabase, type TestDatabase } from '../../fixtures/pg-template.ts';
 import { copyMigratedDatabase } from '../../fixtures/template-db.ts';
 
 export interface StoreHarness {
@@ -58,21 +58,18 @@ export function onBothStores(tmpPrefix: string, contract: Contract): void {
   const databaseUrl = process.env.TEST_DATABASE_URL;
   describe('on PostgreSQL', { skip: databaseUrl ? false : 'TEST_DATABASE_URL is not set' }, () => {
     const admin = postgres(databaseUrl as string, { max: 1, onnotice: () => {} });
-    const schemas: string[] = [];
+    const databases: TestDatabase[] = [];
     after(async () => {
-      for (const schema of schemas) await admin.unsafe(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      for (const database of databases) await database.drop();
       await admin.end({ timeout: 5 });
     });
     contract('PostgreSQL', async () => {
-      const schema = `snip_test_${randomBytes(6).toString('hex')}`;
-      schemas.push(schema);
-      await admin.unsafe(`CREATE SCHEMA "${schema}"`);
-      const url = new URL(databaseUrl as string);
-      url.searchParams.set('search_path', schema);
-      const store = openPostgresStore(url.toString());
+      const database = await migratedDatabase(admin);
+      databases.push(database);
+      const store = openPostgresStore(database.url);
       await store.migrate();
       const int8 = { to: 20, from: [20], serialize: String, parse: Number };
-      const db = postgres(url.toString(), { max: 1, onnotice: () => {}, types: { int8 } });
+      const db = postgres(database.url, { max: 1, onnotice: () => {}, types: { int8 } });
       return {
         store,
         sql: async (text, ...params) => [...(await db.unsafe(numbered(text), params as never[]))],

@@ -131,6 +131,16 @@ for (const kind of STORES) {
         const health = checked.body.health as Health;
         assert.deepEqual([health.state, health.code, health.status], ['unknown', '307', 404]);
         assert.equal(((await api('POST', `/links/${code}/check`)).body.health as Health).state, 'broken');
+        // A new target is unknown until checked, and checked at the next look, not a round later.
+        site.state.broken = false;
+        const moved = await callApi(t.app, 'PATCH', `/links/${code}`, {
+          key: t.apiKey,
+          body: { url: site.url(`site-${++n}`) },
+        });
+        assert.equal(moved.status, 200, JSON.stringify(moved.body));
+        assert.equal((moved.body.health as Health).state, 'unknown');
+        await t.app.linkHealth.runOnce();
+        assert.equal((await healthOf(code)).state, 'ok');
       } finally {
         site.state.broken = false;
       }
