@@ -17,6 +17,7 @@ import type { LinkPage, LinkQuery } from '../link-query.ts';
 import type { AbTestStore } from './ab-test-store.ts';
 import type { AbuseStore, AuditStore } from './abuse-store.ts';
 import type { BillingStore } from './billing-store.ts';
+import type { ConsoleStore } from './console-store.ts';
 import type { ConversionStore } from './conversion-store.ts';
 import type { DomainStore } from './domain-store.ts';
 import type { LinkCodeStore } from './link-code-store.ts';
@@ -232,6 +233,7 @@ export interface Store
     SessionStore,
     SecretStore,
     AbuseStore,
+    ConsoleStore,
     WebhookStore,
     AbTestStore,
     TagStore,
@@ -260,6 +262,7 @@ export interface Ports {
   sessions: SessionStore;
   secrets: SecretStore;
   abuse: AbuseStore;
+  console: ConsoleStore;
   /** The audit log alone (a part of `abuse`), for the features whose changes it records. */
   audit: AuditStore;
   webhooks: WebhookStore;
