@@ -12,8 +12,8 @@ import { timeOf } from './admin-nav.ts';
  */
 
 /** A URL as text that is no link: `hxxps://evil[.]example/…`. */
-export function defanged(url: string, fact = 'target'): SafeHtml {
-  return html`<code class="defanged" data-fact="${fact}">${defang(url)}</code>`;
+export function defanged(url: string, fact = 'target', cut = false): SafeHtml {
+  return html`<code class="defanged${cut ? ' truncate' : ''}" data-fact="${fact}">${defang(url)}</code>`;
 }
 
 /** The workspace's address, leading to its row in the console. */
@@ -36,8 +36,8 @@ export function consoleLinksTable(
   const body = rows.map(({ link, workspace }) => {
     const short = defang(shortUrl(options.origins, link));
     return html`<tr data-link="${link.id}" data-code="${link.code}">
-<td data-label="Short URL"><code>${short}</code></td>
-<td data-label="Target">${defanged(link.longUrl)}</td>
+<td data-label="Short URL"><code class="truncate">${short}</code></td>
+<td data-label="Target">${defanged(link.longUrl, 'target', true)}</td>
 <td data-label="Workspace">${workspaceCell(workspace)}</td>
 <td data-label="Owner">${ownerCell(workspace)}</td>
 <td data-label="Clicks" class="num">${link.clicks.toLocaleString('en-US')}</td>
