@@ -17,6 +17,7 @@ import { codeOf, prepareStore, seedLinks } from './seed.ts';
  */
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const OPERATOR = 'operator@bench.example';
 const PASSWORD = 'correct horse battery';
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 const GOAL = 100;
@@ -55,7 +56,26 @@ async function seed(databaseUrl: string): Promise<void> {
     await store.updateLink(prepared.workspaceId, 0, codeOf(1), {
       guards: { trackConversions: true, test: { variants, endsAt: null, startedAt: new Date() } },
     });
-    await accountOperations(store).createAccount('empty@bench.example', 'bench', PASSWORD);
+    const ops = accountOperations(store);
+    await ops.createAccount('empty@bench.example', 'bench', PASSWORD);
+    // A public plan: /pricing, and the links to it, exist only while one does (docs/api.md §22).
+    await ops.savePlan('team', {
+      public: true,
+      price: { amount: 900, currency: 'EUR' },
+      description: 'Ten thousand links and the API.',
+      urlQuota: 10_000,
+      apiAccess: true,
+    });
+    await ops.createAccount(OPERATOR, 'bench', PASSWORD);
+    await store.setUserOperator((await store.findUserByEmail(OPERATOR))?.id ?? 0, true);
+    const link = await store.findLinkByCode(0, codeOf(2));
+    await store.addReport({
+      url: `https://sn.ip/${codeOf(2)}`,
+      linkId: link?.id ?? 0,
+      reason: 'phishing',
+      comment: 'It asks for my bank password.',
+      email: null,
+    });
   } finally {
     await store.close();
   }
@@ -79,6 +99,7 @@ async function main(): Promise<number> {
   try {
     const busy = await sessionCookie(snip.url, 'seed@bench.example');
     const empty = await sessionCookie(snip.url, 'empty@bench.example');
+    const operator = await sessionCookie(snip.url, OPERATOR);
     const pages: Array<[string, string, string | undefined]> = [
       ['landing', '/', undefined],
       ['tester', '/tester', undefined],
@@ -95,6 +116,8 @@ async function main(): Promise<number> {
       ['members', '/dashboard/members', busy],
       ['account', '/account', busy],
       ['pricing', '/pricing', undefined],
+      ['console', '/admin', operator],
+      ['console, reports', '/admin/reports', operator],
       ['404', '/Zzzzzzz', undefined],
     ];
     console.log(`Lighthouse on ${CHROMIUM}; goal ${GOAL} in each category\n`);

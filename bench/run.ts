@@ -6,6 +6,7 @@ import { abPhase } from './ab-phase.ts';
 import { type ApiResults, apiPhase } from './api-phase.ts';
 import { type BlocklistResults, blocklistPhase } from './blocklist-phase.ts';
 import { type CliResults, cliPhase, printCli, writeCli } from './cli-phase.ts';
+import { type ConsoleResults, consolePhase } from './console-phase.ts';
 import { conversionsPhase } from './conversions-phase.ts';
 import { domainsPhase } from './domains-phase.ts';
 import { ensureNginx } from './nginx.ts';
@@ -44,7 +45,9 @@ import { CONNECTIONS, ensureWrk, THREADS } from './wrk.ts';
  * endpoint hearing clicks (bench/webhooks-phase.ts); after the management API, the command line's CPU
  * at start beside `node -e 0` (bench/cli-phase.ts). BENCH_DURATION (seconds, default 10) shortens the
  * measured runs; BENCH_ONLY=sqlite|domains|conversions|ab|blocklist|pg|webhooks|api|stalls|cli|stats|search
- * runs one phase (conversions: a tracked link's click beside an untracked one, bench/conversions-phase.ts;
+ * runs one phase, or BENCH_ONLY=console the operator console's pages at 1M links on both stores
+ * (bench/console-phase.ts), which only runs when named
+ * (conversions: a tracked link's click beside an untracked one, bench/conversions-phase.ts;
  * ab: links with an A/B test beside plain ones)
  * (stalls: redirects during two parallel exports and bursts of new QR designs, bench/stalls-phase.ts).
  */
@@ -99,6 +102,33 @@ function printQueries(phase: 'stats' | 'search', results: StatsQueryResults | Se
   for (const note of results.notes) console.log(`note: ${note}`);
 }
 
+/** The console phase alone: no wrk; PostgreSQL too when it can be reached; its own results file. */
+async function consoleOnly(): Promise<void> {
+  const reachable = await checkReachable(PG_ADMIN_URL, REDIS_URL).then(
+    () => true,
+    () => false,
+  );
+  console.log('console phase');
+  const results = await consolePhase(
+    dir,
+    reachable ? { adminUrl: PG_ADMIN_URL, redisUrl: REDIS_URL } : undefined,
+  );
+  printConsole(results);
+  writeResults(RESULTS.replace(/latest\.json$/, 'console-latest.json'), {
+    date: new Date().toISOString(),
+    console: results.figures,
+    goals: results.goals,
+    notes: results.notes,
+  });
+}
+
+function printConsole(results: ConsoleResults): void {
+  console.log(`\nthe operator console's pages (bench/console-phase.ts):\n${results.lines.join('\n')}`);
+  for (const goal of results.goals)
+    console.log(`${goal.met ? 'met   ' : 'MISSED'}  ${goal.goal}: ${goal.actual}`);
+  for (const note of results.notes) console.log(`note: ${note}`);
+}
+
 /** The stalls phase alone: no wrk; its own results file. */
 async function stallsOnly(): Promise<void> {
   console.log('stalls phase');
@@ -130,6 +160,7 @@ async function main(): Promise<void> {
   if (ONLY === 'stats' || ONLY === 'search') return queriesOnly(ONLY);
   if (ONLY === 'cli') return cliOnly();
   if (ONLY === 'stalls') return stallsOnly();
+  if (ONLY === 'console') return consoleOnly();
   const wrkVersion = ensureWrk();
   const nginxVersion = ONLY === undefined || ONLY === 'sqlite' ? ensureNginx() : null;
   if (ONLY === undefined || ONLY === 'pg') await checkReachable(PG_ADMIN_URL, REDIS_URL);
