@@ -27,6 +27,8 @@ const GOAL_MS = 200;
 const DAY_MS = 86_400_000;
 const PASSWORD = 'bench operator password';
 const OPERATOR = 'operator@bench.example';
+/** BENCH_CONSOLE_STORES: `sqlite`, `postgres` or both (the default), comma-separated. */
+const STORES = (process.env.BENCH_CONSOLE_STORES ?? 'sqlite,postgres').split(',').map((s) => s.trim());
 
 export interface ConsolePageFigures {
   page: string;
@@ -211,13 +213,17 @@ export async function consolePhase(
   const figures: ConsoleStoreFigures[] = [];
   const notes: string[] = [];
   const path = join(dir, 'console.db');
-  try {
-    figures.push(await measure('sqlite', `sqlite:${path}`));
-  } finally {
-    removeDatabase(path);
+  if (STORES.includes('sqlite')) {
+    try {
+      figures.push(await measure('sqlite', `sqlite:${path}`));
+    } finally {
+      removeDatabase(path);
+    }
+    console.log(linesOf(figures[0] as ConsoleStoreFigures).join('\n'));
   }
-  console.log(linesOf(figures[0] as ConsoleStoreFigures).join('\n'));
-  if (pg) {
+  if (!STORES.includes('postgres'))
+    notes.push('console pages on PostgreSQL not asked (BENCH_CONSOLE_STORES)');
+  else if (pg) {
     const scratch = await createScratch(pg.adminUrl, pg.redisUrl);
     try {
       const result = await measure('postgres', scratch.databaseUrl);

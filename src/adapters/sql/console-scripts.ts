@@ -113,14 +113,18 @@ export function consoleStore({ read }: ScriptRunner): ConsoleStore {
       );
       return rows.map((row) => ({ workspace: toWorkspace(row), clicks: Number(row.clicks) }));
     },
-    async workspaceFigures(ids) {
+    // A range of each workspace's key: its days are scattered over the table's pages on PostgreSQL,
+    // so every day kept would cost a page read each (about 100 ms for 100 workspaces of a year).
+    async workspaceFigures(ids, fromDay) {
       const figures = new Map<number, WorkspaceFigures>();
       if (ids.length === 0) return figures;
       const rows = await read(
         rowsOf(
           `SELECT w.id, w.link_count,
-             (SELECT coalesce(sum(d.clicks), 0) FROM workspace_daily_clicks d WHERE d.workspace_id = w.id) AS clicks
+             (SELECT coalesce(sum(d.clicks), 0) FROM workspace_daily_clicks d
+               WHERE d.workspace_id = w.id AND d.day >= ?) AS clicks
            FROM workspaces w WHERE w.id IN (${placeholders(ids.length)})`,
+          fromDay,
           ...ids,
         ),
       );

@@ -41,7 +41,7 @@ export interface ConsoleLink {
 export interface WorkspaceFigures {
   /** Live links. */
   links: number;
-  /** Human clicks, every day kept. */
+  /** Human clicks from the day asked on. */
   clicks: number;
 }
 
@@ -63,6 +63,6 @@ export interface ConsoleStore {
   consoleLinks(ids: readonly number[]): Promise<ConsoleLink[]>;
   /** The workspaces with the most clicks from `fromDay` on, most first. */
   topWorkspacesByClicks(fromDay: number, limit: number): Promise<WorkspaceClicks[]>;
-  /** Links and clicks of each of these workspaces, by id. */
-  workspaceFigures(ids: readonly number[]): Promise<Map<number, WorkspaceFigures>>;
+  /** Links of each of these workspaces, and their clicks from `fromDay` on, by id. */
+  workspaceFigures(ids: readonly number[], fromDay: number): Promise<Map<number, WorkspaceFigures>>;
 }

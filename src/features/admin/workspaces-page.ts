@@ -1,3 +1,4 @@
+import { DAY_MS } from '../../core/days.ts';
 import type { Plan, Workspace } from '../../core/entities.ts';
 import { Refusal } from '../../core/errors.ts';
 import type { WorkspaceFigures } from '../../core/ports/console-store.ts';
@@ -11,7 +12,7 @@ import type { Section, SectionAction } from './section.ts';
 
 /**
  * /admin/workspaces (docs/api.md §13, §22): workspaces found by slug or name, each with its links
- * and clicks (and its broken links once link health counts them); each moved to another
+ * and clicks of 30 days (and its broken links once link health counts them); each moved to another
  * plan (audited as workspace.plan with the plans' names before and after), suspended with a reason
  * or resumed, or deleted (a box ticked first).
  */
@@ -81,6 +82,9 @@ function actions(frame: Frame, workspace: Workspace, q: string): SafeHtml {
 <div class="menu-items wide">${suspend}${remove}</div></details>`;
 }
 
+/** Days of clicks the list shows, today included, as the overview's top workspaces. */
+const CLICK_DAYS = 30;
+
 /** Each listed workspace's links and clicks, and its broken links once link health counts them. */
 interface Figures {
   counts: ReadonlyMap<number, WorkspaceFigures>;
@@ -89,8 +93,9 @@ interface Figures {
 
 async function figuresOf(options: AdminPageOptions, workspaces: readonly Workspace[]): Promise<Figures> {
   const ids = workspaces.map((workspace) => workspace.id);
+  const since = Math.floor(Date.now() / DAY_MS) - CLICK_DAYS + 1;
   const [counts, broken] = await Promise.all([
-    options.store.workspaceFigures(ids),
+    options.store.workspaceFigures(ids, since),
     options.brokenLinks?.(ids),
   ]);
   return { counts, broken };
@@ -102,7 +107,7 @@ function figureCells(workspace: Workspace, figures: Figures): SafeHtml {
     ? html`<td data-label="Broken links" class="num" data-broken="${figures.broken.get(workspace.id) ?? 0}">${(figures.broken.get(workspace.id) ?? 0).toLocaleString('en-US')}</td>`
     : html``;
   return html`<td data-label="Links" class="num" data-links="${counts.links}">${counts.links.toLocaleString('en-US')}</td>
-<td data-label="Clicks" class="num" data-clicks="${counts.clicks}">${counts.clicks.toLocaleString('en-US')}</td>${broken}`;
+<td data-label="Clicks, 30 days" class="num" data-clicks="${counts.clicks}">${counts.clicks.toLocaleString('en-US')}</td>${broken}`;
 }
 
 function workspacesTable(
@@ -127,7 +132,7 @@ ${figureCells(workspace, figures)}
 <td class="actions">${actions(frame, workspace, q)}</td></tr>`,
   );
   return html`<div class="table-wrap"><table class="stacked"><caption class="visually-hidden">Workspaces</caption>
-<thead><tr><th scope="col">Workspace</th><th scope="col">Kind</th><th scope="col" class="num">Links</th><th scope="col" class="num">Clicks</th>${figures.broken ? html`<th scope="col" class="num">Broken links</th>` : html``}<th scope="col">Plan</th><th scope="col">Status</th><th scope="col">Created</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+<thead><tr><th scope="col">Workspace</th><th scope="col">Kind</th><th scope="col" class="num">Links</th><th scope="col" class="num">Clicks, 30 days</th>${figures.broken ? html`<th scope="col" class="num">Broken links</th>` : html``}<th scope="col">Plan</th><th scope="col">Status</th><th scope="col">Created</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
 <tbody>${rows}</tbody></table></div>`;
 }
 

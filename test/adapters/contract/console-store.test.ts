@@ -104,8 +104,9 @@ onBothStores('snip-console-', (name, open) => {
           [ada.slug, 'ada@example.com', 2],
         ],
       );
-      const figures = await h.store.workspaceFigures([ada.id, bob.id, cy.id]);
-      assert.deepEqual(figures.get(bob.id), { links: 1, clicks: 54 });
+      const figures = await h.store.workspaceFigures([ada.id, bob.id, cy.id], today - 29);
+      assert.deepEqual(figures.get(bob.id), { links: 1, clicks: 4 });
+      assert.equal((await h.store.workspaceFigures([bob.id], today - 40)).get(bob.id)?.clicks, 54);
       assert.deepEqual(figures.get(cy.id), { links: 0, clicks: 0 });
     });
   });
