@@ -4,6 +4,7 @@ import { frameOf } from '../../web/session/handlers.ts';
 import type { AdminPageOptions } from './admin-deps.ts';
 import { consolePage } from './admin-nav.ts';
 import { consoleLinksTable } from './console-links.ts';
+import { dayCounts } from './day-counts.ts';
 import { CHART_DAYS, topWorkspacesCard, totalsCard, trendCards } from './overview-parts.ts';
 import type { Section } from './section.ts';
 
@@ -11,7 +12,8 @@ import type { Section } from './section.ts';
  * /admin (docs/api.md §13, §22): the instance at a glance — totals, sign-ups and new links per day,
  * the newest links with their workspace and owner, the workspaces clicked most — then what waits
  * for the operator (open reports), what is in force (rules, lists), and where each section is.
- * Each figure is one read of the store, along an index (docs/adr/050).
+ * Each figure is one read of the store, along an index (docs/adr/050); the per-day counts of days
+ * that have ended are read once a day (day-counts.ts).
  */
 
 const PATH = '/admin';
@@ -31,6 +33,8 @@ const PARTS = [
 export function overviewSection(options: AdminPageOptions): Section {
   const { reports, blocklists } = options.abuse;
   const { store } = options;
+  const signupsPerDay = dayCounts((fromDay) => store.signupsPerDay(fromDay));
+  const newLinksPerDay = dayCounts((fromDay) => store.newLinksPerDay(fromDay));
   return {
     path: PATH,
     keep: [],
@@ -39,8 +43,8 @@ export function overviewSection(options: AdminPageOptions): Section {
       const since = today - CHART_DAYS + 1;
       const [totals, signups, made, newest, top, open, lists] = await Promise.all([
         store.consoleTotals(today),
-        store.signupsPerDay(since),
-        store.newLinksPerDay(since),
+        signupsPerDay(since, today),
+        newLinksPerDay(since, today),
         store.newestLinks(NEWEST),
         store.topWorkspacesByClicks(since, TOP),
         reports.countOpen(),
