@@ -55,7 +55,16 @@ async function seed(databaseUrl: string): Promise<void> {
     await store.updateLink(prepared.workspaceId, 0, codeOf(1), {
       guards: { trackConversions: true, test: { variants, endsAt: null, startedAt: new Date() } },
     });
-    await accountOperations(store).createAccount('empty@bench.example', 'bench', PASSWORD);
+    const ops = accountOperations(store);
+    await ops.createAccount('empty@bench.example', 'bench', PASSWORD);
+    // A public plan: /pricing, and the links to it, exist only while one does (docs/api.md §22).
+    await ops.savePlan('team', {
+      public: true,
+      price: { amount: 900, currency: 'EUR' },
+      description: 'Ten thousand links and the API.',
+      urlQuota: 10_000,
+      apiAccess: true,
+    });
   } finally {
     await store.close();
   }

@@ -6,6 +6,7 @@ import { abPhase } from './ab-phase.ts';
 import { type ApiResults, apiPhase } from './api-phase.ts';
 import { type BlocklistResults, blocklistPhase } from './blocklist-phase.ts';
 import { type CliResults, cliPhase, printCli, writeCli } from './cli-phase.ts';
+import { type ConsoleResults, consolePhase } from './console-phase.ts';
 import { conversionsPhase } from './conversions-phase.ts';
 import { domainsPhase } from './domains-phase.ts';
 import { healthPhase } from './health-phase.ts';
@@ -50,7 +51,8 @@ import { CONNECTIONS, ensureWrk, THREADS } from './wrk.ts';
  * measured runs; BENCH_ONLY=<a phase of bench/settings.ts>
  * runs one phase (conversions: a tracked link's click beside an untracked one, bench/conversions-phase.ts;
  * ab: links with an A/B test beside plain ones; sales: the sales through the API alone; health: 100,000
- * links checked against loopback targets, bench/health-phase.ts)
+ * links checked against loopback targets, bench/health-phase.ts; console: the operator console's pages
+ * at 1M links on both stores, bench/console-phase.ts, only when named)
  * (stalls: redirects during two parallel exports and bursts of new QR designs, bench/stalls-phase.ts;
  * idle: one server's CPU per thread with no traffic for BENCH_IDLE_SECONDS, bench/idle-phase.ts, alone only).
  */
@@ -105,6 +107,33 @@ function printQueries(phase: 'stats' | 'search', results: StatsQueryResults | Se
   for (const note of results.notes) console.log(`note: ${note}`);
 }
 
+/** The console phase alone: no wrk; PostgreSQL too when it can be reached; its own results file. */
+async function consoleOnly(): Promise<void> {
+  const reachable = await checkReachable(PG_ADMIN_URL, REDIS_URL).then(
+    () => true,
+    () => false,
+  );
+  console.log('console phase');
+  const results = await consolePhase(
+    dir,
+    reachable ? { adminUrl: PG_ADMIN_URL, redisUrl: REDIS_URL } : undefined,
+  );
+  printConsole(results);
+  writeResults(RESULTS.replace(/latest\.json$/, 'console-latest.json'), {
+    date: new Date().toISOString(),
+    console: results.figures,
+    goals: results.goals,
+    notes: results.notes,
+  });
+}
+
+function printConsole(results: ConsoleResults): void {
+  console.log(`\nthe operator console's pages (bench/console-phase.ts):\n${results.lines.join('\n')}`);
+  for (const goal of results.goals)
+    console.log(`${goal.met ? 'met   ' : 'MISSED'}  ${goal.goal}: ${goal.actual}`);
+  for (const note of results.notes) console.log(`note: ${note}`);
+}
+
 /** The stalls phase alone: no wrk; its own results file. */
 async function stallsOnly(): Promise<void> {
   console.log('stalls phase');
@@ -149,6 +178,7 @@ async function main(): Promise<void> {
   if (ONLY === 'sales') return salesOnly();
   if (ONLY === 'cli') return cliOnly();
   if (ONLY === 'stalls') return stallsOnly();
+  if (ONLY === 'console') return consoleOnly();
   const wrkVersion = ensureWrk();
   const nginxVersion = ONLY === undefined || ONLY === 'sqlite' || ONLY === 'light' ? ensureNginx() : null;
   if (ONLY === undefined || ONLY === 'pg' || ONLY === 'processes')

@@ -25,6 +25,7 @@ const PHASES = [
   'sales',
   'health',
   'light',
+  'console',
 ] as const;
 /** A phase BENCH_ONLY can name. */
 export type Phase = (typeof PHASES)[number];
@@ -40,7 +41,7 @@ function only(): Phase | undefined {
 /** BENCH_DURATION: seconds of each measured run (default 10); the warm-up is 3 s, or less if shorter. */
 export const MEASURE_S = positiveInteger('BENCH_DURATION', 10);
 export const WARMUP_S = Math.min(3, MEASURE_S);
-/** BENCH_ONLY=sqlite|domains|blocklist|pg|processes|webhooks|api|stalls|cli|stats|search|ab|health|idle|light runs one phase; unset, all of them (idle only alone). */
+/** BENCH_ONLY=sqlite|domains|blocklist|pg|processes|webhooks|api|stalls|cli|stats|search|ab|health|idle|light|console runs one phase; unset, all of them (idle only alone). */
 export const ONLY = only();
 /**
  * BENCH_BLOCKLIST_ROUNDS: rounds of the blocklist phase (default 3), each a bare run and a run of

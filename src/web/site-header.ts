@@ -1,6 +1,7 @@
 import { may } from '../core/authorization.ts';
 import { type Frame, type WorkspaceNav, workspacePath } from './frame.ts';
 import { html, raw, type SafeHtml } from './html.ts';
+import { siteFacts } from './site-facts.ts';
 import { themeSwitch } from './theme.ts';
 
 /**
@@ -82,7 +83,8 @@ function appHeader(frame: Frame, current: string | undefined): SafeHtml {
 
 function siteHeader(frame: Frame | undefined, current: string | undefined): SafeHtml {
   const link = (path: string, label: string) => navLink(path, label, current === path && 'page');
-  const links = html`${link('/pricing', 'Pricing')}${link('/tester', 'Tester')}${link('/docs', 'API')}`;
+  const pricing = siteFacts().pricing ? link('/pricing', 'Pricing') : html``;
+  const links = html`${pricing}${link('/tester', 'Tester')}${link('/docs', 'API')}`;
   const end = frame
     ? html`<div class="nav-end"><span class="who">${frame.email}</span><a href="/dashboard" class="button small">Dashboard</a>${signOut(frame)}</div>`
     : html`<div class="nav-end">${link('/login', 'Sign in')}<a href="/signup" class="button small">Sign up</a></div>`;
@@ -110,5 +112,6 @@ export function settingsNav(frame: Frame | undefined, current: string | undefine
 /** The footer: the site's pages, or only the mark for a visitor. */
 export function footer(chrome: Chrome): SafeHtml {
   if (chrome === 'visitor') return html`<footer class="bottom">Short links by <a href="/">Snip</a></footer>`;
-  return html`<footer class="bottom"><p>Snip · <a href="/pricing">Pricing</a> · <a href="/docs">API reference</a> · <a href="/openapi.json">OpenAPI</a> · <a href="/tester">Try the API</a></p>${themeSwitch()}</footer>`;
+  const pricing = siteFacts().pricing ? html`<a href="/pricing">Pricing</a> · ` : html``;
+  return html`<footer class="bottom"><p>Snip · ${pricing}<a href="/docs">API reference</a> · <a href="/openapi.json">OpenAPI</a> · <a href="/tester">Try the API</a></p>${themeSwitch()}</footer>`;
 }

@@ -9,8 +9,9 @@ import { launchBrowser, watchForTrouble } from './browser.ts';
 import { checkPage, DESKTOP, problems, signInCookies } from './page-checks.ts';
 
 /**
- * The operator console (docs/api.md §13) and a workspace's audit log through the shared checks
- * (page-checks.ts), with something in each section: a report with a long comment, an imported
+ * The operator console (docs/api.md §13, §22) and a workspace's audit log through the shared checks
+ * (page-checks.ts), with something in each section: the overview's totals, charts, newest links and
+ * top workspaces, the newest links before a search, a report with a long comment, an imported
  * list, a disabled link, a suspended workspace, audit entries with their before and after. Then a
  * link disabled from the console's menu in Chromium.
  */
@@ -48,6 +49,11 @@ describe('the operator console in Chromium, at 1280 and 390 px, light and dark',
     }
     code = made[1] ?? '';
     const first = await t.store.findLinkByCode(0, made[0] ?? '');
+    // Clicks over a few days, for the overview's totals and its top workspaces.
+    for (const daysAgo of [0, 1, 5]) {
+      const day = new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
+      await t.store.addClicks([{ linkId: first?.id ?? 0, day, clicks: 1200 + daysAgo, botHits: 0 }]);
+    }
     await t.store.setLinkDisabled(first?.id ?? 0, 'phishing: a copy of a bank’s sign-in page');
     await t.store.addReport({
       url: `http://snip.test/${made[0]}`,
@@ -93,6 +99,7 @@ describe('the operator console in Chromium, at 1280 and 390 px, light and dark',
     ['admin-users', '/admin/users', OPERATOR],
     ['admin-workspaces', '/admin/workspaces', OPERATOR],
     ['admin-links', '/admin/links?q=evil.example', OPERATOR],
+    ['admin-links-newest', '/admin/links', OPERATOR],
     ['admin-reports', '/admin/reports', OPERATOR],
     ['admin-blocklists', '/admin/blocklists', OPERATOR],
     ['admin-audit', '/admin/audit', OPERATOR],

@@ -6,15 +6,17 @@ import { workspaceAdmin } from '../../src/features/workspaces/index.ts';
 import { membersService } from '../../src/features/workspaces/members.ts';
 import { startTestApp, type TestApp } from '../helper.ts';
 import { launchBrowser, watchForTrouble } from './browser.ts';
-import { DESKTOP, signInCookies } from './page-checks.ts';
+import { checkPage, DESKTOP, problems, signInCookies } from './page-checks.ts';
 
 /**
- * /pricing in Chromium (docs/api.md §17): a visitor reaches it from the landing page and is offered
- * Sign up on every plan; an owner on a free plan follows Upgrade to Billing with the plan named; a
- * paying owner sees their plan marked and Change plan on the others; an admin, who is no owner, is
- * told to ask one and offered no button.
+ * /pricing in Chromium (docs/api.md §17, §22): a visitor reaches it from the landing page and is
+ * offered Sign up on every plan; without a payment provider an owner gets a button to UPGRADE_URL on
+ * every other plan, on /pricing and on Billing alike, and no command; a paying owner sees their plan
+ * marked; an admin, who is no owner, is told to ask one and offered no button. Both pages with the
+ * buttons go through the shared checks (page-checks.ts).
  */
 
+const UPGRADE_URL = 'https://example.com/upgrade';
 const PASSWORD = 'correct horse battery';
 
 describe('the pricing page in Chromium', { timeout: 120_000 }, () => {
@@ -25,7 +27,7 @@ describe('the pricing page in Chromium', { timeout: 120_000 }, () => {
   const slugs: Record<string, string> = {};
 
   before(async () => {
-    t = await startTestApp({ env: { BASE_URL: 'http://snip.test' } });
+    t = await startTestApp({ env: { BASE_URL: 'http://snip.test', UPGRADE_URL } });
     await t.ops.savePlan('free', { public: true, description: 'A hundred links to start with.' });
     const price = { amount: 900, currency: 'EUR' };
     await t.ops.savePlan('pro', { apiAccess: true, urlQuota: 10_000, price, public: true });
@@ -85,31 +87,46 @@ describe('the pricing page in Chromium', { timeout: 120_000 }, () => {
     await close();
   });
 
-  it('offers an owner on a free plan Upgrade, which opens Billing with the plan named', async () => {
+  it("offers an owner a button to the operator's contact on each other plan, as Billing does", async () => {
     const { page, trouble, close } = await open('fran', '/pricing');
     const free = page.locator('article[data-plan=free]');
     assert.equal(await free.getAttribute('data-current'), 'true');
     assert.equal(await free.locator('.badge').innerText(), 'Current plan');
-    assert.equal(await page.getByRole('link', { name: 'Upgrade to team' }).count(), 1);
-    await page.getByRole('link', { name: 'Upgrade to pro' }).click();
-    await page.waitForURL(`${base}/w/${slugs.fran}/billing?plan=pro`);
+    const asks = page.locator('[data-cta=contact]');
+    assert.deepEqual(await asks.evaluateAll((all) => all.map((a) => a.getAttribute('href'))), [
+      UPGRADE_URL,
+      UPGRADE_URL,
+    ]);
+    await page.goto(`${base}/w/${slugs.fran}/billing`);
+    const buttons = page.locator('[data-plan-option] a[data-action=contact]');
+    assert.deepEqual(await buttons.evaluateAll((all) => all.map((a) => a.getAttribute('href'))), [
+      UPGRADE_URL,
+      UPGRADE_URL,
+    ]);
+    assert.doesNotMatch(await page.content(), /npx|snip workspace/);
     assert.deepEqual(trouble, []);
     await close();
   });
 
-  it('marks the plan a paying owner is on and offers Change plan on the others', async () => {
+  it('marks the plan a paying owner is on and offers the contact on the others', async () => {
     const { page, trouble, close } = await open('paula', '/pricing');
     assert.equal(await page.locator('article[data-current=true]').getAttribute('data-plan'), 'pro');
     assert.equal(await page.locator('article[data-plan=pro] a').count(), 0, 'no button on the current plan');
-    const change = page.locator('[data-cta=change]');
-    assert.deepEqual(await change.evaluateAll((all) => all.map((a) => a.getAttribute('href'))), [
-      `/w/${slugs.paula}/billing`,
-      `/w/${slugs.paula}/billing`,
-    ]);
-    assert.equal(await page.locator('[data-cta=upgrade]').count(), 0);
+    assert.equal(await page.locator('[data-cta=contact]').count(), 2);
+    assert.equal(await page.locator('[data-cta=upgrade], [data-cta=change]').count(), 0);
     assert.deepEqual(trouble, []);
     await close();
   });
+
+  for (const [name, path, who] of [
+    ['pricing-owner-contact', '/pricing', 'fran'],
+    ['billing-operator-contact', '/dashboard/billing', 'fran'],
+  ] as const) {
+    it(`shows ${name} without overflow, overlaps or serious accessibility violations`, async () => {
+      const report = await checkPage(browser, `${base}${path}`, name, { cookies: cookies[who] });
+      assert.deepEqual(problems(report), []);
+    });
+  }
 
   it('tells an admin, who is no owner, to ask one, with no button on any plan', async () => {
     const { page, trouble, close } = await open('adam', '/pricing?workspace=acme');

@@ -63,7 +63,7 @@ describe('the theme switch', () => {
     const page = (theme: string, url = '/') =>
       t.app.inject({ method: 'GET', url, cookies: { [THEME_COOKIE]: theme } });
     assert.match((await page('dark')).body, /^<!doctype html>\n<html lang="en" data-theme="dark">/);
-    assert.match((await page('light', '/pricing')).body, /<html lang="en" data-theme="light">/);
+    assert.match((await page('light', '/tester')).body, /<html lang="en" data-theme="light">/);
     assert.match((await page('purple')).body, /<html lang="en">/);
     assert.doesNotMatch((await page('dark', '/openapi.json')).body, /data-theme/);
   });
@@ -73,9 +73,9 @@ describe('the theme switch', () => {
     const tab = await context.newPage();
     const trouble = watchForTrouble(tab);
     const background = () => tab.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
-    await tab.goto(`${base}/pricing`);
+    await tab.goto(`${base}/tester`);
     assert.equal(await background(), LIGHT_PAGE);
-    await Promise.all([tab.waitForURL(`${base}/pricing`), tab.click('footer .theme button[value=dark]')]);
+    await Promise.all([tab.waitForURL(`${base}/tester`), tab.click('footer .theme button[value=dark]')]);
     await tab.waitForSelector('html[data-theme=dark]');
     assert.equal(await background(), DARK_PAGE);
     await tab.goto(`${base}/`);

@@ -4,6 +4,7 @@ import { abTestStore } from '../sql/ab-test-scripts.ts';
 import { billingStore } from '../sql/billing-scripts.ts';
 import { blocklistStore } from '../sql/blocklist-store.ts';
 import { clickStore } from '../sql/click-scripts.ts';
+import { consoleStore } from '../sql/console-scripts.ts';
 import { conversionStore } from '../sql/conversion-scripts.ts';
 import { deletionStore } from '../sql/deletion-scripts.ts';
 import { domainStore } from '../sql/domain-scripts.ts';
@@ -50,6 +51,7 @@ export function openPostgresStore(url: string, options: PoolOptions = {}): Store
     ...deletionStore(scripts),
     ...reportStore(scripts),
     ...auditStore(scripts),
+    ...consoleStore(scripts),
     ...webhookStore(scripts, true),
     // Deliveries written by any instance or command wake every listening dispatcher (migration 033).
     async watchOutbox(onWritten) {

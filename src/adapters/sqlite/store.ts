@@ -5,6 +5,7 @@ import { ALIAS_SQL } from '../sql/alias-scripts.ts';
 import { billingStore } from '../sql/billing-scripts.ts';
 import { blocklistStore } from '../sql/blocklist-store.ts';
 import { clickStore } from '../sql/click-scripts.ts';
+import { consoleStore } from '../sql/console-scripts.ts';
 import { conversionStore } from '../sql/conversion-scripts.ts';
 import { deletionStore } from '../sql/deletion-scripts.ts';
 import { domainStore } from '../sql/domain-scripts.ts';
@@ -56,6 +57,7 @@ export function openSqliteStore(path: string, options: { threads?: boolean } = {
     ...deletionStore(direct),
     ...reportStore(direct),
     ...auditStore(direct),
+    ...consoleStore(direct),
     ...webhookStore(queued, false),
     ...abTestStore(queued, false),
     ...healthStore(queued, false),

@@ -16,6 +16,7 @@ import type { LinkPage, LinkQuery } from '../link-query.ts';
 import type { AbTestStore } from './ab-test-store.ts';
 import type { AbuseStore, AuditStore } from './abuse-store.ts';
 import type { BillingStore } from './billing-store.ts';
+import type { ConsoleStore } from './console-store.ts';
 import type { ConversionStore } from './conversion-store.ts';
 import type { DomainStore } from './domain-store.ts';
 import type { HealthStore } from './health-store.ts';
@@ -227,6 +228,7 @@ export interface Store
     SessionStore,
     SecretStore,
     AbuseStore,
+    ConsoleStore,
     WebhookStore,
     AbTestStore,
     HealthStore,
@@ -256,6 +258,7 @@ export interface Ports {
   sessions: SessionStore;
   secrets: SecretStore;
   abuse: AbuseStore;
+  console: ConsoleStore;
   /** The audit log alone (a part of `abuse`), for the features whose changes it records. */
   audit: AuditStore;
   webhooks: WebhookStore;

@@ -1,4 +1,5 @@
 import type { AbuseStore } from '../../core/ports/abuse-store.ts';
+import type { ConsoleStore } from '../../core/ports/console-store.ts';
 import type { AccountStore, WorkspaceStore } from '../../core/ports/store.ts';
 import type { LinkOrigins } from '../../core/short-url.ts';
 import type { SignedIn } from '../../web/session/session-cookie.ts';
@@ -8,20 +9,26 @@ import type { AbuseServices, AuditActor } from '../abuse/index.ts';
 /** What the operator console's pages are built on: the abuse services, the store's searches and the short URLs' origins. */
 export interface AdminPageOptions extends WorkspaceDeps {
   abuse: Pick<AbuseServices, 'takedowns' | 'blocklists' | 'reports' | 'audit'>;
-  store: Pick<
-    AbuseStore & AccountStore & WorkspaceStore,
-    | 'searchLinks'
-    | 'searchUsers'
-    | 'searchWorkspaces'
-    | 'findWorkspaceById'
-    | 'findWorkspaceBySlug'
-    | 'listPlans'
-    | 'setWorkspacePlan'
-  >;
+  store: ConsoleStore &
+    Pick<
+      AbuseStore & AccountStore & WorkspaceStore,
+      | 'searchLinks'
+      | 'searchUsers'
+      | 'searchWorkspaces'
+      | 'findWorkspaceById'
+      | 'findWorkspaceBySlug'
+      | 'listPlans'
+      | 'setWorkspacePlan'
+    >;
   /** Where each domain's short URLs start, to show a link's short URL. */
   origins: LinkOrigins;
   /** Whether a host is one Snip serves short links on (a short URL typed into the link search). */
   isOwnHost: (host: string) => boolean;
+  /**
+   * Each workspace's broken links, by workspace id, once link health keeps them (one store read);
+   * absent until then, and the console shows no such column.
+   */
+  brokenLinks?: (workspaceIds: readonly number[]) => Promise<ReadonlyMap<number, number>>;
 }
 
 /** A signed-in operator as the audit log names them. */

@@ -36,6 +36,8 @@ export interface ConsolePage {
   /** The `done` code of the change just made, and what each code says. */
   done?: { code: string | undefined; messages: Readonly<Record<string, string>> };
   error?: PageError;
+  /** Style sheets beyond the dashboard's (stats.css for charts). */
+  styles?: readonly string[];
 }
 
 /** A page of the console: the Console entry of the main navigation marked, the sections under the heading. */
@@ -44,7 +46,7 @@ export function consolePage(view: ConsolePage): string {
     title: `${view.title} · Console`,
     current: '/admin',
     frame: view.frame,
-    styles: ['dashboard.css'],
+    styles: ['dashboard.css', ...(view.styles ?? [])],
     scripts: ['dashboard.js'],
     body: html`<h1>${view.title}</h1>
 ${consoleNav(view.path)}

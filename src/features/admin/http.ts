@@ -3,7 +3,7 @@ import type { FeatureHttp } from '../../kernel/feature.ts';
 import { adminPages } from './admin-routes.ts';
 
 /** The operator console's pages. */
-export const adminHttp: FeatureHttp<'abuse' | 'accounts' | 'workspaces'> = {
+export const adminHttp: FeatureHttp<'abuse' | 'accounts' | 'console' | 'workspaces'> = {
   async pages(app, kernel, ports) {
     const abuse = await kernel.use('abuse');
     const { registry } = await kernel.use('domains');

@@ -13,12 +13,14 @@ import { consolePage, doneOf, rowForm, searchForm } from './admin-nav.ts';
 import type { Section, SectionAction } from './section.ts';
 
 /**
- * /admin/links (docs/api.md §13): links across every workspace, found by a code, a short URL of
+ * /admin/links (docs/api.md §13, §22): the newest links of every workspace, or those found by a code, a short URL of
  * this Snip, a host or a URL (the page says which it searched); each disabled with a reason (it
  * answers 410 until enabled) or enabled again.
  */
 
 const PATH = '/admin/links';
+/** How many of the newest links the section shows before a search. */
+const NEWEST = 50;
 
 const DONE: Record<string, string> = {
   disabled: 'The link is disabled: it answers 410 and counts nothing.',
@@ -95,8 +97,19 @@ function linksTable(
 }
 
 async function results(options: AdminPageOptions, frame: Frame, q: string): Promise<SafeHtml> {
-  if (q === '')
-    return html`<p class="hint" data-searched="none">Type a code, a short URL, a host or a target URL.</p>`;
+  if (q === '') {
+    // Before anything is typed: the newest links of every workspace, each with its workspace.
+    const newest = await options.store.newestLinks(NEWEST);
+    const slugs = new Map(newest.map(({ workspace }) => [workspace.id, workspace.slug]));
+    return html`<p class="hint" data-searched="none">The newest links of every workspace. Type a code, a short URL, a host or a target URL to find others.</p>
+${linksTable(
+  options,
+  frame,
+  newest.map(({ link }) => link),
+  slugs,
+  q,
+)}`;
+  }
   const search = linkSearchOf(q, options.isOwnHost);
   if (!search)
     return html`<p class="notice error" data-searched="nothing">That is no code, short URL, host or URL.</p>`;

@@ -1,18 +1,22 @@
-import type { Link } from '../../core/entities.ts';
+import { defang } from '../../core/defang.ts';
 import { RESOLUTIONS, type Report, type Resolution } from '../../core/moderation.ts';
+import type { ConsoleLink } from '../../core/ports/console-store.ts';
 import { field, positiveInt } from '../../web/form-fields.ts';
 import type { Frame } from '../../web/frame.ts';
 import { html, type SafeHtml } from '../../web/html.ts';
-import { longUrlLink } from '../../web/page-parts.ts';
 import { frameOf } from '../../web/session/handlers.ts';
 import { type AdminPageOptions, PAGE_ROWS } from './admin-deps.ts';
 import { consolePage, doneOf, rowForm, timeOf } from './admin-nav.ts';
+import { defanged, ownerCell, workspaceCell } from './console-links.ts';
 import type { Section, SectionAction } from './section.ts';
 
 /**
- * /admin/reports (docs/api.md §13): the visitors' reports, the open ones first of all; each
- * resolved by disabling its link, suspending the link's workspace, blocking the target's host, or
- * dismissing it. What a visitor wrote is shown as text, never as markup.
+ * /admin/reports (docs/api.md §13, §22): the visitors' reports, the open ones first of all; each
+ * resolved in one click by disabling its link, suspending the link's workspace, blocking the
+ * target's host, or dismissing it (audited as report.resolve and the action itself). The reported
+ * short URL and its target are shown defanged, as text, with the link's workspace and owner: no
+ * report is one click from the page it reports. What a visitor wrote is shown as text, never as
+ * markup, any URL in it defanged too.
  */
 
 const PATH = '/admin/reports';
@@ -28,6 +32,16 @@ const RESOLUTION_LABELS: Readonly<Record<Resolution, string>> = {
   dismiss: 'Dismiss',
 };
 
+const BUTTON_CLASSES: Readonly<Record<Resolution, string>> = {
+  disable: 'danger small',
+  suspend: 'danger small',
+  block: 'secondary small',
+  dismiss: 'secondary small',
+};
+
+/** A visitor's text with every URL in it defanged. */
+const defangedText = (text: string) => text.replace(/\b(?:https?|ftps?):\/\/\S+/gi, (url) => defang(url));
+
 type Shown = 'open' | 'all';
 
 function filterNav(shown: Shown): SafeHtml {
@@ -38,25 +52,19 @@ function filterNav(shown: Shown): SafeHtml {
   return html`<nav class="presets" aria-label="Which reports">${entry('open', 'Open')}${entry('all', 'All')}</nav>`;
 }
 
-function resolveForm(frame: Frame, report: Report, shown: Shown): SafeHtml {
-  const options = RESOLUTIONS.map(
-    (action) => html`<option value="${action}">${RESOLUTION_LABELS[action]}</option>`,
+/** One button per resolution, each the whole form's action: one click resolves the report. */
+function resolveForm(frame: Frame, report: Report, shown: Shown, live: boolean): SafeHtml {
+  const buttons = RESOLUTIONS.filter((action) => live || action === 'block' || action === 'dismiss').map(
+    (action) =>
+      html`<button type="submit" name="action" value="${action}" class="${BUTTON_CLASSES[action]}" data-action="${action}">${RESOLUTION_LABELS[action]}<span class="visually-hidden"> (report ${report.id})</span></button>`,
   );
-  return rowForm(
-    frame,
-    `${PATH}/resolve`,
-    { id: String(report.id), status: shown },
-    html`<label>Resolve by <select name="action">${options}</select></label>
-<button type="submit" class="small" data-action="resolve">Resolve<span class="visually-hidden"> report ${report.id}</span></button>`,
-    'row',
-  );
+  return rowForm(frame, `${PATH}/resolve`, { id: String(report.id), status: shown }, html`${buttons}`, 'row');
 }
 
-function reportCard(frame: Frame, report: Report, link: Link | undefined, shown: Shown): SafeHtml {
+function reportCard(frame: Frame, report: Report, found: ConsoleLink | undefined, shown: Shown): SafeHtml {
   const open = report.resolvedAt === null;
-  const target = link
-    ? longUrlLink(link)
-    : html`<span class="hint" data-state="link-gone">the link was deleted</span>`;
+  const gone = html`<span class="hint" data-state="link-gone">the link was deleted</span>`;
+  const target = found ? defanged(found.link.longUrl) : gone;
   const resolution = open
     ? html`<span class="badge" data-state="open">open</span>`
     : html`<span class="badge" data-state="resolved">${report.resolution ?? 'resolved'}</span>${report.resolvedAt ? html` ${timeOf(report.resolvedAt)}` : html``}`;
@@ -64,21 +72,22 @@ function reportCard(frame: Frame, report: Report, link: Link | undefined, shown:
 <h2 id="report-${report.id}">Report ${report.id} <span class="hint">${report.reason}</span></h2>
 <dl class="facts">
   <dt>Reported</dt><dd>${timeOf(report.createdAt)}</dd>
-  <dt>Short URL</dt><dd data-fact="url">${report.url}</dd>
-  <dt>Target</dt><dd data-fact="target">${target}</dd>
+  <dt>Short URL</dt><dd>${defanged(report.url, 'url')}</dd>
+  <dt>Target</dt><dd>${target}</dd>
+  <dt>Workspace</dt><dd data-fact="workspace">${found ? workspaceCell(found.workspace) : gone}</dd>
+  <dt>Owner</dt><dd data-fact="owner">${found ? ownerCell(found.workspace) : gone}</dd>
   <dt>Reason</dt><dd data-fact="reason">${report.reason}</dd>
-  <dt>Comment</dt><dd data-fact="comment">${report.comment === '' ? html`<span class="hint">none</span>` : report.comment}</dd>
+  <dt>Comment</dt><dd data-fact="comment">${report.comment === '' ? html`<span class="hint">none</span>` : defangedText(report.comment)}</dd>
   <dt>Email</dt><dd data-fact="email">${report.email ?? html`<span class="hint">none</span>`}</dd>
   <dt>Status</dt><dd data-fact="status">${resolution}</dd>
 </dl>
-${open ? resolveForm(frame, report, shown) : html``}
+${open ? resolveForm(frame, report, shown, found !== undefined) : html``}
 </article>`;
 }
 
 /** The reports section of the console. */
 export function reportsSection(options: AdminPageOptions): Section {
-  const { reports, takedowns } = options.abuse;
-  const linkOf = (id: number) => takedowns.linkById(id).catch(() => undefined);
+  const { reports } = options.abuse;
   return {
     path: PATH,
     keep: ['status'],
@@ -88,9 +97,10 @@ export function reportsSection(options: AdminPageOptions): Section {
         reports.list(shown === 'open', PAGE_ROWS),
         reports.countOpen(),
       ]);
-      const links = await Promise.all(list.map((report) => linkOf(report.linkId)));
+      const found = await options.store.consoleLinks([...new Set(list.map((report) => report.linkId))]);
+      const byId = new Map(found.map((row) => [row.link.id, row]));
       const frame = frameOf(user);
-      const cards = list.map((report, i) => reportCard(frame, report, links[i], shown));
+      const cards = list.map((report) => reportCard(frame, report, byId.get(report.linkId), shown));
       return consolePage({
         title: 'Reports',
         path: PATH,

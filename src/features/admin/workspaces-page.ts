@@ -1,5 +1,7 @@
+import { DAY_MS } from '../../core/days.ts';
 import type { Plan, Workspace } from '../../core/entities.ts';
 import { Refusal } from '../../core/errors.ts';
+import type { WorkspaceFigures } from '../../core/ports/console-store.ts';
 import { field } from '../../web/form-fields.ts';
 import type { Frame } from '../../web/frame.ts';
 import { html, type SafeHtml } from '../../web/html.ts';
@@ -9,7 +11,8 @@ import { consolePage, doneOf, rowForm, searchForm, timeOf } from './admin-nav.ts
 import type { Section, SectionAction } from './section.ts';
 
 /**
- * /admin/workspaces (docs/api.md §13): workspaces found by slug or name; each moved to another
+ * /admin/workspaces (docs/api.md §13, §22): workspaces found by slug or name, each with its links
+ * and clicks of 30 days (and its broken links once link health counts them); each moved to another
  * plan (audited as workspace.plan with the plans' names before and after), suspended with a reason
  * or resumed, or deleted (a box ticked first).
  */
@@ -79,11 +82,40 @@ function actions(frame: Frame, workspace: Workspace, q: string): SafeHtml {
 <div class="menu-items wide">${suspend}${remove}</div></details>`;
 }
 
+/** Days of clicks the list shows, today included, as the overview's top workspaces. */
+const CLICK_DAYS = 30;
+
+/** Each listed workspace's links and clicks, and its broken links once link health counts them. */
+interface Figures {
+  counts: ReadonlyMap<number, WorkspaceFigures>;
+  broken: ReadonlyMap<number, number> | undefined;
+}
+
+async function figuresOf(options: AdminPageOptions, workspaces: readonly Workspace[]): Promise<Figures> {
+  const ids = workspaces.map((workspace) => workspace.id);
+  const since = Math.floor(Date.now() / DAY_MS) - CLICK_DAYS + 1;
+  const [counts, broken] = await Promise.all([
+    options.store.workspaceFigures(ids, since),
+    options.brokenLinks?.(ids),
+  ]);
+  return { counts, broken };
+}
+
+function figureCells(workspace: Workspace, figures: Figures): SafeHtml {
+  const counts = figures.counts.get(workspace.id) ?? { links: 0, clicks: 0 };
+  const broken = figures.broken
+    ? html`<td data-label="Broken links" class="num" data-broken="${figures.broken.get(workspace.id) ?? 0}">${(figures.broken.get(workspace.id) ?? 0).toLocaleString('en-US')}</td>`
+    : html``;
+  return html`<td data-label="Links" class="num" data-links="${counts.links}">${counts.links.toLocaleString('en-US')}</td>
+<td data-label="Clicks, 30 days" class="num" data-clicks="${counts.clicks}">${counts.clicks.toLocaleString('en-US')}</td>${broken}`;
+}
+
 function workspacesTable(
   frame: Frame,
   workspaces: readonly Workspace[],
   plans: readonly Plan[],
   q: string,
+  figures: Figures,
 ): SafeHtml {
   if (workspaces.length === 0)
     return html`<p class="empty" data-state="no-workspaces">No workspace’s address or name contains that.</p>`;
@@ -93,13 +125,14 @@ function workspacesTable(
     ) => html`<tr data-workspace="${workspace.slug}" data-plan="${workspace.plan.name}" data-suspended="${String(workspace.suspended !== null)}">
 <td data-label="Workspace"><span class="truncate" title="${workspace.name}">${workspace.name}</span> <code>${workspace.slug}</code></td>
 <td data-label="Kind">${workspace.personalOf === null ? 'team' : 'personal'}</td>
+${figureCells(workspace, figures)}
 <td data-label="Plan">${planForm(frame, workspace, plans, q)}</td>
 <td data-label="Status">${state(workspace)}</td>
 <td data-label="Created">${timeOf(workspace.createdAt)}</td>
 <td class="actions">${actions(frame, workspace, q)}</td></tr>`,
   );
   return html`<div class="table-wrap"><table class="stacked"><caption class="visually-hidden">Workspaces</caption>
-<thead><tr><th scope="col">Workspace</th><th scope="col">Kind</th><th scope="col">Plan</th><th scope="col">Status</th><th scope="col">Created</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+<thead><tr><th scope="col">Workspace</th><th scope="col">Kind</th><th scope="col" class="num">Links</th><th scope="col" class="num">Clicks, 30 days</th>${figures.broken ? html`<th scope="col" class="num">Broken links</th>` : html``}<th scope="col">Plan</th><th scope="col">Status</th><th scope="col">Created</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
 <tbody>${rows}</tbody></table></div>`;
 }
 
@@ -114,6 +147,7 @@ export function workspacesSection(options: AdminPageOptions): Section {
         options.store.searchWorkspaces(q, PAGE_ROWS),
         options.store.listPlans(),
       ]);
+      const figures = await figuresOf(options, workspaces);
       const frame = frameOf(user);
       return consolePage({
         title: 'Workspaces',
@@ -124,7 +158,7 @@ export function workspacesSection(options: AdminPageOptions): Section {
         body: html`<section class="card" aria-labelledby="workspaces-heading">
 <h2 id="workspaces-heading">Workspaces <span class="hint" data-count="${workspaces.length}">${workspaces.length === PAGE_ROWS ? `the newest ${PAGE_ROWS}` : workspaces.length}</span></h2>
 ${searchForm(PATH, q, 'Address or name contains', 'acme')}
-${workspacesTable(frame, workspaces, plans, q)}
+${workspacesTable(frame, workspaces, plans, q, figures)}
 </section>`,
       });
     },

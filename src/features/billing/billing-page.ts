@@ -8,8 +8,9 @@ import type { BillingOverview, OperatorContact } from './billing-service.ts';
 /**
  * GET /w/<slug>/billing (docs/api.md §17), the owners' page: the plan, what of it the workspace
  * uses, and the public plans. With Stripe each plan sold there has an Upgrade button (Checkout) and
- * the customer has Manage billing (the portal); without it the page names the operator's contact
- * and the command the operator runs.
+ * the customer has Manage billing (the portal); without it each plan's button asks the operator
+ * (UPGRADE_URL, else a mail to MAIL_FROM naming the plan and the workspace). A customer's page
+ * never shows a command: moving a workspace is the operator's business (docs/api.md §22).
  */
 
 export interface BillingPageView {
@@ -93,6 +94,19 @@ const subscribed = (view: BillingPageView): boolean =>
   Boolean(view.overview.billing?.customerId) &&
   ['active', 'trialing', 'past_due'].includes(view.overview.billing?.status ?? '');
 
+/** The subject of an owner's mail to the operator: the plan and the workspace, by name and address. */
+export function upgradeSubject(plan: Plan, workspace: Workspace): string {
+  return `Plan ${plan.name} for the workspace ${workspace.name} (${workspace.slug})`;
+}
+
+/** Where the button of a plan leads without a payment provider: UPGRADE_URL, else a mail to the operator. */
+export function contactHref(contact: OperatorContact, plan: Plan, workspace: Workspace): string | undefined {
+  if (contact.kind === 'url') return contact.href;
+  if (contact.kind === 'mail')
+    return `${contact.href}?subject=${encodeURIComponent(upgradeSubject(plan, workspace))}`;
+  return undefined;
+}
+
 /** What an owner can do about one listed plan: nothing (theirs), buy it, switch in the portal, or ask. */
 function planAction(view: BillingPageView, plan: Plan): SafeHtml {
   const { frame, overview, workspace } = view;
@@ -102,11 +116,14 @@ function planAction(view: BillingPageView, plan: Plan): SafeHtml {
     return plan.price
       ? html`<p class="hint" data-state="switch-in-portal">Switch to it under Manage billing.</p>`
       : html`<p class="hint" data-state="cancel-in-portal">Cancel the subscription under Manage billing: the workspace returns to it when the paid period ends.</p>`;
-  if (view.stripe && plan.stripePriceId) {
-    const verb = (plan.price?.amount ?? 0) >= (overview.plan.price?.amount ?? 0) ? 'Upgrade' : 'Switch';
+  const verb = (plan.price?.amount ?? 0) >= (overview.plan.price?.amount ?? 0) ? 'Upgrade' : 'Switch';
+  if (view.stripe && plan.stripePriceId)
     return html`<form method="post" action="${here(frame, '/billing/checkout')}">${csrfField(frame.csrfToken)}<input type="hidden" name="plan" value="${plan.name}"><button type="submit" data-action="checkout">${verb} to ${plan.name}</button></form>`;
-  }
-  return html`<p class="hint" data-state="ask-operator">The operator assigns it: <code>npx snip workspace plan ${workspace.slug} ${plan.name}</code></p>`;
+  // The operator moves the workspace: the button asks them, naming the plan and the workspace.
+  const href = contactHref(overview.contact, plan, workspace);
+  if (href === undefined)
+    return html`<p class="hint" data-state="ask-operator">Ask the operator of this Snip to move the workspace to it.</p>`;
+  return html`<p><a class="button" href="${href}" data-action="contact" data-contact="${overview.contact.kind}" rel="noopener">${verb} to ${plan.name}</a></p>`;
 }
 
 function plansCards(view: BillingPageView): SafeHtml {
@@ -129,23 +146,22 @@ ${planAction(view, plan)}
 
 function contactText(contact: OperatorContact): SafeHtml {
   if (contact.kind === 'url')
-    return html`<a href="${contact.href}" data-contact="url" rel="noopener">Ask the operator for another plan</a>`;
+    return html`The operator of this Snip changes plans: <a href="${contact.href}" data-contact="url" rel="noopener">ask for another plan</a>`;
   if (contact.kind === 'mail')
-    return html`Write to the operator at <a href="${contact.href}" data-contact="mail">${contact.address}</a>`;
-  return html`<span data-contact="none">Ask the operator of this Snip for another plan</span>`;
+    return html`The operator of this Snip changes plans: write to <a href="${contact.href}" data-contact="mail">${contact.address}</a>`;
+  return html`<span data-contact="none">The operator of this Snip changes plans: ask them for another one</span>`;
 }
 
-/** Without Stripe (or for a plan it does not sell): whom to ask, and what they run. */
+/** Without Stripe (or for a plan it does not sell): whom the plan buttons ask. */
 function operatorCard(view: BillingPageView): SafeHtml {
-  const { overview, workspace } = view;
+  const { overview } = view;
   const unsold = overview.plans.some(
     (plan) => plan.id !== overview.plan.id && plan.price && !plan.stripePriceId,
   );
   if (view.stripe && !unsold) return html``;
   return html`<section class="card" aria-labelledby="upgrade-heading">
 <h2 id="upgrade-heading">Changing plan</h2>
-<p>${contactText(overview.contact)}. The operator moves the workspace with:</p>
-<dl class="facts"><dt>Command</dt><dd><code data-command="plan">npx snip workspace plan ${workspace.slug} &lt;plan&gt;</code></dd></dl>
+<p>${contactText(overview.contact)}. Each plan’s button asks for it, naming this workspace.</p>
 <p class="hint">Changing plan never loses data: over a smaller quota every link keeps working and counting, and only new links are refused.</p>
 </section>`;
 }

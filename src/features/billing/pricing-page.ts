@@ -2,7 +2,15 @@ import type { Plan } from '../../core/entities.ts';
 import type { Frame } from '../../web/frame.ts';
 import { html, type SafeHtml } from '../../web/html.ts';
 import { page } from '../../web/layout.ts';
-import { type Action, actionFor, count, isFree, priceText, type Viewer } from './pricing-plans.ts';
+import {
+  type Action,
+  actionFor,
+  type Contact,
+  count,
+  isFree,
+  priceText,
+  type Viewer,
+} from './pricing-plans.ts';
 
 /**
  * GET /pricing (docs/api.md §17): the public plans side by side — price, links, hourly requests, API
@@ -15,7 +23,7 @@ export interface PricingView {
   viewer: Viewer;
   frame: Frame | undefined;
   /** Whom to ask for another plan when upgrades are the operator's (no payment provider). */
-  contact: { href: string; label: string } | undefined;
+  contact: Contact | undefined;
 }
 
 function callToAction(action: Action, plan: Plan): SafeHtml {
@@ -31,6 +39,8 @@ function callToAction(action: Action, plan: Plan): SafeHtml {
       return html`<a class="button" href="${action.href}" data-cta="upgrade">Upgrade${named}</a>`;
     case 'change':
       return html`<a class="button secondary" href="${action.href}" data-cta="change">Change plan${named}</a>`;
+    case 'contact':
+      return html`<a class="button" href="${action.href}" data-cta="contact" rel="noopener">Ask for it${html`<span class="visually-hidden">: ${plan.name}</span>`}</a>`;
     case 'current':
       return html`<span class="hint" data-cta="current">Your workspace is on this plan.</span>`;
     case 'ask-owner':
@@ -43,7 +53,7 @@ function priceLine(plan: Plan): SafeHtml {
   return html`<p class="price" data-fact="price"><strong>${priceText(plan.price)}</strong> a month</p>`;
 }
 
-function planCard(plan: Plan, viewer: Viewer): SafeHtml {
+function planCard(plan: Plan, viewer: Viewer, contact: Contact | undefined): SafeHtml {
   const current = viewer.kind === 'member' && viewer.plan.id === plan.id;
   const heading = `plan-${plan.name}`;
   return html`<article class="card" data-plan="${plan.name}"${current ? html` data-current="true" aria-current="true"` : html``} aria-labelledby="${heading}">
@@ -55,7 +65,7 @@ ${plan.description ? html`<p data-fact="description">${plan.description}</p>` : 
   <dt>Requests per hour</dt><dd data-fact="rate-limit">${count(plan.rateLimitPerHour)}</dd>
   <dt>API access</dt><dd data-fact="api-access">${plan.apiAccess ? 'Yes' : 'No'}</dd>
 </dl>
-<p class="actions">${callToAction(actionFor(viewer, plan), plan)}</p>
+<p class="actions">${callToAction(actionFor(viewer, plan, contact), plan)}</p>
 </article>`;
 }
 
@@ -72,11 +82,9 @@ function contactNote(view: PricingView): SafeHtml {
   return html`<p class="hint" data-part="contact">Plans are changed by the operator of this Snip: ask at <a href="${view.contact.href}">${view.contact.label}</a>.</p>`;
 }
 
+/** The page, for at least one public plan (without any, /pricing is the not-found page). */
 export function pricingPage(view: PricingView): string {
-  const cards =
-    view.plans.length === 0
-      ? html`<p class="empty" data-state="no-plans">Plans are set by the operator: none is listed here yet.</p>`
-      : html`<div class="features plans">${view.plans.map((plan) => planCard(plan, view.viewer))}</div>`;
+  const cards = html`<div class="features plans">${view.plans.map((plan) => planCard(plan, view.viewer, view.contact))}</div>`;
   return page({
     chrome: 'site',
     title: 'Pricing',

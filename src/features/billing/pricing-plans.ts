@@ -22,6 +22,8 @@ export type Action =
   | { kind: 'dashboard'; href: string }
   | { kind: 'upgrade'; href: string }
   | { kind: 'change'; href: string }
+  /** Without a payment provider: UPGRADE_URL, or a mail to the operator naming the plan and workspace. */
+  | { kind: 'contact'; href: string }
   | { kind: 'current' }
   | { kind: 'ask-owner' };
 
@@ -51,14 +53,33 @@ export function priceText(price: PlanPrice, locale = 'en'): string {
 
 export const count = (value: number): string => new Intl.NumberFormat('en').format(value);
 
-/** The call to action of one plan's card for this viewer. */
-export function actionFor(viewer: Viewer, plan: Plan): Action {
+/** Whom an owner asks for a plan when no payment provider is set (see operatorContact). */
+export interface Contact {
+  href: string;
+  label: string;
+  /** A mailto: the plan and workspace go in its subject. */
+  mail: boolean;
+}
+
+/** The address of an owner's request for a plan: UPGRADE_URL, or the mailto with a subject naming both. */
+export function contactFor(contact: Contact, plan: Plan, workspace: { slug: string; name: string }): string {
+  if (!contact.mail) return contact.href;
+  const subject = `Plan ${plan.name} for the workspace ${workspace.name} (${workspace.slug})`;
+  return `${contact.href}?subject=${encodeURIComponent(subject)}`;
+}
+
+/**
+ * The call to action of one plan's card for this viewer. `contact` is given when upgrades are the
+ * operator's (no payment provider): an owner's button then asks them rather than opening Billing.
+ */
+export function actionFor(viewer: Viewer, plan: Plan, contact?: Contact): Action {
   if (viewer.kind === 'visitor') {
     return viewer.signupOpen ? { kind: 'signup', href: '/signup' } : { kind: 'signin', href: '/login' };
   }
   if (viewer.kind === 'homeless') return { kind: 'dashboard', href: '/dashboard' };
   if (viewer.plan.id === plan.id) return { kind: 'current' };
   if (!may(viewer.role, 'plan:change')) return { kind: 'ask-owner' };
+  if (contact) return { kind: 'contact', href: contactFor(contact, plan, viewer) };
   const billing = workspacePath(viewer.slug, '/billing');
   // From a free plan to a paid one is an upgrade the billing page starts; anything else it manages.
   if (isFree(viewer.plan) && !isFree(plan)) {
@@ -68,9 +89,12 @@ export function actionFor(viewer: Viewer, plan: Plan): Action {
 }
 
 /** Whom an owner asks for another plan when no payment provider is set: UPGRADE_URL, or MAIL_FROM. */
-export function operatorContact(upgradeUrl: string | undefined, mailFrom: string | undefined) {
-  if (upgradeUrl) return { href: upgradeUrl, label: upgradeUrl.replace(/^mailto:/, '') };
+export function operatorContact(
+  upgradeUrl: string | undefined,
+  mailFrom: string | undefined,
+): Contact | undefined {
+  if (upgradeUrl) return { href: upgradeUrl, label: upgradeUrl.replace(/^mailto:/, ''), mail: false };
   // MAIL_FROM may be `Name <address>`: the mailto takes the address alone.
   const address = mailFrom ? (/<([^<>\s]+@[^<>\s]+)>/.exec(mailFrom)?.[1] ?? mailFrom.trim()) : undefined;
-  return address ? { href: `mailto:${address}`, label: address } : undefined;
+  return address ? { href: `mailto:${address}`, label: address, mail: true } : undefined;
 }

@@ -33,12 +33,16 @@ async function viewerOf(
   };
 }
 
-/** GET /pricing: the public plans side by side (docs/api.md §17); public, signed in or not. */
+/**
+ * GET /pricing: the public plans side by side (docs/api.md §17); public, signed in or not. While no
+ * plan is public the page does not exist (the not-found page), and no page links to it (§22).
+ */
 export async function pricingRoutes(app: FastifyInstance, deps: BillingFeatureDeps): Promise<void> {
   pageScope(app);
   app.get('/pricing', async (request, reply) => {
-    const { viewer, frame } = await viewerOf(deps, request);
     const plans = publicPlans(await deps.store.listPlans());
+    if (plans.length === 0) return reply.callNotFound();
+    const { viewer, frame } = await viewerOf(deps, request);
     // With a payment provider the billing page sells; without one, the operator is asked.
     const contact = deps.payments ? undefined : operatorContact(deps.settings.upgradeUrl, deps.mailFrom);
     return sendPage(reply, 200, pricingPage({ plans, viewer, frame, contact }));

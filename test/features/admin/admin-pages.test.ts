@@ -3,7 +3,9 @@ import { after, before, describe, it } from 'node:test';
 import type { Workspace } from '../../../src/core/entities.ts';
 import { workspaceAdmin } from '../../../src/features/workspaces/index.ts';
 import { membersService } from '../../../src/features/workspaces/members.ts';
+import { newLink } from '../../adapters/contract/store-contract.ts';
 import { attribute, PageClient } from '../../fixtures/page-client.ts';
+import { registeredRoutes } from '../../fixtures/registered-routes.ts';
 import { createJson, startTestApp, type TestApp } from '../../helper.ts';
 
 /**
@@ -95,24 +97,33 @@ describe('the operator console', () => {
       '/admin/reports',
       '/admin/blocklists',
     ];
-    const asked: [string, string][] = [
-      ...['/admin', ...sections, '/admin/audit', '/admin/nope'].map((path): [string, string] => [
-        'GET',
+    // Every registered console route, enumerated from the app, and a few no route has.
+    const registered = registeredRoutes(c.t.app).filter(
+      ([, path]) => path === '/admin' || path.startsWith('/admin/'),
+    );
+    for (const path of [...sections, '/admin/audit'])
+      assert.ok(
+        registered.some(([method, known]) => method === 'GET' && known === path),
         path,
-      ]),
-      ['HEAD', '/admin'],
-      ['POST', '/admin/links/disable'],
-      ['POST', '/admin/users/suspend'],
-      ['POST', '/admin/blocklists/import'],
+      );
+    assert.ok(registered.filter(([method]) => method === 'POST').length >= 15);
+    const asked: [string, string][] = [
+      ...registered,
+      ['GET', '/admin/nope'],
+      ['GET', '/admin/assets/dashboard.js'],
       ['DELETE', '/admin/users'],
       ['PUT', '/admin'],
       ['PATCH', '/admin/links'],
     ];
+    // Each from its own loopback address, under the limit of unknown addresses one address may ask.
+    let asker = 0;
     for (const client of [anonymous, pat]) {
       for (const [method, url] of asked) {
+        asker += 1;
         const answer = await c.t.app.inject({
           method: method as 'GET',
           url,
+          remoteAddress: `127.0.${asker >> 8}.${(asker & 255) + 1}`,
           headers: { cookie: client.cookieHeader, 'content-type': 'application/x-www-form-urlencoded' },
           payload:
             method === 'GET' || method === 'HEAD'
@@ -168,6 +179,65 @@ describe('the operator console', () => {
       assert.equal(answer.statusCode, 200, path);
       assert.match(answer.body, /<nav class="presets" aria-label="Console">/);
     }
+  });
+
+  it('shows the totals, the 30-day trend, the newest links with workspace and owner, and the top workspaces', async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    await c.t.store.addClicks([{ linkId: c.evilId, day: today, clicks: 3, botHits: 0 }]);
+    const body = (await c.op.open('/admin')).body;
+    const total = (name: string) =>
+      Number(new RegExp(`data-total="${name}" data-value="(\\d+)"`).exec(body)?.[1]);
+    assert.equal(total('users'), 6);
+    assert.equal(total('links'), 2);
+    assert.equal(total('clicks-today'), 3);
+    assert.equal(total('clicks-30'), 3);
+    assert.match(body, /data-chart="signups">[\s\S]*?<figure class="chart" data-total="6">/);
+    assert.match(body, /data-chart="new-links">[\s\S]*?<figure class="chart" data-total="2">/);
+    assert.match(body, new RegExp(`data-code="${c.evil}">[\\s\\S]*?data-owner="owner@example.com"`));
+    assert.match(body, /data-top-workspace="[^"]+">[\s\S]*?data-clicks="3"/);
+    assert.doesNotMatch(body, /href="https?:\/\/(evil|good)\.example/);
+    const workspaces = (await c.op.open('/admin/workspaces')).body;
+    assert.match(workspaces, /data-links="2">[\s\S]*?data-clicks="3"/);
+    assert.doesNotMatch(workspaces, /data-broken=/);
+    const links = (await c.op.open('/admin/links')).body;
+    assert.match(links, /data-searched="none"/);
+    for (const code of [c.evil, c.good]) assert.match(links, new RegExp(`data-code="${code}"`));
+  });
+
+  it('shows a report’s target defanged, never as a link, with its workspace and owner; suspends in one click', async () => {
+    const inserted = await c.t.store.insertLinkWithinQuota(
+      newLink(c.acme.id, 'https://phish.example/acme?next=https://phish.example/x'),
+    );
+    assert.equal(inserted.kind, 'created');
+    if (inserted.kind !== 'created') return;
+    const report = await c.t.store.addReport({
+      url: `https://sn.ip/${inserted.link.code}`,
+      linkId: inserted.link.id,
+      reason: 'phishing',
+      comment: 'see https://phish.example/acme',
+      email: null,
+    });
+    const page = (await c.op.open('/admin/reports')).body;
+    assert.doesNotMatch(page, /phish\.example|https?:\/\/sn\.ip/);
+    assert.match(page, /hxxps:\/\/phish\[\.\]example\/acme\?next=hxxps:\/\/phish\[\.\]example\/x/);
+    assert.match(
+      page,
+      new RegExp(
+        `data-report="${report.id}"[\\s\\S]*?data-workspace="acme"[\\s\\S]*?data-owner="ann@example.com"`,
+      ),
+    );
+    assertDone(
+      await act(c.op, '/admin/reports', '/admin/reports/resolve', {
+        id: String(report.id),
+        action: 'suspend',
+      }),
+      'resolved',
+    );
+    assert.notEqual((await c.t.store.findWorkspaceBySlug('acme'))?.suspended, null);
+    const audit = await c.t.store.listAudit({ limit: 10 });
+    assert.ok(audit.some((entry) => entry.action === 'workspace.suspend' && entry.target === 'acme'));
+    assert.ok(audit.some((entry) => entry.action === 'report.resolve'));
+    await c.t.store.setWorkspaceSuspended(c.acme.id, null);
   });
 
   it('finds links by code, short URL, host and URL, and says which it searched', async () => {

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import type { Workspace } from '../../../src/core/entities.ts';
+import type { Plan, Workspace } from '../../../src/core/entities.ts';
+import { contactHref } from '../../../src/features/billing/billing-page.ts';
 import { operatorContact } from '../../../src/features/billing/billing-service.ts';
 import { workspaceAdmin } from '../../../src/features/workspaces/index.ts';
 import { attribute, PageClient } from '../../fixtures/page-client.ts';
@@ -10,8 +11,8 @@ import { savePlans } from './plans.ts';
 
 /**
  * Billing without a payment provider (docs/api.md §17): upgrades are the operator's, so the page
- * names their contact (UPGRADE_URL, else a mailto of MAIL_FROM, else plain words) and the command
- * they run; nothing is sold, and POST /webhooks/stripe does not exist.
+ * names their contact (UPGRADE_URL, else a mailto of MAIL_FROM, else plain words), each plan has a
+ * button to it, and no command is shown; nothing is sold, and POST /webhooks/stripe does not exist.
  */
 
 const PASSWORD = 'correct horse battery';
@@ -32,16 +33,32 @@ describe('Settings → Billing without Stripe', () => {
 
   after(() => t?.close());
 
-  it("shows the plans, the operator's contact and the command they run, and nothing to buy", async () => {
+  it("gives every other plan a button to the operator's contact, shows no command, and sells nothing", async () => {
     const page = await olga.open('/w/acme/billing');
     assert.equal(page.statusCode, 200);
     assert.equal(attribute(page.body, 'data-plan'), 'free');
     assert.match(page.body, /<a href="https:\/\/example.com\/upgrade\?from=snip" data-contact="url"/);
-    assert.match(page.body, /data-command="plan">npx snip workspace plan acme &lt;plan&gt;</);
-    for (const plan of ['starter', 'pro', 'team'])
-      assert.match(page.body, new RegExp(`<code>npx snip workspace plan acme ${plan}</code>`));
+    for (const plan of ['starter', 'pro', 'team']) {
+      const card = page.body.slice(page.body.indexOf(`data-plan-option="${plan}"`));
+      assert.match(
+        card.slice(0, card.indexOf('</section>')),
+        /<a class="button" href="https:\/\/example.com\/upgrade\?from=snip" data-action="contact" data-contact="url"/,
+        plan,
+      );
+    }
+    assert.doesNotMatch(page.body, /npx|snip workspace|data-command/);
     assert.doesNotMatch(page.body, /data-action="(checkout|portal)"/);
     assert.match(String(page.headers['content-security-policy']), /form-action 'self';/);
+  });
+
+  it('mails the operator without UPGRADE_URL, the plan and the workspace in the subject', () => {
+    const contact = operatorContact(undefined, 'Snip <ops@example.com>');
+    const plan = { name: 'pro' } as Plan;
+    assert.equal(
+      contactHref(contact, plan, acme),
+      'mailto:ops@example.com?subject=Plan%20pro%20for%20the%20workspace%20Acme%20(acme)',
+    );
+    assert.equal(contactHref(operatorContact(undefined, undefined), plan, acme), undefined);
   });
 
   it('sells nothing and has no Stripe webhook', async () => {

@@ -17,7 +17,8 @@ import { startTestApp, type TestApp } from '../../helper.ts';
  * GET /pricing (docs/api.md §17): the public plans, free first then by price, each with its price,
  * links, hourly requests and API access, and the call to action of whoever looks — a visitor, an
  * owner on a free plan, a paying owner, a member who is no owner; the operator's contact when no
- * payment provider is set; an empty state when no plan is listed.
+ * payment provider is set, each owner's button asking them; no page at all, and no link to it,
+ * while no plan is listed (docs/api.md §22).
  */
 
 const PASSWORD = 'correct horse battery';
@@ -112,9 +113,19 @@ describe('what /pricing decides', () => {
       operatorContact('https://example.com/plans', 'snip@example.com')?.href,
       'https://example.com/plans',
     );
-    assert.deepEqual(operatorContact(undefined, 'Snip <billing@example.com>'), {
-      href: 'mailto:billing@example.com',
-      label: 'billing@example.com',
+    const mail = operatorContact(undefined, 'Snip <billing@example.com>');
+    assert.deepEqual(mail, { href: 'mailto:billing@example.com', label: 'billing@example.com', mail: true });
+    // Without a payment provider an owner's button asks the operator, naming the plan and workspace.
+    const owner: Viewer = {
+      kind: 'member',
+      slug: 'acme',
+      name: 'Acme',
+      role: 'owner',
+      plan: plan('free', 1, null),
+    };
+    assert.deepEqual(mail && actionFor(owner, plan('pro', 2, null), mail), {
+      kind: 'contact',
+      href: 'mailto:billing@example.com?subject=Plan%20pro%20for%20the%20workspace%20Acme%20(acme)',
     });
     assert.equal(operatorContact(undefined, undefined), undefined);
   });
@@ -180,30 +191,31 @@ describe('GET /pricing', () => {
     assert.match(body, /data-part="contact"[^<]*<a href="https:\/\/example.com\/upgrade"/);
   });
 
-  it('offers an owner on a free plan an upgrade to each paid plan, through Billing', async () => {
-    const shown = cards(await pricingAs('fran'));
-    const billing = `/w/${slugs.fran}/billing`;
+  it("gives an owner a button to the operator's contact on every other plan", async () => {
+    const upgrade = 'https://example.com/upgrade';
     assert.deepEqual(
-      shown.map((card) => [card.plan, card.cta, card.href, card.current]),
+      cards(await pricingAs('fran')).map((card) => [card.plan, card.cta, card.href, card.current]),
       [
         ['free', 'current', undefined, true],
-        ['pro', 'upgrade', `${billing}?plan=pro`, false],
-        ['team', 'upgrade', `${billing}?plan=team`, false],
+        ['pro', 'contact', upgrade, false],
+        ['team', 'contact', upgrade, false],
+      ],
+    );
+    assert.deepEqual(
+      cards(await pricingAs('paula')).map((card) => [card.plan, card.cta, card.href, card.current]),
+      [
+        ['free', 'contact', upgrade, false],
+        ['pro', 'current', undefined, true],
+        ['team', 'contact', upgrade, false],
       ],
     );
   });
 
-  it('shows a paying owner their plan as current and Change plan on the others', async () => {
-    const shown = cards(await pricingAs('paula'));
-    const billing = `/w/${slugs.paula}/billing`;
-    assert.deepEqual(
-      shown.map((card) => [card.plan, card.cta, card.href, card.current]),
-      [
-        ['free', 'change', billing, false],
-        ['pro', 'current', undefined, true],
-        ['team', 'change', billing, false],
-      ],
-    );
+  it('links to /pricing from the header, the footer and the landing page while a plan is public', async () => {
+    const client = new PageClient(t.app);
+    const landing = await client.get('/');
+    assert.equal(landing.statusCode, 200);
+    assert.equal(landing.body.match(/href="\/pricing"/g)?.length, 3);
   });
 
   it('answers for the workspace named, and tells a member who is no owner to ask one', async () => {
@@ -222,16 +234,32 @@ describe('GET /pricing', () => {
       own.map((card) => [card.plan, card.cta]),
       [
         ['free', 'current'],
-        ['pro', 'upgrade'],
-        ['team', 'upgrade'],
+        ['pro', 'contact'],
+        ['team', 'contact'],
       ],
     );
   });
 
-  it('shows an empty state when no plan is public', async () => {
+  it('is the not-found page, linked from nowhere, while no plan is public', async () => {
     for (const name of ['free', 'pro', 'team']) await t.ops.savePlan(name, { public: false });
-    const body = await pricingAs();
-    assert.deepEqual(cards(body), []);
-    assert.match(body, /data-state="no-plans"/);
+    const client = new PageClient(t.app);
+    const unknown = await client.get('/no-such-page-here');
+    const pricing = await client.get('/pricing');
+    assert.equal(pricing.statusCode, 404);
+    assert.equal(pricing.body, unknown.body);
+    const fran = new PageClient(t.app);
+    assert.equal((await fran.signIn('fran@example.com', PASSWORD)).statusCode, 303);
+    for (const [who, path] of [
+      [client, '/'],
+      [client, '/tester'],
+      [client, '/login'],
+      [fran, `/w/${slugs.fran}/settings`],
+      [fran, `/w/${slugs.fran}/billing`],
+      [fran, `/w/${slugs.fran}`],
+    ] as const) {
+      const page = await who.get(path);
+      assert.equal(page.statusCode, 200, path);
+      assert.doesNotMatch(page.body, /href="\/pricing/, path);
+    }
   });
 });

@@ -201,7 +201,7 @@ describe('password reset without mail', () => {
       const page = await client.open('/password/forgot');
       assert.equal(page.statusCode, 200);
       assert.equal(attribute(page.body, 'data-state'), 'reset-by-operator');
-      assert.match(page.body, /npx snip account password/);
+      assert.doesNotMatch(page.body, /npx|snip account/);
       const posted = await client.post('/password/forgot', { email: t.email });
       assert.equal(posted.statusCode, 200);
       assert.equal(attribute(posted.body, 'data-state'), 'reset-by-operator');

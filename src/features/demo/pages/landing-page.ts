@@ -1,6 +1,7 @@
 import type { Frame } from '../../../web/frame.ts';
 import { html } from '../../../web/html.ts';
 import { page } from '../../../web/layout.ts';
+import { siteFacts } from '../../../web/site-facts.ts';
 import { demoRefusals, demoUrlFaults } from './refusal-sentences.ts';
 
 /** GET /: what Snip does, tried on the spot with the demo key, and where to go next. */
@@ -20,7 +21,7 @@ export function landingPage(demoKey: string, origin: string, frame?: Frame): str
 <p class="lead">Snip turns long URLs into short ones through one JSON endpoint. It fetches every target first — reachable, not a 404, not behind a firewall challenge, not empty — and counts the clicks of people, not of bots.</p>
 <p class="actions">${frame ? html`<a class="button" href="/dashboard">Go to your dashboard</a>` : html`<a class="button" href="/signup">Create an account</a>`}
 <a class="button secondary" href="/tester">Open the API tester</a>
-<a class="button secondary" href="/pricing">See the plans</a></p>
+${siteFacts().pricing ? html`<a class="button secondary" href="/pricing">See the plans</a>` : html``}</p>
 </div>
 <section class="card demo" aria-labelledby="demo-heading">
 <h2 id="demo-heading">Try it now</h2>

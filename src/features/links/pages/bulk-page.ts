@@ -35,7 +35,7 @@ function domainSelect(choices: DomainChoices): SafeHtml {
 function bulkForm(view: BulkView): SafeHtml {
   return html`<section class="card" aria-labelledby="bulk-heading">
 <h2 id="bulk-heading">Paste a list or choose a CSV file</h2>
-<noscript><p class="notice error">Creating many links here needs JavaScript. Without it, <code>POST /api/v1/links/bulk</code> and <code>snip link import</code> do the same.</p></noscript>
+<noscript><p class="notice error">Creating many links here needs JavaScript. Without it, <code>POST /api/v1/links/bulk</code> does the same.</p></noscript>
 <form class="stack bulk-form" id="bulk-form" data-endpoint="${here(view.frame, '/bulk')}" data-max-rows="${MAX_BULK_ROWS}" data-max-bytes="${MAX_BULK_FILE_BYTES}" novalidate>
   ${csrfField(view.frame.csrfToken)}
   <label>Links <span class="hint">one URL a line; or CSV lines of <code>url,slug,group,title,tags</code></span>
@@ -47,7 +47,7 @@ function bulkForm(view: BulkView): SafeHtml {
   <div class="bulk-choices">${domainSelect(view.domains)}<label>Group <span class="hint">for rows that name none</span> <select name="group">${groupOptions(view.groups, '', 'No group')}</select></label></div>
   <button type="submit">Create the links</button>
 </form>
-<p class="hint" id="bulk-format">A header line is optional; with one, columns go by name in any order (<code>url</code> or <code>long_url</code>, <code>slug</code>, <code>group</code>, <code>title</code>, <code>tags</code>), as <code>snip link import</code> reads them. A row names its group by name, API identifier or ID (an existing group; an ID or identifier wins over a name that reads the same). Quote a field that holds a comma; tags are split on <code>|</code>. At most ${MAX_BULK_ROWS.toLocaleString('en-US')} rows at a time.</p>
+<p class="hint" id="bulk-format">A header line is optional; with one, columns go by name in any order (<code>url</code> or <code>long_url</code>, <code>slug</code>, <code>group</code>, <code>title</code>, <code>tags</code>), as the operator’s import reads them. A row names its group by name, API identifier or ID (an existing group; an ID or identifier wins over a name that reads the same). Quote a field that holds a comma; tags are split on <code>|</code>. At most ${MAX_BULK_ROWS.toLocaleString('en-US')} rows at a time.</p>
 <p class="hint">Each row is checked as one link made on the dashboard: its target is fetched and must answer, it counts in this hour's requests and against the plan's links. Rows go 100 at a time; the page stays usable meanwhile.</p>
 </section>`;
 }

@@ -94,8 +94,7 @@ export function signUpPage(form: AuthForm, options: { mode: SignupMode; minPassw
       '/signup',
       html`<h1 data-state="signup-closed">Sign-up is closed</h1>
 ${errorNotice(form.error)}
-<p>This Snip does not take new sign-ups. Its operator creates accounts with
-<code>npx snip account create &lt;email&gt; --plan &lt;name&gt;</code>; ask them for one.</p>
+<p>This Snip does not take new sign-ups. Its operator creates accounts: ask them for one.</p>
 <p>Already have an account? <a href="/login">Sign in</a>.</p>`,
     );
   }

@@ -47,8 +47,7 @@ export function resetByOperatorPage(): string {
     'Forgot your password?',
     '/login',
     html`<h1 data-state="reset-by-operator">Forgot your password?</h1>
-<p>This Snip sends no mail, so it cannot mail you a link. Ask its operator to set a new password with
-<code>npx snip account password &lt;email&gt;</code>.</p>
+<p>This Snip sends no mail, so it cannot mail you a link. Ask its operator to set a new password for you.</p>
 <p><a class="button secondary" href="/login">Back to sign-in</a></p>`,
   );
 }

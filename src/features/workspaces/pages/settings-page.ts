@@ -5,6 +5,7 @@ import { html, type SafeHtml } from '../../../web/html.ts';
 import { page } from '../../../web/layout.ts';
 import { csrfField, doneNotice, errorNotice, type PageError } from '../../../web/notices.ts';
 import { when } from '../../../web/page-parts.ts';
+import { siteFacts } from '../../../web/site-facts.ts';
 import { WORKSPACE_NAME_MAX } from '../workspace-admin.ts';
 
 /** GET /w/<slug>/settings: the workspace's name and time zone, address, plan and default domain. */
@@ -82,9 +83,9 @@ ${errorNotice(view.error)}
 </dl>
 <p class="hint">${
       mayHere(view.frame, 'plan:change')
-        ? html`You change the plan on <a href="${here(view.frame, '/billing')}" data-link="billing">Billing</a>;`
-        : 'Owners change the plan;'
-    } the plans are compared on <a href="/pricing">Pricing</a>.</p>
+        ? html`You change the plan on <a href="${here(view.frame, '/billing')}" data-link="billing">Billing</a>`
+        : 'Owners change the plan'
+    }${siteFacts().pricing ? html`; the plans are compared on <a href="/pricing">Pricing</a>.` : '.'}</p>
 <p class="hint"><a href="${here(view.frame, '/audit')}" data-link="audit">The audit log</a> lists what admins and operators did in this workspace.</p>
 </section>`,
   });
