@@ -24,10 +24,7 @@ export interface AdminPageOptions extends WorkspaceDeps {
   origins: LinkOrigins;
   /** Whether a host is one Snip serves short links on (a short URL typed into the link search). */
   isOwnHost: (host: string) => boolean;
-  /**
-   * Each workspace's broken links, by workspace id, once link health keeps them (one store read);
-   * absent until then, and the console shows no such column.
-   */
+  /** Each workspace's broken links by workspace id (docs/api.md §21, one store read); absent: no such column. */
   brokenLinks?: (workspaceIds: readonly number[]) => Promise<ReadonlyMap<number, number>>;
 }
 

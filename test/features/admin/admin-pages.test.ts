@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Workspace } from '../../../src/core/entities.ts';
+import { nextHealth } from '../../../src/core/link-health.ts';
 import { workspaceAdmin } from '../../../src/features/workspaces/index.ts';
 import { membersService } from '../../../src/features/workspaces/members.ts';
 import { newLink } from '../../adapters/contract/store-contract.ts';
@@ -196,9 +197,15 @@ describe('the operator console', () => {
     assert.match(body, new RegExp(`data-code="${c.evil}">[\\s\\S]*?data-owner="owner@example.com"`));
     assert.match(body, /data-top-workspace="[^"]+">[\s\S]*?data-clicks="3"/);
     assert.doesNotMatch(body, /href="https?:\/\/(evil|good)\.example/);
+    // Two failed checks in a row make the link broken (docs/api.md §21): its workspace counts one.
+    let link = await c.t.store.findLinkByCode(0, c.evil);
+    for (let check = 0; check < 2 && link; check++) {
+      const step = nextHealth(link.health, { code: '307', status: 404 }, Date.now());
+      link = await c.t.store.recordCheck(link, step, Date.now() + 86_400_000);
+    }
+    assert.equal(link?.health.state, 'broken');
     const workspaces = (await c.op.open('/admin/workspaces')).body;
-    assert.match(workspaces, /data-links="2">[\s\S]*?data-clicks="3"/);
-    assert.doesNotMatch(workspaces, /data-broken=/);
+    assert.match(workspaces, /data-links="2">[\s\S]*?data-clicks="3"[\s\S]*?data-broken="1"/);
     const links = (await c.op.open('/admin/links')).body;
     assert.match(links, /data-searched="none"/);
     for (const code of [c.evil, c.good]) assert.match(links, new RegExp(`data-code="${code}"`));
