@@ -34,10 +34,9 @@ export const linksFeature = feature({
 });
 
 export { type EnvelopeOptions, type EnvelopeRenderer, envelopeRenderer } from './api/envelope.ts';
-export { HealthSchema, healthResource } from './api/health-schemas.ts';
 export type { LinkResource } from './api/link-schemas.ts';
 export type { LinkAddress, LinksApi } from './api/links-api.ts';
-export { linkResource, linkResources } from './api/resources.ts';
+export { healthResource, linkResource, linkResources } from './api/resources.ts';
 export type { CreateLinkRequest, CreateLinkService, CreateLinkStore } from './create-link.ts';
 export type { CreatedLink, CreateLinkAs, LinkDraft, LinkEditor, LinkPatch } from './link-requests.ts';
 

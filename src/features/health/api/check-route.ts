@@ -5,9 +5,10 @@ import { Refusal } from '../../../core/errors.ts';
 import type { LinkHealth } from '../../../core/link-health.ts';
 import { callerOf } from '../../../http/api-auth.ts';
 import { DOMAIN_PARAM } from '../../../http/domain-param.ts';
+import { HealthSchema } from '../../../http/health-schema.ts';
 import { refuseOtherMethods } from '../../../http/method-guard.ts';
 import { okResponse, operationDoc } from '../../../http/operation-doc.ts';
-import { HealthSchema, healthResource } from '../../links/index.ts';
+import { healthResource } from '../../links/index.ts';
 
 /** POST /api/v1/links/{code}/check (docs/api.md §21): the link's targets checked now. */
 

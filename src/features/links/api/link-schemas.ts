@@ -3,9 +3,9 @@ import { MAX_LINK_PASSWORD, MAX_TAG_LENGTH, MAX_TAGS, MAX_TITLE_LENGTH } from '.
 import { MAX_URL_LENGTH } from '../../../core/target-url.ts';
 import { MAX_RULES } from '../../../core/targeting.ts';
 import { DOMAIN_PARAM } from '../../../http/domain-param.ts';
+import { HEALTH_RESOURCE } from '../../../http/health-schema.ts';
 import { CAMPAIGN_FIELDS, CAMPAIGN_RESOURCE } from './campaign-schemas.ts';
 import { CONVERSION_FIELDS, CONVERSION_RESOURCE } from './conversion-fields.ts';
-import { HEALTH_RESOURCE } from './health-schemas.ts';
 import { TEST_FIELDS, TEST_RESOURCE } from './variant-schemas.ts';
 
 /**

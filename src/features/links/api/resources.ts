@@ -1,7 +1,6 @@
 import type { Group, Link } from '../../../core/entities.ts';
 import type { GroupStore, LinkStore } from '../../../core/ports/store.ts';
 import { type LinkOrigins, qrCodeUrl, shortUrl } from '../../../core/short-url.ts';
-import { healthResource } from './health-schemas.ts';
 import type { LinkResource } from './link-schemas.ts';
 
 /** Links as the API shows them (docs/api.md §7.2): snake_case, RFC 3339 UTC times. */
@@ -87,5 +86,16 @@ function conversionResource(link: Link) {
     leads: link.leads,
     sales: link.sales,
     revenue: { ...link.revenue },
+  };
+}
+
+/** What the resource shows of a link's health. */
+export function healthResource({ health }: Pick<Link, 'health'>) {
+  return {
+    state: health.state,
+    checked_at: health.checkedAt?.toISOString() ?? null,
+    code: health.code,
+    status: health.status,
+    since: health.since?.toISOString() ?? null,
   };
 }

@@ -1,5 +1,4 @@
 import { Type } from '@sinclair/typebox';
-import type { Link } from '../../../core/entities.ts';
 
 /** A link's health (docs/api.md §21) on the resource: the latest check of its targets. */
 
@@ -41,14 +40,3 @@ export const HealthSchema = Type.Object(
 );
 
 export const HEALTH_RESOURCE = { health: HealthSchema };
-
-/** What the resource shows of a link's health. */
-export function healthResource({ health }: Pick<Link, 'health'>) {
-  return {
-    state: health.state,
-    checked_at: health.checkedAt?.toISOString() ?? null,
-    code: health.code,
-    status: health.status,
-    since: health.since?.toISOString() ?? null,
-  };
-}
