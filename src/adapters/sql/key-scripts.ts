@@ -23,10 +23,9 @@ const INSERT_KEY = `INSERT INTO api_keys (workspace_id, name, prefix, hash, scop
 const ADD_SLOT = 'UPDATE workspaces SET key_count = key_count + 1 WHERE id = ?';
 
 /**
- * Two rotations of one account at once on PostgreSQL: the second one's UPDATE cannot see the key
- * the first has just inserted (its snapshot predates that commit), so its insert meets
- * api_keys_one_main. Run again, it revokes that key; the later rotation wins, as with SQLite's
- * serialised writers.
+ * Two rotations of one account at once on PostgreSQL queue on the workspace's row (rotate); a
+ * rotation that still meets api_keys_one_main (a key made another way at that moment) runs again,
+ * revoking that key: the later rotation wins, as with SQLite's serialised writers.
  */
 const ROTATE_ATTEMPTS = 5;
 
@@ -65,6 +64,9 @@ function* rotate(
   createdBy: number | null,
 ): Script<ApiKeyInfo> {
   const now = Date.now();
+  // The workspace's row first: rotations of one workspace queue there, and on PostgreSQL each next
+  // statement's snapshot then sees the key the one before inserted (SQLite's writers are serial).
+  yield q('UPDATE workspaces SET key_count = key_count WHERE id = ?', workspaceId);
   const revoked = yield q(
     'UPDATE api_keys SET revoked_at = ? WHERE workspace_id = ? AND revoked_at IS NULL AND main = 1 RETURNING id',
     now,
