@@ -28,7 +28,7 @@ export interface Findings {
 }
 
 /** The rules whose outcome a change of colours alone can alter. */
-const COLOUR_RULES = ['color-contrast', 'link-in-text-block'];
+export const COLOUR_RULES = ['color-contrast', 'link-in-text-block'];
 
 /** Serious and critical axe-core violations of the page as it is now; only `rules` when given. */
 export async function axeViolations(page: Page, rules?: readonly string[]): Promise<string[]> {
