@@ -8,6 +8,7 @@ import { hashPassword } from '../src/core/password.ts';
 import { accountOperations } from '../src/features/workspaces/cli/account-operations.ts';
 import { killAll, startSnip } from './processes.ts';
 import { codeOf, prepareStore, seedLinks } from './seed.ts';
+import { sessionCookie } from './sign-in.ts';
 
 /**
  * `npm run audit:pages` (not a test): Lighthouse, from npm, against Debian's Chromium, on every page
@@ -20,25 +21,6 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const PASSWORD = 'correct horse battery';
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 const GOAL = 100;
-
-/** Signs in over HTTP as a browser would, and answers the session cookie. */
-async function sessionCookie(base: string, email: string): Promise<string> {
-  const form = await fetch(`${base}/login`);
-  const csrfCookie = form.headers
-    .getSetCookie()
-    .map((cookie) => cookie.split(';')[0])
-    .join('; ');
-  const token = /name="_csrf" value="([^"]*)"/.exec(await form.text())?.[1] ?? '';
-  const answer = await fetch(`${base}/login`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: csrfCookie },
-    body: new URLSearchParams({ _csrf: token, email, password: PASSWORD }),
-  });
-  const session = answer.headers.getSetCookie().find((cookie) => cookie.startsWith('snip_session='));
-  if (!session) throw new Error(`signing in as ${email} answered ${answer.status}`);
-  return session.split(';')[0] ?? '';
-}
 
 /** 200 links for one account, none for another; both can sign in. */
 async function seed(databaseUrl: string): Promise<void> {
@@ -86,8 +68,8 @@ async function main(): Promise<number> {
     ],
   });
   try {
-    const busy = await sessionCookie(snip.url, 'seed@bench.example');
-    const empty = await sessionCookie(snip.url, 'empty@bench.example');
+    const busy = await sessionCookie(snip.url, 'seed@bench.example', PASSWORD);
+    const empty = await sessionCookie(snip.url, 'empty@bench.example', PASSWORD);
     const pages: Array<[string, string, string | undefined]> = [
       ['landing', '/', undefined],
       ['tester', '/tester', undefined],

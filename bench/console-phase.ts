@@ -9,6 +9,7 @@ import { startSnip } from './processes.ts';
 import { createScratch } from './scratch.ts';
 import { codeOf, prepareStore, removeDatabase } from './seed.ts';
 import { LARGE } from './settings.ts';
+import { sessionCookie } from './sign-in.ts';
 
 /**
  * The operator console at 1,000,000 links (docs/api.md §22: every console page under 200 ms p95 on
@@ -132,24 +133,6 @@ async function seed(databaseUrl: string): Promise<number> {
   return (performance.now() - started) / 1000;
 }
 
-async function sessionCookie(base: string): Promise<string> {
-  const form = await fetch(`${base}/login`);
-  const csrf = form.headers
-    .getSetCookie()
-    .map((cookie) => cookie.split(';')[0])
-    .join('; ');
-  const token = /name="_csrf" value="([^"]*)"/.exec(await form.text())?.[1] ?? '';
-  const answer = await fetch(`${base}/login`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: csrf },
-    body: new URLSearchParams({ _csrf: token, email: OPERATOR, password: PASSWORD }),
-  });
-  const session = answer.headers.getSetCookie().find((cookie) => cookie.startsWith('snip_session='));
-  if (!session) throw new Error(`signing in as the operator answered ${answer.status}`);
-  return session.split(';')[0] ?? '';
-}
-
 const PAGES = (code: string): Array<[string, string]> => [
   ['overview', '/admin'],
   ['users', '/admin/users'],
@@ -186,7 +169,7 @@ async function measure(store: 'sqlite' | 'postgres', databaseUrl: string): Promi
   const seedSeconds = await seed(databaseUrl);
   const snip = await startSnip(databaseUrl, '/healthz', 200);
   try {
-    const cookie = await sessionCookie(snip.url);
+    const cookie = await sessionCookie(snip.url, OPERATOR, PASSWORD);
     const pages: ConsolePageFigures[] = [];
     for (const [page, path] of PAGES(codeOf(Math.floor(LARGE / 2))))
       pages.push(await timePage(snip.url, cookie, page, path));
