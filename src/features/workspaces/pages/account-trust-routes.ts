@@ -81,18 +81,23 @@ export async function accountTrustRoutes(app: FastifyInstance, options: AccountT
     }),
   );
 
+  /** A used, unknown or expired email-change link: its refusal on a page of its own. */
+  const linkRefused = (reply: FastifyReply, error: unknown) => {
+    const { status, error: shown } = refusedOn(reply, error);
+    return sendPage(
+      reply,
+      status,
+      messagePage({ title: 'This link does not work', error: shown, next: ASK_AGAIN }),
+    );
+  };
+
   // Opening the link only looks at it: a mail scanner that follows links changes nothing.
   app.get('/email/change/:token', async (request, reply) => {
     const token = tokenOf(request) ?? '';
     try {
       await life.checkEmailChange(token, request.ip);
     } catch (error) {
-      const { status, error: shown } = refusedOn(reply, error);
-      return sendPage(
-        reply,
-        status,
-        messagePage({ title: 'This link does not work', error: shown, next: ASK_AGAIN }),
-      );
+      return linkRefused(reply, error);
     }
     const csrfToken = formToken(request, reply, options.policy);
     return sendPage(reply, 200, confirmEmailChangePage({ csrfToken, token }));
@@ -103,12 +108,7 @@ export async function accountTrustRoutes(app: FastifyInstance, options: AccountT
     try {
       await life.confirmEmailChange(tokenOf(request), request.ip);
     } catch (error) {
-      const { status, error: shown } = refusedOn(reply, error);
-      return sendPage(
-        reply,
-        status,
-        messagePage({ title: 'This link does not work', error: shown, next: ASK_AGAIN }),
-      );
+      return linkRefused(reply, error);
     }
     return reply.redirect('/account?done=email-changed', 303);
   });
