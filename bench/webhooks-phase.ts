@@ -7,7 +7,13 @@ import { codeOf, prepareStore, removeDatabase, seedLinks } from './seed.ts';
 import { type Session, timed } from './session.ts';
 import { PG_ADMIN_URL, SMALL, WEBHOOK_EVENTS, WEBHOOK_ROUNDS } from './settings.ts';
 import { type FleetFigures, webhookFleet } from './webhook-fleet.ts';
-import { deliveryLine, redirectNotes } from './webhook-notes.ts';
+import {
+  type DeliveryFigures,
+  deliveryLine,
+  type Kind,
+  type RedirectFigures,
+  redirectNotes,
+} from './webhook-notes.ts';
 import {
   addEndpoint,
   drained,
@@ -40,52 +46,6 @@ export interface WebhookBench {
   bare: Started;
   /** HOT_SET codes out of the first SMALL links (redirect.lua's BENCH_CODES). */
   hotSmall: string;
-}
-
-export interface DeliveryFigures {
-  store: 'sqlite' | 'postgres';
-  events: number;
-  delivered: number;
-  duplicates: number;
-  /** Seconds to write the events into the outbox (one transaction). */
-  queueSeconds: number;
-  /** From the queue's commit to the last delivery's arrival (the poll, at most 1 s, included). */
-  seconds: number;
-  deliveriesPerSecond: number;
-  /** The server's CPU from the commit until the outbox was empty, per request the receiver had. */
-  cpuUsPerDelivery: number;
-  /** The part of it on the main thread (the redirect's), and on the others (the delivery thread's). */
-  mainUsPerDelivery: number;
-  otherUsPerDelivery: number;
-}
-
-type Kind = 'bare' | 'none' | 'hook';
-
-export interface RedirectFigures {
-  links: number;
-  rounds: number;
-  /** Each measured run's server CPU per request, in µs, in the order they were made. */
-  cpuUsPerRequest: Record<Kind, number[]>;
-  /** Median with the endpoint minus without. */
-  endpointUs: number;
-  /** The same on the main thread alone (the redirect's), and as a share of its CPU without an endpoint. */
-  mainUsPerRequest: Record<'none' | 'hook', number[]>;
-  endpointMainUs: number;
-  endpointMainShare: number;
-  /**
-   * CPU from the start of each Snip run's warm-up to its events all delivered (the hook server's
-   * outbox empty) or its clicks written, per human redirect answered meanwhile.
-   */
-  allInUsPerClick: { none: number[]; hook: number[] };
-  /** Seconds the hook server took after each run to deliver what was left. */
-  drainSeconds: number[];
-  humanClicks: number;
-  delivered: number;
-  duplicates: number;
-  /** Deliveries still waiting when the hook server had stopped (its last flush's included). */
-  pendingAtEnd: number;
-  /** Human clicks that made no event: past WEBHOOK_OUTBOX_MAX, or no visit recorded. */
-  withoutEvent: number;
 }
 
 export interface WebhookFigures {
