@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
+import { chromium } from 'playwright-core';
 import { openStore } from '../src/adapters/open-store.ts';
 import { hashPassword } from '../src/core/password.ts';
 import { accountOperations } from '../src/features/workspaces/cli/account-operations.ts';
@@ -52,6 +53,19 @@ async function seed(databaseUrl: string): Promise<void> {
   }
 }
 
+/**
+ * The address a signed-in person's page lives at: /dashboard… leads on to the workspace's own
+ * (/w/<slug>…, docs/api.md §11) with a 303, which is audited itself rather than the redirect.
+ */
+async function workspaceAddress(url: string, cookie: string | undefined): Promise<string> {
+  if (!cookie) return url;
+  const answer = await fetch(url, { headers: { cookie }, redirect: 'manual' });
+  const location = answer.headers.get('location');
+  return answer.status === 303 && location && !location.startsWith('/login')
+    ? new URL(location, url).href
+    : url;
+}
+
 async function main(): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), 'snip-audit-'));
   const databaseUrl = `sqlite:${join(dir, 'snip.db')}`;
@@ -91,16 +105,35 @@ async function main(): Promise<number> {
     console.log(`Lighthouse on ${CHROMIUM}; goal ${GOAL} in each category\n`);
     console.log(['page'.padEnd(30), ...CATEGORIES.map((c) => c.padStart(15))].join(''));
     let missed = 0;
+    // The session rides in the browser's own cookie jar (a Cookie header Lighthouse adds is not
+    // sent by Chromium), which Lighthouse is told to keep rather than clear before each page.
+    const cdp = await chromium.connectOverCDP(`http://127.0.0.1:${chrome.port}`);
+    const jar = cdp.contexts()[0];
+    if (!jar) throw new Error('the audited Chromium has no default context');
     for (const [name, path, cookie] of pages) {
-      const result = await lighthouse(`${snip.url}${path}`, {
+      await jar.clearCookies();
+      if (cookie) {
+        const at = cookie.indexOf('=');
+        await jar.addCookies([{ name: cookie.slice(0, at), value: cookie.slice(at + 1), url: snip.url }]);
+      }
+      const address = await workspaceAddress(`${snip.url}${path}`, cookie);
+      const result = await lighthouse(address, {
+        disableStorageReset: true,
         port: chrome.port,
         output: 'json',
         logLevel: 'error',
         onlyCategories: [...CATEGORIES],
         // The 404 page is audited like the others: its status is the point, not a failed load.
         ignoreStatusCode: true,
-        ...(cookie ? { extraHeaders: { Cookie: cookie } } : {}),
       });
+      // A signed-in page that ended on the sign-in page (its session not carried, the sign-in page
+      // scored in its place) is a miss, whatever its scores.
+      const landed = result?.lhr.finalDisplayedUrl ?? '';
+      if (path !== '/login' && new URL(landed || snip.url).pathname === '/login') {
+        missed++;
+        console.log(`${name.padEnd(30)} MISSED: audited ${landed || 'nothing'}, not ${path}`);
+        continue;
+      }
       const scores = CATEGORIES.map((category) =>
         Math.round((result?.lhr.categories[category]?.score ?? 0) * 100),
       );
