@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
 import { Writable } from 'node:stream';
 import { describe, it } from 'node:test';
+import { gunzipSync } from 'node:zlib';
 import { PageClient } from '../fixtures/page-client.ts';
 import { createJson, startTestApp } from '../helper.ts';
 
@@ -108,6 +109,44 @@ describe('HSTS', () => {
     } finally {
       await secure.close();
       await plain.close();
+    }
+  });
+});
+
+describe('page compression', () => {
+  it('gzips a page for a client that accepts it, and sends it plain otherwise', async () => {
+    const t = await startTestApp();
+    try {
+      const plain = await t.app.inject({ method: 'GET', url: '/login' });
+      assert.equal(plain.headers['content-encoding'], undefined);
+      assert.equal(plain.headers.vary, 'accept-encoding');
+      const zipped = await t.app.inject({
+        method: 'GET',
+        url: '/login',
+        headers: { 'accept-encoding': 'br, gzip;q=0.9' },
+      });
+      assert.equal(zipped.statusCode, 200);
+      assert.equal(zipped.headers['content-encoding'], 'gzip');
+      // The same page (its form's token is new each time): the same text once the tokens are set aside.
+      const withoutTokens = (page: string) => page.replace(/value="[^"]{20,}"/g, 'value=""');
+      assert.equal(withoutTokens(gunzipSync(zipped.rawPayload).toString('utf8')), withoutTokens(plain.body));
+      assert.ok(zipped.rawPayload.length < plain.rawPayload.length);
+      // A status page keeps its status, and HEAD its headers alone.
+      const missing = await t.app.inject({
+        method: 'GET',
+        url: '/Zzzzzzz',
+        headers: { 'accept-encoding': 'gzip' },
+      });
+      assert.equal(missing.statusCode, 404);
+      const head = await t.app.inject({
+        method: 'HEAD',
+        url: '/login',
+        headers: { 'accept-encoding': 'gzip' },
+      });
+      assert.equal(head.statusCode, 200);
+      assert.equal(head.rawPayload.length, 0);
+    } finally {
+      await t.close();
     }
   });
 });
