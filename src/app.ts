@@ -11,6 +11,7 @@ import { serverOptions } from './http/server-options.ts';
 import type { FeatureHttp } from './kernel/feature.ts';
 import { type Kernel, type KernelDeps, openKernel } from './kernel/kernel.ts';
 import { assetRoutes, WEB_ASSETS } from './web/assets.ts';
+import { compressPages } from './web/compress-pages.ts';
 import { useThemes } from './web/theme.ts';
 
 /** What the process (or a test) gives the server. */
@@ -83,6 +84,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     await app.register(cookie);
     // Before any page is registered: its hook marks every page with the chosen theme.
     useThemes(app, { https: config.baseUrl.protocol === 'https:' });
+    // After the theme's hook: what goes gzipped is the page as the theme left it.
+    compressPages(app);
     for (const { http, ports } of surfaces) await http.early?.(app, kernel, ports);
     for (const { http } of surfaces) for (const schema of http.schemas ?? []) app.addSchema(schema);
     await app.register(

@@ -131,6 +131,13 @@ describe('page compression', () => {
       const withoutTokens = (page: string) => page.replace(/value="[^"]{20,}"/g, 'value=""');
       assert.equal(withoutTokens(gunzipSync(zipped.rawPayload).toString('utf8')), withoutTokens(plain.body));
       assert.ok(zipped.rawPayload.length < plain.rawPayload.length);
+      // The page as the theme left it (web/theme.ts writes the chosen one into <html>).
+      const themed = await t.app.inject({
+        method: 'GET',
+        url: '/login',
+        headers: { 'accept-encoding': 'gzip', cookie: 'snip_theme=dark' },
+      });
+      assert.match(gunzipSync(themed.rawPayload).toString('utf8'), /<html lang="en" data-theme="dark">/);
       // A status page keeps its status, and HEAD its headers alone.
       const missing = await t.app.inject({
         method: 'GET',
