@@ -20,6 +20,7 @@ import { sessionCookie } from './sign-in.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const PASSWORD = 'correct horse battery';
+const OPERATOR = 'operator@bench.example';
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 const GOAL = 100;
 
@@ -40,6 +41,8 @@ async function seed(databaseUrl: string): Promise<void> {
     });
     const ops = accountOperations(store);
     await ops.createAccount('empty@bench.example', 'bench', PASSWORD);
+    await ops.createAccount(OPERATOR, 'bench', PASSWORD);
+    await store.setUserOperator((await store.findUserByEmail(OPERATOR))?.id ?? 0, true);
     // A public plan: /pricing, and the links to it, exist only while one does (docs/api.md §22).
     await ops.savePlan('team', {
       public: true,
@@ -84,6 +87,7 @@ async function main(): Promise<number> {
   try {
     const busy = await sessionCookie(snip.url, 'seed@bench.example', PASSWORD);
     const empty = await sessionCookie(snip.url, 'empty@bench.example', PASSWORD);
+    const operator = await sessionCookie(snip.url, OPERATOR, PASSWORD);
     const pages: Array<[string, string, string | undefined]> = [
       ['landing', '/', undefined],
       ['tester', '/tester', undefined],
@@ -99,6 +103,10 @@ async function main(): Promise<number> {
       ['stats, filtered and compared', '/dashboard/stats?country=DE&source=qr&compare=previous', busy],
       ['members', '/dashboard/members', busy],
       ['account', '/account', busy],
+      ['account, mail', '/account/mail', busy],
+      ['console', '/admin', operator],
+      ['console, workspaces', '/admin/workspaces', operator],
+      ['console, reports', '/admin/reports', operator],
       ['pricing', '/pricing', undefined],
       ['404', '/Zzzzzzz', undefined],
     ];
