@@ -4,11 +4,10 @@ import { join } from 'node:path';
 import { openStore } from '../src/adapters/open-store.ts';
 import type { HostRule } from '../src/core/blocklist-format.ts';
 import type { NewLink } from '../src/core/entities.ts';
-import { urlHash } from '../src/core/target-url.ts';
 import type { BlocklistMemory } from './blocklist-memory.ts';
 import { memoryOf, type Started, startSnip, track } from './processes.ts';
 import type { Goal, Run } from './report.ts';
-import { codeOf, prepareStore, removeDatabase } from './seed.ts';
+import { benchLink, codeOf, prepareStore, removeDatabase } from './seed.ts';
 import type { Session } from './session.ts';
 import { timed } from './session.ts';
 import { BLOCKLIST_ROUNDS, HOT_SET, SMALL } from './settings.ts';
@@ -74,19 +73,9 @@ async function seed(databaseUrl: string, rules: number): Promise<number> {
   const { workspaceId } = await prepareStore(databaseUrl, 1);
   const store = await openStore(databaseUrl, { prepare: true });
   try {
-    const links: NewLink[] = Array.from({ length: SMALL }, (_, i) => {
-      const url = `https://${linkHost(i)}/products/${i}`;
-      return {
-        code: codeOf(i),
-        domainId: 0,
-        workspaceId,
-        groupId: null,
-        longUrl: url,
-        normalizedUrl: url,
-        urlHash: urlHash(url),
-        title: '',
-      };
-    });
+    const links: NewLink[] = Array.from({ length: SMALL }, (_, i) =>
+      benchLink(i, workspaceId, `https://${linkHost(i)}/products/${i}`),
+    );
     await store.insertLinksBulk(links);
     if (rules === 0) return 0;
     const list = Array.from({ length: rules }, (_, i) => ruleOf(i));

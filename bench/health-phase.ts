@@ -5,9 +5,8 @@ import { createInterface } from 'node:readline';
 import { DatabaseSync } from 'node:sqlite';
 import { openStore } from '../src/adapters/open-store.ts';
 import type { NewLink } from '../src/core/entities.ts';
-import { urlHash } from '../src/core/target-url.ts';
 import { freePort, memoryOf, processTicks, type Started, startHelper, stopper, track } from './processes.ts';
-import { codeOf, prepareStore, sampleIndexes } from './seed.ts';
+import { benchLink, codeOf, prepareStore, sampleIndexes } from './seed.ts';
 import type { Session } from './session.ts';
 import { timed } from './session.ts';
 import { HOT_SET, MEASURE_S } from './settings.ts';
@@ -64,16 +63,7 @@ async function seed(databaseUrl: string, file: string, ports: readonly number[])
     const links: NewLink[] = [];
     for (let i = 0; i < LINKS; i++) {
       const url = `http://h${i % HOSTS}.health.bench:${ports[i % ports.length]}/p/${i}`;
-      links.push({
-        code: codeOf(i),
-        domainId: 0,
-        workspaceId,
-        groupId: null,
-        longUrl: url,
-        normalizedUrl: url,
-        urlHash: urlHash(url),
-        title: '',
-      });
+      links.push(benchLink(i, workspaceId, url));
     }
     await store.insertLinksBulk(links);
   } finally {

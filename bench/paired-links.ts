@@ -2,10 +2,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openStore } from '../src/adapters/open-store.ts';
 import type { LinkGuards, NewLink } from '../src/core/entities.ts';
-import { urlHash } from '../src/core/target-url.ts';
 import { type Started, startSnip } from './processes.ts';
 import type { Run } from './report.ts';
-import { codeOf, prepareStore, sampleIndexes } from './seed.ts';
+import { benchLink, codeOf, prepareStore, sampleIndexes } from './seed.ts';
 import type { Session } from './session.ts';
 import { timed } from './session.ts';
 import { HOT_SET, SMALL } from './settings.ts';
@@ -45,17 +44,7 @@ async function seed(databaseUrl: string, pairing: Pairing): Promise<void> {
     const links: NewLink[] = [];
     for (let i = 0; i < 2 * SMALL; i++) {
       const url = `https://example.com/${pairing.name}/${i}`;
-      links.push({
-        code: codeOf(i),
-        domainId: 0,
-        workspaceId,
-        groupId: null,
-        longUrl: url,
-        normalizedUrl: url,
-        urlHash: urlHash(url),
-        title: '',
-        guards: i >= SMALL ? pairing.guards(i) : {},
-      });
+      links.push(benchLink(i, workspaceId, url, { guards: i >= SMALL ? pairing.guards(i) : {} }));
     }
     await store.insertLinksBulk(links);
   } finally {

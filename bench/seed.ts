@@ -65,6 +65,26 @@ export async function prepareStore(databaseUrl: string, keyCount: number): Promi
 }
 
 /** Inserts the links with indexes [from, to) for the account, in chunks through insertLinksBulk. */
+/** A bench link of the default domain: the code of `index`, its target as given (already normal). */
+export function benchLink(
+  index: number,
+  workspaceId: number,
+  url: string,
+  more: Partial<NewLink> = {},
+): NewLink {
+  return {
+    code: codeOf(index),
+    domainId: 0,
+    workspaceId,
+    groupId: null,
+    longUrl: url,
+    normalizedUrl: url,
+    urlHash: urlHash(url),
+    title: '',
+    ...more,
+  };
+}
+
 export async function seedLinks(databaseUrl: string, workspaceId: number, from: number, to: number) {
   const store = await openStore(databaseUrl, { prepare: false });
   try {
