@@ -1,7 +1,7 @@
-import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { type ApiErrorCode, isApiErrorCode, Refusal, UnavailableError } from '../core/errors.ts';
 import { API_STATUS } from './api-statuses.ts';
+import { STATUS_CODES } from './node-http.ts';
 import { sendProblem } from './problem.ts';
 import { sendUnavailable } from './problem-errors.ts';
 import { rateHeaders } from './rate-headers.ts';

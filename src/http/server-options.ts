@@ -1,6 +1,7 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type FastifyServerOptions, LogController } from 'fastify';
 import { MAX_BODY_BYTES } from './body-parsers.ts';
+import { createServer } from './node-http.ts';
 import { lazyValidators, sharedSerializers } from './shared-compilers.ts';
 
 export interface ServerOptions {

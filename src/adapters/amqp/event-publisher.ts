@@ -1,5 +1,5 @@
 import type { Socket } from 'node:net';
-import { type ChannelModel, type ConfirmChannel, connect, type Options } from 'amqplib';
+import type { ChannelModel, ConfirmChannel, Options } from 'amqplib';
 import type { EventPublisher, OutboundMessage } from '../../core/ports/event-sinks.ts';
 
 /** The durable topic exchange every event goes to, routed by its type (docs/api.md §14). */
@@ -108,6 +108,8 @@ export function amqpPublisher(options: {
 
 /** Connects, opens a confirm channel and declares the exchange, all bounded in time. */
 async function openLink(url: string, report: (error: unknown) => void): Promise<Link> {
+  // Imported by the first connection: a server without EVENTS_AMQP_URL never loads it (docs/adr/053).
+  const { connect } = await import('amqplib');
   const model = await connect(url, { timeout: CONNECT_TIMEOUT_MS });
   const made = { model, lost: false, ended: false, retiring: false } as Link;
   // Listeners first: an 'error' event with no listener would throw out of the socket's callback.

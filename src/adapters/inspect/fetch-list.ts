@@ -1,6 +1,5 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { request } from 'undici';
 import { nonPublicRange } from './address-policy.ts';
 import { type AddressCheck, createPinnedAgent } from './pinned-agent.ts';
 import { readCapped } from './read-body.ts';
@@ -43,7 +42,7 @@ export function listFetcher(options: ListFetchOptions) {
         throw new ListFetchError('a non-public address');
       const signal = AbortSignal.timeout(timeoutMs);
       try {
-        const response = await request(parsed, { dispatcher: agent, method: 'GET', signal });
+        const response = await agent.request(parsed, { method: 'GET', signal });
         if (response.statusCode !== 200) {
           response.body.destroy();
           throw new ListFetchError(`answered ${response.statusCode}`);

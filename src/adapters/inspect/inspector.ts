@@ -1,6 +1,6 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { type Dispatcher, request } from 'undici';
+import type { Dispatcher } from 'undici';
 import type { InspectOutcome, Inspector } from '../../core/ports/inspector.ts';
 import { nonPublicRange } from './address-policy.ts';
 import { BlockedAddressError } from './blocked-address-error.ts';
@@ -44,7 +44,7 @@ export function createInspectorWithAddressCheck(options: InspectorOptions, check
   const maxBodyBytes = options.maxBodyBytes ?? 512 * 1024;
   const agent = createPinnedAgent({ resolve: options.resolve ?? systemResolver, check, timeoutMs });
 
-  async function finish(url: URL, response: Dispatcher.ResponseData): Promise<InspectOutcome> {
+  async function finish(url: URL, response: Dispatcher.ResponseData<unknown>): Promise<InspectOutcome> {
     const { statusCode: status, headers, body } = response;
     const contentType = firstHeader(headers['content-type']);
     const declaresEmpty = firstHeader(headers['content-length'])?.trim() === '0';
@@ -71,12 +71,7 @@ export function createInspectorWithAddressCheck(options: InspectorOptions, check
         return { ok: false, code: '316', reason: 'a redirect leads to a host on a blocklist' };
       }
       seen.add(hopKey(url));
-      const response = await request(url, {
-        dispatcher: agent,
-        method: 'GET',
-        headers: REQUEST_HEADERS,
-        signal,
-      });
+      const response = await agent.request(url, { method: 'GET', headers: REQUEST_HEADERS, signal });
       const location = REDIRECT_STATUSES.has(response.statusCode)
         ? firstHeader(response.headers.location)
         : undefined;

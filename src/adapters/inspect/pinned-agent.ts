@@ -1,6 +1,6 @@
 import type { LookupAddress, LookupOptions } from 'node:dns';
 import type { LookupFunction } from 'node:net';
-import { Agent } from 'undici';
+import type { Agent, Dispatcher } from 'undici';
 import { BlockedAddressError } from './blocked-address-error.ts';
 import type { ResolvedAddress, Resolver } from './types.ts';
 
@@ -60,11 +60,41 @@ function pinnedLookup(options: PinnedAgentOptions): LookupFunction {
   };
 }
 
+type Undici = typeof import('undici');
+type RequestOptions = Omit<NonNullable<Parameters<Undici['request']>[1]>, 'dispatcher'>;
+
+let undiciLoaded: Promise<Undici> | undefined;
+/**
+ * undici, imported by the first outbound request rather than at start: ~0.1 s of a server's start
+ * CPU for inspections, webhooks and blocklists that may never come (docs/adr/053).
+ */
+const undici = (): Promise<Undici> => (undiciLoaded ??= import('undici'));
+
+/** Requests through one undici Agent; undici and the agent are made by the first request. */
+export interface PinnedAgent {
+  request(url: URL, options: RequestOptions): Promise<Dispatcher.ResponseData<unknown>>;
+  destroy(): Promise<void>;
+}
+
 /** One undici Agent whose every connection goes through the checked, pinned lookup. */
-export function createPinnedAgent(options: PinnedAgentOptions): Agent {
-  return new Agent({
-    connect: { lookup: pinnedLookup(options), timeout: options.timeoutMs },
-    headersTimeout: options.timeoutMs,
-    bodyTimeout: options.timeoutMs,
-  });
+export function createPinnedAgent(options: PinnedAgentOptions): PinnedAgent {
+  let made: Promise<[Undici, Agent]> | undefined;
+  const agent = () =>
+    (made ??= undici().then((module) => [
+      module,
+      new module.Agent({
+        connect: { lookup: pinnedLookup(options), timeout: options.timeoutMs },
+        headersTimeout: options.timeoutMs,
+        bodyTimeout: options.timeoutMs,
+      }),
+    ]));
+  return {
+    async request(url, init) {
+      const [module, dispatcher] = await agent();
+      return module.request(url, { ...init, dispatcher });
+    },
+    async destroy() {
+      if (made) await (await made)[1].destroy();
+    },
+  };
 }

@@ -1,7 +1,6 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { request } from 'undici';
 import type { DeliveryAttempt, OutboundMessage, WebhookSender } from '../../core/ports/event-sinks.ts';
 import { signedHeaders } from '../../core/webhook-events.ts';
 import { nonPublicRange } from './address-policy.ts';
@@ -91,13 +90,7 @@ export function webhookSender(options: WebhookSenderOptions): WebhookSender {
       'user-agent': userAgent,
       ...signedHeaders(secret, message.id, message.body, now()),
     };
-    const response = await request(url, {
-      dispatcher: agent,
-      method: 'POST',
-      headers,
-      body: message.body,
-      signal,
-    });
+    const response = await agent.request(url, { method: 'POST', headers, body: message.body, signal });
     // The answer's content does not matter; reading a little lets a short answer keep its
     // connection alive, and a long or endless one is cut (readCapped destroys the rest).
     await readCapped(response.body, maxAnswerBytes).catch(() => undefined);

@@ -17,13 +17,15 @@ const RESTART_AFTER_MS = 5000;
 
 /**
  * The dispatcher in a worker thread (delivery-worker.ts), as the server runs it: the same start,
- * wake and stop as a Dispatcher on this thread, with only a message per wake left here.
+ * wake and stop as a Dispatcher on this thread, with only a message per wake left here. The thread
+ * (an isolate and a store connection of its own, ~40 MB) is spawned by the first wake after start:
+ * a server whose store never had an endpoint or a stream has nothing to deliver (docs/adr/053).
  */
 export function deliveryThread(options: DeliveryThreadOptions) {
   const { onPending, onAttempts, onDisabled, onError, ...data } = options;
   let worker: Worker | undefined;
+  let armed = false;
   let restart: NodeJS.Timeout | undefined;
-  const tell = (order: DeliveryOrder) => worker?.postMessage(order);
   const hear = (news: DeliveryNews) => {
     if (news.kind === 'pending') onPending(news.count);
     else if (news.kind === 'disabled') onDisabled(news.endpoint);
@@ -34,7 +36,7 @@ export function deliveryThread(options: DeliveryThreadOptions) {
         onAttempts(sink, outcome, count);
       }
   };
-  const start = (): void => {
+  const spawn = (): void => {
     const started = new Worker(new URL('./delivery-worker.ts', import.meta.url), {
       workerData: data satisfies DeliveryThreadData,
     });
@@ -45,18 +47,26 @@ export function deliveryThread(options: DeliveryThreadOptions) {
       // Ended without being asked (stop() forgets it first): what it held is claimed again later.
       if (worker !== started) return;
       worker = undefined;
-      restart = setTimeout(start, RESTART_AFTER_MS);
+      restart = setTimeout(() => {
+        restart = undefined;
+        spawn();
+      }, RESTART_AFTER_MS);
       restart.unref();
     });
     // The thread's timers never hold the process open: a server stops it before it exits.
     started.unref();
   };
   return {
-    start,
+    /** Ready to deliver: the thread starts with the first wake (it looks at the outbox as it starts). */
+    start(): void {
+      armed = true;
+    },
     wake(): void {
-      tell({ kind: 'wake' });
+      if (worker) worker.postMessage({ kind: 'wake' } satisfies DeliveryOrder);
+      else if (armed && restart === undefined) spawn();
     },
     async stop(graceMs = 1000): Promise<void> {
+      armed = false;
       clearTimeout(restart);
       const running = worker;
       worker = undefined;

@@ -127,6 +127,15 @@ function webhookServices(options: WebhookServicesOptions) {
   const sink = wakingSink(linkEventSink(options.origins, settings), waking.soon);
   let purge: NodeJS.Timeout | undefined;
   let reread: NodeJS.Timeout | undefined;
+  // A delivery thread starts with its first wake: once there may be something to deliver, or
+  // an event was made here (docs/adr/053).
+  let demanded = false;
+  const demand = () => {
+    if (demanded || !subscribers.mayDeliver) return;
+    demanded = true;
+    wake();
+  };
+  const reading = () => subscribers.refresh().then(demand, refreshFailed);
   return {
     /** Makes each link change's event in its transaction. */
     sink,
@@ -143,10 +152,10 @@ function webhookServices(options: WebhookServicesOptions) {
     subscribers,
     gauge,
     async start(): Promise<void> {
-      await subscribers.refresh().catch(refreshFailed);
       started = true;
       dispatcher.start();
-      reread = setInterval(() => void subscribers.refresh().catch(refreshFailed), SUBSCRIBERS_EVERY_MS);
+      await reading();
+      reread = setInterval(() => void reading(), SUBSCRIBERS_EVERY_MS);
       reread.unref();
       purge = setInterval(() => {
         store

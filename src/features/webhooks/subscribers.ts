@@ -33,6 +33,14 @@ export class Subscribers {
     this.#version = version;
   }
 
+  /**
+   * An endpoint was ever made or changed (the version moved from its first 0), or the stream is on:
+   * there may be something to deliver.
+   */
+  get mayDeliver(): boolean {
+    return this.stream || this.#version > 0;
+  }
+
   hearsClicks(workspaceId: number): boolean {
     return this.stream || this.#clicks.has(workspaceId);
   }

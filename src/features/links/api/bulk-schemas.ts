@@ -1,6 +1,6 @@
 import { type TSchema, Type } from '@sinclair/typebox';
 import { ProblemSchema } from '../../../http/openapi-parts.ts';
-import { MAX_BULK_ITEMS, strictAjv } from '../bulk-checks.ts';
+import { MAX_BULK_ITEMS, strictCheck } from '../bulk-checks.ts';
 import { CreateLinkBody, LinkSchema, PatchLinkBody } from './link-schemas.ts';
 
 /**
@@ -48,16 +48,14 @@ export const BulkDeleteBody = Type.Object(
 
 /** What fastify checks of each body: the request's shape, never one item's. */
 export const BULK_SHAPES = {
-  create: strictAjv.compile(Type.Array(Type.Unknown(), count)),
-  edit: strictAjv.compile(
+  create: strictCheck(Type.Array(Type.Unknown(), count)),
+  edit: strictCheck(
     Type.Object(
       { codes: codes(Type.Unknown()), change: PatchLinkBody, domain },
       { additionalProperties: false },
     ),
   ),
-  delete: strictAjv.compile(
-    Type.Object({ codes: codes(Type.Unknown()), domain }, { additionalProperties: false }),
-  ),
+  delete: strictCheck(Type.Object({ codes: codes(Type.Unknown()), domain }, { additionalProperties: false })),
 };
 
 const BulkItemSchema = Type.Union(
