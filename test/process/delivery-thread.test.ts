@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -12,8 +12,19 @@ import { startServerProcess } from './server-process.ts';
 /**
  * `snip serve` delivers webhooks from its delivery thread (docs/adr/051): the thread opens the
  * SQLite file for itself, sends the signed test event asked for through the API, records the
- * outcome in the store, and stops with the server.
+ * outcome in the store, and stops with the server. A store that never had an endpoint runs no
+ * delivery thread: it starts with the first endpoint (docs/adr/053).
  */
+
+/** The process's worker threads (Node names them so in /proc), on Linux; undefined elsewhere. */
+async function workerThreads(pid: number): Promise<number | undefined> {
+  const tasks = await readdir(`/proc/${pid}/task`).catch(() => undefined);
+  if (tasks === undefined) return undefined;
+  const names = await Promise.all(
+    tasks.map((task) => readFile(`/proc/${pid}/task/${task}/comm`, 'utf8').catch(() => '')),
+  );
+  return names.filter((name) => name.trim() === 'WorkerThread').length;
+}
 
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 before(async () => {
@@ -38,11 +49,16 @@ describe('the delivery thread of a server', () => {
             headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
             body: JSON.stringify(body),
           });
+        // Nothing clicked, read or delivered yet: no worker thread at all (the others start on first use too).
+        const pid = server.child.pid as number;
+        const before = await workerThreads(pid);
+        if (before !== undefined) assert.equal(before, 0);
         const endpoint = await api('/webhooks', { url: receiver.url, events: ['link.created'] });
         assert.equal(endpoint.status, 201);
         const { id, secret } = (await endpoint.json()) as { id: number; secret: string };
         assert.equal((await api(`/webhooks/${id}/test`, {})).status, 202);
         await receiver.until(() => receiver.ofType('webhook.test').length === 1);
+        if (before !== undefined) assert.equal(await workerThreads(pid), 1);
         const [one] = receiver.ofType('webhook.test');
         assert.ok(one);
         new Webhook(secret).verify(one.body, one.headers as Record<string, string>);
