@@ -112,7 +112,11 @@ describe('the API reference page in Chromium', () => {
     assert.deepEqual(elsewhere, []);
   });
 
-  it('keeps colour contrast with every response of every operation opened', async () => {
+  // The longest case of the suite (axe over the whole reference opened): ~50 s alone, several times
+  // that with another suite beside it on two cores; the bound is against a hang, not a speed.
+  it('keeps colour contrast with every response of every operation opened', {
+    timeout: 900_000,
+  }, async () => {
     const { page, trouble } = await docs();
     // Responses start closed, each title (a button around its status) opens one; then every property
     // and sample that opens, nested ones as they appear. Clicked in the page: many are off screen.
