@@ -2,10 +2,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openStore } from '../src/adapters/open-store.ts';
 import type { NewLink } from '../src/core/entities.ts';
-import { urlHash } from '../src/core/target-url.ts';
 import { type Started, startSnip } from './processes.ts';
 import type { Run } from './report.ts';
-import { codeOf, prepareStore, sampleIndexes } from './seed.ts';
+import { benchLink, codeOf, prepareStore, sampleIndexes } from './seed.ts';
 import type { Session } from './session.ts';
 import { timed } from './session.ts';
 import { HOT_SET, SMALL } from './settings.ts';
@@ -49,18 +48,7 @@ async function seed(databaseUrl: string): Promise<void> {
     const links: NewLink[] = [];
     for (let i = 0; i < SMALL; i++) {
       for (const domainId of [0, 1 + (i % DOMAINS)]) {
-        const url = `https://example.com/${domainId}/${i}`;
-        const code = codeOf(i);
-        links.push({
-          code,
-          domainId,
-          workspaceId,
-          groupId: null,
-          longUrl: url,
-          normalizedUrl: url,
-          urlHash: urlHash(url),
-          title: '',
-        });
+        links.push(benchLink(i, workspaceId, `https://example.com/${domainId}/${i}`, { domainId }));
       }
     }
     await store.insertLinksBulk(links);

@@ -64,7 +64,6 @@ export async function prepareStore(databaseUrl: string, keyCount: number): Promi
   }
 }
 
-/** Inserts the links with indexes [from, to) for the account, in chunks through insertLinksBulk. */
 /** A bench link of the default domain: the code of `index`, its target as given (already normal). */
 export function benchLink(
   index: number,
@@ -85,25 +84,18 @@ export function benchLink(
   };
 }
 
+/** Inserts the links with indexes [from, to) for the account, in chunks through insertLinksBulk. */
 export async function seedLinks(databaseUrl: string, workspaceId: number, from: number, to: number) {
   const store = await openStore(databaseUrl, { prepare: false });
   try {
     for (let start = from; start < to; start += CHUNK) {
       const links: NewLink[] = [];
       for (let index = start; index < Math.min(start + CHUNK, to); index++) {
-        const code = codeOf(index);
-        if (!isLinkCode(code)) throw new Error(`seed code ${code} is reserved; change STRIDE`);
-        const url = `https://example.com/articles/${index}`;
-        links.push({
-          code,
-          domainId: 0,
-          workspaceId,
-          groupId: null,
-          longUrl: url,
-          normalizedUrl: url,
-          urlHash: urlHash(url),
+        const link = benchLink(index, workspaceId, `https://example.com/articles/${index}`, {
           title: `Article ${index}`,
         });
+        if (!isLinkCode(link.code)) throw new Error(`seed code ${link.code} is reserved; change STRIDE`);
+        links.push(link);
       }
       await store.insertLinksBulk(links);
     }

@@ -40,6 +40,17 @@ const withWorkspace = (where: string) =>
 const placeholders = (n: number) => Array.from({ length: n }, () => '?').join(', ');
 
 export function consoleStore({ read }: ScriptRunner): ConsoleStore {
+  /** Rows of `table` made per UTC day from `fromDay` on (sign-ups, new links). */
+  const createdPerDay = async (table: 'users' | 'links', fromDay: number) =>
+    (
+      await read(
+        rowsOf(
+          `SELECT created_at / ${DAY_MS} AS day, count(*) AS n FROM ${table} WHERE created_at >= ?
+           GROUP BY created_at / ${DAY_MS} ORDER BY day`,
+          fromDay * DAY_MS,
+        ),
+      )
+    ).map(toDayCount);
   return {
     async consoleTotals(today) {
       const [row] = await read(
@@ -69,26 +80,8 @@ export function consoleStore({ read }: ScriptRunner): ConsoleStore {
         clicks30Days: Number(row?.month ?? 0),
       };
     },
-    signupsPerDay: async (fromDay) =>
-      (
-        await read(
-          rowsOf(
-            `SELECT created_at / ${DAY_MS} AS day, count(*) AS n FROM users WHERE created_at >= ?
-             GROUP BY created_at / ${DAY_MS} ORDER BY day`,
-            fromDay * DAY_MS,
-          ),
-        )
-      ).map(toDayCount),
-    newLinksPerDay: async (fromDay) =>
-      (
-        await read(
-          rowsOf(
-            `SELECT created_at / ${DAY_MS} AS day, count(*) AS n FROM links WHERE created_at >= ?
-             GROUP BY created_at / ${DAY_MS} ORDER BY day`,
-            fromDay * DAY_MS,
-          ),
-        )
-      ).map(toDayCount),
+    signupsPerDay: (fromDay) => createdPerDay('users', fromDay),
+    newLinksPerDay: (fromDay) => createdPerDay('links', fromDay),
     newestLinks: async (limit) =>
       (await read(rowsOf(withWorkspace('WHERE deleted_at IS NULL ORDER BY id DESC LIMIT ?'), limit))).map(
         toConsoleLink,
