@@ -24,3 +24,15 @@ export function purgeHours(conn: Connection, beforeMs: number): void {
   }
   purgedBefore.set(conn, hour);
 }
+
+/**
+ * Whether a purge could find anything: an event or an hour of the rollup at all (a look at each
+ * table's first row). A store that never counted a click answers false, and its server's hourly
+ * sweep then does not start the click writer's thread (~40 MB) to find nothing (docs/adr/053).
+ */
+export function mayPurge(conn: Connection): boolean {
+  for (const table of ['click_events', ...HOURLY_TABLES.map(([name]) => name)]) {
+    if (conn.stmt(`SELECT 1 AS one FROM ${table} LIMIT 1`).get() !== undefined) return true;
+  }
+  return false;
+}

@@ -25,6 +25,7 @@ import { sqliteBulkLinks } from './bulk-links.ts';
 import { inPlaceClickWriter, threadClickWriter } from './click-writer.ts';
 import { openConnection } from './connection.ts';
 import { migrateSqlite } from './migrate.ts';
+import { mayPurge } from './purge-hours.ts';
 import { inPlaceReaders, threadReaders } from './readers.ts';
 import { queuedScripts, runNow, sqliteScripts } from './run-script.ts';
 import { writeQueue } from './write-queue.ts';
@@ -82,7 +83,10 @@ export function openSqliteStore(path: string, options: { threads?: boolean } = {
     // Asked only for a code no link has: a renamed link's alias.
     findLinkByAliasNow: (domainId, code) => mapRow(conn.stmt(ALIAS_SQL.linkOf).get(domainId, code), toLink),
     ...clickStore(direct, (batch) => clickWriter.write(batch)),
-    ...statsStore({ stats: readers.stats, purge: (beforeMs) => clickWriter.purge(beforeMs) }),
+    ...statsStore({
+      stats: readers.stats,
+      purge: async (beforeMs) => (mayPurge(conn) ? clickWriter.purge(beforeMs) : 0),
+    }),
     ...sessionStore(direct),
     ...secretStore(direct),
     migrate: () => migrateSqlite(conn),
