@@ -1,13 +1,17 @@
 /** A link's former codes on either dialect (docs/api.md §18): kept by a rename, never issued again. */
 import type { Link } from '../../core/entities.ts';
 import type { LinkStore } from '../../core/ports/store.ts';
-import { LINK_COLUMNS, mapFirst, toLink } from './rows.ts';
+import { LINK_COLUMNS, mapFirst, REDIRECT_LINK_COLUMNS, toLink } from './rows.ts';
 import { q, type Script, type ScriptRunner } from './script.ts';
+
+const LINK_OF_ALIAS =
+  'WHERE id = (SELECT link_id FROM link_aliases WHERE domain_id = ? AND code = ?) AND deleted_at IS NULL';
 
 export const ALIAS_SQL = {
   // The redirect's miss path only: a code no link has is looked up here once, then cached.
-  linkOf: `SELECT ${LINK_COLUMNS} FROM links
-    WHERE id = (SELECT link_id FROM link_aliases WHERE domain_id = ? AND code = ?) AND deleted_at IS NULL`,
+  linkOf: `SELECT ${LINK_COLUMNS} FROM links ${LINK_OF_ALIAS}`,
+  // The same on an embedded store, of what the redirect reads.
+  redirectLinkOf: `SELECT ${REDIRECT_LINK_COLUMNS} FROM links ${LINK_OF_ALIAS}`,
   taken: 'SELECT link_id FROM link_aliases WHERE domain_id = ? AND code = ?',
   dropOwn: 'DELETE FROM link_aliases WHERE domain_id = ? AND code = ? AND link_id = ?',
   latest: 'SELECT MAX(created_at) AS at FROM link_aliases WHERE link_id = ?',

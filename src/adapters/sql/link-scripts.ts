@@ -14,13 +14,16 @@ import {
   NEW_LINK_COLUMNS,
   NEW_LINK_PLACEHOLDERS,
   newLinkValues,
+  REDIRECT_LINK_COLUMNS,
   type Row,
   toLink,
 } from './rows.ts';
 import { type Param, q, rowsOf, type Script, type ScriptRunner } from './script.ts';
 
-// The redirect's cache-miss path: one search of the unique index on (domain, code).
-export const FIND_LINK_BY_CODE = `SELECT ${LINK_COLUMNS} FROM links
+const FIND_LINK_BY_CODE = `SELECT ${LINK_COLUMNS} FROM links
+  WHERE domain_id = ? AND code = ? AND deleted_at IS NULL`;
+// The redirect's cache-miss path on an embedded store: one search of the unique index on (domain, code).
+export const FIND_REDIRECT_LINK = `SELECT ${REDIRECT_LINK_COLUMNS} FROM links
   WHERE domain_id = ? AND code = ? AND deleted_at IS NULL`;
 const FIND_LINK_OF_WORKSPACE = `SELECT ${LINK_COLUMNS} FROM links
   WHERE domain_id = ? AND code = ? AND workspace_id = ? AND deleted_at IS NULL`;

@@ -17,6 +17,7 @@ import type {
   SessionRecord,
 } from '../../core/entities.ts';
 import type { AbTest, LinkVariant } from '../../core/link-variants.ts';
+import type { RedirectLink } from '../../core/ports/link-code-store.ts';
 import { scopesFrom } from '../../core/scopes.ts';
 import type { LinkRule } from '../../core/targeting.ts';
 import { healthOf } from './health-rows.ts';
@@ -42,13 +43,20 @@ export const JOINED_PLAN_COLUMNS = PLAN_COLUMNS.split(', ')
   .map((column) => `p.${column} AS plan_${column}`)
   .join(', ');
 
+/**
+ * What the redirect reads of a link (RedirectLink, core/ports/link-code-store.ts): an embedded
+ * store's cold look-up selects these alone, ~1/3 of the cost of every column (docs/adr/053).
+ */
+export const REDIRECT_LINK_COLUMNS =
+  'id, code, domain_id, workspace_id, long_url, title, clicks, expires_at, max_clicks, limit_used, password_hash, ' +
+  'rules, disabled_at, disabled_reason, forward_query, preview, variants, test_started_at, test_ends_at, ' +
+  // Conversions (docs/api.md §20): the link's own choice, else its workspace's.
+  'COALESCE(track_conversions, (SELECT w.track_conversions FROM workspaces w ' +
+  'WHERE w.id = links.workspace_id)) AS tracks_conversions';
+
 export const LINK_COLUMNS =
-  'id, code, domain_id, workspace_id, group_id, long_url, normalized_url, title, clicks, bot_hits, unique_visitors, ' +
-  'created_at, updated_at, expires_at, max_clicks, limit_used, password_hash, rules, disabled_at, disabled_reason, ' +
-  'forward_query, preview, archived, last_clicked_at, public_stats, variants, test_started_at, test_ends_at, ' +
-  // Conversions (docs/api.md §20): the link's own choice, the one in force, and its figures.
-  'track_conversions, COALESCE(track_conversions, (SELECT w.track_conversions FROM workspaces w ' +
-  'WHERE w.id = links.workspace_id)) AS tracks_conversions, leads, sales, revenue, ' +
+  `${REDIRECT_LINK_COLUMNS}, group_id, normalized_url, bot_hits, unique_visitors, created_at, updated_at, ` +
+  'archived, last_clicked_at, public_stats, track_conversions, leads, sales, revenue, ' +
   // Health (docs/api.md §21): the latest check, and the last change of state.
   'health_state, health_checked_at, health_code, health_status, health_failures, health_since, ' +
   'health_cause_code, health_cause_status';
@@ -202,21 +210,15 @@ export function toGroup(row: Row): Group {
   };
 }
 
-export function toLink(row: Row): Link {
+export function toRedirectLink(row: Row): RedirectLink {
   return {
     id: row.id as number,
     code: row.code as string,
     domainId: Number(row.domain_id ?? 0),
     workspaceId: row.workspace_id as number,
-    groupId: (row.group_id as number | null) ?? null,
     longUrl: row.long_url as string,
-    normalizedUrl: row.normalized_url as string,
     title: row.title as string,
     clicks: row.clicks as number,
-    botHits: row.bot_hits as number,
-    uniqueVisitors: Number(row.unique_visitors ?? 0),
-    createdAt: new Date(row.created_at as number),
-    updatedAt: new Date((row.updated_at ?? row.created_at) as number),
     expiresAt:
       row.expires_at === null || row.expires_at === undefined ? null : new Date(Number(row.expires_at)),
     maxClicks: numberOrNull(row.max_clicks),
@@ -229,6 +231,20 @@ export function toLink(row: Row): Link {
         : { at: new Date(Number(row.disabled_at)), reason: String(row.disabled_reason ?? '') },
     forwardQuery: truthy(row.forward_query),
     preview: previewOf(row.preview),
+    tracksConversions: truthy(row.tracks_conversions),
+    test: testOf(row),
+  };
+}
+
+export function toLink(row: Row): Link {
+  return {
+    ...toRedirectLink(row),
+    groupId: (row.group_id as number | null) ?? null,
+    normalizedUrl: row.normalized_url as string,
+    botHits: row.bot_hits as number,
+    uniqueVisitors: Number(row.unique_visitors ?? 0),
+    createdAt: new Date(row.created_at as number),
+    updatedAt: new Date((row.updated_at ?? row.created_at) as number),
     archived: truthy(row.archived),
     lastClickedAt: dateOrNull(row.last_clicked_at),
     publicStats: truthy(row.public_stats),
@@ -236,11 +252,9 @@ export function toLink(row: Row): Link {
       row.track_conversions === null || row.track_conversions === undefined
         ? null
         : truthy(row.track_conversions),
-    tracksConversions: truthy(row.tracks_conversions),
     leads: Number(row.leads ?? 0),
     sales: Number(row.sales ?? 0),
     revenue: revenueOf(row.revenue),
-    test: testOf(row),
     health: healthOf(row),
   };
 }

@@ -12,11 +12,11 @@ import { domainStore } from '../sql/domain-scripts.ts';
 import { groupStore } from '../sql/group-scripts.ts';
 import { healthStore } from '../sql/health-scripts.ts';
 import { keyStore } from '../sql/key-scripts.ts';
-import { FIND_LINK_BY_CODE, linkStore } from '../sql/link-scripts.ts';
+import { FIND_REDIRECT_LINK, linkStore } from '../sql/link-scripts.ts';
 import { auditStore, moderationStore, reportStore } from '../sql/moderation-scripts.ts';
 import { peopleStore } from '../sql/people-store.ts';
 import { planStore } from '../sql/plan-scripts.ts';
-import { mapRow, toLink } from '../sql/rows.ts';
+import { mapRow, toRedirectLink } from '../sql/rows.ts';
 import { secretStore, sessionStore } from '../sql/session-scripts.ts';
 import { statsStore } from '../sql/stats-store.ts';
 import { tagStore } from '../sql/tag-scripts.ts';
@@ -79,9 +79,11 @@ export function openSqliteStore(path: string, options: { threads?: boolean } = {
     ...sqliteBulkLinks(conn),
     exportLinksPage: readers.exportLinksPage,
     // The redirect's cold path, answered at once: one cached statement, no script.
-    findLinkByCodeNow: (domainId, code) => mapRow(conn.stmt(FIND_LINK_BY_CODE).get(domainId, code), toLink),
+    findLinkByCodeNow: (domainId, code) =>
+      mapRow(conn.stmt(FIND_REDIRECT_LINK).get(domainId, code), toRedirectLink),
     // Asked only for a code no link has: a renamed link's alias.
-    findLinkByAliasNow: (domainId, code) => mapRow(conn.stmt(ALIAS_SQL.linkOf).get(domainId, code), toLink),
+    findLinkByAliasNow: (domainId, code) =>
+      mapRow(conn.stmt(ALIAS_SQL.redirectLinkOf).get(domainId, code), toRedirectLink),
     ...clickStore(direct, (batch) => clickWriter.write(batch)),
     ...statsStore({
       stats: readers.stats,

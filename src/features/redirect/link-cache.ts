@@ -1,8 +1,8 @@
 import { LRUCache } from 'lru-cache';
 import { ruleHost } from '../../core/blocklist-format.ts';
-import type { Link } from '../../core/entities.ts';
 import { UnavailableError } from '../../core/errors.ts';
 import { linkKey, parseLinkKey } from '../../core/link-key.ts';
+import type { RedirectLink } from '../../core/ports/link-code-store.ts';
 import { extrasOf, type LinkExtras } from './link-extras.ts';
 import { guardOf, type LinkGuard } from './link-guard.ts';
 
@@ -158,7 +158,7 @@ export class LinkCache {
 }
 
 /** What the cache keeps of a link: its ids (for counting), its Location, guard and extras, computed once. */
-export function cachedLink(link: Link): CachedLink {
+export function cachedLink(link: RedirectLink): CachedLink {
   const guard = guardOf(link);
   const target = new URL(link.longUrl);
   const location = target.href;
@@ -174,7 +174,7 @@ export function cachedLink(link: Link): CachedLink {
 }
 
 /** The link's target hosts, its own first, each once (a plain link: one). */
-function targetHosts(target: URL, link: Link): string[] {
+function targetHosts(target: URL, link: RedirectLink): string[] {
   const hosts = new Set<string>();
   const others = [...link.rules, ...(link.test?.variants ?? [])].map((next) => URL.parse(next.url));
   for (const url of [target, ...others]) {
@@ -190,9 +190,9 @@ function targetHosts(target: URL, link: Link): string[] {
  * aliases cost nothing more) and cached like a link, under the alias's key.
  */
 export function linkCacheOver(
-  findLinkByCode: (domainId: number, code: string) => Promise<Link | undefined>,
+  findLinkByCode: (domainId: number, code: string) => Promise<RedirectLink | undefined>,
   options: { max: number; ttlMs: number },
-  findLinkByAlias?: (domainId: number, code: string) => Promise<Link | undefined>,
+  findLinkByAlias?: (domainId: number, code: string) => Promise<RedirectLink | undefined>,
 ) {
   const cache: LinkCache = new LinkCache(
     async (key) => {

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
-import type { Link } from '../../core/entities.ts';
 import { forwardTo } from '../../core/forward-query.ts';
 import { previewerOf } from '../../core/link-previewers.ts';
+import type { RedirectLink } from '../../core/ports/link-code-store.ts';
 
 /**
  * What a few links do beyond sending visitors to their target (docs/api.md §16, §20): forward the
@@ -25,7 +25,7 @@ export interface PreviewCard {
   code: string;
 }
 
-export function extrasOf(link: Link): LinkExtras | undefined {
+export function extrasOf(link: RedirectLink): LinkExtras | undefined {
   const preview = link.preview ?? null;
   if (!link.forwardQuery && preview === null && !link.tracksConversions) return undefined;
   return {

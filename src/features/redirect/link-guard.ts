@@ -1,6 +1,6 @@
-import type { Link } from '../../core/entities.ts';
 import { visitsTaken } from '../../core/link-limits.ts';
 import { variantAt, visitorBucket, weightBounds } from '../../core/link-variants.ts';
+import type { RedirectLink } from '../../core/ports/link-code-store.ts';
 import type { LimitedLink } from '../../core/ports/visit-limits.ts';
 import type { RuleCondition } from '../../core/targeting.ts';
 
@@ -36,7 +36,7 @@ export function variantFor(split: VariantSplit, hash: Uint8Array, linkId: number
   return variantAt(split.bounds, visitorBucket(hash, linkId));
 }
 
-export function guardOf(link: Link): LinkGuard | undefined {
+export function guardOf(link: RedirectLink): LinkGuard | undefined {
   const limited = link.maxClicks !== null;
   const disabled = Boolean(link.disabled);
   if (

@@ -6,7 +6,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, it } from 'node:test';
 import { Worker } from 'node:worker_threads';
 import { DAYS_OF_ACCOUNT, DAYS_OF_LINK } from '../../../src/adapters/sql/click-scripts.ts';
-import { FIND_LINK_BY_CODE } from '../../../src/adapters/sql/link-scripts.ts';
+import { FIND_REDIRECT_LINK } from '../../../src/adapters/sql/link-scripts.ts';
 import { loadMigrations, SCHEMA_MIGRATIONS_DDL } from '../../../src/adapters/sql/migrations.ts';
 import { STATS_SQL } from '../../../src/adapters/sql/stats-queries.ts';
 import { openSqliteStore } from '../../../src/adapters/sqlite/store.ts';
@@ -163,7 +163,7 @@ describe('SQLite store', () => {
     await store.close();
     const db = new DatabaseSync(path);
     try {
-      const plans = [FIND_LINK_BY_CODE, DAYS_OF_LINK, DAYS_OF_ACCOUNT].map((sql) =>
+      const plans = [FIND_REDIRECT_LINK, DAYS_OF_LINK, DAYS_OF_ACCOUNT].map((sql) =>
         db
           .prepare(`EXPLAIN QUERY PLAN ${sql}`)
           .all()
