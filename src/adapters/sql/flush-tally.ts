@@ -12,8 +12,9 @@ export class Sums<Row extends unknown[]> {
       this.rows.set(key, made);
     }
   }
+  /** Rows in order of their first two columns, both numbers (an id and a day or hour). */
   sorted(): Row[] {
-    return [...this.rows.values()].sort(compareRows);
+    return [...this.rows.values()].sort(byIdAndBucket);
   }
 }
 
@@ -54,21 +55,35 @@ export class StatTally {
     for (const [id, buckets] of this.#buckets)
       for (const [bucket, tally] of buckets) yield [id, bucket, tally];
   }
-  /** [id, bucket, dimension, value, clicks] rows, in key order (concurrent flushes lock alike). */
+  /**
+   * [id, bucket, dimension, value, clicks] rows, in key order (concurrent flushes lock alike): the
+   * levels are sorted one by one, each a few keys, never the flush's rows as a whole.
+   */
   rows(): Array<[number, number, string, string, number]> {
     const rows: Array<[number, number, string, string, number]> = [];
-    for (const [id, bucket, tally] of this.tallies())
-      for (const [dim, values] of tally)
-        for (const [value, n] of values) rows.push([id, bucket, dim, value, n]);
-    return rows.sort(compareRows);
+    for (const id of sortedKeys(this.#buckets, byNumber)) {
+      const buckets = this.#buckets.get(id) as Map<number, Tally>;
+      for (const bucket of sortedKeys(buckets, byNumber)) {
+        const tally = buckets.get(bucket) as Tally;
+        for (const dim of sortedKeys(tally)) {
+          const values = tally.get(dim) as Map<string, number>;
+          for (const value of sortedKeys(values))
+            rows.push([id, bucket, dim, value, values.get(value) as number]);
+        }
+      }
+    }
+    return rows;
   }
 }
 
-export function compareRows(a: unknown[], b: unknown[]): number {
-  for (let i = 0; i < 4; i++) {
-    const [x, y] = [a[i], b[i]];
-    if (x === y || x === undefined) continue;
-    return (x as number | string) < (y as number | string) ? -1 : 1;
-  }
-  return 0;
+const byNumber = (a: number, b: number) => a - b;
+
+/** A map's keys in order: numbers by `compare`, texts as `<` orders them (UTF-16 code units). */
+function sortedKeys<K>(map: Map<K, unknown>, compare?: (a: K, b: K) => number): K[] {
+  const keys = [...map.keys()];
+  return keys.length > 1 ? keys.sort(compare) : keys;
+}
+
+function byIdAndBucket(a: unknown[], b: unknown[]): number {
+  return (a[0] as number) - (b[0] as number) || (a[1] as number) - (b[1] as number);
 }
