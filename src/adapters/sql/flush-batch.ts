@@ -76,12 +76,12 @@ function oneOf(value: unknown, allowed: ReadonlySet<string>, what: string): stri
   return value;
 }
 
-function checkedCount(count: ClickCount): CountEntry {
+function checkedCount(count: ClickCount, dayOf: (day: string) => number): CountEntry {
   const linkId = whole(count.linkId, 'click count link');
   const what = `click count for link ${linkId}`;
   return {
     linkId,
-    day: count.day === null ? null : dayNumber(count.day),
+    day: count.day === null ? null : dayOf(count.day),
     clicks: whole(count.clicks, what),
     botHits: whole(count.botHits, what),
   };
@@ -130,6 +130,19 @@ function checkedEvents(events: EventTable): EventTable {
   return cut;
 }
 
+/** dayNumber once per distinct day text of a batch (its entries name one or two days, a link each). */
+function daysOf(): (day: string) => number {
+  const days = new Map<string, number>();
+  return (day) => {
+    let number = days.get(day);
+    if (number === undefined) {
+      number = dayNumber(day);
+      days.set(day, number);
+    }
+    return number;
+  };
+}
+
 /** A list of events as a table; numbers that are not numbers are refused before they are stored as such. */
 function tableOf(events: VisitBatch['events']): EventTable {
   if (Array.isArray(events)) {
@@ -151,15 +164,16 @@ export function checkedBatch(
   visits?: VisitBatch,
   at = Date.now(),
 ): CheckedBatch {
+  const dayOf = daysOf();
   return {
-    counts: batch.map(checkedCount),
+    counts: batch.map((count) => checkedCount(count, dayOf)),
     events: checkedEvents(tableOf(visits?.events ?? [])),
     visitors: (visits?.visitors ?? []).map((entry) => {
       const what = `new visitors of link ${entry.linkId}`;
       whole(entry.workspaceId, what);
       return {
         linkId: whole(entry.linkId, what),
-        day: dayNumber(entry.day),
+        day: dayOf(entry.day),
         hour: entry.hour === undefined ? null : hourOfDay(entry.hour, what),
         ofLink: whole(entry.ofLink, what),
         ofWorkspace: whole(entry.ofWorkspace, what),
@@ -169,7 +183,7 @@ export function checkedBatch(
       const what = `bot hits of link ${entry.linkId}`;
       return {
         linkId: whole(entry.linkId, what),
-        day: dayNumber(entry.day),
+        day: dayOf(entry.day),
         kind: text(entry.kind, what),
         hits: whole(entry.hits, what),
       };

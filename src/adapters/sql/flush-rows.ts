@@ -3,20 +3,15 @@
  * touches once: 10k identical clicks become one row per dimension and scope, not 70k upserts.
  */
 
-import { DIMENSION_CODE, type EventTable } from '../../core/analytics/event-table.ts';
-import { EVENT_DIMENSIONS } from '../../core/analytics/model.ts';
-import { DAY_MS, HOUR_MS } from '../../core/days.ts';
+import type { EventTable } from '../../core/analytics/event-table.ts';
+import { DAY_MS } from '../../core/days.ts';
 import type { CheckedBatch } from './flush-batch.ts';
 import { type HourlyWrites, hourlyWrites } from './flush-hourly.ts';
-import { addTally, bump, StatTally, Sums } from './flush-tally.ts';
-
-/** The variant's place among an event's dimensions: the last (docs/adr/046). */
-const VARIANT = DIMENSION_CODE.variant;
+import { compareStatRows, countEvents, mergeSorted, type StatRow, Sums, summedRows } from './flush-tally.ts';
 
 /** [id, day, clicks, bot hits, new visitors] of link_daily_clicks / workspace_daily_clicks. */
 export type DayRow = [number, number, number, number, number];
-/** [id, day, dimension, value, clicks] of link_daily_stats / workspace_daily_stats. */
-export type StatRow = [number, number, string, string, number];
+export type { StatRow };
 
 export interface DailyWrites {
   linkDays: DayRow[];
@@ -88,61 +83,44 @@ export function linkTotals(batch: CheckedBatch): Array<[number, LinkTotal]> {
 export function dailyWrites(batch: CheckedBatch, accountOf: ReadonlyMap<number, number>): DailyWrites {
   const linkDays = new Sums<DayRow>();
   const workspaceDays = new Sums<DayRow>();
-  const day = (scope: Sums<DayRow>, id: number, dayNo: number, index: 2 | 3 | 4, amount: number) => {
-    if (amount > 0) scope.add(`${id}:${dayNo}`, () => [id, dayNo, 0, 0, 0], index, amount);
-  };
-  for (const { linkId, day: dayNo, clicks, botHits } of batch.counts) {
+  for (const { linkId, day, clicks, botHits } of batch.counts) {
     const workspaceId = accountOf.get(linkId);
-    if (workspaceId === undefined || dayNo === null) continue;
-    for (const [id, scope] of [
-      [linkId, linkDays],
-      [workspaceId, workspaceDays],
-    ] as const) {
-      day(scope, id, dayNo, 2, clicks);
-      day(scope, id, dayNo, 3, botHits);
-    }
+    if (workspaceId === undefined || day === null || clicks + botHits === 0) continue;
+    linkDays.add([linkId, day, clicks, botHits, 0]);
+    workspaceDays.add([workspaceId, day, clicks, botHits, 0]);
   }
-  for (const { linkId, day: dayNo, ofLink, ofWorkspace } of batch.visitors) {
+  for (const { linkId, day, ofLink, ofWorkspace } of batch.visitors) {
     const workspaceId = accountOf.get(linkId);
     if (workspaceId === undefined) continue;
-    day(linkDays, linkId, dayNo, 4, ofLink);
-    day(workspaceDays, workspaceId, dayNo, 4, ofWorkspace);
+    if (ofLink > 0) linkDays.add([linkId, day, 0, 0, ofLink]);
+    if (ofWorkspace > 0) workspaceDays.add([workspaceId, day, 0, 0, ofWorkspace]);
   }
 
-  // Events are tallied per link and hour once; a day's stats are the sum of its hours'.
-  const linkHours = new StatTally();
+  // Events are counted per link and hour once; a day's stats are the sum of its hours'.
   const table = batch.events;
   const events: DailyWrites['events'] = { table, rows: [], accounts: [] };
   for (let i = 0; i < table.length; i++) {
-    const linkId = table.linkId(i);
-    const workspaceId = accountOf.get(linkId);
+    const workspaceId = accountOf.get(table.linkId(i));
     if (workspaceId === undefined) continue;
     events.rows.push(i);
     events.accounts.push(workspaceId);
-    const tally = linkHours.of(linkId, Math.floor(table.at(i) / HOUR_MS));
-    for (let k = 0; k < VARIANT; k++) bump(tally, EVENT_DIMENSIONS[k] as string, table.value(i, k), 1);
-    // Only a click of a link with a test has a variant: the others add no row for it.
-    const variant = table.value(i, VARIANT);
-    if (variant !== '') bump(tally, 'variant', variant, 1);
   }
-  const linkStats = new StatTally();
-  for (const [linkId, hour, tally] of linkHours.tallies())
-    addTally(linkStats.of(linkId, Math.floor((hour * HOUR_MS) / DAY_MS)), tally);
-  for (const { linkId, day: dayNo, kind, hits } of batch.bots) {
-    if (accountOf.has(linkId) && hits > 0) bump(linkStats.of(linkId, dayNo), 'bot', kind, hits);
-  }
-  // An account's day is the sum of its links' days.
-  const workspaceStats = new StatTally();
-  for (const [linkId, dayNo, tally] of linkStats.tallies()) {
-    addTally(workspaceStats.of(accountOf.get(linkId) as number, dayNo), tally);
+  const counts = countEvents(table, events.rows, events.accounts);
+  // Bot hits are not events: their rows join the days' (an account's day is the sum of its links').
+  const linkBots: StatRow[] = [];
+  for (const { linkId, day, kind, hits } of batch.bots) {
+    const workspaceId = accountOf.get(linkId);
+    if (workspaceId === undefined || hits === 0) continue;
+    linkBots.push([linkId, day, 'bot', kind, hits]);
+    counts.workspaceDayStats.addBot(workspaceId, day, kind, hits);
   }
   return {
     linkDays: linkDays.sorted(),
     workspaceDays: workspaceDays.sorted(),
-    linkStats: linkStats.rows(),
-    workspaceStats: workspaceStats.rows(),
+    linkStats: mergeSorted(counts.linkDayStats, summedRows(linkBots), compareStatRows),
+    workspaceStats: counts.workspaceDayStats.rows(table.values),
     events,
-    hourly: hourlyWrites(batch, accountOf, linkHours),
+    hourly: hourlyWrites(batch, accountOf, counts),
   };
 }
 
