@@ -1,5 +1,4 @@
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
+import { type Collect, v8Collect } from '../adapters/idle-collect.ts';
 
 /**
  * Gives back the heap a server no longer uses, once it is idle (docs/adr/053). Starting leaves ~40 MB
@@ -21,14 +20,6 @@ export interface HeapTrimOptions {
   growthMb?: number;
   /** The collection (tests); V8's own by default. */
   collect?: Collect;
-}
-
-export type Collect = (options: { type: 'major'; execution: 'sync'; flavor: 'last-resort' }) => void;
-
-/** V8's collector, made visible to a fresh context only: the server's own global scope gets no `gc`. */
-function v8Collect(): Collect {
-  setFlagsFromString('--expose-gc');
-  return runInNewContext('gc') as Collect;
 }
 
 /** Starts watching; answers the function that stops it. */

@@ -1,4 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
+import { collectWhenIdle } from '../idle-collect.ts';
 import { type Job, type Reply, received } from './click-writer.ts';
 import { openConnection } from './connection.ts';
 import { purgeSlice, writeClicks } from './write-clicks.ts';
@@ -18,6 +19,10 @@ setInterval(() => {
     // Busy or closed: the next one will do.
   }
 }, 10_000).unref();
+// A burst of the long tail grows this thread's heap by tens of MB (batches of 100,000 events and
+// their rows) that an idle isolate keeps; once no batch came for 10 s it is given back (~90 MB
+// after a minute of the tail, docs/adr/053).
+const idle = collectWhenIdle(10_000);
 parentPort?.on('message', (message: { id: number; job: Job } | { close: true }) => {
   if ('close' in message) {
     conn.close();
@@ -38,4 +43,5 @@ parentPort?.on('message', (message: { id: number; job: Job } | { close: true }) 
     reply = { id, error: error instanceof Error ? error.message : String(error) };
   }
   parentPort?.postMessage(reply);
+  idle.busy();
 });

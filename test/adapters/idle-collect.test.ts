@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict';
+import { EventEmitter, once } from 'node:events';
+import { describe, it } from 'node:test';
+import { collectWhenIdle } from '../../src/adapters/idle-collect.ts';
+
+/** Its timer does not hold the process open (a thread's exit must not wait on it): a test does. */
+async function collection(collected: EventEmitter): Promise<void> {
+  const open = setInterval(() => {}, 1_000);
+  try {
+    await once(collected, 'collected');
+  } finally {
+    clearInterval(open);
+  }
+}
+
+/** A watcher over a collector that counts; `collected` fires at each collection. */
+function watcher(idleMs: number, growthMb: number) {
+  const collected = new EventEmitter();
+  let count = 0;
+  const idle = collectWhenIdle(idleMs, growthMb, () => {
+    count++;
+    collected.emit('collected');
+  });
+  return { idle, collected, count: () => count };
+}
+
+describe('a worker thread giving its heap back when idle', () => {
+  it('collects once the thread was idle after some work, then not again while its heap has not grown', async () => {
+    // 1 GB of growth between two collections: the test's process never grows so much.
+    const { idle, collected, count } = watcher(10, 1024);
+    idle.busy();
+    await collection(collected);
+    idle.busy();
+    // The second idle period's timer has run by the time one twice as long has.
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    assert.equal(count(), 1);
+  });
+
+  it('waits for the work to stop: each job starts the idle period again', async () => {
+    const { idle, collected, count } = watcher(30, 0);
+    const started = Date.now();
+    for (let i = 0; i < 5; i++) {
+      idle.busy();
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      assert.equal(count(), 0);
+    }
+    await collection(collected);
+    assert.ok(Date.now() - started >= 70);
+  });
+
+  it('never collects a thread that did no work', async () => {
+    const { count } = watcher(5, 0);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    assert.equal(count(), 0);
+  });
+});
