@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
+import { get } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import postgres from 'postgres';
 import { openStore } from '../../src/adapters/open-store.ts';
@@ -79,6 +80,16 @@ function byWorker(metrics: string, name: string, labels: string): Map<string, nu
     if (worker) found.set(worker, (found.get(worker) ?? 0) + Number(line.split(' ').at(-1)));
   }
   return found;
+}
+
+/** The status of a GET sent on a connection of its own. */
+function statusOnNewConnection(url: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    get(url, { agent: false }, (response) => {
+      response.resume();
+      resolve(response.statusCode ?? 0);
+    }).on('error', reject);
+  });
 }
 
 const total = (counts: ReadonlyMap<string, number>) => [...counts.values()].reduce((sum, n) => sum + n, 0);
@@ -196,12 +207,16 @@ describe('snip serve --processes 2 on PostgreSQL and Redis', { skip }, () => {
     const text = await metrics();
     assert.match(text, /snip_worker_restarts_total\{worker="1"\} 1\b/);
     assert.match(text, /snip_workers 2\b/);
-    // Connections are handed out in turn: some of these reach the replacement.
-    const statuses = await Promise.all(
-      Array.from({ length: 8 }, () => fetch(`${server.url}/healthz`).then((response) => response.status)),
-    );
+    // New connections are handed out in turn, so some of these reach the replacement (fetch would
+    // reuse the connections it holds to the worker that lived).
+    const statuses: number[] = [];
+    for (let i = 0; i < 8; i++) statuses.push(await statusOnNewConnection(`${server.url}/healthz`));
     assert.deepEqual(new Set(statuses), new Set([200]));
-    const health = byWorker(await metrics(), 'snip_http_requests_total', 'route="/healthz"');
+    // Each answer is counted just after it is sent.
+    const health = await until(
+      async () => byWorker(await metrics(), 'snip_http_requests_total', 'route="/healthz"'),
+      (counts) => (counts.get('1') ?? 0) > 0,
+    );
     assert.ok((health.get('1') ?? 0) > 0, 'the replacement in slot 1 answered');
   });
 
