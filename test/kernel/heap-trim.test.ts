@@ -31,6 +31,25 @@ describe('giving the heap back when idle', () => {
     assert.equal(await collections(0, 1024, 5), 1);
   });
 
+  it('takes its first look after firstMs, long before its period', async () => {
+    const collected = new EventEmitter();
+    const stop = trimHeapWhenIdle({
+      everyMs: 3_600_000,
+      firstMs: 10,
+      idleShare: Number.POSITIVE_INFINITY,
+      connections: async () => 0,
+      collect: () => collected.emit('collected'),
+    });
+    // The watcher's timers do not hold the process open: the test does, until it collected.
+    const open = setInterval(() => {}, 1_000);
+    try {
+      await once(collected, 'collected');
+    } finally {
+      clearInterval(open);
+      stop();
+    }
+  });
+
   it('never collects while a connection is open', async () => {
     assert.equal(await collections(1, 0, 5), 0);
   });
