@@ -16,8 +16,8 @@ export function v8Collect(): Collect {
 
 /**
  * Once `idleMs` passed since the last `busy()`, one collection: the first time, then whenever the
- * thread's heap grew by `growthMb` since the last. A worker thread that wrote a burst of clicks
- * gives back the heap the burst grew, once; an idle one pays nothing, since nothing calls `busy()`.
+ * thread's heap grew by `growthMb` since the last. A worker thread gives back what a burst (clicks
+ * written, pages read) grew, once; an idle one pays nothing, since nothing calls `busy()`.
  */
 export function collectWhenIdle(
   idleMs: number,

@@ -49,22 +49,23 @@ const keyOrder = (values: readonly string[]) => (a: number, b: number) =>
 export class Sums<Row extends number[]> {
   readonly #rows: Row[] = [];
   add(row: Row): void {
-    const last = this.#rows[this.#rows.length - 1];
-    if (last === undefined || last[0] !== row[0] || last[1] !== row[1]) this.#rows.push(row);
-    else for (let c = 2; c < row.length; c++) (last[c] as number) += row[c] as number;
+    addOrAppend(this.#rows, row);
   }
   /** The rows in (id, bucket) order, those of one id and bucket added into one. */
   sorted(): Row[] {
     const summed: Row[] = [];
-    for (const row of this.#rows.sort(
-      (a, b) => (a[0] as number) - (b[0] as number) || (a[1] as number) - (b[1] as number),
-    )) {
-      const last = summed[summed.length - 1];
-      if (last === undefined || last[0] !== row[0] || last[1] !== row[1]) summed.push(row);
-      else for (let c = 2; c < row.length; c++) (last[c] as number) += row[c] as number;
-    }
+    const byIdAndBucket = (a: Row, b: Row) =>
+      (a[0] as number) - (b[0] as number) || (a[1] as number) - (b[1] as number);
+    for (const row of this.#rows.sort(byIdAndBucket)) addOrAppend(summed, row);
     return summed;
   }
+}
+
+/** Adds `row`'s counts into the last of `rows` when both are of one id and bucket, else appends it. */
+function addOrAppend<Row extends number[]>(rows: Row[], row: Row): void {
+  const last = rows[rows.length - 1];
+  if (last === undefined || last[0] !== row[0] || last[1] !== row[1]) rows.push(row);
+  else for (let c = 2; c < row.length; c++) (last[c] as number) += row[c] as number;
 }
 
 /** Clicks per value key of each id and bucket, for the few ids of a flush (its workspaces). */
