@@ -6,7 +6,7 @@
 import type { EventTable } from '../../core/analytics/event-table.ts';
 import { DAY_MS, HOUR_MS } from '../../core/days.ts';
 import type { CheckedBatch } from './flush-batch.ts';
-import { type EventCounts, type StatRow, Sums } from './flush-tally.ts';
+import { type EventCounts, HOURS_A_DAY, type StatRow, Sums } from './flush-tally.ts';
 
 /** [id, hour, clicks, new visitors] of link_hourly_clicks / workspace_hourly_clicks. */
 export type HourRow = [number, number, number, number];
@@ -19,8 +19,6 @@ export interface HourlyWrites {
   linkStats: HourStatRow[];
   workspaceStats: HourStatRow[];
 }
-
-const HOURS_A_DAY = DAY_MS / HOUR_MS;
 
 /**
  * The rollup rows: clicks per hour are the events of the hour; visitors are the first sightings,

@@ -7,7 +7,7 @@
 
 import type { EventTable } from '../../core/analytics/event-table.ts';
 import { EVENT_DIMENSIONS } from '../../core/analytics/model.ts';
-import { HOUR_MS } from '../../core/days.ts';
+import { DAY_MS, HOUR_MS } from '../../core/days.ts';
 
 /** [id, bucket (day or hour number), dimension, value, clicks] of the *_daily_stats and *_hourly_stats tables. */
 export type StatRow = [number, number, string, string, number];
@@ -15,7 +15,7 @@ export type StatRow = [number, number, string, string, number];
 const DIMS = EVENT_DIMENSIONS.length;
 /** The variant is the last dimension (docs/adr/046): a click of a link without a test adds no row for it. */
 const VARIANT = DIMS - 1;
-const HOURS_A_DAY = 24;
+export const HOURS_A_DAY = DAY_MS / HOUR_MS;
 
 /** Texts as `<` orders them (UTF-16 code units), as Array.prototype.sort does by default. */
 export const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
@@ -36,6 +36,21 @@ export function compareStatRows(a: StatRow, b: StatRow): number {
 const keyOf = (code: number, k: number) => code * DIMS + k;
 const dimensionOf = (key: number) => key % DIMS;
 const codeOf = (key: number) => (key - (key % DIMS)) / DIMS;
+
+/** The row of a key's clicks in an id's bucket, over the values of the table the key was made of. */
+const statRow = (
+  id: number,
+  bucket: number,
+  key: number,
+  values: readonly string[],
+  clicks: number,
+): StatRow => [
+  id,
+  bucket,
+  EVENT_DIMENSIONS[dimensionOf(key)] as string,
+  values[codeOf(key)] as string,
+  clicks,
+];
 
 /** Keys in row order (dimension by name, then value), over the table's values. */
 const keyOrder = (values: readonly string[]) => (a: number, b: number) =>
@@ -107,10 +122,8 @@ export class KeyTally {
       const buckets = this.#ids.get(id) as Map<number, Map<number, number>>;
       for (const bucket of [...buckets.keys()].sort((a, b) => a - b)) {
         const keys = buckets.get(bucket) as Map<number, number>;
-        for (const key of [...keys.keys()].sort(order)) {
-          const dimension = EVENT_DIMENSIONS[dimensionOf(key)] as string;
-          rows.push([id, bucket, dimension, values[codeOf(key)] as string, keys.get(key) as number]);
-        }
+        for (const key of [...keys.keys()].sort(order))
+          rows.push(statRow(id, bucket, key, values, keys.get(key) as number));
       }
     }
     return mergeSorted(rows, summedRows(this.#bots), compareStatRows);
@@ -177,10 +190,7 @@ export function countEvents(
   const hour = new Map<number, number>();
   const day = new Map<number, number>();
   const emit = (into: StatRow[], link: number, bucket: number, keys: number[], of: Map<number, number>) => {
-    for (const key of keys) {
-      const dimension = EVENT_DIMENSIONS[dimensionOf(key)] as string;
-      into.push([link, bucket, dimension, values[codeOf(key)] as string, of.get(key) as number]);
-    }
+    for (const key of keys) into.push(statRow(link, bucket, key, values, of.get(key) as number));
   };
   for (let start = 0; start < n; ) {
     const first = order[start] as number;
