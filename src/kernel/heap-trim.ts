@@ -34,18 +34,20 @@ export function trimHeapWhenIdle(options: HeapTrimOptions): () => void {
   let trimmedAt = Number.NEGATIVE_INFINITY;
   let since = process.cpuUsage();
   let sinceAt = performance.now();
+  const restart = () => {
+    since = process.cpuUsage();
+    sinceAt = performance.now();
+  };
   const look = async () => {
     const used = process.cpuUsage(since);
     const busy = (used.user + used.system) / 1000 / Math.max(1, performance.now() - sinceAt);
-    since = process.cpuUsage();
-    sinceAt = performance.now();
+    restart();
     if (busy > idleShare || (await connections()) > 0) return;
     if (process.memoryUsage.rss() < trimmedAt + growthMb * 1024 * 1024) return;
     collect({ type: 'major', execution: 'sync', flavor: 'last-resort' });
     trimmedAt = process.memoryUsage.rss();
     // The collection's own CPU is not the server's load.
-    since = process.cpuUsage();
-    sinceAt = performance.now();
+    restart();
   };
   const first = setTimeout(look, firstMs);
   const timer = setInterval(look, everyMs);
