@@ -6,29 +6,16 @@ import { compareStatRows } from '../../../src/adapters/sql/flush-tally.ts';
 import { EventTable } from '../../../src/core/analytics/event-table.ts';
 import type { ClickEvent } from '../../../src/core/analytics/model.ts';
 import { dayNumber, HOUR_MS } from '../../../src/core/days.ts';
+import { clickEvent } from '../../fixtures/click-event.ts';
 
 const DAY = '2026-11-28';
 const at = (hour: number) => Date.parse(`${DAY}T00:00:00Z`) + hour * HOUR_MS + 1_000;
 const hourOf = (hour: number) => Math.floor(at(hour) / HOUR_MS);
 const day = dayNumber(DAY);
 
-function event(linkId: number, hour: number, more: Partial<ClickEvent> = {}): ClickEvent {
-  return {
-    linkId,
-    workspaceId: 99,
-    at: at(hour),
-    referrer: 'direct',
-    country: 'DE',
-    device: 'desktop',
-    os: 'Windows',
-    browser: 'Chrome',
-    language: 'en',
-    source: 'link',
-    variant: '',
-    visitor: '0123456789abcdef',
-    ...more,
-  };
-}
+/** A click of a link of workspace 99 (the flush takes the account from `accountOf`), from Germany. */
+const event = (linkId: number, hour: number, more: Partial<ClickEvent> = {}): ClickEvent =>
+  clickEvent({ id: linkId, workspaceId: 99 }, at(hour), '0123456789abcdef', { country: 'DE', ...more });
 
 /** Links 1 and 2 of workspace 10, link 3 of workspace 20; link 4 is unknown. */
 const accountOf = new Map([
