@@ -1,6 +1,7 @@
 import type { Dimension } from '../../../core/analytics/model.ts';
 import { sourceNamed } from '../../../core/analytics/referrer-sources.ts';
 import type { FilterName } from '../../../core/analytics/stats-filters.ts';
+import { displayName } from '../../../core/display-names.ts';
 import { flagAsset } from '../../../web/assets.ts';
 
 /**
@@ -14,13 +15,10 @@ export interface ValueLabel {
   flag?: string;
 }
 
-const regions = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'code' });
-const languages = new Intl.DisplayNames(['en'], { type: 'language', fallback: 'code' });
-
-function named(names: Intl.DisplayNames, code: string): string | undefined {
+function named(type: 'region' | 'language', code: string): string | undefined {
   try {
-    const name = names.of(code);
-    return name && name !== code ? name : undefined;
+    const name = displayName(type, code);
+    return name !== code ? name : undefined;
   } catch {
     // Not a well-formed code: shown as recorded.
     return undefined;
@@ -30,7 +28,7 @@ function named(names: Intl.DisplayNames, code: string): string | undefined {
 export function countryLabel(code: string): ValueLabel {
   // ZZ is how the store records a country it could not tell.
   if (code === 'ZZ' || !/^[A-Z]{2}$/.test(code)) return { text: 'Unknown' };
-  const name = named(regions, code);
+  const name = named('region', code);
   // A code no region has (user-assigned ones) is shown as recorded, without a flag.
   if (!name) return { text: code };
   const flag = flagAsset(code);
@@ -39,7 +37,7 @@ export function countryLabel(code: string): ValueLabel {
 
 export function languageLabel(code: string): ValueLabel {
   if (code === 'unknown') return { text: 'Not sent' };
-  return { text: named(languages, code) ?? code };
+  return { text: named('language', code) ?? code };
 }
 
 const FIXED: Partial<Record<Dimension, Record<string, string>>> = {

@@ -1,3 +1,4 @@
+import { displayName } from '../../../core/display-names.ts';
 import type { StoredVisit, VisitQuery } from '../../../core/ports/tag-store.ts';
 import { shortUrl } from '../../../core/short-url.ts';
 import type { CompatDeps } from '../compat-deps.ts';
@@ -14,11 +15,9 @@ import { rebuiltUserAgent } from './visit-agent.ts';
 /** Visits on a page at most (Shlink's default page is every visit). */
 export const VISITS_CAP = 5000;
 
-const REGIONS = new Intl.DisplayNames(['en'], { type: 'region' });
-
 function countryName(code: string): string {
   try {
-    return REGIONS.of(code) ?? code;
+    return displayName('region', code);
   } catch {
     return code;
   }
