@@ -5,11 +5,17 @@
  */
 let names: Record<'region' | 'language', Intl.DisplayNames> | undefined;
 
-/** The English name of a code, or the code itself when ICU has none; RangeError for a malformed one. */
-export function displayName(type: 'region' | 'language', code: string): string {
+/** The English name of a code; undefined when ICU has none or the code is malformed. */
+export function displayName(type: 'region' | 'language', code: string): string | undefined {
   names ??= {
     region: new Intl.DisplayNames(['en'], { type: 'region', fallback: 'code' }),
     language: new Intl.DisplayNames(['en'], { type: 'language', fallback: 'code' }),
   };
-  return names[type].of(code) ?? code;
+  try {
+    const name = names[type].of(code);
+    return name !== code ? name : undefined;
+  } catch {
+    // RangeError: not a well-formed code.
+    return undefined;
+  }
 }

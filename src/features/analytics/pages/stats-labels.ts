@@ -15,20 +15,10 @@ export interface ValueLabel {
   flag?: string;
 }
 
-function named(type: 'region' | 'language', code: string): string | undefined {
-  try {
-    const name = displayName(type, code);
-    return name !== code ? name : undefined;
-  } catch {
-    // Not a well-formed code: shown as recorded.
-    return undefined;
-  }
-}
-
 export function countryLabel(code: string): ValueLabel {
   // ZZ is how the store records a country it could not tell.
   if (code === 'ZZ' || !/^[A-Z]{2}$/.test(code)) return { text: 'Unknown' };
-  const name = named('region', code);
+  const name = displayName('region', code);
   // A code no region has (user-assigned ones) is shown as recorded, without a flag.
   if (!name) return { text: code };
   const flag = flagAsset(code);
@@ -37,7 +27,8 @@ export function countryLabel(code: string): ValueLabel {
 
 export function languageLabel(code: string): ValueLabel {
   if (code === 'unknown') return { text: 'Not sent' };
-  return { text: named('language', code) ?? code };
+  // Not a well-formed code, or one without a name: shown as recorded.
+  return { text: displayName('language', code) ?? code };
 }
 
 const FIXED: Partial<Record<Dimension, Record<string, string>>> = {

@@ -16,11 +16,7 @@ import { rebuiltUserAgent } from './visit-agent.ts';
 export const VISITS_CAP = 5000;
 
 function countryName(code: string): string {
-  try {
-    return displayName('region', code);
-  } catch {
-    return code;
-  }
+  return displayName('region', code) ?? code;
 }
 
 export interface ShlinkVisit {
