@@ -105,10 +105,15 @@ export function healthScheduler(deps: SchedulerDeps) {
   }
 
   return {
-    /** One poll and its checks to their end (tests, with their own clock); how many links it claimed. */
+    /**
+     * One poll as of now and its checks to their end (tests, with their own clock); how many links
+     * it claimed. A poll under way (the timer's) began at an earlier moment: it is waited for, not
+     * joined, and the checks it began are waited for too.
+     */
     async runOnce(): Promise<number> {
+      while (polling) await polling.catch(() => undefined);
       const begun = await pollOnce();
-      await Promise.all(begun);
+      await Promise.all([...begun, ...inFlight]);
       return begun.length;
     },
     /** Checks the link now, outside the rounds and their pacing (POST …/check); its health after. */

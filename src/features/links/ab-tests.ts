@@ -112,17 +112,26 @@ export function abTestScheduler(deps: AbTestDeps) {
     return applied;
   }
 
+  /** One poll; a poll under way is joined rather than doubled. */
+  function pollOnce(): Promise<number> {
+    running ??= poll().finally(() => {
+      running = undefined;
+    });
+    return running;
+  }
+
   return {
-    /** One poll now (tests, and the timer); a poll under way is joined rather than doubled. */
-    runOnce(): Promise<number> {
-      running ??= poll().finally(() => {
-        running = undefined;
-      });
-      return running;
+    /**
+     * One poll as of now (tests, with their own clock): a poll under way (the timer's) began at an
+     * earlier moment, so it is waited for, not joined.
+     */
+    async runOnce(): Promise<number> {
+      while (running) await running.catch(() => undefined);
+      return pollOnce();
     },
     start(): void {
       timer ??= setInterval(() => {
-        this.runOnce().catch(deps.onError);
+        pollOnce().catch(deps.onError);
       }, deps.pollMs ?? 15_000);
       timer.unref();
     },
