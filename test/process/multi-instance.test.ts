@@ -256,7 +256,9 @@ describe('several instances on PostgreSQL and Redis', { skip }, () => {
     const code = created.body.short_code as string;
     const link = await store.findLinkByCode(0, code);
     assert.ok(link);
-    const dayStart = Date.now() - (Date.now() % 86_400_000);
+    // One reading of the clock: two could fall in different milliseconds, off a whole day's edge.
+    const now = Date.now();
+    const dayStart = now - (now % 86_400_000);
     const range = { from: dayStart, to: dayStart + 86_400_000, interval: 'day' as const };
     const accountBefore = (await store.stats({ workspaceId: link.workspaceId }, range)).totals.uniqueVisitors;
     // Three browsers (one address, three user agents), each clicking 5 times on every instance.

@@ -11,7 +11,8 @@ import { SQLITE_PURGE_SLICE } from '../../../src/adapters/sqlite/click-writer.ts
 import { onBothStores, type StoreHarness } from './store-harness.ts';
 
 const DAY = 86_400_000;
-const TODAY = Date.now() - (Date.now() % DAY);
+const STARTED = Date.now();
+const TODAY = STARTED - (STARTED % DAY);
 const CUT = TODAY - 90 * DAY;
 const FAR_PAST = -5 * DAY;
 const FAR_FUTURE = Date.UTC(2200, 0, 1);

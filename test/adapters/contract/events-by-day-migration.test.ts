@@ -11,7 +11,8 @@ import { type Dialect, loadMigrations } from '../../../src/adapters/sql/migratio
 import { type OldDatabase, oldPostgres, oldSqlite, type Row } from '../../fixtures/old-database.ts';
 
 const DAY = 86_400_000;
-const TODAY = Date.now() - (Date.now() % DAY);
+const STARTED = Date.now();
+const TODAY = STARTED - (STARTED % DAY);
 const COLUMNS =
   'link_id, workspace_id, at, visitor, referrer, country, device, os, browser, language, source';
 /** Times of the held events: recent days, a day beyond the week ahead, the far past and future. */
