@@ -89,6 +89,9 @@ for (const kind of STORES) {
       assert.deepEqual([broken.state, broken.code, broken.status], ['broken', '307', 404]);
       assert.equal(broken.since, broken.checked_at, 'the change keeps its time');
       assert.equal((await send(t.app, { method: 'GET', url: `/${code}` })).status, 302, 'still redirects');
+      // Its click written now: a flush holds the link's row while it writes, and a round's claim on
+      // PostgreSQL passes over a locked row (SKIP LOCKED) to the next poll.
+      await t.app.clicks.flush();
       const listed = (await api('GET', '/links?state=broken')).body.items as Array<{ short_code: string }>;
       assert.ok(
         listed.some((link) => link.short_code === code),
