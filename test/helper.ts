@@ -95,6 +95,9 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     DATABASE_URL: `sqlite:${file}`,
     // No rounds of link health (docs/api.md §21) unless a test asks: they would fetch through its inspector.
     LINK_CHECKS_PER_MINUTE: '0',
+    // Two suites sharing two cores can hold a store call past the 2 s default (a reader thread's first
+    // start among them), and a 503 is then the right answer; tests of the deadline set their own.
+    STORE_TIMEOUT_MS: '10000',
     ...options.env,
   });
   // A copy of a migrated file (template-db.ts), unless the test names a database of its own.
