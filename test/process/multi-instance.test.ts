@@ -8,6 +8,7 @@ import type { Store } from '../../src/core/ports/store.ts';
 import { accountOperations } from '../../src/features/workspaces/cli/account-operations.ts';
 import { runSnip } from '../fixtures/cli-harness.ts';
 import { startTargetServer, type TargetServer } from '../fixtures/target-server.ts';
+import { utcToday } from '../fixtures/utc-today.ts';
 import { type ServerProcess, startServerProcess } from './server-process.ts';
 
 /**
@@ -256,9 +257,7 @@ describe('several instances on PostgreSQL and Redis', { skip }, () => {
     const code = created.body.short_code as string;
     const link = await store.findLinkByCode(0, code);
     assert.ok(link);
-    // One reading of the clock: two could fall in different milliseconds, off a whole day's edge.
-    const now = Date.now();
-    const dayStart = now - (now % 86_400_000);
+    const dayStart = utcToday();
     const range = { from: dayStart, to: dayStart + 86_400_000, interval: 'day' as const };
     const accountBefore = (await store.stats({ workspaceId: link.workspaceId }, range)).totals.uniqueVisitors;
     // Three browsers (one address, three user agents), each clicking 5 times on every instance.

@@ -8,11 +8,11 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { AHEAD_DAYS, dayPartitionName } from '../../../src/adapters/postgres/event-partitions.ts';
 import { SQLITE_PURGE_SLICE } from '../../../src/adapters/sqlite/click-writer.ts';
+import { utcToday } from '../../fixtures/utc-today.ts';
 import { onBothStores, type StoreHarness } from './store-harness.ts';
 
 const DAY = 86_400_000;
-const STARTED = Date.now();
-const TODAY = STARTED - (STARTED % DAY);
+const TODAY = utcToday();
 const CUT = TODAY - 90 * DAY;
 const FAR_PAST = -5 * DAY;
 const FAR_FUTURE = Date.UTC(2200, 0, 1);

@@ -9,10 +9,10 @@ import { after, before, describe, it } from 'node:test';
 import { dayPartitionName } from '../../../src/adapters/postgres/event-partitions.ts';
 import { type Dialect, loadMigrations } from '../../../src/adapters/sql/migrations.ts';
 import { type OldDatabase, oldPostgres, oldSqlite, type Row } from '../../fixtures/old-database.ts';
+import { utcToday } from '../../fixtures/utc-today.ts';
 
 const DAY = 86_400_000;
-const STARTED = Date.now();
-const TODAY = STARTED - (STARTED % DAY);
+const TODAY = utcToday();
 const COLUMNS =
   'link_id, workspace_id, at, visitor, referrer, country, device, os, browser, language, source';
 /** Times of the held events: recent days, a day beyond the week ahead, the far past and future. */

@@ -11,6 +11,7 @@ import postgres from 'postgres';
 import { RedisVisitors } from '../../../src/adapters/redis/visitors.ts';
 import type { StatsRange } from '../../../src/core/analytics/model.ts';
 import { callApi } from '../../fixtures/api-client.ts';
+import { utcToday } from '../../fixtures/utc-today.ts';
 import { send, startTestApp, type TestApp, type TestAppOptions } from '../../helper.ts';
 
 /** Visit analytics through the real redirect (docs/api.md §9.1–9.2): what is kept, and what never is. */
@@ -204,9 +205,7 @@ describe('nothing identifying on PostgreSQL and Redis', {
         visitors: new RedisVisitors(redis, prefix),
       });
       const link = await traffic(t, 'private2');
-      // One reading of the clock: two could fall in different milliseconds, off a whole day's edge.
-      const now = Date.now();
-      const today = now - (now % DAY_MS);
+      const today = utcToday();
       const stats = await t.store.stats(
         { linkId: link.id },
         { from: today, to: today + DAY_MS, interval: 'day' },
