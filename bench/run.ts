@@ -37,6 +37,7 @@ import { type SqliteResults, sqlitePhase } from './sqlite-phase.ts';
 import { type StallResults, stallsPhase } from './stalls-phase.ts';
 import { type StatsQueryResults, statsQueryPhase } from './stats-query.ts';
 import { type WebhookResults, webhooksPhase } from './webhooks-phase.ts';
+import { writerOnly } from './writer-phase.ts';
 import { CONNECTIONS, ensureWrk, THREADS } from './wrk.ts';
 
 /**
@@ -54,7 +55,9 @@ import { CONNECTIONS, ensureWrk, THREADS } from './wrk.ts';
  * links checked against loopback targets, bench/health-phase.ts; console: the operator console's pages
  * at 1M links on both stores, bench/console-phase.ts, only when named)
  * (stalls: redirects during two parallel exports and bursts of new QR designs, bench/stalls-phase.ts;
- * idle: one server's CPU per thread with no traffic for BENCH_IDLE_SECONDS, bench/idle-phase.ts, alone only).
+ * idle: one server's CPU per thread with no traffic for BENCH_IDLE_SECONDS, bench/idle-phase.ts, alone only;
+ * writer: the SQLite click writer's CPU per event on the hot set and the long tail, bench/writer-phase.ts,
+ * alone only).
  */
 
 const RESULTS = fileURLToPath(new URL('./results/latest.json', import.meta.url));
@@ -174,6 +177,7 @@ async function salesOnly(): Promise<void> {
 
 async function main(): Promise<void> {
   if (ONLY === 'idle') return idleOnly(dir, RESULTS.replace(/latest\.json$/, 'idle-latest.json'));
+  if (ONLY === 'writer') return writerOnly(dir, RESULTS.replace(/latest\.json$/, 'writer-latest.json'));
   if (ONLY === 'stats' || ONLY === 'search') return queriesOnly(ONLY);
   if (ONLY === 'sales') return salesOnly();
   if (ONLY === 'cli') return cliOnly();

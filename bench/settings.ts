@@ -26,6 +26,7 @@ const PHASES = [
   'health',
   'light',
   'console',
+  'writer',
 ] as const;
 /** A phase BENCH_ONLY can name. */
 export type Phase = (typeof PHASES)[number];

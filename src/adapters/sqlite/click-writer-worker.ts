@@ -1,22 +1,11 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { collectWhenIdle } from '../idle-collect.ts';
-import { type Job, type Reply, received } from './click-writer.ts';
-import { openConnection } from './connection.ts';
+import { type Job, openWriterConnection, type Reply, received } from './click-writer.ts';
 import { purgeSlice, writeClicks } from './write-clicks.ts';
 
 /** The click writer's thread: one connection, one transaction per batch, answers in order. */
-const conn = openConnection((workerData as { path: string }).path);
-// This thread alone checkpoints the WAL (the main connection is set not to): after 40,000 pages of
-// it (160 MB) rather than SQLite's 1,000, so the pages every flush writes again (the ends of the
-// event table and its indexes, hot links' daily rows, the B-trees' upper pages) are copied once per
-// checkpoint, not once per flush (docs/adr/022, 053); and every 10 s, for what the main thread wrote
-// while no click came. A reset WAL is cut back to 64 MB, so a burst does not leave 160 MB on disk.
-// Its page cache is 64 MB rather than the 16 MB of the other connections: a flush of clicks spread
-// over many links dirties tens of thousands of pages, which a smaller cache writes out mid-flush and
-// reads back (-20% of this thread's CPU per click on the long tail; the cache grows only that far).
-conn.db.exec('PRAGMA wal_autocheckpoint = 40000');
-conn.db.exec('PRAGMA journal_size_limit = 67108864');
-conn.db.exec('PRAGMA cache_size = -65536');
+const conn = openWriterConnection((workerData as { path: string }).path);
+// The checkpoint of what the main thread wrote while no click came (click-writer.ts).
 setInterval(() => {
   try {
     conn.db.exec('PRAGMA wal_checkpoint(PASSIVE)');
