@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { threadCpuUsage } from 'node:process';
 import { checkedBatch, isEmpty } from '../src/adapters/sql/flush-batch.ts';
 import { openWriterConnection } from '../src/adapters/sqlite/click-writer.ts';
+import { CLICK_LINKS_PER_WRITE } from '../src/adapters/sqlite/store.ts';
 import { writeClicks } from '../src/adapters/sqlite/write-clicks.ts';
 import { EventTable } from '../src/core/analytics/event-table.ts';
 import type { NewVisitors } from '../src/core/analytics/model.ts';
@@ -19,9 +20,10 @@ import { HOT_SET } from './settings.ts';
  * server and no wrk. Under wrk the long tail cannot show it: the writer is behind there and spends
  * whatever CPU the scheduler gives it, so its share per request is the machine's, not its cost.
  * Here the server's own ClickBuffer takes one second of 20,000 browser clicks at a time and flushes
- * it as a server does (256 links' counts per transaction, events in parts of at most 4,096 links),
- * each store write going to the same writeClicks the writer's thread runs, on a connection set up as
- * that thread's, over a store of 100,000 links; `process.threadCpuUsage()` around writeClicks alone:
+ * it as a server on SQLite does (4,096 links' counts per transaction, events in parts of at most
+ * 4,096 links), each store write going to the same writeClicks the writer's thread runs, on a
+ * connection set up as that thread's, over a store of 100,000 links; `process.threadCpuUsage()`
+ * around writeClicks alone:
  * - hot: the clicks drawn from a hot set of 4,096 links (about 5 clicks per link and flush);
  * - tail: drawn from all 100,000 (about 18,000 links per flush, nearly one click each).
  * The rounds alternate hot and tail, so a store growing under both treats them alike.
@@ -111,6 +113,7 @@ export async function writerPhase(dir: string): Promise<{ figures: WriterFigures
     let written = 0;
     const buffer = new ClickBuffer(
       {
+        clickLinksPerWrite: CLICK_LINKS_PER_WRITE,
         async addClicks(counts, visits) {
           const checked = checkedBatch(counts, visits);
           if (isEmpty(checked)) return;

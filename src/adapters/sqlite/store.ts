@@ -30,6 +30,9 @@ import { inPlaceReaders, threadReaders } from './readers.ts';
 import { queuedScripts, runNow, sqliteScripts } from './run-script.ts';
 import { writeQueue } from './write-queue.ts';
 
+/** Links a flush's transaction names at most on the writer's thread: the events' parts' bound (click-buffer.ts). */
+export const CLICK_LINKS_PER_WRITE = 4096;
+
 /**
  * Opens (creating the file and its directory if missing) a store; call `migrate()` before use.
  * `threads: false` (a command of the CLI) writes clicks and reads stats on this thread instead of
@@ -85,6 +88,10 @@ export function openSqliteStore(path: string, options: { threads?: boolean } = {
     findLinkByAliasNow: (domainId, code) =>
       mapRow(conn.stmt(ALIAS_SQL.redirectLinkOf).get(domainId, code), toRedirectLink),
     ...clickStore(direct, (batch) => clickWriter.write(batch)),
+    // The writer's thread takes a flush's counts in transactions as large as its events' parts: each
+    // commit writes the B-trees' upper pages again (docs/adr/053). In place, on the redirect's
+    // thread, the buffer's smaller default keeps each stall short.
+    ...(threads ? { clickLinksPerWrite: CLICK_LINKS_PER_WRITE } : {}),
     ...statsStore({
       stats: readers.stats,
       purge: async (beforeMs) => (mayPurge(conn) ? clickWriter.purge(beforeMs) : 0),

@@ -91,3 +91,20 @@ describe('a flush written on SQLite (statements OR ROLLBACK)', () => {
     assert.equal(count('SELECT clicks AS n FROM link_daily_clicks WHERE link_id = ?'), 70);
   });
 });
+
+describe('how many links a flush of the SQLite store carries per transaction', () => {
+  it("asks for 4,096 when the writer's thread writes, and leaves the default when writing in place", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'snip-write-bound-'));
+    const threaded = openSqliteStore(join(dir, 'threaded.db'));
+    const command = openSqliteStore(join(dir, 'command.db'), { threads: false });
+    const memory = openSqliteStore(':memory:');
+    try {
+      assert.equal(threaded.clickLinksPerWrite, 4096);
+      assert.equal(command.clickLinksPerWrite, undefined);
+      assert.equal(memory.clickLinksPerWrite, undefined);
+    } finally {
+      for (const store of [threaded, command, memory]) await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

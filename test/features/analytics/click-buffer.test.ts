@@ -57,6 +57,25 @@ describe('ClickBuffer', () => {
     await buffer.close();
   });
 
+  it("takes the store's own bound of links per write, and 256 for a store without one", async () => {
+    const bounded = { ...fakeStore(), clickLinksPerWrite: 120 };
+    const plain = fakeStore();
+    for (const store of [bounded, plain]) {
+      const buffer = new ClickBuffer(store, { intervalMs: 60_000 });
+      for (let id = 0; id < 300; id++) buffer.record(id, 'human');
+      await buffer.flush();
+      await buffer.close();
+    }
+    assert.deepEqual(
+      bounded.batches.map((batch) => batch.length),
+      [120, 120, 60],
+    );
+    assert.deepEqual(
+      plain.batches.map((batch) => batch.length),
+      [256, 44],
+    );
+  });
+
   it('keeps counts of a failed write for the next flush, so none is lost', async () => {
     const store = fakeStore();
     const errors: unknown[] = [];

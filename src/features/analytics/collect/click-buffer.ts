@@ -15,7 +15,7 @@ const MAX_HELD_VISITS = 100_000;
 export interface ClickBufferOptions {
   /** How often buffered counts are written; the redirect itself never waits on the store. */
   intervalMs: number;
-  /** Links written per transaction; default 256. */
+  /** Links whose counts are written per transaction; default the store's clickLinksPerWrite, else 256. */
   chunkSize?: number;
   /**
    * Events written with one chunk of links, at most, and of how many links at most; default 65,536
@@ -44,7 +44,7 @@ interface PendingCount extends ClickCount {
  * is lost on a graceful shutdown.
  */
 export class ClickBuffer {
-  readonly #store: Pick<ClickStore, 'addClicks'>;
+  readonly #store: Pick<ClickStore, 'addClicks' | 'clickLinksPerWrite'>;
   readonly #now: () => number;
   readonly #onError: (error: unknown) => void;
   readonly #timer: NodeJS.Timeout;
@@ -69,11 +69,11 @@ export class ClickBuffer {
   /** Raw visits given up because they could not be made into events for too long. */
   droppedVisits = 0;
 
-  constructor(store: Pick<ClickStore, 'addClicks'>, options: ClickBufferOptions) {
+  constructor(store: Pick<ClickStore, 'addClicks' | 'clickLinksPerWrite'>, options: ClickBufferOptions) {
     this.#store = store;
     this.#now = options.now ?? Date.now;
     this.#onError = options.onError ?? (() => {});
-    this.#chunk = options.chunkSize ?? 256;
+    this.#chunk = options.chunkSize ?? store.clickLinksPerWrite ?? 256;
     this.#eventsPerWrite = options.eventsPerWrite ?? 65_536;
     this.#eventLinksPerWrite = options.eventLinksPerWrite ?? 4096;
     this.#makeVisits = options.makeVisits;
