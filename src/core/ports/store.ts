@@ -146,11 +146,7 @@ export interface ClickStore {
    * Counts of deleted links are still recorded.
    */
   addClicks(batch: readonly ClickCount[], visits?: VisitBatch): Promise<void>;
-  /**
-   * Links whose counts one addClicks should carry at most, when the store writes larger
-   * transactions better than the click buffer's default (256): a store whose flushes leave the
-   * redirect's thread and the rows of other writers alone (docs/adr/053).
-   */
+  /** Links one addClicks should carry at most, where larger flushes suit the store (docs/adr/053). */
   readonly clickLinksPerWrite?: number;
   /** Human clicks per UTC day for one link, days without clicks omitted, oldest first. */
   dailyClicksOfLink(linkId: number, fromDay: string, toDay: string): Promise<DailyClicks[]>;
