@@ -6,7 +6,7 @@ import type { HostRule } from '../src/core/blocklist-format.ts';
 import type { NewLink } from '../src/core/entities.ts';
 import type { BlocklistMemory } from './blocklist-memory.ts';
 import { memoryOf, type Started, startSnip, track } from './processes.ts';
-import type { Goal, Run } from './report.ts';
+import { type Goal, median, type Run } from './report.ts';
 import { benchLink, codeOf, prepareStore, removeDatabase } from './seed.ts';
 import type { Session } from './session.ts';
 import { timed } from './session.ts';
@@ -118,13 +118,6 @@ async function started(databaseUrl: string): Promise<{ snip: Started; seconds: n
   return { snip, seconds, rssMb: memoryOf(snip.child.pid as number).rssMb };
 }
 
-const median = (values: readonly number[]) => {
-  const sorted = values.toSorted((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1
-    ? (sorted[middle] as number)
-    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-};
 const cpu = (run: Run) => run.cpuUsPerRequest ?? 0;
 
 export async function blocklistPhase({

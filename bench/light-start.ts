@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { memoryOf, processTicks, type Started, startSnip, stopper, track } from './processes.ts';
+import { median } from './report.ts';
 
 /**
  * Start and idle memory (docs/adr/053): the CPU a process spends from spawn to answering, and its
@@ -22,14 +23,6 @@ export interface StartFigures {
   /** Resident memory after the idle wait, MB (median). */
   idleRssMb: number;
 }
-
-const median = (values: readonly number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2
-    ? (sorted[middle] as number)
-    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-};
 
 interface Sample {
   cpuMs: number;

@@ -3,6 +3,16 @@ import type { WrkPart, WrkResult } from './wrk.ts';
 
 /** The table printed at the end, the goals from the issue, and bench/results/latest.json. */
 
+/** The middle of the values (the mean of the two middle ones for an even count; 0 for none). */
+export function median(values: readonly number[]): number {
+  if (values.length === 0) return 0;
+  const sorted = values.toSorted((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+}
+
 export interface Run extends WrkResult {
   target: string;
   /** Requests per second divided by the bare node:http server's, for the redirect runs. */

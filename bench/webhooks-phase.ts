@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { openStore } from '../src/adapters/open-store.ts';
 import type { Store } from '../src/core/ports/store.ts';
 import { processTicks, type Started, startSnip, threadTicks } from './processes.ts';
-import type { Run } from './report.ts';
+import { median, type Run } from './report.ts';
 import { codeOf, prepareStore, removeDatabase, seedLinks } from './seed.ts';
 import { type Session, timed } from './session.ts';
 import { PG_ADMIN_URL, SMALL, WEBHOOK_EVENTS, WEBHOOK_ROUNDS } from './settings.ts';
@@ -231,10 +231,3 @@ export async function webhooksPhase(bench: WebhookBench): Promise<WebhookResults
 
 const round1 = (n: number) => Math.round(n * 10) / 10;
 const round2 = (n: number) => Math.round(n * 100) / 100;
-const median = (values: readonly number[]) => {
-  const sorted = values.toSorted((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1
-    ? (sorted[middle] as number)
-    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-};

@@ -11,7 +11,7 @@ import { DAY_MS, dayText, HOUR_MS } from '../src/core/days.ts';
 import { ClickBuffer } from '../src/features/analytics/collect/click-buffer.ts';
 import type { MadeVisits } from '../src/features/analytics/collect/visit-events.ts';
 import type { RawVisit, VisitLog } from '../src/features/analytics/collect/visit-log.ts';
-import { writeResults } from './report.ts';
+import { median, writeResults } from './report.ts';
 import { prepareStore, removeDatabase, seedLinks } from './seed.ts';
 import { HOT_SET } from './settings.ts';
 
@@ -90,9 +90,6 @@ const VISIT: Omit<RawVisit, 'linkId' | 'workspaceId' | 'at'> = {
   trustedCountry: undefined,
   qr: false,
 };
-
-const median = (values: readonly number[]) =>
-  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
 export async function writerPhase(dir: string): Promise<{ figures: WriterFigures; lines: string[] }> {
   const path = join(dir, 'writer.db');
