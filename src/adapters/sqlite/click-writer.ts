@@ -95,18 +95,28 @@ export function inPlaceClickWriter(conn: Connection): ClickWriter {
 /**
  * The thread starts with the first batch or purge, not with the store: a store that never counts a
  * click (a command, a test, a server before its first visitor) never pays for it. `started` runs
- * then, on this thread, before the thread's first job.
+ * then, on this thread, before the thread's first job. A thread that stopped (its isolate out of
+ * memory, say) is replaced by the next job, so clicks are written again rather than held until the
+ * process ends; a batch under way when it stopped fails, and the click buffer keeps it for the next
+ * flush. `onThread` sees each thread started.
  */
-export function threadClickWriter(path: string, started: () => void = () => {}): ClickWriter {
+export function threadClickWriter(
+  path: string,
+  started: () => void = () => {},
+  onThread: (worker: Worker) => void = () => {},
+): ClickWriter {
   let thread: { worker: Worker; calls: ReturnType<typeof workerCalls<Reply>> } | undefined;
+  let closed = false;
   const calls = () => {
-    if (!thread) {
+    if (closed) throw new Error('the click writer is closed');
+    if (!thread || thread.calls.exited) {
       started();
       const worker = new Worker(new URL('./click-writer-worker.ts', import.meta.url), {
         workerData: { path },
       });
       // The thread keeps the process alive only while a job is under way.
       thread = { worker, calls: workerCalls<Reply>(worker, 'the click writer thread stopped') };
+      onThread(worker);
     }
     return thread.calls;
   };
@@ -128,6 +138,7 @@ export function threadClickWriter(path: string, started: () => void = () => {}):
       return purged;
     },
     async close() {
+      closed = true;
       if (!thread || thread.calls.exited) return;
       const { worker } = thread;
       // Jobs already posted are answered first: the thread handles messages in order.

@@ -58,21 +58,30 @@ export function inPlaceReaders(conn: Connection): Readers {
 
 /**
  * `size` reader threads, started by the first read (a store that never lists or counts never pays
- * for them); each read goes to the one with the fewest waiting.
+ * for them); each read goes to the one with the fewest waiting. `onThread` sees each thread started.
  */
-export function threadReaders(path: string, size = 2): Readers {
+export function threadReaders(
+  path: string,
+  size = 2,
+  onThread: (worker: Worker) => void = () => {},
+): Readers {
   type Thread = { worker: Worker; calls: ReturnType<typeof workerCalls<WorkerReply & { result: unknown }>> };
   let threads: Thread[] = [];
-  const start = (): Thread[] =>
-    Array.from({ length: size }, () => {
-      const worker = new Worker(new URL('./reader-worker.ts', import.meta.url), { workerData: { path } });
-      return {
-        worker,
-        calls: workerCalls<WorkerReply & { result: unknown }>(worker, 'a reader thread stopped'),
-      };
-    });
+  let closed = false;
+  const startOne = (): Thread => {
+    const worker = new Worker(new URL('./reader-worker.ts', import.meta.url), { workerData: { path } });
+    onThread(worker);
+    return {
+      worker,
+      calls: workerCalls<WorkerReply & { result: unknown }>(worker, 'a reader thread stopped'),
+    };
+  };
+  const start = (): Thread[] => Array.from({ length: size }, startOne);
   const read = async (job: ReadJob) => {
+    if (closed) throw new Error('the reader threads are closed');
     if (threads.length === 0) threads = start();
+    // A thread that stopped (out of memory on a huge read, say) is replaced, not asked again.
+    threads = threads.map((thread) => (thread.calls.exited ? startOne() : thread));
     const idle = threads.reduce((best, thread) =>
       thread.calls.waiting < best.calls.waiting ? thread : best,
     );
@@ -86,6 +95,7 @@ export function threadReaders(path: string, size = 2): Readers {
       (await read({ kind: 'perGroup', workspaceId })) as Map<number, number>,
     exportLinksPage: async (ask) => (await read({ kind: 'csv', ask })) as LinkCsvPage,
     async close() {
+      closed = true;
       await Promise.all(threads.map((thread) => thread.worker.terminate()));
     },
   };

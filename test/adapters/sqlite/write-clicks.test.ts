@@ -3,8 +3,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import type { Worker } from 'node:worker_threads';
 import type { CheckedBatch } from '../../../src/adapters/sql/flush-batch.ts';
+import { threadClickWriter } from '../../../src/adapters/sqlite/click-writer.ts';
 import { type Connection, openConnection } from '../../../src/adapters/sqlite/connection.ts';
+import { threadReaders } from '../../../src/adapters/sqlite/readers.ts';
 import { openSqliteStore } from '../../../src/adapters/sqlite/store.ts';
 import { writeClicks } from '../../../src/adapters/sqlite/write-clicks.ts';
 import { EventTable } from '../../../src/core/analytics/event-table.ts';
@@ -31,7 +34,7 @@ function batchOf(linkId: number, events: ClickEvent[]): CheckedBatch {
   };
 }
 
-describe('a flush written on SQLite (statements OR ROLLBACK)', () => {
+describe('a flush written on SQLite (statements OR ROLLBACK), and its threads', () => {
   let dir: string;
   let conn: Connection;
   let link: { id: number; workspaceId: number };
@@ -89,6 +92,34 @@ describe('a flush written on SQLite (statements OR ROLLBACK)', () => {
     assert.equal(clicks(), 70);
     assert.equal(count('SELECT count(*) AS n FROM click_events WHERE link_id = ?'), 70);
     assert.equal(count('SELECT clicks AS n FROM link_daily_clicks WHERE link_id = ?'), 70);
+  });
+
+  it("replaces a writer's thread that stopped with the next batch, and refuses batches once closed", async () => {
+    const threads: Worker[] = [];
+    const writer = threadClickWriter(conn.db.location() as string, undefined, (worker) =>
+      threads.push(worker),
+    );
+    const before = clicks();
+    await writer.write(batchOf(link.id, [click(100)]));
+    await threads[0]?.terminate();
+    await writer.write(batchOf(link.id, [click(101), click(102)]));
+    assert.equal(threads.length, 2);
+    assert.equal(clicks(), before + 3);
+    await writer.close();
+    await assert.rejects(writer.write(batchOf(link.id, [click(103)])));
+    assert.equal(clicks(), before + 3);
+  });
+
+  it('replaces a reader thread that stopped with the next read', async () => {
+    const threads: Worker[] = [];
+    const readers = threadReaders(conn.db.location() as string, 1, (worker) => threads.push(worker));
+    const perGroup = () => readers.countLinksPerGroup(link.workspaceId);
+    await perGroup();
+    await threads[0]?.terminate();
+    assert.ok((await perGroup()) instanceof Map);
+    assert.equal(threads.length, 2);
+    await readers.close();
+    await assert.rejects(perGroup());
   });
 });
 
