@@ -5,7 +5,16 @@ import { createInterface } from 'node:readline';
 import { DatabaseSync } from 'node:sqlite';
 import { openStore } from '../src/adapters/open-store.ts';
 import type { NewLink } from '../src/core/entities.ts';
-import { freePort, memoryOf, processTicks, type Started, startHelper, stopper, track } from './processes.ts';
+import {
+  freePort,
+  memoryOf,
+  metricOf,
+  processTicks,
+  type Started,
+  startHelper,
+  stopper,
+  track,
+} from './processes.ts';
 import { benchLink, codeOf, prepareStore, sampleIndexes } from './seed.ts';
 import type { Session } from './session.ts';
 import { timed } from './session.ts';
@@ -75,15 +84,6 @@ async function seed(databaseUrl: string, file: string, ports: readonly number[])
   db.close();
 }
 
-/** Checks made so far, from /metrics. */
-async function checksMade(server: Started): Promise<number> {
-  const text = await (await fetch(`${server.url}/metrics`)).text();
-  let sum = 0;
-  for (const match of text.matchAll(/^snip_link_checks_total\{[^}]*\} (\d+(?:\.\d+)?)$/gm))
-    sum += Number(match[1]);
-  return sum;
-}
-
 export async function healthPhase({ session, dir }: HealthBench): Promise<string[]> {
   const targets = await Promise.all(
     Array.from({ length: TARGET_PROCESSES }, () => startHelper('./target-server.ts')),
@@ -119,15 +119,23 @@ export async function healthPhase({ session, dir }: HealthBench): Promise<string
     try {
       // The first poll comes 10 s after the start; then the checks alone for the measured time.
       await new Promise((resolve) => setTimeout(resolve, 12_000));
-      const [checks0, ticks0, at0] = [await checksMade(busy), processTicks(pid), Date.now()];
+      const [checks0, ticks0, at0] = [
+        await metricOf(busy.url, 'snip_link_checks_total'),
+        processTicks(pid),
+        Date.now(),
+      ];
       await new Promise((resolve) => setTimeout(resolve, Math.max(30, 3 * MEASURE_S) * 1000));
-      const [checks1, ticks1, at1] = [await checksMade(busy), processTicks(pid), Date.now()];
+      const [checks1, ticks1, at1] = [
+        await metricOf(busy.url, 'snip_link_checks_total'),
+        processTicks(pid),
+        Date.now(),
+      ];
       const alone = checks1 - checks0;
       const perMinute = (alone * 60_000) / (at1 - at0);
       const cpuPerCheck = ((ticks1 - ticks0) * TICK_US) / Math.max(1, alone);
       const checkCpuPerSecond = ((ticks1 - ticks0) * TICK_US) / ((at1 - at0) / 1000);
       const during = await measure('snip redirect while link checks run, wrk -t1 -c32', busy);
-      const checks2 = await checksMade(busy);
+      const checks2 = await metricOf(busy.url, 'snip_link_checks_total');
       const memory = memoryOf(pid);
       const cpu = (us: number | undefined) => (us ?? 0).toFixed(1);
       // The server's CPU during the run less what the checks alone took per second, per request.

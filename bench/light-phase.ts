@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { measureStarts, type StartFigures } from './light-start.ts';
 import { startNginx } from './nginx.ts';
-import { memoryOf, SNIP_DIR, type Started, startSnip } from './processes.ts';
+import { HUMAN_REDIRECTS, memoryOf, metricOf, SNIP_DIR, type Started, startSnip } from './processes.ts';
 import type { Goal, Run } from './report.ts';
 import { codeOf, prepareStore, sampleIndexes, seedLinks, writeCodes } from './seed.ts';
 import { timed } from './session.ts';
@@ -22,6 +22,12 @@ const LINKS = 100_000;
 const ROUNDS = 3;
 const IDLE_MS = 15_000;
 const LIGHT = { threads: 1, connections: 32 };
+
+/** Of the human clicks a server redirected (warm-up and hot set included), the raw visits it dropped. */
+interface Shed {
+  dropped: number;
+  clicks: number;
+}
 
 export interface LightResults {
   starts: Record<string, StartFigures>;
@@ -68,6 +74,7 @@ export async function lightPhase({ session, dir, bare }: Bench): Promise<LightRe
   await measure('nginxHot', 'nginx return 302, browser clicks, wrk -t1 -c32', [nginx], hot);
   await nginx.stop();
   const memory: Record<string, number> = {};
+  const shed: Record<string, Shed> = {};
   for (const [name, checkout] of Object.entries(checkouts)) {
     const snip = await startSnip(databaseUrl, `/${codeOf(0)}`, 302, {}, 30_000, checkout);
     await measure(
@@ -84,15 +91,21 @@ export async function lightPhase({ session, dir, bare }: Bench): Promise<LightRe
       all,
     );
     memory[name] = memoryOf(snip.child.pid as number).rssMb;
+    // Visits the writer was too far behind to take (docs/adr/053): counts stay exact, raw visits go.
+    shed[name] = {
+      dropped: await metricOf(snip.url, 'snip_visits_dropped_total'),
+      clicks: await metricOf(snip.url, HUMAN_REDIRECTS),
+    };
     await snip.stop();
   }
-  return report(starts, runs, memory, Object.keys(checkouts));
+  return report(starts, runs, memory, shed, Object.keys(checkouts));
 }
 
 function report(
   starts: Record<string, StartFigures>,
   runs: Record<string, Run>,
   memory: Record<string, number>,
+  shed: Record<string, Shed>,
   names: readonly string[],
 ): LightResults {
   const cpu = (name: string) => runs[name]?.cpuUsPerRequest ?? Number.NaN;
@@ -111,7 +124,8 @@ function report(
         `${above} ms above bare; idle RSS ${start.idleRssMb} MB`,
       `${name}: hot ${cpu(`${name}Hot`).toFixed(1)} µs (${(cpu(`${name}Hot`) / cpu('bareHot')).toFixed(2)}× bare, ` +
         `${(cpu(`${name}Hot`) / cpu('nginxHot')).toFixed(2)}× nginx); long tail ${cpu(`${name}Tail`).toFixed(1)} µs ` +
-        `(${tail.toFixed(2)}× bare, ${(cpu(`${name}Tail`) / cpu('nginxHot')).toFixed(2)}× nginx); RSS after it ${memory[name]?.toFixed(0)} MB`,
+        `(${tail.toFixed(2)}× bare, ${(cpu(`${name}Tail`) / cpu('nginxHot')).toFixed(2)}× nginx); RSS after it ${memory[name]?.toFixed(0)} MB; ` +
+        `visits shed by a writer behind: ${shed[name]?.dropped.toLocaleString('en-US')} of ${shed[name]?.clicks.toLocaleString('en-US')} clicks`,
     );
     if (name !== 'snip') continue;
     goals.push(

@@ -136,6 +136,27 @@ export async function startSnip(
   return { child, url, stop: () => stopper(child) };
 }
 
+/** The series of human clicks redirected (counted), for metricOf. */
+export const HUMAN_REDIRECTS = 'snip_redirects_total{kind="human"}';
+
+/**
+ * A figure of a server's /metrics: the value of `series` (a name, or a name with its labels as
+ * printed, e.g. `snip_redirects_total{kind="human"}`), or the sum over every label set of a bare
+ * name that has them; 0 when no line matches (a counter not yet counted).
+ */
+export async function metricOf(url: string, series: string): Promise<number> {
+  const text = await fetch(`${url}/metrics`).then((response) => response.text());
+  let sum = 0;
+  for (const line of text.split('\n')) {
+    const space = line.lastIndexOf(' ');
+    const key = line.slice(0, space);
+    if (key === series || (!series.includes('{') && key.startsWith(`${series}{`))) {
+      sum += Number(line.slice(space + 1));
+    }
+  }
+  return sum;
+}
+
 /** The Node flags of a checkout's `npm start` (its package.json): what comes between `node` and `bin/snip.js`. */
 export function startFlags(dir: string): string[] {
   const { scripts } = JSON.parse(readFileSync(`${dir}/package.json`, 'utf8')) as {

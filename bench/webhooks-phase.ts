@@ -1,7 +1,14 @@
 import { join } from 'node:path';
 import { openStore } from '../src/adapters/open-store.ts';
 import type { Store } from '../src/core/ports/store.ts';
-import { processTicks, type Started, startSnip, threadTicks } from './processes.ts';
+import {
+  HUMAN_REDIRECTS,
+  metricOf,
+  processTicks,
+  type Started,
+  startSnip,
+  threadTicks,
+} from './processes.ts';
 import { median, type Run } from './report.ts';
 import { codeOf, prepareStore, removeDatabase, seedLinks } from './seed.ts';
 import { type Session, timed } from './session.ts';
@@ -101,12 +108,6 @@ async function deliveryRun(store: 'sqlite' | 'postgres', databaseUrl: string): P
   }
 }
 
-/** The server's human redirects so far (GET /metrics). */
-async function humanClicks(server: Started): Promise<number> {
-  const text = await (await fetch(`${server.url}/metrics`)).text();
-  return Number(/^snip_redirects_total\{kind="human"\} (\d+)/m.exec(text)?.[1] ?? 0);
-}
-
 /** Two SQLite stores with the same links, one with an endpoint hearing link.clicked at `url`. */
 async function seedPair(dir: string, url: string): Promise<Record<'none' | 'hook', string>> {
   const urls = {
@@ -143,7 +144,7 @@ async function redirectRuns({ session, dir, bare, hotSmall }: WebhookBench): Pro
     const measure = async (kind: Kind) => {
       const server = kind === 'bare' ? bare : kind === 'none' ? none : hook;
       const pid = server.child.pid as number;
-      const before = kind === 'bare' ? 0 : await humanClicks(server);
+      const before = kind === 'bare' ? 0 : await metricOf(server.url, HUMAN_REDIRECTS);
       const ticks = processTicks(pid);
       const run = await session.measure({
         target: {
@@ -165,7 +166,7 @@ async function redirectRuns({ session, dir, bare, hotSmall }: WebhookBench): Pro
         await drained(hookStore, DRAIN_MS);
         drainSeconds.push(round1((performance.now() - start) / 1000));
       }
-      const answered = (await humanClicks(server)) - before;
+      const answered = (await metricOf(server.url, HUMAN_REDIRECTS)) - before;
       if (kind === 'hook') clicks += answered;
       allIn[kind].push(round1(((processTicks(pid) - ticks) * TICK_US) / Math.max(1, answered)));
     };
