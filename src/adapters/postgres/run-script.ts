@@ -1,5 +1,12 @@
 /** Runs the dialect-neutral store scripts (adapters/sql/script.ts) on PostgreSQL. */
-import { driveAsync, LOCK_WORKSPACE, type Script, type ScriptRunner, type Step } from '../sql/script.ts';
+import {
+  driveAsync,
+  LOCK_HOST,
+  LOCK_WORKSPACE,
+  type Script,
+  type ScriptRunner,
+  type Step,
+} from '../sql/script.ts';
 import { type Db, numbered, type Queryable, query, transaction } from './client.ts';
 
 const texts = new Map<string, string>();
@@ -14,7 +21,9 @@ const text = (sql: string) => {
 const exec = (on: Queryable) => (step: Step) =>
   'lockWorkspace' in step
     ? query(on, text(LOCK_WORKSPACE), [step.lockWorkspace])
-    : query(on, text(step.sql), step.params);
+    : 'lockHost' in step
+      ? query(on, text(LOCK_HOST), [step.lockHost])
+      : query(on, text(step.sql), step.params);
 
 /** Runs a script inside the transaction the caller holds open. */
 export function runIn<T>(tx: Queryable, script: Script<T>): Promise<T> {

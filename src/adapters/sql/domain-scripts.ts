@@ -10,7 +10,7 @@ import type {
   VerifyDomainResult,
 } from '../../core/ports/domain-store.ts';
 import { dateOrNull, mapFirst, type Row, truthy } from './rows.ts';
-import { lockWorkspace, q, type Script, type ScriptRunner } from './script.ts';
+import { lockHost, lockWorkspace, q, type Script, type ScriptRunner } from './script.ts';
 import { type UniqueIndex, violates } from './unique.ts';
 
 const DOMAIN_COLUMNS =
@@ -99,6 +99,9 @@ function* verifyDomain(id: number, at: number): Script<VerifyDomainResult> {
  * is never issued there again. Every other claim on the host is dropped.
  */
 function* serve(claim: Domain, at: number): Script<VerifyDomainResult> {
+  // Two claims of one host served at once each locked the other's row (a deadlock on PostgreSQL):
+  // the second now waits here, then finds the host verified below.
+  yield lockHost(claim.host);
   const held = yield q(
     `SELECT ${DOMAIN_COLUMNS}, deleted_at FROM domains d WHERE host = ? AND id <> ?
        AND (verified_at IS NOT NULL OR EXISTS (SELECT 1 FROM links WHERE links.domain_id = d.id))

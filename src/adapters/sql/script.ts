@@ -20,7 +20,15 @@ export interface Lock {
   lockWorkspace: number;
 }
 
-export type Step = Query | Lock;
+/**
+ * Holds every domain row of a host until the transaction ends, taken in id order (PostgreSQL; SQLite's
+ * writer lock already does): changes of one host's rows then queue instead of deadlocking.
+ */
+export interface HostLock {
+  lockHost: string;
+}
+
+export type Step = Query | Lock | HostLock;
 
 export type Script<T> = Generator<Step, T, Row[]>;
 
@@ -28,12 +36,15 @@ export const q = (sql: string, ...params: Param[]): Query => ({ sql, params });
 
 export const lockWorkspace = (id: number): Lock => ({ lockWorkspace: id });
 
+export const lockHost = (host: string): HostLock => ({ lockHost: host });
+
 /** A script of one statement: its rows. */
 export function* rowsOf(sql: string, ...params: Param[]): Script<Row[]> {
   return yield q(sql, ...params);
 }
 
 export const LOCK_WORKSPACE = 'SELECT id FROM workspaces WHERE id = ? FOR UPDATE';
+export const LOCK_HOST = 'SELECT id FROM domains WHERE host = ? ORDER BY id FOR UPDATE';
 
 /** Runs scripts: `read` outside any transaction, `write` in one transaction. */
 export interface ScriptRunner {

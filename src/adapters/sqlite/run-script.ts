@@ -9,11 +9,11 @@ export function runNow<T>(conn: Connection, script: Script<T>): T {
   return drive(script, stepper(conn));
 }
 
-// BEGIN IMMEDIATE holds the writer lock for the whole transaction: a workspace lock adds nothing.
+// BEGIN IMMEDIATE holds the writer lock for the whole transaction: a workspace or host lock adds nothing.
 const stepper =
   (conn: Connection) =>
   (step: Step): Row[] =>
-    'lockWorkspace' in step ? [] : (conn.stmt(step.sql).all(...step.params) as Row[]);
+    'sql' in step ? (conn.stmt(step.sql).all(...step.params) as Row[]) : [];
 
 export function sqliteScripts(conn: Connection): ScriptRunner {
   const exec = stepper(conn);
