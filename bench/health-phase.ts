@@ -116,26 +116,20 @@ export async function healthPhase({ session, dir }: HealthBench): Promise<string
 
     const busy = await startServer(databaseUrl, { LINK_CHECKS_PER_MINUTE: String(PER_MINUTE) });
     const pid = busy.child.pid as number;
+    /** Checks made so far, over every outcome. */
+    const checksMade = () => metricOf(busy.url, 'snip_link_checks_total');
     try {
       // The first poll comes 10 s after the start; then the checks alone for the measured time.
       await new Promise((resolve) => setTimeout(resolve, 12_000));
-      const [checks0, ticks0, at0] = [
-        await metricOf(busy.url, 'snip_link_checks_total'),
-        processTicks(pid),
-        Date.now(),
-      ];
+      const [checks0, ticks0, at0] = [await checksMade(), processTicks(pid), Date.now()];
       await new Promise((resolve) => setTimeout(resolve, Math.max(30, 3 * MEASURE_S) * 1000));
-      const [checks1, ticks1, at1] = [
-        await metricOf(busy.url, 'snip_link_checks_total'),
-        processTicks(pid),
-        Date.now(),
-      ];
+      const [checks1, ticks1, at1] = [await checksMade(), processTicks(pid), Date.now()];
       const alone = checks1 - checks0;
       const perMinute = (alone * 60_000) / (at1 - at0);
       const cpuPerCheck = ((ticks1 - ticks0) * TICK_US) / Math.max(1, alone);
       const checkCpuPerSecond = ((ticks1 - ticks0) * TICK_US) / ((at1 - at0) / 1000);
       const during = await measure('snip redirect while link checks run, wrk -t1 -c32', busy);
-      const checks2 = await metricOf(busy.url, 'snip_link_checks_total');
+      const checks2 = await checksMade();
       const memory = memoryOf(pid);
       const cpu = (us: number | undefined) => (us ?? 0).toFixed(1);
       // The server's CPU during the run less what the checks alone took per second, per request.

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { measureStarts, type StartFigures } from './light-start.ts';
 import { startNginx } from './nginx.ts';
-import { HUMAN_REDIRECTS, memoryOf, metricOf, SNIP_DIR, type Started, startSnip } from './processes.ts';
+import { HUMAN_REDIRECTS, memoryOf, metricsOf, SNIP_DIR, type Started, startSnip } from './processes.ts';
 import type { Goal, Run } from './report.ts';
 import { codeOf, prepareStore, sampleIndexes, seedLinks, writeCodes } from './seed.ts';
 import { timed } from './session.ts';
@@ -92,10 +92,8 @@ export async function lightPhase({ session, dir, bare }: Bench): Promise<LightRe
     );
     memory[name] = memoryOf(snip.child.pid as number).rssMb;
     // Visits the writer was too far behind to take (docs/adr/053): counts stay exact, raw visits go.
-    shed[name] = {
-      dropped: await metricOf(snip.url, 'snip_visits_dropped_total'),
-      clicks: await metricOf(snip.url, HUMAN_REDIRECTS),
-    };
+    const [dropped, clicks] = await metricsOf(snip.url, ['snip_visits_dropped_total', HUMAN_REDIRECTS]);
+    shed[name] = { dropped: dropped as number, clicks: clicks as number };
     await snip.stop();
   }
   return report(starts, runs, memory, shed, Object.keys(checkouts));

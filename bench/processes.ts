@@ -140,22 +140,28 @@ export async function startSnip(
 export const HUMAN_REDIRECTS = 'snip_redirects_total{kind="human"}';
 
 /**
- * A figure of a server's /metrics: the value of `series` (a name, or a name with its labels as
- * printed, e.g. `snip_redirects_total{kind="human"}`), or the sum over every label set of a bare
- * name that has them; 0 when no line matches (a counter not yet counted).
+ * Figures of a server's /metrics, read once: for each of `series` (a name, or a name with its labels
+ * as printed, e.g. `snip_redirects_total{kind="human"}`) its value, or the sum over every label set
+ * of a bare name that has them; 0 when no line matches (a counter not yet counted).
  */
-export async function metricOf(url: string, series: string): Promise<number> {
+export async function metricsOf(url: string, series: readonly string[]): Promise<number[]> {
   const text = await fetch(`${url}/metrics`).then((response) => response.text());
-  let sum = 0;
+  const sums = series.map(() => 0);
   for (const line of text.split('\n')) {
     const space = line.lastIndexOf(' ');
     const key = line.slice(0, space);
-    if (key === series || (!series.includes('{') && key.startsWith(`${series}{`))) {
-      sum += Number(line.slice(space + 1));
-    }
+    series.forEach((name, i) => {
+      if (key === name || (!name.includes('{') && key.startsWith(`${name}{`))) {
+        sums[i] = (sums[i] as number) + Number(line.slice(space + 1));
+      }
+    });
   }
-  return sum;
+  return sums;
 }
+
+/** One figure of a server's /metrics (metricsOf). */
+export const metricOf = async (url: string, series: string): Promise<number> =>
+  (await metricsOf(url, [series]))[0] as number;
 
 /** The Node flags of a checkout's `npm start` (its package.json): what comes between `node` and `bin/snip.js`. */
 export function startFlags(dir: string): string[] {

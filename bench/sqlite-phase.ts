@@ -4,7 +4,7 @@ import { openStore } from '../src/adapters/open-store.ts';
 import type { NewLink } from '../src/core/entities.ts';
 import { urlHash } from '../src/core/target-url.ts';
 import { startNginx } from './nginx.ts';
-import { memoryOf, metricOf, type Started, startSnip } from './processes.ts';
+import { memoryOf, metricsOf, type Started, startSnip } from './processes.ts';
 import { coldGoal, cpuGoal, createGoal, type Goal, nginxGoal, p99Goal, type Run, rssGoal } from './report.ts';
 import { codeOf, prepareStore, sampleIndexes, seedLinks, writeCodes } from './seed.ts';
 import type { Session } from './session.ts';
@@ -310,9 +310,8 @@ async function drained(url: string): Promise<number> {
   let zeros = 0;
   while (zeros < 2 && performance.now() - started < 120_000) {
     await new Promise((resolve) => setTimeout(resolve, 250));
-    const pending =
-      (await metricOf(url, 'snip_clicks_pending_links')) + (await metricOf(url, 'snip_visits_pending'));
-    zeros = pending === 0 ? zeros + 1 : 0;
+    const pending = await metricsOf(url, ['snip_clicks_pending_links', 'snip_visits_pending']);
+    zeros = pending.every((n) => n === 0) ? zeros + 1 : 0;
   }
   return (performance.now() - started) / 1000;
 }
