@@ -3,7 +3,6 @@ import { listFetcher } from '../adapters/inspect/fetch-list.ts';
 import { createInspector } from '../adapters/inspect/inspector.ts';
 import { LocalLiveClicks } from '../adapters/memory/live-clicks.ts';
 import { MemoryVisitors } from '../adapters/memory/visitors.ts';
-import { configuredProvider } from '../adapters/oidc/oidc-client.ts';
 import { threadQrImages } from '../adapters/qr/qr-thread.ts';
 import type { CountryLookup } from '../core/ports/geo.ts';
 import type { IdentityProvider } from '../core/ports/identity-provider.ts';
@@ -75,9 +74,24 @@ export async function qrImageUri(text: string): Promise<string> {
   return `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`;
 }
 
-/** The OpenID provider of "Sign in with …", when OIDC_* is configured. */
+/**
+ * The OpenID provider of "Sign in with …", when OIDC_* is configured; its library is loaded by the
+ * first sign-in with it, not at start (docs/adr/053).
+ */
 export function identityProviderOf(kernel: Kernel): IdentityProvider | undefined {
-  return configuredProvider(kernel.config.oidc, kernel.config.baseUrl);
+  const { oidc } = kernel.config;
+  if (!oidc) return undefined;
+  let made: Promise<IdentityProvider> | undefined;
+  const provider = () =>
+    (made ??= import('../adapters/oidc/oidc-client.ts').then(({ oidcClient }) => {
+      const redirectUri = new URL('/auth/oidc/callback', kernel.config.baseUrl).href;
+      const { issuer, clientId, clientSecret } = oidc;
+      return oidcClient({ issuer, clientId, clientSecret, redirectUri });
+    }));
+  return {
+    start: async () => (await provider()).start(),
+    finish: async (callbackUrl, pending) => (await provider()).finish(callbackUrl, pending),
+  };
 }
 
 /** Stripe, when STRIPE_SECRET_KEY is set; loaded only then. */

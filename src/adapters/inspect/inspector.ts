@@ -5,10 +5,10 @@ import type { InspectOutcome, Inspector } from '../../core/ports/inspector.ts';
 import { nonPublicRange } from './address-policy.ts';
 import { BlockedAddressError } from './blocked-address-error.ts';
 import { bodyMatters, classify } from './classify.ts';
+import { mayHoldTitle } from './media-type.ts';
 import { type AddressCheck, createPinnedAgent } from './pinned-agent.ts';
 import { discardBody, readCapped } from './read-body.ts';
 import { hopKey, nextHop, REDIRECT_STATUSES } from './redirects.ts';
-import { extractTitle, mayHoldTitle } from './title.ts';
 import { describeTransportError } from './transport-error.ts';
 import type { InspectorOptions, ResolvedAddress, Resolver } from './types.ts';
 
@@ -59,6 +59,8 @@ export function createInspectorWithAddressCheck(options: InspectorOptions, check
     const verdict = classify({ status, headers, body: prefix });
     // The status rides along for link health (docs/api.md §21), which shows it.
     if (!verdict.ok) return { ...verdict, status };
+    // The HTML parser is loaded by the first title read, not at start (docs/adr/053).
+    const { extractTitle } = await import('./title.ts');
     return { ok: true, title: extractTitle(prefix, contentType), finalUrl: url.href, status };
   }
 

@@ -1,19 +1,9 @@
 import { decode } from 'html-entities';
 import { decodeHtml, encodingFromBom } from './html-charset.ts';
 import { headFacts } from './html-head.ts';
+import { HTML_MEDIA_TYPES, mediaType } from './media-type.ts';
 
 const MAX_TITLE_CODE_POINTS = 300;
-const HTML_MEDIA_TYPES = new Set(['text/html', 'application/xhtml+xml']);
-
-function mediaType(contentType: string | undefined): string {
-  return (contentType?.split(';')[0] ?? '').trim().toLowerCase();
-}
-
-/** Whether a response with this Content-Type can carry a title, so its body is worth reading. */
-export function mayHoldTitle(contentType: string | undefined): boolean {
-  const type = mediaType(contentType);
-  return type === '' || HTML_MEDIA_TYPES.has(type);
-}
 
 function isHtml(body: Uint8Array, contentType: string | undefined): boolean {
   const type = mediaType(contentType);

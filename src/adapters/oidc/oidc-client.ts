@@ -93,21 +93,7 @@ async function identityOf(
   };
 }
 
-/** The provider OIDC_* configure (none when unset), calling back to BASE_URL's /auth/oidc/callback. */
-export function configuredProvider(
-  settings: { issuer: string; clientId: string; clientSecret: string } | undefined,
-  baseUrl: URL,
-): OidcClient | undefined {
-  if (!settings) return undefined;
-  const { issuer, clientId, clientSecret } = settings;
-  return oidcClient({
-    issuer,
-    clientId,
-    clientSecret,
-    redirectUri: new URL('/auth/oidc/callback', baseUrl).href,
-  });
-}
-
+/** A client of the provider at `issuer`; its endpoints are discovered by its first sign-in. */
 export function oidcClient(options: OidcClientOptions): OidcClient {
   const issuer = new URL(options.issuer);
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
