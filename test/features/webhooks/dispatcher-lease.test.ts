@@ -1,9 +1,10 @@
 /**
  * A delivery is sent once even when its send outlives the claim's lease (docs/adr/051): two
- * dispatchers, as two instances, work off one outbox with a lease of 500 ms while a loopback receiver
- * holds each answer 1.6 s. The instance sending keeps renewing its lease until the outcome is
- * recorded, so the other never claims the delivery again meanwhile. On SQLite always, on
- * PostgreSQL when TEST_DATABASE_URL is set.
+ * dispatchers, as two instances, work off one outbox with a lease of 1.5 s while a loopback receiver
+ * holds each answer 4 s. The instance sending keeps renewing its lease (every third of it) until the
+ * outcome is recorded, so the other never claims the delivery again meanwhile. On SQLite always, on
+ * PostgreSQL when TEST_DATABASE_URL is set. The lease is not shorter: with another suite on two
+ * cores, a lease of 500 ms once lapsed between two renewals, a stall of the test's process alone.
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -24,8 +25,8 @@ import { Dispatcher } from '../../../src/features/webhooks/dispatcher.ts';
 import { planInput } from '../../adapters/contract/store-contract.ts';
 import { copyMigratedDatabase } from '../../fixtures/template-db.ts';
 
-const LEASE_MS = 500;
-const HOLD_MS = 1600;
+const LEASE_MS = 1500;
+const HOLD_MS = 4000;
 const EVENTS = 3;
 
 /** A receiver answering 204 after HOLD_MS, counting the requests of each webhook-id. */
@@ -51,7 +52,7 @@ async function slowReceiver() {
     /** Resolves once `check` holds, looked at after each answer and then every 20 ms (outcomes follow answers). */
     until: (check: () => Promise<boolean>) =>
       new Promise<void>((resolve, reject) => {
-        const deadline = setTimeout(() => reject(new Error(`still waiting: ${[...seen]}`)), 10_000);
+        const deadline = setTimeout(() => reject(new Error(`still waiting: ${[...seen]}`)), 20_000);
         let looking = false;
         const look = () => {
           if (looking) return;
@@ -79,7 +80,7 @@ async function slowReceiver() {
 /** Two dispatchers on two stores of one database, racing for EVENTS slow deliveries. */
 async function sendsEachOnce(first: Store, second: Store): Promise<void> {
   const receiver = await slowReceiver();
-  const sender = webhookSender({ allowPrivate: true, timeoutMs: 5000 });
+  const sender = webhookSender({ allowPrivate: true, timeoutMs: 10_000 });
   const errors: unknown[] = [];
   const dispatchers = [first, second].map(
     (store) =>
