@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import jsQRModule from 'jsqr';
 import { PNG } from 'pngjs';
+import { clearOfWindowEnd, MINUTE_MS } from '../../fixtures/clear-of-window.ts';
 import { createJson, send, startTestApp, type TestApp } from '../../helper.ts';
 
 // jsqr is CommonJS: at run time its default import is the decoder function itself.
@@ -129,6 +130,7 @@ describe('GET /<short_code>', () => {
     try {
       const code = await makeLink(fresh, 'https://example.com/known');
       const statuses = [];
+      await clearOfWindowEnd(MINUTE_MS);
       for (let i = 0; i < 5; i++)
         statuses.push((await fresh.app.inject({ method: 'GET', url: `/unkno${i}n` })).statusCode);
       assert.deepEqual(statuses, [404, 404, 404, 429, 429]);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { newLinkToken } from '../../../src/core/link-token.ts';
+import { clearOfWindowEnd, HOUR_MS } from '../../fixtures/clear-of-window.ts';
 import { attribute, PageClient } from '../../fixtures/page-client.ts';
 import { linkIn, type SmtpInbox, startSmtpInbox } from '../../fixtures/smtp-inbox.ts';
 import { startTestApp, type TestApp } from '../../helper.ts';
@@ -9,16 +9,6 @@ import { startTestApp, type TestApp } from '../../helper.ts';
 /** EMAIL_VERIFICATION (docs/api.md §11): a mailed link confirms the email; until then pages wait. */
 
 const PASSWORD = 'correct horse battery';
-const HOUR_MS = 3_600_000;
-
-/**
- * Resends are counted by clock hour: six of them across the hour's end would count as two hours'
- * (a paired run once began them at 59:59). A case begun in the hour's last 10 s waits for the next.
- */
-async function clearOfHourEnd(): Promise<void> {
-  const left = HOUR_MS - (Date.now() % HOUR_MS);
-  if (left < 10_000) await sleep(left + 50);
-}
 
 describe('email verification required', () => {
   let inbox: SmtpInbox;
@@ -110,7 +100,7 @@ describe('email verification required', () => {
   });
 
   it('mails a new link on request, a few times an hour, each form checked for its token', async () => {
-    await clearOfHourEnd();
+    await clearOfWindowEnd(HOUR_MS);
     const { client } = await signedUp('dee@example.com');
     await client.open('/email/verify');
     const forged = await client.post('/email/verify/resend', { _csrf: 'forged' });
