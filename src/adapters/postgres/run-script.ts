@@ -1,12 +1,5 @@
 /** Runs the dialect-neutral store scripts (adapters/sql/script.ts) on PostgreSQL. */
-import {
-  driveAsync,
-  LOCK_HOST,
-  LOCK_WORKSPACE,
-  type Script,
-  type ScriptRunner,
-  type Step,
-} from '../sql/script.ts';
+import { driveAsync, type Script, type ScriptRunner, type Step } from '../sql/script.ts';
 import { type Db, numbered, type Queryable, query, transaction } from './client.ts';
 
 const texts = new Map<string, string>();
@@ -18,12 +11,10 @@ const text = (sql: string) => {
   }
   return found;
 };
-const exec = (on: Queryable) => (step: Step) =>
-  'lockWorkspace' in step
-    ? query(on, text(LOCK_WORKSPACE), [step.lockWorkspace])
-    : 'lockHost' in step
-      ? query(on, text(LOCK_HOST), [step.lockHost])
-      : query(on, text(step.sql), step.params);
+const exec = (on: Queryable) => (step: Step) => {
+  const { sql, params } = 'lock' in step ? step.lock : step;
+  return query(on, text(sql), params);
+};
 
 /** Runs a script inside the transaction the caller holds open. */
 export function runIn<T>(tx: Queryable, script: Script<T>): Promise<T> {

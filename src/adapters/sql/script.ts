@@ -15,36 +15,34 @@ export interface Query {
   params: readonly Param[];
 }
 
-/** Holds a workspace's row until the transaction ends (PostgreSQL; SQLite's writer lock already does). */
-export interface Lock {
-  lockWorkspace: number;
-}
-
 /**
- * Holds every domain row of a host until the transaction ends, taken in id order (PostgreSQL; SQLite's
- * writer lock already does): changes of one host's rows then queue instead of deadlocking.
+ * Rows held until the transaction ends: its `SELECT … FOR UPDATE` runs on PostgreSQL, and SQLite skips
+ * it, its writer lock already holding every row for the transaction.
  */
-export interface HostLock {
-  lockHost: string;
+export interface Lock {
+  lock: Query;
 }
 
-export type Step = Query | Lock | HostLock;
+export type Step = Query | Lock;
 
 export type Script<T> = Generator<Step, T, Row[]>;
 
 export const q = (sql: string, ...params: Param[]): Query => ({ sql, params });
 
-export const lockWorkspace = (id: number): Lock => ({ lockWorkspace: id });
+/** A workspace's row. */
+export const lockWorkspace = (id: number): Lock => ({
+  lock: q('SELECT id FROM workspaces WHERE id = ? FOR UPDATE', id),
+});
 
-export const lockHost = (host: string): HostLock => ({ lockHost: host });
+/** Every domain row of a host, in id order: changes of one host's rows queue instead of deadlocking. */
+export const lockHost = (host: string): Lock => ({
+  lock: q('SELECT id FROM domains WHERE host = ? ORDER BY id FOR UPDATE', host),
+});
 
 /** A script of one statement: its rows. */
 export function* rowsOf(sql: string, ...params: Param[]): Script<Row[]> {
   return yield q(sql, ...params);
 }
-
-export const LOCK_WORKSPACE = 'SELECT id FROM workspaces WHERE id = ? FOR UPDATE';
-export const LOCK_HOST = 'SELECT id FROM domains WHERE host = ? ORDER BY id FOR UPDATE';
 
 /** Runs scripts: `read` outside any transaction, `write` in one transaction. */
 export interface ScriptRunner {

@@ -13,7 +13,7 @@ export function runNow<T>(conn: Connection, script: Script<T>): T {
 const stepper =
   (conn: Connection) =>
   (step: Step): Row[] =>
-    'sql' in step ? (conn.stmt(step.sql).all(...step.params) as Row[]) : [];
+    'lock' in step ? [] : (conn.stmt(step.sql).all(...step.params) as Row[]);
 
 export function sqliteScripts(conn: Connection): ScriptRunner {
   const exec = stepper(conn);

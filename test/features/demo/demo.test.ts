@@ -5,7 +5,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { MemoryDemoLog } from '../../../src/adapters/memory/demo-log.ts';
-import { clearOfWindowEnd, MINUTE_MS } from '../../fixtures/clear-of-window.ts';
+import { clearOfWindowEnd } from '../../fixtures/clear-of-window.ts';
 import {
   createForm,
   createJson,
@@ -159,7 +159,7 @@ describe('demo rate limit per address', () => {
     const t = await startTestApp({ env: { DEMO_RATE_LIMIT: '3' } });
     try {
       const statuses = [];
-      await clearOfWindowEnd(MINUTE_MS);
+      await clearOfWindowEnd(t.config.demoRateWindowSeconds * 1000);
       for (let i = 0; i < 4; i++)
         statuses.push(
           (await createJson(t.app, 'demo', { url: `https://example.com/${i}` }, '/demo/create')).status,
